@@ -1,0 +1,360 @@
+/**
+ * One data-parallel training step as a timeline: what a GPU's compute stream and its
+ * communication stream do, and how much of the gradient all-reduce the backward pass hides.
+ *
+ * What it is for: the data-parallelism chapter, its timeline figures and the `dp-overlap` widget
+ * draw these segments; the chapter's tests check every printed time against them. It guards
+ * against the two usual mistakes of back-of-envelope DP estimates: adding the whole all-reduce to
+ * the step (ignoring overlap) and assuming it is always hidden (ignoring the tail after the last
+ * layer's gradients are ready).
+ *
+ * The model (li2020pytorch §3.2, the design of PyTorch DDP):
+ * - The backward pass walks through `layers` equal layers, last layer first. A layer's gradients
+ *   (gradientBytes / layers) become ready when that layer's backward finishes.
+ * - Gradients are packed, in the order they become ready, into buckets of `bucketBytes` (the
+ *   last bucket may be smaller). A bucket can be reduced once all its bytes are ready.
+ * - With `overlap`, a bucket's all-reduce is launched as soon as it is ready (the autograd hooks
+ *   of DDP); without it, every bucket waits for the end of the backward pass.
+ * - One communication stream: all-reduces run one after another, never concurrently.
+ * - A bucket's all-reduce takes α + 2(d − 1)/d · S / busbw (ring algorithm; nccl-tests'
+ *   bus-bandwidth convention, nvidia2024nccltests), with α a fixed cost per collective.
+ *   With d = 1 nothing is communicated.
+ * - Gradient accumulation over m microbatches: with `noSync` only the last microbatch's backward
+ *   reduces gradients (DDP's `no_sync()`); without it every microbatch does.
+ * - At the end of a synchronizing backward the compute stream waits for all of that
+ *   microbatch's all-reduces (DDP finalizes the reduction before the optimizer or the next
+ *   forward may use the gradients). The optimizer step itself is not modelled.
+ *
+ * Compute and communication are assumed not to slow each other down (in reality NCCL kernels
+ * take a few SMs and some memory bandwidth from the compute kernels), so the overlap shown is
+ * an upper bound on what a real run achieves.
+ */
+import {
+  ModelInputError,
+  requireBoolean,
+  requireNonNegativeNumber,
+  requirePositiveInteger,
+  requirePositiveNumber,
+} from "./errors.ts";
+
+/** Input of {@link dataParallelTimeline}. Times in seconds, sizes in bytes. */
+export interface DpTimelineInput {
+  /** Gradient bytes each replica contributes to the all-reduce (bf16: 2 bytes × parameters). */
+  gradientBytes: number;
+  /** Number of equal layers the backward pass walks through (integer ≥ 1). */
+  layers: number;
+  /** Forward time of one microbatch, in seconds (≥ 0). */
+  forwardSeconds: number;
+  /** Backward time of one microbatch, in seconds (> 0). */
+  backwardSeconds: number;
+  /** m, microbatches accumulated per optimizer step (integer ≥ 1). */
+  microbatches: number;
+  /** d, the data-parallel degree (integer ≥ 1). */
+  dp: number;
+  /** Bucket capacity in bytes (> 0). PyTorch DDP's default is 25 MiB. */
+  bucketBytes: number;
+  /** Bus bandwidth of the all-reduce in bytes per second (nccl-tests "busbw"; > 0). */
+  busBandwidthBytesPerSecond: number;
+  /** Fixed cost of one collective call, in seconds (≥ 0). */
+  collectiveLatencySeconds: number;
+  /** Launch each bucket when it is ready (true) or after the whole backward pass (false). */
+  overlap: boolean;
+  /** Skip gradient synchronization on all but the last microbatch. */
+  noSync: boolean;
+}
+
+/** One box on the timeline. */
+export interface DpTimelineSegment {
+  /** `compute` (forward, backward) or `comm` (all-reduce of one bucket). */
+  lane: "compute" | "comm";
+  kind: "forward" | "backward" | "allreduce";
+  /** Microbatch index, 0 … m − 1. */
+  microbatch: number;
+  /** Bucket index within the microbatch, for `allreduce` segments; −1 otherwise. */
+  bucket: number;
+  /** Bytes all-reduced, for `allreduce` segments; 0 otherwise. */
+  bytes: number;
+  /** When the bucket's gradients were all ready (equals `startSeconds` for compute segments). */
+  readySeconds: number;
+  startSeconds: number;
+  endSeconds: number;
+}
+
+/** Output of {@link dataParallelTimeline}. */
+export interface DpTimeline {
+  segments: DpTimelineSegment[];
+  /** Time from the first forward to the moment the gradients are reduced (optimizer excluded). */
+  stepSeconds: number;
+  /** Sum of forward and backward times: m · (forward + backward). */
+  computeSeconds: number;
+  /** Sum of all all-reduce durations. */
+  commSeconds: number;
+  /** Communication not hidden behind compute: stepSeconds − computeSeconds. */
+  exposedCommSeconds: number;
+  /** Buckets per synchronization: ⌈gradientBytes / bucketBytes⌉. */
+  bucketsPerSync: number;
+  /** Number of synchronizing backward passes (1 with noSync, m without). */
+  syncs: number;
+  /** Bytes one GPU sends over the step: syncs · 2(d − 1)/d · gradientBytes. */
+  bytesSentPerGpu: number;
+}
+
+function requireCount(field: string, value: number, max: number): void {
+  requirePositiveInteger(value, field);
+  if (value > max) throw new ModelInputError(field, `${field} must be at most ${max} (got ${value})`);
+}
+
+/** Largest accepted number of buckets per synchronization (keeps timelines drawable). */
+export const MAX_DP_BUCKETS = 100_000;
+
+/**
+ * Bytes one GPU sends (and receives) in a ring all-reduce of `bytes` over `gpus` GPUs:
+ * 2(n − 1)/n · S. Reduce-scatter and all-gather each move (n − 1)/n · S (nvidia2024nccltests;
+ * rajbhandari2020zero §7.1).
+ */
+export function ringAllReduceBytesPerGpu(bytes: number, gpus: number): number {
+  requireNonNegativeNumber(bytes, "bytes");
+  requireCount("gpus", gpus, 1_000_000);
+  return (2 * (gpus - 1) * bytes) / gpus;
+}
+
+/**
+ * Time of one all-reduce of `bytes` over `gpus` GPUs at bus bandwidth `busBandwidthBytesPerSecond`:
+ * α + 2(n − 1)/n · S / busbw. nccl-tests defines busbw = algbw · 2(n − 1)/n with algbw = S / t,
+ * which is the same relation solved for t (nvidia2024nccltests). Zero when `gpus` is 1.
+ */
+export function allReduceSeconds(
+  bytes: number,
+  gpus: number,
+  busBandwidthBytesPerSecond: number,
+  latencySeconds = 0,
+): number {
+  requirePositiveNumber(busBandwidthBytesPerSecond, "busBandwidthBytesPerSecond");
+  requireNonNegativeNumber(latencySeconds, "collectiveLatencySeconds");
+  if (gpus === 1 || bytes === 0) {
+    requireCount("gpus", gpus, 1_000_000);
+    requireNonNegativeNumber(bytes, "bytes");
+    return 0;
+  }
+  return latencySeconds + ringAllReduceBytesPerGpu(bytes, gpus) / busBandwidthBytesPerSecond;
+}
+
+/** Number of buckets DDP-style bucketing makes: ⌈gradientBytes / bucketBytes⌉. */
+export function bucketCount(gradientBytes: number, bucketBytes: number): number {
+  requirePositiveNumber(gradientBytes, "gradientBytes");
+  requirePositiveNumber(bucketBytes, "bucketBytes");
+  return Math.ceil(gradientBytes / bucketBytes - 1e-9);
+}
+
+/** Checks a {@link DpTimelineInput}; throws {@link ModelInputError} naming the first bad field. */
+export function validateDpTimelineInput(input: DpTimelineInput): DpTimelineInput {
+  requirePositiveNumber(input.gradientBytes, "gradientBytes");
+  requireCount("layers", input.layers, 100_000);
+  requireNonNegativeNumber(input.forwardSeconds, "forwardSeconds");
+  requirePositiveNumber(input.backwardSeconds, "backwardSeconds");
+  requireCount("microbatches", input.microbatches, 10_000);
+  requireCount("dp", input.dp, 1_000_000);
+  requirePositiveNumber(input.bucketBytes, "bucketBytes");
+  requirePositiveNumber(input.busBandwidthBytesPerSecond, "busBandwidthBytesPerSecond");
+  requireNonNegativeNumber(input.collectiveLatencySeconds, "collectiveLatencySeconds");
+  requireBoolean(input.overlap, "overlap");
+  requireBoolean(input.noSync, "noSync");
+  if (bucketCount(input.gradientBytes, input.bucketBytes) > MAX_DP_BUCKETS) {
+    throw new ModelInputError(
+      "bucketBytes",
+      `bucketBytes gives more than ${MAX_DP_BUCKETS} buckets for ${input.gradientBytes} gradient bytes`,
+    );
+  }
+  return input;
+}
+
+/**
+ * Lays out one data-parallel step (m microbatches, then the gradient reduction) on a compute
+ * stream and a communication stream. See the module comment for the assumptions.
+ */
+export function dataParallelTimeline(input: DpTimelineInput): DpTimeline {
+  validateDpTimelineInput(input);
+  const {
+    gradientBytes, layers, forwardSeconds, backwardSeconds, microbatches, dp, bucketBytes,
+    busBandwidthBytesPerSecond, collectiveLatencySeconds, overlap, noSync,
+  } = input;
+  const buckets = bucketCount(gradientBytes, bucketBytes);
+  const layerBytes = gradientBytes / layers;
+  const layerSeconds = backwardSeconds / layers;
+  const segments: DpTimelineSegment[] = [];
+  let clock = 0;
+  let commFree = 0;
+  let commSeconds = 0;
+  let syncs = 0;
+  for (let mb = 0; mb < microbatches; mb++) {
+    if (forwardSeconds > 0) {
+      segments.push({
+        lane: "compute", kind: "forward", microbatch: mb, bucket: -1, bytes: 0,
+        readySeconds: clock, startSeconds: clock, endSeconds: clock + forwardSeconds,
+      });
+    }
+    clock += forwardSeconds;
+    const backwardStart = clock;
+    const backwardEnd = backwardStart + backwardSeconds;
+    segments.push({
+      lane: "compute", kind: "backward", microbatch: mb, bucket: -1, bytes: 0,
+      readySeconds: backwardStart, startSeconds: backwardStart, endSeconds: backwardEnd,
+    });
+    clock = backwardEnd;
+    const sync = !noSync || mb === microbatches - 1;
+    if (!sync || dp === 1) continue;
+    syncs += 1;
+    for (let k = 0; k < buckets; k++) {
+      const endByte = Math.min((k + 1) * bucketBytes, gradientBytes);
+      const bytes = endByte - k * bucketBytes;
+      // The bucket is complete when the layer holding its last byte has finished its backward.
+      const layersDone = Math.min(layers, Math.max(1, Math.ceil(endByte / layerBytes - 1e-9)));
+      const ready = overlap ? backwardStart + layersDone * layerSeconds : backwardEnd;
+      const start = Math.max(ready, commFree);
+      const duration = allReduceSeconds(bytes, dp, busBandwidthBytesPerSecond, collectiveLatencySeconds);
+      segments.push({
+        lane: "comm", kind: "allreduce", microbatch: mb, bucket: k, bytes,
+        readySeconds: ready, startSeconds: start, endSeconds: start + duration,
+      });
+      commFree = start + duration;
+      commSeconds += duration;
+    }
+    clock = Math.max(clock, commFree);
+  }
+  const computeSeconds = microbatches * (forwardSeconds + backwardSeconds);
+  const stepSeconds = clock;
+  return {
+    segments,
+    stepSeconds,
+    computeSeconds,
+    commSeconds,
+    exposedCommSeconds: Math.max(0, stepSeconds - computeSeconds),
+    bucketsPerSync: buckets,
+    syncs,
+    bytesSentPerGpu: syncs * ringAllReduceBytesPerGpu(gradientBytes, dp),
+  };
+}
+
+/** Input of {@link dataParallelScaling}: a fixed global batch spread over more and more replicas. */
+export interface DpScalingInput {
+  /** Global batch in sequences, B (integer ≥ 1). */
+  globalBatchSequences: number;
+  /** Micro-batch size b in sequences (integer ≥ 1). */
+  microBatchSequences: number;
+  /** Tokens per sequence, s (integer ≥ 1). */
+  sequenceTokens: number;
+  /** Forward + backward FLOPs per token (e.g. 6N plus attention). */
+  trainingFlopsPerToken: number;
+  /** Sustained FLOP/s of one GPU on this model: peak × the assumed model FLOPs utilization. */
+  effectiveFlopsPerSecond: number;
+  /** Data-parallel degrees to evaluate; each must divide B / b. */
+  dpDegrees: number[];
+  /** The communication settings of {@link DpTimelineInput}. */
+  gradientBytes: number;
+  layers: number;
+  bucketBytes: number;
+  busBandwidthBytesPerSecond: number;
+  collectiveLatencySeconds: number;
+}
+
+/** One point of {@link dataParallelScaling}. */
+export interface DpScalingPoint {
+  dp: number;
+  /** m = B / (b · d). */
+  microbatches: number;
+  stepSeconds: number;
+  exposedCommSeconds: number;
+  /** Global tokens per second: B · s / stepSeconds. */
+  tokensPerSecond: number;
+  /** d times the tokens per second of one GPU that never communicates. */
+  idealTokensPerSecond: number;
+  /** tokensPerSecond / idealTokensPerSecond. */
+  efficiency: number;
+}
+
+/**
+ * Throughput of plain data parallelism (overlap on, `no_sync` on) as the number of replicas
+ * grows at a fixed global batch: the forward takes one third and the backward two thirds of the
+ * microbatch's FLOPs (the 2N : 4N split behind 6N, kaplan2020scaling §2.1).
+ */
+export function dataParallelScaling(input: DpScalingInput): DpScalingPoint[] {
+  requireCount("globalBatchSequences", input.globalBatchSequences, 100_000_000);
+  requireCount("microBatchSequences", input.microBatchSequences, 1_000_000);
+  requireCount("sequenceTokens", input.sequenceTokens, 100_000_000);
+  requirePositiveNumber(input.trainingFlopsPerToken, "trainingFlopsPerToken");
+  requirePositiveNumber(input.effectiveFlopsPerSecond, "effectiveFlopsPerSecond");
+  if (!Array.isArray(input.dpDegrees) || input.dpDegrees.length === 0) {
+    throw new ModelInputError("dpDegrees", "dpDegrees must be a non-empty list of integers");
+  }
+  const microbatchSeconds =
+    (input.trainingFlopsPerToken * input.microBatchSequences * input.sequenceTokens) / input.effectiveFlopsPerSecond;
+  const tokensPerGpuSecond = (input.microBatchSequences * input.sequenceTokens) / microbatchSeconds;
+  return input.dpDegrees.map((dp) => {
+    requireCount("dpDegrees", dp, 1_000_000);
+    const perReplica = input.globalBatchSequences / (input.microBatchSequences * dp);
+    if (!Number.isInteger(perReplica) || perReplica < 1) {
+      throw new ModelInputError(
+        "dpDegrees",
+        `global batch ${input.globalBatchSequences} is not a multiple of b·d = ${input.microBatchSequences * dp}`,
+      );
+    }
+    const timeline = dataParallelTimeline({
+      gradientBytes: input.gradientBytes,
+      layers: input.layers,
+      forwardSeconds: microbatchSeconds / 3,
+      backwardSeconds: (2 * microbatchSeconds) / 3,
+      microbatches: perReplica,
+      dp,
+      bucketBytes: input.bucketBytes,
+      busBandwidthBytesPerSecond: input.busBandwidthBytesPerSecond,
+      collectiveLatencySeconds: input.collectiveLatencySeconds,
+      overlap: true,
+      noSync: true,
+    });
+    const tokensPerSecond = (input.globalBatchSequences * input.sequenceTokens) / timeline.stepSeconds;
+    const idealTokensPerSecond = dp * tokensPerGpuSecond;
+    return {
+      dp,
+      microbatches: perReplica,
+      stepSeconds: timeline.stepSeconds,
+      exposedCommSeconds: timeline.exposedCommSeconds,
+      tokensPerSecond,
+      idealTokensPerSecond,
+      efficiency: tokensPerSecond / idealTokensPerSecond,
+    };
+  });
+}
+
+/**
+ * Tokens each GPU must process per microbatch for ZeRO-3's parameter all-gathers to hide behind
+ * the layer's compute: T ≥ (d − 1)/d · F / busbw, with F the sustained FLOP/s.
+ *
+ * Derivation (per layer of P parameters, bf16, all-gather of S = 2P bytes taking
+ * (d − 1)/d · S / busbw, nvidia2024nccltests): the forward computes 2P FLOPs per token, so
+ * 2P·T / F ≥ (d − 1)/d · 2P / busbw gives the bound; P cancels. The backward computes 4P·T and
+ * moves twice the bytes (all-gather of parameters, reduce-scatter of bf16 gradients), which gives
+ * the same bound (rajbhandari2020zero §7.2).
+ */
+export function zero3HidingTokens(
+  effectiveFlopsPerSecond: number,
+  busBandwidthBytesPerSecond: number,
+  dp: number,
+): number {
+  requirePositiveNumber(effectiveFlopsPerSecond, "effectiveFlopsPerSecond");
+  requirePositiveNumber(busBandwidthBytesPerSecond, "busBandwidthBytesPerSecond");
+  requireCount("dp", dp, 1_000_000);
+  return ((dp - 1) / dp) * (effectiveFlopsPerSecond / busBandwidthBytesPerSecond);
+}
+
+/**
+ * Tokens each GPU must process per optimizer step for ZeRO-Offload's PCIe traffic to hide behind
+ * compute: the GPU sends 2Ψ bytes of bf16 gradients to the CPU and receives 2Ψ bytes of updated
+ * bf16 parameters (ren2021zerooffload), one direction each, while it computes 6Ψ FLOPs per token
+ * (kaplan2020scaling). 6Ψ·T / F ≥ 2Ψ / B_pcie gives T ≥ F / (3 · B_pcie). Optimistic: it assumes
+ * each transfer can run under compute, which the delayed parameter update of ZeRO-Offload allows.
+ */
+export function offloadHidingTokens(effectiveFlopsPerSecond: number, pcieBytesPerSecond: number): number {
+  requirePositiveNumber(effectiveFlopsPerSecond, "effectiveFlopsPerSecond");
+  requirePositiveNumber(pcieBytesPerSecond, "pcieBytesPerSecond");
+  return effectiveFlopsPerSecond / (3 * pcieBytesPerSecond);
+}
