@@ -1,0 +1,70 @@
+/**
+ * Public surface of the model: every formula the book prints and every widget draws.
+ * Pure TypeScript: no DOM, no `node:*`, no d3. Import from here, not from the files behind it.
+ */
+export { ModelInputError } from "./errors.ts";
+export {
+  parseModelConfig,
+  isMoeLayer,
+  type ModelArchitecture,
+  type ModelFamily,
+  type MoeSpec,
+  type MlaSpec,
+  type ParsedConfig,
+} from "./architecture.ts";
+export {
+  countParameters,
+  layerParameters,
+  type ParameterCount,
+  type ParameterBreakdown,
+  type LayerParameters,
+} from "./parameters.ts";
+export {
+  layerActivations,
+  storedLayerBytes,
+  korthikantiLayerActivationBytes,
+  type ActivationOptions,
+  type ActivationTensor,
+  type AttentionKernel,
+  type KorthikantiLayerInput,
+  type LayerActivations,
+  type Recompute,
+} from "./activations.ts";
+export {
+  bytesPerParameter,
+  modelStateBytes,
+  trainingMemory,
+  resolveTrainingSetup,
+  stageLayerIndices,
+  inFlightMicrobatches,
+  type BytesPerParameter,
+  type MemoryBreakdown,
+  type MemorySchedule,
+  type ModelStateBytes,
+  type ModelStateOptions,
+  type Precision,
+  type ResolvedTrainingSetup,
+  type StageActivationDetail,
+  type StageMemory,
+  type TrainingMemory,
+  type TrainingSetup,
+  type ZeroStage,
+} from "./memory.ts";
+export {
+  modelFlopsPerToken,
+  hardwareFlopsPerToken,
+  matmulParameters,
+  stepTimeSeconds,
+  flopsUtilization,
+  achievedFlopsPerSecondPerGpu,
+  trainingFlops,
+  korthikantiModelFlops,
+  korthikantiHardwareFlopsSelective,
+  narayananFullRecomputeFlops,
+  type FlopsPerToken,
+  type MegatronShape,
+  type StepTimeInput,
+  type UtilizationInput,
+} from "./compute.ts";
+export { MODEL_PRESETS, findModelPreset, type ModelPreset } from "../data/models.ts";
+export { GPUS, findGpu, type GpuSpec } from "../data/gpus.ts";
