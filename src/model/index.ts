@@ -68,3 +68,4 @@ export {
 } from "./compute.ts";
 export { MODEL_PRESETS, findModelPreset, type ModelPreset } from "../data/models.ts";
 export { GPUS, findGpu, type GpuSpec } from "../data/gpus.ts";
+export { simulateMoeRouting, validateMoeRoutingInput, expertCapacity, expertPopularity, expertDispatchBytes, type MoeRoutingInput, type MoeRoutingResult, type MoeAssignment, type ExpertDispatchInput } from "./moe-routing.ts";
