@@ -1,0 +1,105 @@
+/**
+ * Browser entry of the number-formats widget: enables the controls rendered at build time and redraws
+ * the figure on every change. Bad input marks the field (aria-invalid + a role="alert" message) and keeps
+ * the last valid drawing. All numbers come from src/model/number-formats.ts via the figure module.
+ */
+import {
+  drawNumberFormats,
+  formatValue,
+  numberFormatsView,
+  parseNumberInput,
+  summarizeView,
+} from "../figures/number-formats.ts";
+import type { NumberFormatsSettings } from "../figures/number-formats.ts";
+import { numberFormatIds } from "../data/number-formats.ts";
+import type { NumberFormatId } from "../data/number-formats.ts";
+
+const sliderMin = -12;
+const sliderMax = 6;
+
+/** Plain text for the number field, short enough to read ("0.000123", "7e+4"). */
+function fieldText(v: number): string {
+  return String(Number(v.toPrecision(6)));
+}
+
+export function mount(root: HTMLElement, settings: NumberFormatsSettings): void {
+  const idBase = root.getAttribute("id") ?? "number-formats";
+  const byId = <T extends HTMLElement>(suffix: string): T | null => root.querySelector<T>(`#${CSS.escape(`${idBase}-${suffix}`)}`);
+  const valueInput = byId<HTMLInputElement>("value");
+  const message = byId<HTMLElement>("value-message");
+  const slider = byId<HTMLInputElement>("magnitude");
+  const focusSelect = byId<HTMLSelectElement>("focus");
+  const saturate = byId<HTMLInputElement>("saturate");
+  const canvas = root.querySelector<HTMLElement>(".nf-canvas");
+  const live = root.querySelector<HTMLElement>("[aria-live]");
+  if (!valueInput || !message || !slider || !focusSelect || !saturate || !canvas || !live) return;
+
+  const state: NumberFormatsSettings = { ...settings };
+  let lastWidth = 0;
+
+  const redraw = (announce: boolean) => {
+    const width = Math.max(300, Math.min(900, Math.floor(canvas.clientWidth || 720)));
+    lastWidth = width;
+    const view = numberFormatsView(state);
+    drawNumberFormats(canvas, view, width);
+    if (announce) live.textContent = summarizeView(view);
+  };
+
+  const setValid = () => {
+    valueInput.removeAttribute("aria-invalid");
+    message.textContent = "";
+  };
+
+  const syncSlider = () => {
+    const magnitude = state.value === 0 ? sliderMin : Math.log10(Math.abs(state.value));
+    slider.value = String(Math.min(sliderMax, Math.max(sliderMin, magnitude)));
+    slider.setAttribute("aria-valuetext", formatValue(Math.abs(state.value), 6));
+  };
+
+  valueInput.addEventListener("input", () => {
+    const parsed = parseNumberInput(valueInput.value);
+    if (!parsed.ok) {
+      valueInput.setAttribute("aria-invalid", "true");
+      message.textContent = parsed.message;
+      return; // keep the last valid drawing
+    }
+    setValid();
+    state.value = parsed.value;
+    syncSlider();
+    redraw(true);
+  });
+
+  slider.addEventListener("input", () => {
+    const exponent = Number(slider.value);
+    if (!Number.isFinite(exponent)) return;
+    const sign = state.value < 0 ? -1 : 1;
+    state.value = sign * Number((10 ** exponent).toPrecision(6));
+    valueInput.value = fieldText(state.value);
+    slider.setAttribute("aria-valuetext", formatValue(Math.abs(state.value), 6));
+    setValid();
+    redraw(true);
+  });
+
+  focusSelect.addEventListener("change", () => {
+    if ((numberFormatIds as readonly string[]).includes(focusSelect.value)) {
+      state.focus = focusSelect.value as NumberFormatId;
+      redraw(true);
+    }
+  });
+
+  saturate.addEventListener("change", () => {
+    state.saturate = saturate.checked;
+    redraw(true);
+  });
+
+  for (const control of [valueInput, slider, focusSelect, saturate]) control.disabled = false;
+  syncSlider();
+  redraw(false);
+
+  if (typeof ResizeObserver !== "undefined") {
+    new ResizeObserver(() => {
+      const width = Math.max(300, Math.min(900, Math.floor(canvas.clientWidth || 720)));
+      if (width !== lastWidth) redraw(false);
+    }).observe(canvas);
+  }
+}
