@@ -69,3 +69,5 @@ export {
 export { MODEL_PRESETS, findModelPreset, type ModelPreset } from "../data/models.ts";
 export { GPUS, findGpu, type GpuSpec } from "../data/gpus.ts";
 export { simulateMoeRouting, validateMoeRoutingInput, expertCapacity, expertPopularity, expertDispatchBytes, type MoeRoutingInput, type MoeRoutingResult, type MoeAssignment, type ExpertDispatchInput } from "./moe-routing.ts";
+export * from "./ring-attention.ts";
+export * from "./tp-sharding.ts";
