@@ -69,5 +69,37 @@ export {
 export { MODEL_PRESETS, findModelPreset, type ModelPreset } from "../data/models.ts";
 export { GPUS, findGpu, type GpuSpec } from "../data/gpus.ts";
 export { simulateMoeRouting, validateMoeRoutingInput, expertCapacity, expertPopularity, expertDispatchBytes, type MoeRoutingInput, type MoeRoutingResult, type MoeAssignment, type ExpertDispatchInput } from "./moe-routing.ts";
+export * from "./dp-overlap.ts";
+export * from "./number-formats.ts";
+export {
+  busBandwidthFactor,
+  collectiveSeconds,
+  communicationPerStep,
+  overlapRatios,
+  COLLECTIVES,
+  type Collective,
+  type CollectiveTimeInput,
+  type CommunicationItem,
+  type CommunicationKind,
+  type CommunicationVolume,
+  type GroupBandwidths,
+  type OverlapInput,
+  type OverlapRatio,
+  type OverlapRatios,
+} from "./communication.ts";
+export {
+  pipelineSchedule,
+  bubbleFraction1f1b,
+  bubbleFractionInterleaved,
+  bubbleTimeZbH1,
+  bubbleTimeDualPipe,
+  PIPELINE_SCHEDULES,
+  PIPELINE_LIMITS,
+  type PipelineInput,
+  type PipelineOp,
+  type PipelineOpKind,
+  type PipelineResult,
+  type PipelineSchedule,
+} from "./pipeline.ts";
 export * from "./ring-attention.ts";
 export * from "./tp-sharding.ts";

@@ -1,0 +1,230 @@
+/**
+ * Command-line face of the model: `npm run -s model -- <command> …` prints one JSON object on
+ * stdout; on bad input it prints one line on stderr and exits with status 1 (2 for usage errors).
+ * Documented in docs/model-cli.md.
+ */
+import { readFileSync, existsSync } from "node:fs";
+import { parseArgs } from "node:util";
+import {
+  countParameters,
+  findModelPreset,
+  MODEL_PRESETS,
+  ModelInputError,
+  pipelineSchedule,
+  trainingMemory,
+  type PipelineSchedule,
+  type TrainingSetup,
+} from "../model/index.ts";
+
+const USAGE = `usage: model <command> [options]
+  params <config.json|preset>
+  memory <config.json|preset> [--seq N] [--micro-batch N] [--dp N] [--tp N] [--sp] [--pp N] [--cp N] [--ep N]
+         [--zero 0|1|2|3] [--recompute none|selective|full] [--precision fp32|bf16] [--fp32-grad-accum]
+         [--schedule afab|1f1b|interleaved] [--microbatches N] [--chunks V] [--attention flash|eager]
+  pipeline --schedule afab|1f1b|interleaved|zb-h1|dualpipe --stages P --microbatches M [--chunks V]
+         [--forward T] [--backward T] [--weight-grad T] [--forward-backward T]
+  presets`;
+
+class UsageError extends Error {}
+
+/** Reads a config from a JSON file, or a preset by id when no such file exists. */
+function loadConfig(arg: string | undefined): unknown {
+  if (arg === undefined) throw new UsageError("missing <config.json> or preset name");
+  if (existsSync(arg)) {
+    let text: string;
+    try {
+      text = readFileSync(arg, "utf8");
+    } catch (error) {
+      throw new UsageError(`cannot read ${arg}: ${(error as Error).message}`);
+    }
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new UsageError(`${arg} is not valid JSON: ${(error as Error).message}`);
+    }
+  }
+  const preset = findModelPreset(arg);
+  if (preset) return preset.config;
+  throw new UsageError(`no file or preset named "${arg}" (presets: ${MODEL_PRESETS.map((p) => p.id).join(", ")})`);
+}
+
+/** Converts a numeric option: digits become a number; anything else is passed on for validation to reject with the field name. */
+function numeric(value: string | undefined): number | string | undefined {
+  if (value === undefined) return undefined;
+  return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(value.trim()) ? Number(value) : value;
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function runParams(positionals: string[]): void {
+  const config = loadConfig(positionals[0]);
+  const count = countParameters(config);
+  const out: Record<string, unknown> = { total: count.total };
+  if (count.architecture.moe) out.active = count.active;
+  out.nonEmbedding = count.nonEmbedding;
+  out.breakdown = count.breakdown;
+  out.family = count.architecture.family;
+  out.warnings = count.warnings;
+  print(out);
+}
+
+function runMemory(args: string[]): void {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      seq: { type: "string" },
+      "micro-batch": { type: "string" },
+      dp: { type: "string" },
+      tp: { type: "string" },
+      sp: { type: "boolean" },
+      pp: { type: "string" },
+      cp: { type: "string" },
+      ep: { type: "string" },
+      zero: { type: "string" },
+      recompute: { type: "string" },
+      precision: { type: "string" },
+      "fp32-grad-accum": { type: "boolean" },
+      schedule: { type: "string" },
+      microbatches: { type: "string" },
+      chunks: { type: "string" },
+      attention: { type: "string" },
+    },
+  });
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
+  const config = loadConfig(positionals[0]);
+  const setup = {
+    seqLength: numeric(values.seq),
+    microBatchSize: numeric(values["micro-batch"]),
+    dp: numeric(values.dp),
+    tp: numeric(values.tp),
+    sequenceParallel: values.sp ?? false,
+    pp: numeric(values.pp),
+    cp: numeric(values.cp),
+    ep: numeric(values.ep),
+    zeroStage: numeric(values.zero),
+    recompute: values.recompute,
+    precision: values.precision,
+    fp32GradAccum: values["fp32-grad-accum"] ?? false,
+    schedule: values.schedule,
+    microbatches: numeric(values.microbatches),
+    virtualStages: numeric(values.chunks),
+    attention: values.attention,
+  } as unknown as TrainingSetup;
+  if (values.chunks !== undefined && values.schedule !== "interleaved") {
+    throw new ModelInputError("chunks", "--chunks applies to --schedule interleaved only");
+  }
+  const result = trainingMemory(config, setup);
+  print({
+    perGpu: result.perGpu,
+    peakStage: result.peakStage,
+    gpuCount: result.gpuCount,
+    setup: result.setup,
+    stages: result.stages,
+    layerActivations: result.layer,
+    warnings: result.warnings,
+  });
+}
+
+function runPipeline(args: string[]): void {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      schedule: { type: "string" },
+      stages: { type: "string" },
+      microbatches: { type: "string" },
+      chunks: { type: "string" },
+      forward: { type: "string" },
+      backward: { type: "string" },
+      "weight-grad": { type: "string" },
+      "forward-backward": { type: "string" },
+    },
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (values.schedule === undefined) throw new ModelInputError("schedule", "--schedule is required");
+  if (values.stages === undefined) throw new ModelInputError("stages", "--stages is required");
+  if (values.microbatches === undefined) throw new ModelInputError("microbatches", "--microbatches is required");
+  const result = pipelineSchedule({
+    schedule: values.schedule as PipelineSchedule,
+    stages: numeric(values.stages) as number,
+    microbatches: numeric(values.microbatches) as number,
+    chunks: numeric(values.chunks) as number | undefined,
+    forward: numeric(values.forward) as number | undefined,
+    backward: numeric(values.backward) as number | undefined,
+    weightGrad: numeric(values["weight-grad"]) as number | undefined,
+    forwardBackward: numeric(values["forward-backward"]) as number | undefined,
+  });
+  print({
+    schedule: result.schedule,
+    stages: result.stages,
+    microbatches: result.microbatches,
+    chunks: result.chunks,
+    bubbleFraction: result.bubbleFraction,
+    bubbleRate: result.bubbleRate,
+    makespan: result.makespan,
+    busyPerStage: result.busyPerStage,
+    idlePerStage: result.idlePerStage,
+    peakInFlight: result.peakInFlight,
+    ops: result.ops,
+  });
+}
+
+function runPresets(): void {
+  print({
+    presets: MODEL_PRESETS.map((p) => ({ id: p.id, name: p.name, hfRepo: p.hfRepo, publishedTotal: p.publishedTotal })),
+  });
+}
+
+/** Runs the CLI on `argv` (without node and script); returns the exit status. */
+export function main(argv: string[]): number {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case "params":
+        if (rest.length !== 1) throw new UsageError("params takes exactly one <config.json> or preset name");
+        runParams(rest);
+        return 0;
+      case "memory":
+        runMemory(rest);
+        return 0;
+      case "pipeline":
+        runPipeline(rest);
+        return 0;
+      case "presets":
+        runPresets();
+        return 0;
+      case undefined:
+      case "help":
+      case "--help":
+        process.stderr.write(`${USAGE}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}" (commands: params, memory, pipeline, presets)`);
+    }
+  } catch (error) {
+    if (error instanceof ModelInputError) {
+      process.stderr.write(`error: ${error.message} [field: ${error.field}]\n`);
+      return 1;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return 2;
+    }
+    const code = (error as { code?: string }).code;
+    if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) {
+      // Node's messages run on ("… To specify a positional argument …"); keep the first sentence.
+      const first = (error as Error).message.split("\n")[0].split(". ")[0].replace(/\.$/, "");
+      process.stderr.write(`error: ${first}\n`);
+      return 2;
+    }
+    process.stderr.write(`error: internal error: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));
