@@ -7,25 +7,36 @@
  */
 
 /** Class name → CSS declarations used by every static figure. */
+const lightPalette =
+  "--c-text:#1b1d22;--c-muted:#585f6b;--c-accent:#0a5fc2;--c-params:#2563c9;--c-grads:#c2410c;" +
+  "--c-optim:#2f7d3b;--c-acts:#8a3ab0;--c-comm:#0a7a8c;--c-bubble:#9aa1ab";
+const darkPalette =
+  "--c-text:#e5e7eb;--c-muted:#a3a9b4;--c-accent:#72b2ff;--c-params:#6fa3ff;--c-grads:#ff8f5a;" +
+  "--c-optim:#63c777;--c-acts:#d08cf0;--c-comm:#45c4d6;--c-bubble:#6b7280";
+
+/**
+ * The engine's palette (assets/css/book.css) repeated on the figure's root element, light and
+ * dark, so the file looks the same whether it is inlined or loaded with <img>.
+ */
 const baseCss = [
-  "text{fill:var(--c-text,#1f2328);font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;font-size:13px}",
-  ".muted{fill:var(--c-muted,#57606a)}",
-  ".axis path,.axis line{stroke:var(--c-muted,#8c959f)}",
-  ".axis text{fill:var(--c-muted,#57606a);font-size:12px}",
-  ".grid line{stroke:var(--c-muted,#8c959f);stroke-opacity:.25}",
-  ".params{fill:var(--c-params,#4c78a8)}",
-  ".master{fill:#fbc58d;fill:color-mix(in srgb,var(--c-optim,#f58518) 50%,#fff)}",
-  ".grads{fill:var(--c-grads,#e45756)}",
-  ".optim{fill:var(--c-optim,#f58518)}",
-  ".acts{fill:var(--c-acts,#54a24b)}",
-  ".accum{fill:#f2abaa;fill:color-mix(in srgb,var(--c-grads,#e45756) 50%,#fff)}",
-  ".ref-line{stroke:var(--c-text,#1f2328);stroke-width:1.2;stroke-dasharray:5 4;fill:none}",
-  ".cap-line{stroke:var(--c-accent,#b42318);stroke-width:1.5;fill:none}",
-  ".cap-text{fill:var(--c-accent,#b42318)}",
+  `.sofig{${lightPalette}}`,
+  `@media (prefers-color-scheme:dark){.sofig{${darkPalette}}}`,
+  "text{fill:var(--c-text);font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;font-size:13px}",
+  ".muted{fill:var(--c-muted)}",
+  ".axis path,.axis line{stroke:var(--c-muted)}",
+  ".axis text{fill:var(--c-muted);font-size:12px}",
+  ".grid line{stroke:var(--c-muted);stroke-opacity:.25}",
+  ".params{fill:var(--c-params)}",
+  ".master{fill:color-mix(in srgb,var(--c-optim) 45%,#fff)}",
+  ".grads{fill:var(--c-grads)}",
+  ".optim{fill:var(--c-optim)}",
+  ".acts{fill:var(--c-acts)}",
+  ".accum{fill:color-mix(in srgb,var(--c-grads) 45%,#fff)}",
+  ".ref-line{stroke:var(--c-text);stroke-width:1.2;stroke-dasharray:5 4;fill:none}",
+  ".cap-line{stroke:var(--c-accent);stroke-width:1.5;fill:none}",
+  ".cap-text{fill:var(--c-accent)}",
   ".seg-label{font-size:12px;fill:#fff}",
-  ".seg-label.on-light{fill:#1f2328}",
-  "@media (prefers-color-scheme:dark){text{fill:var(--c-text,#e6edf3)}.seg-label{fill:#fff}.seg-label.on-light{fill:#1f2328}.muted,.axis text{fill:var(--c-muted,#9da7b3)}" +
-    ".ref-line{stroke:var(--c-text,#e6edf3)}.cap-line{stroke:var(--c-accent,#ff8f7a)}.cap-text{fill:var(--c-accent,#ff8f7a)}}",
+  ".seg-label.on-light{fill:#1b1d22}",
 ].join("\n");
 
 const svgNs = "http://www.w3.org/2000/svg";
@@ -44,6 +55,7 @@ export function createStaticSvg(
   svg.setAttribute("viewBox", `0 0 ${options.width} ${options.height}`);
   svg.setAttribute("width", String(options.width));
   svg.setAttribute("height", String(options.height));
+  svg.setAttribute("class", "sofig");
   svg.setAttribute("role", "img");
   svg.setAttribute("aria-labelledby", `${options.id}-title ${options.id}-desc`);
   const title = doc.createElementNS(svgNs, "title");
