@@ -1,0 +1,30 @@
+/**
+ * Eleventy configuration: a table of contents of the build plugins in src/build/, one per
+ * file. Run through tsx (Node 20 cannot load .ts configs): see the npm scripts.
+ */
+import { HtmlBasePlugin } from "@11ty/eleventy";
+import { frontMatterPlugin } from "./src/build/frontmatter.ts";
+import { collectionsPlugin } from "./src/build/collections.ts";
+import { markdownLibraryPlugin } from "./src/build/markdown-library.ts";
+import { layoutHelpersPlugin } from "./src/build/layout-helpers.ts";
+import { bundlePlugin } from "./src/build/bundle.ts";
+import { assetsPlugin } from "./src/build/assets.ts";
+import { siteChecksPlugin } from "./src/build/site-checks.ts";
+
+export default function (eleventyConfig: any) {
+  eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail
+  eleventyConfig.addPlugin(collectionsPlugin); // chapters in file-name order, /slug/ URLs
+  eleventyConfig.addPlugin(markdownLibraryPlugin); // math, citations, cross-refs, blocks, widgets
+  eleventyConfig.addPlugin(layoutHelpersPlugin); // book metadata, ToC, reading time, cite-this
+  eleventyConfig.addPlugin(bundlePlugin); // esbuild: book.js and one bundle per widget
+  eleventyConfig.addPlugin(assetsPlugin); // assets/ and KaTeX's CSS and fonts
+  eleventyConfig.addPlugin(HtmlBasePlugin); // honours --pathPrefix for sub-path deployments
+  eleventyConfig.addPlugin(siteChecksPlugin); // after the build: links, anchors, origins
+
+  return {
+    dir: { input: "content", includes: "../src/layouts", data: "_data", output: "_site" },
+    markdownTemplateEngine: false,
+    htmlTemplateEngine: "njk",
+    templateFormats: ["md", "njk"],
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * bibliography.bib: parsed, checked and formatted.
+ *
+ * Every entry must have author (or editor), title, year, a venue (journal, booktitle,
+ * howpublished, publisher, institution or school), a url or doi, and a `note` (one line on why
+ * to read it; the reading list shows it). A malformed or incomplete entry fails the build with
+ * the entry's key and line. Entries are formatted in APA style by citation-js; citeproc
+ * escapes every field, so a `<script>` in a title stays text.
+ */
+import { readFileSync } from "node:fs";
+import { Cite, plugins, type CslData } from "@citation-js/core";
+import "@citation-js/plugin-bibtex";
+import "@citation-js/plugin-csl";
+import { parseHTML } from "linkedom";
+import { BookError } from "./errors.ts";
+import { escapeHtml } from "./doc-state.ts";
+
+export interface BibEntry {
+  key: string;
+  /** 1-based line of the entry's `@type{` in the .bib file. */
+  line: number;
+  type: string;
+  /** The raw BibTeX fields, braces removed. */
+  fields: Record<string, string>;
+  csl: CslData;
+}
+
+export interface Bibliography {
+  file: string;
+  entries: Map<string, BibEntry>;
+}
+
+const venueFields = ["journal", "booktitle", "howpublished", "publisher", "institution", "school"];
+const ignoredTypes = new Set(["comment", "preamble", "string"]);
+
+/** Parses and checks BibTeX text; `file` is only used in error messages. */
+export function parseBibliography(text: string, file = "bibliography.bib"): Bibliography {
+  const src = text.replace(/\r\n?/g, "\n");
+  const heads = [...src.matchAll(/^[ \t]*@([A-Za-z]+)[ \t]*[{(]/gm)];
+  const entries = new Map<string, BibEntry>();
+  heads.forEach((head, idx) => {
+    const start = head.index!;
+    const end = idx + 1 < heads.length ? heads[idx + 1]!.index! : src.length;
+    const chunk = src.slice(start, end);
+    const line = src.slice(0, start).split("\n").length;
+    const type = head[1]!.toLowerCase();
+    if (ignoredTypes.has(type)) return;
+    const keyMatch = /^[ \t]*@[A-Za-z]+[ \t]*[{(][ \t]*([^,\s]*)\s*,/.exec(chunk);
+    const key = keyMatch?.[1] ?? "";
+    const name = key === "" ? `at line ${line}` : `"${key}"`;
+    if (key === "") throw new BookError(file, line, `malformed entry ${name}: no citation key after "@${type}{"`);
+    if (!/^[A-Za-z0-9_:.-]+$/.test(key)) throw new BookError(file, line, `malformed entry "${key}": key may only use letters, digits, _ : . -`);
+    let raw: { type: string; label: string; properties: Record<string, string> }[];
+    let csl: CslData[];
+    try {
+      raw = plugins.input.chain(chunk, { target: "@biblatex/entries+list", generateGraph: false }) as typeof raw;
+      csl = new Cite(chunk, { generateGraph: false }).data;
+    } catch (e) {
+      const msg = (e instanceof Error ? e.message : String(e)).split("\n")[0]!;
+      const rel = /at line (\d+)/.exec(msg);
+      const at = rel ? line + Number(rel[1]) - 1 : line;
+      throw new BookError(file, at, `malformed entry ${name}: ${msg.replace(/ at line \d+ col \d+:?/, "")}`, { cause: e });
+    }
+    if (raw.length !== 1 || csl.length !== 1) {
+      throw new BookError(file, line, `malformed entry ${name}: could not read it as one BibTeX entry`);
+    }
+    const fields: Record<string, string> = {};
+    for (const [k, v] of Object.entries(raw[0]!.properties)) fields[k.toLowerCase()] = String(v);
+    const missing: string[] = [];
+    if (!fields.author && !fields.editor) missing.push("author");
+    if (!fields.title) missing.push("title");
+    if (!fields.year && !fields.date) missing.push("year");
+    if (!venueFields.some((f) => fields[f])) missing.push(`a venue (${venueFields.join(", ")})`);
+    if (!fields.url && !fields.doi) missing.push("url or doi");
+    if (!fields.note) missing.push("note (one line on why to read it)");
+    if (missing.length > 0) throw new BookError(file, line, `malformed entry "${key}": missing ${missing.join(", ")}`);
+    if (entries.has(key)) throw new BookError(file, line, `duplicate entry "${key}" (first on line ${entries.get(key)!.line})`);
+    entries.set(key, { key, line, type, fields, csl: csl[0]! });
+  });
+  return { file, entries };
+}
+
+export function loadBibliography(file: string): Bibliography {
+  return parseBibliography(readFileSync(file, "utf8"), file);
+}
+
+const formatted = new Map<string, string>();
+
+/** The link a reference points to: the DOI resolver or the url field. */
+export function entryLink(entry: BibEntry): string {
+  const doi = entry.fields.doi?.trim();
+  if (doi) return /^https?:\/\//.test(doi) ? doi : `https://doi.org/${doi}`;
+  return entry.fields.url!.trim();
+}
+
+/**
+ * One reference as HTML (APA), with its link made clickable. Cached per entry content, so
+ * watch-mode rebuilds stay fast (citeproc's first call costs about a second).
+ */
+export function formatEntry(entry: BibEntry): string {
+  const cacheKey = JSON.stringify(entry.csl);
+  const hit = formatted.get(cacheKey);
+  if (hit !== undefined) return hit;
+  const { _graph, ...csl } = entry.csl as CslData & { _graph?: unknown };
+  void _graph;
+  const html = new Cite([csl]).format("bibliography", { format: "html", template: "apa", lang: "en-US" });
+  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  let inner = document.querySelector(".csl-entry")?.innerHTML.trim() ?? escapeHtml(entry.fields.title ?? entry.key);
+  const link = entryLink(entry);
+  const shown = escapeHtml(link);
+  const anchor = `<a href="${shown}" rel="noopener">${shown}</a>`;
+  inner = inner.includes(shown) ? inner.replace(shown, anchor) : `${inner} ${anchor}`;
+  formatted.set(cacheKey, inner);
+  return inner;
+}

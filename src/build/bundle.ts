@@ -1,0 +1,51 @@
+/**
+ * Browser code: esbuild bundles, before every build (so `npm start` rebuilds them too),
+ * - `src/widgets/runtime/book.ts` → `/assets/js/book.js` (on every page: lazy widget loader,
+ *   ToC scroll-spy and drawer, citation/cross-reference/footnote previews), and
+ * - every `src/widgets/<name>.ts` → `/assets/js/widgets/<name>.js` (ESM, code splitting, so
+ *   d3 or Plotly chunks are shared and loaded only when a widget needs them).
+ */
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { build } from "esbuild";
+
+export interface BundleOptions {
+  outputDir: string;
+}
+
+export function widgetEntryNames(widgetsDir = "src/widgets"): string[] {
+  return readdirSync(widgetsDir)
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
+    .map((f) => f.replace(/\.ts$/, ""))
+    .sort();
+}
+
+export async function bundleBrowserCode(outputDir: string): Promise<void> {
+  const common = {
+    bundle: true,
+    format: "esm" as const,
+    minify: true,
+    target: "es2020",
+    sourcemap: false,
+    logLevel: "warning" as const,
+    legalComments: "none" as const,
+  };
+  await Promise.all([
+    build({ ...common, entryPoints: ["src/widgets/runtime/book.ts"], outfile: path.join(outputDir, "assets/js/book.js") }),
+    build({
+      ...common,
+      entryPoints: widgetEntryNames().map((n) => `src/widgets/${n}.ts`),
+      outdir: path.join(outputDir, "assets/js/widgets"),
+      splitting: true,
+      chunkNames: "chunks/[name]-[hash]",
+    }),
+  ]);
+}
+
+export function bundlePlugin(eleventyConfig: any): void {
+  eleventyConfig.addWatchTarget("./src/widgets/");
+  eleventyConfig.addWatchTarget("./src/figures/");
+  eleventyConfig.on("eleventy.before", async ({ directories }: { directories: { output: string } }) => {
+    await bundleBrowserCode(directories.output);
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * The book's Markdown: markdown-it plus our plugins, in the order their rules must run.
+ * Eleventy uses it through `amendLibrary`; tests use `createBookMarkdown()` directly.
+ */
+import MarkdownIt from "markdown-it";
+import attrs from "markdown-it-attrs";
+import type { PluginSimple } from "markdown-it";
+import { bookStatePlugin } from "./doc-state.ts";
+import { containersPlugin } from "./containers.ts";
+import { mathPlugin } from "./math.ts";
+import { footnotesPlugin } from "./footnotes.ts";
+import { sectionsPlugin } from "./sections.ts";
+import { figuresPlugin, type FiguresOptions } from "./figures.ts";
+import { widgetsPlugin, type WidgetsOptions } from "./widgets.ts";
+import { xrefsPlugin } from "./xrefs.ts";
+import { citationsPlugin, type CitationsOptions } from "./citations.ts";
+
+export interface BookMarkdownOptions extends CitationsOptions, FiguresOptions, WidgetsOptions {}
+
+/** Configures an existing markdown-it (Eleventy's) for the book. */
+export function bookMarkdownPlugin(md: MarkdownIt, options: BookMarkdownOptions): void {
+  md.set({ html: true, typographer: true, linkify: false });
+  md.disable("replacements"); // keep "(c)" and "--" as typed; smart quotes stay on
+  bookStatePlugin(md);
+  containersPlugin(md); // block rule for ::: blocks; core rule validates and numbers them
+  footnotesPlugin(md);
+  md.use(attrs as unknown as PluginSimple, { allowedAttributes: ["id", "class"] });
+  sectionsPlugin(md); // ids, numbers, sec: labels
+  figuresPlugin(md, options); // image figures and table captions (may add inline math)
+  mathPlugin(md); // $…$ and $$…$$ {#eq:…}; core rule renders KaTeX and numbers equations
+  widgetsPlugin(md, options);
+  xrefsPlugin(md);
+  citationsPlugin(md, options);
+}
+
+/** A fresh markdown-it configured like the book's (for tests and tools). */
+export function createBookMarkdown(options: BookMarkdownOptions): MarkdownIt {
+  const md = new MarkdownIt();
+  bookMarkdownPlugin(md, options);
+  return md;
+}

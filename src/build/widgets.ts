@@ -1,0 +1,78 @@
+/**
+ * `::: widget <name>` with optional YAML settings inside. At build time the settings are
+ * parsed and validated by the widget's `parseSettings` and its default state is drawn by
+ * `renderStatic` into a linkedom document; the page gets
+ *
+ *   <div class="widget" data-widget="name" data-settings="{…json…}" id="widget-name-1">…static drawing…</div>
+ *
+ * which reads with JavaScript off and in print. book.js loads `/assets/js/widgets/<name>.js`
+ * when the element comes within 600px of the viewport and calls its `mount(root, settings)`.
+ */
+import { load as loadYaml } from "js-yaml";
+import { parseHTML } from "linkedom";
+import type { MarkdownIt, StateCore, Token } from "markdown-it";
+import { widgetRegistry } from "../figures/index.ts";
+import { WidgetSettingsError, type WidgetDefinition } from "../figures/widget.ts";
+import { docState, escapeHtml, fail } from "./doc-state.ts";
+
+export interface WidgetsOptions {
+  registry?: Readonly<Record<string, WidgetDefinition<any>>>;
+}
+
+/** Renders one widget's static markup; throws plain Errors (the caller adds file and line). */
+export function renderWidgetHtml(
+  definition: WidgetDefinition<any>,
+  name: string,
+  id: string,
+  settings: unknown,
+): string {
+  const { document } = parseHTML("<!doctype html><html><body></body></html>");
+  const root = document.createElement("div");
+  root.setAttribute("class", "widget");
+  root.setAttribute("id", id);
+  root.setAttribute("data-widget", name);
+  root.setAttribute("data-settings", JSON.stringify(settings));
+  document.body.append(root);
+  definition.renderStatic(root, settings);
+  return root.outerHTML;
+}
+
+function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, WidgetDefinition<any>>>): boolean {
+  const doc = docState(state.env);
+  const counts = new Map<string, number>();
+  for (const t of state.tokens) {
+    if (t.type !== "book_widget") continue;
+    const line = t.map?.[0] ?? 0;
+    const name = t.info.trim().split(/\s+/)[0] ?? "";
+    if (name === "") fail(doc, line, `"::: widget" needs a name (known: ${Object.keys(registry).join(", ")})`);
+    if (t.info.trim() !== name) fail(doc, line, `write widget settings as YAML lines inside the block, not after the name "${name}"`);
+    const definition = Object.hasOwn(registry, name) ? registry[name] : undefined;
+    if (!definition) fail(doc, line, `unknown widget "${name}" (known: ${Object.keys(registry).join(", ")})`);
+    let raw: unknown;
+    try {
+      raw = t.content.trim() === "" ? {} : loadYaml(t.content);
+    } catch (e) {
+      const mark = (e as { mark?: { line?: number } }).mark;
+      const msg = (e instanceof Error ? e.message : String(e)).split("\n")[0];
+      fail(doc, line + 1 + (mark?.line ?? 0), `widget "${name}": settings are not valid YAML: ${msg}`, e);
+    }
+    let settings: unknown;
+    try {
+      settings = definition.parseSettings(raw ?? {});
+    } catch (e) {
+      if (!(e instanceof WidgetSettingsError)) throw e;
+      const keyLine = t.content.split("\n").findIndex((l) => l.trimStart().startsWith(`${e.field}:`));
+      fail(doc, keyLine >= 0 ? line + 1 + keyLine : line, `widget "${name}": ${e.message}`, e);
+    }
+    const n = (counts.get(name) ?? 0) + 1;
+    counts.set(name, n);
+    t.meta = { ...(t.meta as object), html: renderWidgetHtml(definition, name, `widget-${name}-${n}`, settings) + "\n" };
+  }
+  return true;
+}
+
+export function widgetsPlugin(md: MarkdownIt, options: WidgetsOptions = {}): void {
+  const registry = options.registry ?? widgetRegistry;
+  md.core.ruler.push("book_widgets", (state) => widgetsCoreRule(state, registry));
+  md.renderer.rules.book_widget = (tokens: Token[], idx: number) => (tokens[idx]!.meta as { html: string }).html;
+}

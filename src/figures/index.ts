@@ -1,0 +1,18 @@
+/**
+ * The registry of widgets: name (as written after `::: widget`) → definition. Add a widget
+ * with one line here, plus `src/figures/<name>.ts` (settings parser and static drawing) and
+ * `src/widgets/<name>.ts` (browser entry exporting `mount`). tests/build/widgets.test.ts checks
+ * that every entry here has a browser entry and vice versa. See widget.ts for the contract.
+ */
+import type { WidgetDefinition } from "./widget.ts";
+import { unitConverterWidget } from "./unit-converter.ts";
+import { numberFormatsWidget } from "./number-formats.ts";
+import { dpOverlapWidget } from "./dp-overlap.ts";
+import { moeRoutingWidget } from "./moe-routing.ts";
+
+export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
+  "unit-converter": unitConverterWidget,
+  "number-formats": numberFormatsWidget,
+  "dp-overlap": dpOverlapWidget,
+  "moe-routing": moeRoutingWidget,
+};
