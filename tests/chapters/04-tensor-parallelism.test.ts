@@ -1,0 +1,140 @@
+/**
+ * Every number chapter 4 prints that is not a quotation from a cited source is recomputed here
+ * from src/model and src/data, and must appear in the chapter exactly as formatted below.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  findGpu,
+  findModelPreset,
+  korthikantiLayerActivationBytes,
+  maxFinite,
+  parseModelConfig,
+  tpCommElementsPerLayer,
+  tpCommToComputeRatio,
+  tpDegreeProblem,
+  tpShardingLayout,
+  type ModelArchitecture,
+} from "../../src/model/index.ts";
+import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
+
+const text = readChapter("04-tensor-parallelism");
+const h100 = findGpu("h100-sxm")!;
+const F = h100.bf16FlopsPerSecond;
+const nvlinkPerDirection = h100.nvlinkBytesPerSecond / 2;
+/** 400 Gb/s per GPU (Llama 3 clusters, cited in the chapter) = 50 GB/s per direction. */
+const networkPerDirection = 400e9 / 8;
+const grouped = (x: number) => Math.round(x).toLocaleString("en-US");
+/** "578{,}813{,}952": thousands separators as the chapter writes them inside TeX. */
+const texGrouped = (x: number) => grouped(x).replace(/,/g, "{,}");
+const MiB = 2 ** 20;
+const GiB = 2 ** 30;
+
+function arch(id: string): ModelArchitecture {
+  const preset = findModelPreset(id);
+  assert.ok(preset, `preset ${id}`);
+  return parseModelConfig(preset.config).architecture;
+}
+
+test("H100 figures: 989 TFLOPS dense bf16, NVLink 900 GB/s total = 450 GB/s per direction", () => {
+  assert.equal(Math.round(F / 1e12), 989);
+  assertMentions(text, "989 TFLOPS of dense bf16 and NVLink at 900 GB/s in total, which is 450 GB/s in each direction", "H100 specs");
+  assert.equal(h100.nvlinkBytesPerSecond, 900e9);
+});
+
+test("Llama 3.1 vocabulary and the vocab-parallel cross-entropy numbers (8,192 tokens, t = 8)", () => {
+  const a = arch("llama-3.1-8b");
+  assert.equal(a.vocabSize, 128256);
+  assertMentions(text, "vocabularies of 128,256 entries", "Llama 3.1 vocab");
+  const tokens = 8192;
+  const logitsBytes = tokens * a.vocabSize * 4;
+  assertMentions(text, `the fp32 logits take ${(logitsBytes / 1e9).toFixed(2)} GB`, "full logits");
+  assertMentions(text, `each GPU of an 8-way group holds ${(logitsBytes / 8 / 1e6).toFixed(1)} MB`, "logits per GPU");
+  assertMentions(text, `an all-gather would move ${((logitsBytes * 7) / 8 / 1e9).toFixed(2)} GB into every GPU`, "all-gather of logits");
+  assertMentions(text, `that is ${((3 * tokens * 4) / 1e3).toFixed(1)} kB of fp32 scalars`, "three all-reduces of scalars");
+});
+
+test("TP volume for Llama-3.1-70B at s = 8192, b = 1, t = 8 (Eq. tp-volume)", () => {
+  const a = arch("llama-3.1-70b");
+  assert.equal(a.hiddenSize, 8192);
+  assert.equal(a.numLayers, 80);
+  const elements = tpCommElementsPerLayer(1, 8192, a.hiddenSize, 8);
+  assertMentions(text, `gives ${grouped(elements)} elements, or ${((elements * 2) / 1e6).toFixed(1)} MB per layer`, "per layer");
+  assertMentions(text, `and ${((elements * 2 * a.numLayers) / 1e9).toFixed(1)} GB per microbatch across the 80 layers`, "per microbatch");
+});
+
+test("comm/compute ratio: 0.54 on NVLink, 4.8 across servers, about ten times at t = 16", () => {
+  assertMentions(text, `@eq:tp-ratio gives ${tpCommToComputeRatio(8, F, nvlinkPerDirection, 8192, 8192).toFixed(2)}`, "NVLink ratio");
+  assertMentions(text, `the ratio becomes ${tpCommToComputeRatio(8, F, networkPerDirection, 8192, 8192).toFixed(1)}`, "network ratio");
+  const t16 = tpCommToComputeRatio(16, F, networkPerDirection, 8192, 8192);
+  assert.equal(Math.round(t16), 10);
+  assertMentions(text, "take about ten times as long as the ideal compute", "exercise: t = 16 across servers");
+});
+
+test("Table tp-degrees: degrees with whole KV heads and degrees that need replication, from the presets", () => {
+  const candidates = [1, 2, 4, 5, 7, 8, 14, 16, 25, 28, 32, 64, 128];
+  assertMentions(text, "do not divide its MLP width of 18,944", "Qwen MLP width");
+  assert.equal(arch("qwen2.5-7b").intermediateSize, 18944);
+  for (const t of [7, 14, 28]) assert.match(tpDegreeProblem(arch("qwen2.5-7b"), t) ?? "", /MLP width/);
+  const rows: [string, string][] = [
+    ["llama-3.1-8b", "Llama-3.1-8B"],
+    ["llama-3.1-70b", "Llama-3.1-70B"],
+    ["llama-3.1-405b", "Llama-3.1-405B"],
+    ["qwen2.5-7b", "Qwen2.5-7B"],
+    ["mistral-7b-v0.1", "Mistral-7B-v0.1"],
+    ["gpt2-xl", "GPT-2 XL"],
+  ];
+  for (const [id, label] of rows) {
+    const a = arch(id);
+    const valid = candidates.filter((t) => a.numHeads % t === 0 && tpDegreeProblem(a, t) === null);
+    const whole = valid.filter((t) => a.numKvHeads % t === 0);
+    const replicated = valid.filter((t) => a.numKvHeads % t !== 0);
+    for (const t of replicated) {
+      assert.ok(tpShardingLayout(a, { tp: t, sequenceParallel: false, seqLength: 16, microBatchSize: 1 }).kvReplication > 1);
+    }
+    const row = `| ${label} | ${a.numHeads} | ${a.numKvHeads} | ${whole.join(", ")} | ${replicated.length ? replicated.join(", ") : "none"} |`;
+    assertMentions(text, row, `table row ${label}`);
+  }
+  assert.equal(tpDegreeProblem(arch("qwen2.5-7b"), 8), "28 query heads do not split 8 ways");
+});
+
+test("the 70B MLP weight 8192 × 28672 becomes 8192 × 3584 at t = 8", () => {
+  const layout = tpShardingLayout(arch("llama-3.1-70b"), { tp: 8, sequenceParallel: true, seqLength: 8192, microBatchSize: 1 });
+  const up = layout.regions.flatMap((r) => r.tensors).find((x) => x.name === "up projection")!;
+  assertMentions(text, `a $${up.fullShape[0]} \\times ${up.fullShape[1]}$ MLP weight becomes $${up.shardShape[0]} \\times ${up.shardShape[1]}$ at $t = 8$`, "MLP shard");
+});
+
+test("Korthikanti GPT-3 175B activations: 552 / 342 MiB per layer, 51.75 / 32.06 GiB for 96 layers, 312 / 102 MiB with FlashAttention", () => {
+  const base = { s: 2048, b: 1, h: 12288, a: 96, t: 8 };
+  const tp = korthikantiLayerActivationBytes({ ...base, sequenceParallel: false, recompute: "none" });
+  const sp = korthikantiLayerActivationBytes({ ...base, sequenceParallel: true, recompute: "none" });
+  // FlashAttention stores no score matrix: the same tensors that selective recomputation keeps.
+  const tpFlash = korthikantiLayerActivationBytes({ ...base, sequenceParallel: false, recompute: "selective" });
+  const spFlash = korthikantiLayerActivationBytes({ ...base, sequenceParallel: true, recompute: "selective" });
+  assertMentions(text, `With plain TP a layer stores ${tp / MiB} MiB per GPU; with TP and SP, ${sp / MiB} MiB`, "per layer");
+  assertMentions(text, `between ${(96 * tp / GiB).toFixed(2)} GiB and ${(96 * sp / GiB).toFixed(2)} GiB per GPU`, "96 layers");
+  assertMentions(text, `${tpFlash / MiB} MiB against ${spFlash / MiB} MiB per layer`, "flash");
+  assertMentions(text, `= ${texGrouped(tp)}$ bytes $= ${tp / MiB}$ MiB`, "exercise: plain TP");
+  assertMentions(text, `= ${sp / MiB}$ MiB`, "exercise: TP + SP");
+  assertMentions(text, `$13\\,sbh = ${tpFlash / MiB}$ MiB against $4.25\\,sbh = ${spFlash / MiB}$ MiB`, "exercise: flash");
+});
+
+test("exercise: Llama-3.1-8B, t = 4, s = 4096, b = 2 sends 201,326,592 elements = 402.7 MB per layer", () => {
+  const a = arch("llama-3.1-8b");
+  const elements = tpCommElementsPerLayer(2, 4096, a.hiddenSize, 4);
+  assertMentions(text, `= ${texGrouped(elements)}$ elements`, "elements");
+  assertMentions(text, `that is ${((elements * 2) / 1e6).toFixed(1)} MB per layer per microbatch, and ${a.numLayers} times that`, "bytes");
+});
+
+test("exercise: h ≥ 4(t−1)F/(3B) ≈ 20,521 for a 25% ratio at t = 8 on NVLink; largest Llama 3.1 is h = 16384", () => {
+  const h = (4 * 7 * F) / (3 * nvlinkPerDirection);
+  assertMentions(text, `\\approx ${texGrouped(h)}$`, "threshold");
+  assertMentions(text, `$h = ${arch("llama-3.1-405b").hiddenSize}$`, "405B width");
+});
+
+test("exercise: overflow thresholds ln(65504) ≈ 11.1, ln(max bf16/fp32) ≈ 88.7", () => {
+  assert.equal(maxFinite("fp16"), 65504);
+  assertMentions(text, `fp16 overflows above $z \\approx ${Math.log(maxFinite("fp16")).toFixed(1)}$ (its largest value is 65,504)`, "fp16");
+  assert.equal(Math.log(maxFinite("bf16")).toFixed(1), Math.log(maxFinite("fp32")).toFixed(1));
+  assertMentions(text, `bf16 and fp32 overflow above $z \\approx ${Math.log(maxFinite("fp32")).toFixed(1)}$`, "bf16/fp32");
+});

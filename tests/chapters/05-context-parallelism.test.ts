@@ -1,0 +1,109 @@
+/**
+ * Every number chapter 5 prints that is not a quotation from a cited source is recomputed here
+ * from src/model and src/data, and must appear in the chapter exactly as formatted below.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  findGpu,
+  findModelPreset,
+  layerActivations,
+  parseModelConfig,
+  planRingAttention,
+  ringForwardBytesPerLayer,
+  ringKvBlockBytes,
+  ringOverlapMinTokensPerGpu,
+  ulyssesForwardBytesPerLayer,
+  type ModelArchitecture,
+} from "../../src/model/index.ts";
+import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
+
+const text = readChapter("05-context-parallelism");
+const h100 = findGpu("h100-sxm")!;
+const F = h100.bf16FlopsPerSecond;
+/** 400 Gb/s per GPU (Llama 3 clusters, cited in the chapter) = 50 GB/s per direction. */
+const B = 400e9 / 8;
+const grouped = (x: number) => Math.round(x).toLocaleString("en-US");
+const texGrouped = (x: number) => grouped(x).replace(/,/g, "{,}");
+
+function arch(id: string): ModelArchitecture {
+  const preset = findModelPreset(id);
+  assert.ok(preset, `preset ${id}`);
+  return parseModelConfig(preset.config).architecture;
+}
+
+const a405 = arch("llama-3.1-405b");
+const S = 131072;
+const cost = {
+  seqLength: S,
+  microBatch: 1,
+  cp: 16,
+  heads: a405.numHeads,
+  kvHeads: a405.numKvHeads,
+  headDim: a405.headDim,
+  bytesPerElement: 2,
+};
+
+test("Llama-3.1-405B at 131,072 tokens, TP 8 + SP: 8.52 GB per layer, 68.2 GB for eight layers, 532.7 MB with c = 16 (= 8,192 tokens without CP)", () => {
+  const opts = { seqLength: S, microBatchSize: 1, tp: 8, sequenceParallel: true, attention: "flash" as const };
+  const noCp = layerActivations(a405, opts).totalBytes;
+  const cp16 = layerActivations(a405, { ...opts, cp: 16 }).totalBytes;
+  const short = layerActivations(a405, { ...opts, seqLength: 8192 }).totalBytes;
+  assertMentions(text, `one layer stores ${(noCp / 1e9).toFixed(2)} GB of activations per GPU`, "no CP");
+  assertMentions(text, `eight layers would need ${((8 * noCp) / 1e9).toFixed(1)} GB for a single microbatch`, "eight layers");
+  assert.equal(cp16, short);
+  assertMentions(text, `the same layer stores ${(cp16 / 1e6).toFixed(1)} MB per GPU, exactly what it stores at 8,192 tokens without CP`, "CP 16");
+});
+
+test("ring K/V block 33.6 MB, 15 transfers = 503.3 MB per GPU per layer; query block 268.4 MB", () => {
+  const block = ringKvBlockBytes(cost);
+  const fwd = ringForwardBytesPerLayer(cost);
+  assertMentions(text, `a block is ${(block / 1e6).toFixed(1)} MB, and the 15 transfers of a forward pass move ${(fwd / 1e6).toFixed(1)} MB per GPU per layer`, "ring volume");
+  const qBlock = (S / 16) * a405.numHeads * a405.headDim * 2;
+  assertMentions(text, `a GPU's query block is ${(qBlock / 1e6).toFixed(1)} MB while the K/V block it passes on is ${(block / 1e6).toFixed(1)} MB`, "Q vs KV");
+  assertMentions(text, `$2 \\cdot 8192 \\cdot 8 \\cdot 128 = ${texGrouped(block / 2)}$ elements, or ${(block / 1e6).toFixed(1)} MB in bf16`, "exercise block");
+  assertMentions(text, `$c - 1 = 15$ transfers: ${(fwd / 1e6).toFixed(1)} MB per GPU per layer`, "exercise total");
+});
+
+test("overlap bound: 19,788 tokens (MHA), 1,237 (GQA 128:8), 2,474 (causal)", () => {
+  const mha = ringOverlapMinTokensPerGpu(F, B, 128, 128, 2, false);
+  const gqa = Math.ceil(ringOverlapMinTokensPerGpu(F, B, a405.numHeads, a405.numKvHeads, 2, false));
+  const causal = Math.ceil(ringOverlapMinTokensPerGpu(F, B, a405.numHeads, a405.numKvHeads, 2, true));
+  assert.equal(a405.numHeads / a405.numKvHeads, 16);
+  assertMentions(text, `gives ${grouped(mha)} tokens per GPU for multi-head attention`, "MHA");
+  assertMentions(text, `which is 16 for Llama-3.1-405B, giving ${grouped(gqa)} tokens`, "GQA");
+  assertMentions(text, `doubles the bound, to ${grouped(causal)} tokens`, "causal");
+  assertMentions(text, `$s/c \\ge F/B = 989.4\\times10^{12} / 50\\times10^{9} = ${texGrouped(mha)}$ tokens`, "exercise MHA");
+  assertMentions(text, `$n_{kv}/n_h = 8/128$: ${grouped(gqa)} tokens`, "exercise GQA");
+  assertMentions(text, `double it: ${grouped(causal)} tokens`, "exercise causal");
+});
+
+test("at s/c = 8192 a zig-zag step computes about three times as long as it transfers (2.2 TFLOP, 2.2 ms vs 0.67 ms)", () => {
+  const sc = S / 16;
+  const flops = (4 * sc * sc * a405.numHeads * a405.headDim) / 2;
+  const computeSeconds = flops / F;
+  const commSeconds = ringKvBlockBytes(cost) / B;
+  assert.equal(Math.round(computeSeconds / commSeconds), 3);
+  assertMentions(text, "the compute of a step is about three times its transfer", "ratio");
+  assertMentions(text, `\\approx ${(flops / 1e12).toFixed(1)}$ TFLOP (about ${(computeSeconds * 1e3).toFixed(1)} ms at peak) while sending ${(ringKvBlockBytes(cost) / 1e6).toFixed(1)} MB (${(commSeconds * 1e3).toFixed(2)} ms at 50 GB/s)`, "exercise step");
+});
+
+test("contiguous causal sharding at c = 16: 62 tiles vs 32, 51.6% efficient, busiest GPU 31× the idlest", () => {
+  const plan = planRingAttention({ gpus: 16, sharding: "contiguous", causal: true });
+  assertMentions(text, `For $c = 16$ that is ${plan.criticalPathWork} tiles where ${plan.idealWork} would do, an efficiency of ${(plan.efficiency * 100).toFixed(1)}%, and the busiest GPU does ${plan.imbalance} times the work of the idlest`, "contiguous");
+  assertMentions(text, `${(plan.efficiency * 100).toFixed(1)}% at $c = 16$`, "exercise");
+  const zz = planRingAttention({ gpus: 16, sharding: "zigzag", causal: true });
+  assert.equal(zz.efficiency, 1);
+  for (const s of zz.steps) for (const g of s.gpus) assert.equal(g.work, 2);
+  assertMentions(text, "Every GPU does 2 tiles in every step, and the critical path is $2c$ tiles", "zig-zag");
+});
+
+test("ring vs Ulysses for Llama-3.1-405B at c = 16: ratio 0.94, 503.3 MB vs 534.8 MB; MHA ratio c/2", () => {
+  const ring = ringForwardBytesPerLayer(cost);
+  const uly = ulyssesForwardBytesPerLayer(cost);
+  assertMentions(text, `the ratio is $16 \\cdot 8/136 \\approx ${(ring / uly).toFixed(2)}$, ${(ring / 1e6).toFixed(1)} MB for the ring against ${(uly / 1e6).toFixed(1)} MB for Ulysses`, "GQA");
+  const mha = { ...cost, kvHeads: cost.heads };
+  assert.equal(ringForwardBytesPerLayer(mha) / ulyssesForwardBytesPerLayer(mha), 16 / 2);
+  for (const id of ["llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"]) assert.equal(arch(id).numKvHeads, 8);
+  assertMentions(text, "8 for every Llama 3.1 model", "KV heads");
+});
