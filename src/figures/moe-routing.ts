@@ -1,0 +1,330 @@
+/**
+ * The `moe-routing` figure: per-expert bars (kept and dropped assignments against the expert
+ * capacity), grouped by the GPU that hosts them, and per-GPU load bars against the mean.
+ *
+ * Drawn with d3 into the element it is given (never the `window`/`document` globals), so the same
+ * code renders the static SVG at build time under linkedom and redraws in the browser. Every number
+ * comes from `simulateMoeRouting` in src/model.
+ */
+import { select } from "d3-selection";
+import { scaleBand, scaleLinear } from "d3-scale";
+import {
+  simulateMoeRouting,
+  validateMoeRoutingInput,
+  type MoeRoutingInput,
+  type MoeRoutingResult,
+} from "../model/moe-routing.ts";
+import { ModelInputError } from "../model/errors.ts";
+import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+
+/** Widget settings: exactly the routing input of the model. */
+export type MoeRoutingSettings = MoeRoutingInput;
+
+/** Default state, used when a chapter gives no settings. */
+export const moeRoutingDefaults: MoeRoutingSettings = {
+  tokens: 512,
+  experts: 16,
+  gpus: 4,
+  topK: 2,
+  capacityFactor: 1.25,
+  skew: 0.5,
+  seed: 7,
+};
+
+/** Allowed values for the select controls (and checked when settings are parsed). */
+export const moeExpertChoices = [8, 16, 32, 64] as const;
+export const moeGpuChoices = [1, 2, 4, 8] as const;
+
+const WIDTH = 720;
+const HEIGHT = 400;
+const fmt = new Intl.NumberFormat("en-US");
+
+/** "12.2%" style percentage with one decimal. */
+export function formatPercent(fraction: number): string {
+  return `${(fraction * 100).toFixed(1)}%`;
+}
+
+/** One-paragraph text summary of a routing result (also the screen-reader summary). */
+export function summarizeMoeRouting(result: MoeRoutingResult): string {
+  const { input, capacityPerExpert, droppedAssignments, totalAssignments, tokensFullyDropped, gpuImbalance } = result;
+  const busiest = result.gpuKept.indexOf(Math.max(...result.gpuKept));
+  const capacityText =
+    capacityPerExpert === null ? "No capacity limit (dropless)." : `Capacity ${fmt.format(capacityPerExpert)} slots per expert.`;
+  return (
+    `${fmt.format(input.tokens)} tokens, top-${input.topK} of ${input.experts} experts on ${input.gpus} GPU` +
+    `${input.gpus === 1 ? "" : "s"}, skew ${input.skew}. ${capacityText} ` +
+    `Dropped ${fmt.format(droppedAssignments)} of ${fmt.format(totalAssignments)} assignments ` +
+    `(${formatPercent(result.droppedFraction)}); ${fmt.format(tokensFullyDropped)} token` +
+    `${tokensFullyDropped === 1 ? "" : "s"} lost every expert. ` +
+    `Busiest GPU: GPU ${busiest} with ${fmt.format(result.gpuKept[busiest])} assignments, ` +
+    `${gpuImbalance.toFixed(2)}× the mean.`
+  );
+}
+
+/**
+ * Draws `result` into `root`, replacing a previous drawing made by this function. Returns the SVG
+ * element. `root.ownerDocument` creates every node.
+ */
+export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGElement {
+  const container = select(root);
+  container.selectAll("svg.moe-routing-chart").remove();
+  const { input, expertRequested, expertKept, gpuKept, capacityPerExpert } = result;
+  const expertsPerGpu = input.experts / input.gpus;
+
+  const svg = container
+    .append("svg")
+    .attr("class", "moe-routing-chart")
+    .attr("viewBox", `0 0 ${WIDTH} ${HEIGHT}`)
+    .attr("role", "img")
+    .attr("aria-label", summarizeMoeRouting(result))
+    .attr("font-family", "system-ui, -apple-system, 'Segoe UI', sans-serif")
+    .attr("font-size", 12)
+    .style("max-width", "100%")
+    .style("height", "auto");
+
+  // ---- Top panel: assignments per expert, grouped by GPU --------------------------------------
+  const top = { x: 56, y: 30, w: WIDTH - 70, h: 190 };
+  const yMax = Math.max(1, ...expertRequested, capacityPerExpert ?? 0);
+  const y = scaleLinear().domain([0, yMax * 1.08]).range([top.y + top.h, top.y]).nice();
+  const groupGap = input.gpus > 1 ? 14 : 0;
+  const groupWidth = (top.w - groupGap * (input.gpus - 1)) / input.gpus;
+  const band = scaleBand<number>()
+    .domain(Array.from({ length: expertsPerGpu }, (_, i) => i))
+    .range([0, groupWidth])
+    .paddingInner(expertsPerGpu > 16 ? 0.1 : 0.2)
+    .paddingOuter(0.1);
+  const expertX = (e: number) => top.x + Math.floor(e / expertsPerGpu) * (groupWidth + groupGap) + (band(e % expertsPerGpu) ?? 0);
+
+  svg
+    .append("text")
+    .attr("x", top.x)
+    .attr("y", 16)
+    .attr("fill", "currentColor")
+    .attr("font-weight", 600)
+    .text("Assignments per expert (kept and dropped)");
+
+  const yTicks = y.ticks(4);
+  const grid = svg.append("g").attr("class", "moe-axis");
+  for (const t of yTicks) {
+    grid
+      .append("line")
+      .attr("x1", top.x)
+      .attr("x2", top.x + top.w)
+      .attr("y1", y(t))
+      .attr("y2", y(t))
+      .attr("stroke", "currentColor")
+      .attr("stroke-opacity", 0.12);
+    grid
+      .append("text")
+      .attr("x", top.x - 6)
+      .attr("y", y(t) + 4)
+      .attr("text-anchor", "end")
+      .attr("fill", "currentColor")
+      .text(fmt.format(t));
+  }
+
+  for (let g = 0; g < input.gpus; g++) {
+    const gx = top.x + g * (groupWidth + groupGap);
+    svg
+      .append("rect")
+      .attr("x", gx)
+      .attr("y", top.y - 4)
+      .attr("width", groupWidth)
+      .attr("height", top.h + 4)
+      .attr("fill", "var(--c-muted, #6b7280)")
+      .attr("fill-opacity", 0.06)
+      .attr("rx", 4);
+    svg
+      .append("text")
+      .attr("x", gx + groupWidth / 2)
+      .attr("y", top.y + top.h + 16)
+      .attr("text-anchor", "middle")
+      .attr("fill", "currentColor")
+      .text(`GPU ${g}: experts ${g * expertsPerGpu}–${(g + 1) * expertsPerGpu - 1}`);
+  }
+
+  const bars = svg.append("g").attr("class", "moe-expert-bars");
+  const bw = band.bandwidth();
+  for (let e = 0; e < input.experts; e++) {
+    const x = expertX(e);
+    const kept = expertKept[e];
+    const dropped = expertRequested[e] - kept;
+    bars
+      .append("rect")
+      .attr("x", x)
+      .attr("y", y(kept))
+      .attr("width", bw)
+      .attr("height", y(0) - y(kept))
+      .attr("fill", "var(--c-params, #4c78a8)")
+      .append("title")
+      .text(`expert ${e}: ${fmt.format(kept)} kept, ${fmt.format(dropped)} dropped`);
+    if (dropped > 0) {
+      bars
+        .append("rect")
+        .attr("x", x)
+        .attr("y", y(kept + dropped))
+        .attr("width", bw)
+        .attr("height", y(kept) - y(kept + dropped))
+        .attr("fill", "var(--c-grads, #f58518)")
+        .attr("stroke", "currentColor")
+        .attr("stroke-width", 0.8)
+        .attr("stroke-dasharray", "3 2");
+    }
+  }
+
+  if (capacityPerExpert !== null) {
+    const cy = y(capacityPerExpert);
+    svg
+      .append("line")
+      .attr("class", "moe-capacity")
+      .attr("x1", top.x)
+      .attr("x2", top.x + top.w)
+      .attr("y1", cy)
+      .attr("y2", cy)
+      .attr("stroke", "currentColor")
+      .attr("stroke-width", 1.5)
+      .attr("stroke-dasharray", "6 4");
+    svg
+      .append("text")
+      .attr("x", top.x + top.w)
+      .attr("y", cy - 5)
+      .attr("text-anchor", "end")
+      .attr("fill", "currentColor")
+      .attr("paint-order", "stroke")
+      .attr("stroke", "var(--c-bg, #ffffff)")
+      .attr("stroke-width", 4)
+      .text(`capacity ${fmt.format(capacityPerExpert)}`);
+  }
+
+  // legend
+  const legend = svg.append("g").attr("transform", `translate(${WIDTH - 250}, 6)`);
+  legend.append("rect").attr("width", 12).attr("height", 12).attr("fill", "var(--c-params, #4c78a8)");
+  legend.append("text").attr("x", 16).attr("y", 10).attr("fill", "currentColor").text("kept");
+  legend
+    .append("rect")
+    .attr("x", 60)
+    .attr("width", 12)
+    .attr("height", 12)
+    .attr("fill", "var(--c-grads, #f58518)")
+    .attr("stroke", "currentColor")
+    .attr("stroke-width", 0.8)
+    .attr("stroke-dasharray", "3 2");
+  legend.append("text").attr("x", 76).attr("y", 10).attr("fill", "currentColor").text("dropped");
+  legend.append("line").attr("x1", 140).attr("x2", 166).attr("y1", 6).attr("y2", 6).attr("stroke", "currentColor").attr("stroke-width", 1.5).attr("stroke-dasharray", "6 4");
+  legend.append("text").attr("x", 170).attr("y", 10).attr("fill", "currentColor").text("capacity");
+
+  // ---- Bottom panel: kept assignments per GPU ---------------------------------------------------
+  const bottom = { x: 56, y: 270, w: WIDTH - 70, rowH: Math.min(24, 110 / input.gpus) };
+  svg
+    .append("text")
+    .attr("x", top.x)
+    .attr("y", bottom.y - 12)
+    .attr("fill", "currentColor")
+    .attr("font-weight", 600)
+    .text("Work per GPU (kept assignments) against the mean");
+  const meanKept = gpuKept.reduce((s, v) => s + v, 0) / input.gpus;
+  const x = scaleLinear()
+    .domain([0, Math.max(1, ...gpuKept) * 1.05])
+    .range([bottom.x, bottom.x + bottom.w - 150]);
+  for (let g = 0; g < input.gpus; g++) {
+    const ry = bottom.y + g * bottom.rowH;
+    svg
+      .append("text")
+      .attr("x", bottom.x - 6)
+      .attr("y", ry + bottom.rowH * 0.68)
+      .attr("text-anchor", "end")
+      .attr("fill", "currentColor")
+      .text(`GPU ${g}`);
+    svg
+      .append("rect")
+      .attr("class", "moe-gpu-bar")
+      .attr("x", bottom.x)
+      .attr("y", ry + 2)
+      .attr("width", Math.max(0, x(gpuKept[g]) - bottom.x))
+      .attr("height", bottom.rowH - 4)
+      .attr("fill", "var(--c-comm, #e45756)");
+    svg
+      .append("text")
+      .attr("x", x(gpuKept[g]) + 6)
+      .attr("y", ry + bottom.rowH * 0.68)
+      .attr("fill", "currentColor")
+      .text(`${fmt.format(gpuKept[g])} (${(gpuKept[g] / meanKept).toFixed(2)}× mean)`);
+  }
+  const mx = x(meanKept);
+  svg
+    .append("line")
+    .attr("x1", mx)
+    .attr("x2", mx)
+    .attr("y1", bottom.y - 2)
+    .attr("y2", bottom.y + input.gpus * bottom.rowH + 2)
+    .attr("stroke", "currentColor")
+    .attr("stroke-width", 1.5)
+    .attr("stroke-dasharray", "2 3");
+  svg
+    .append("text")
+    .attr("x", mx)
+    .attr("y", bottom.y + input.gpus * bottom.rowH + 16)
+    .attr("text-anchor", "middle")
+    .attr("fill", "currentColor")
+    .text(`mean ${fmt.format(Math.round(meanKept * 10) / 10)}`);
+
+  return svg.node() as SVGSVGElement;
+}
+
+/** Static rendering: the chart and its summary paragraph for the given settings. */
+export function renderMoeRoutingStatic(root: Element, settings: MoeRoutingSettings): void {
+  const result = simulateMoeRouting(settings);
+  drawMoeRouting(root, result);
+  const doc = root.ownerDocument;
+  const p = doc.createElement("p");
+  p.setAttribute("class", "widget-summary");
+  p.textContent = summarizeMoeRouting(result);
+  root.appendChild(p);
+}
+
+const settingKeys = ["tokens", "experts", "gpus", "topK", "capacityFactor", "skew", "seed"] as const;
+
+/**
+ * Parses the YAML settings of `::: widget moe-routing`. Every key is optional (defaults above);
+ * `capacityFactor: null` (or `none`) means no capacity limit. The model validates the ranges and
+ * its error is re-thrown naming the setting. `experts` and `gpus` must be one of the values the
+ * widget's selects offer.
+ */
+export function parseMoeRoutingSettings(raw: unknown): MoeRoutingSettings {
+  const obj = settingsObject(raw, settingKeys);
+  const cf = obj.capacityFactor;
+  const settings: MoeRoutingSettings = {
+    tokens: (obj.tokens ?? moeRoutingDefaults.tokens) as number,
+    experts: (obj.experts ?? moeRoutingDefaults.experts) as number,
+    gpus: (obj.gpus ?? moeRoutingDefaults.gpus) as number,
+    topK: (obj.topK ?? moeRoutingDefaults.topK) as number,
+    capacityFactor: cf === undefined ? moeRoutingDefaults.capacityFactor : cf === null || cf === "none" ? null : (cf as number),
+    skew: (obj.skew ?? moeRoutingDefaults.skew) as number,
+    seed: (obj.seed ?? moeRoutingDefaults.seed) as number,
+  };
+  if (!(moeExpertChoices as readonly unknown[]).includes(settings.experts)) {
+    throw new WidgetSettingsError("experts", `must be one of ${moeExpertChoices.join(", ")} (got ${JSON.stringify(settings.experts)})`);
+  }
+  if (!(moeGpuChoices as readonly unknown[]).includes(settings.gpus)) {
+    throw new WidgetSettingsError("gpus", `must be one of ${moeGpuChoices.join(", ")} (got ${JSON.stringify(settings.gpus)})`);
+  }
+  if (typeof settings.topK === "number" && settings.topK > 8) {
+    throw new WidgetSettingsError("topK", `must be at most 8 (got ${settings.topK})`);
+  }
+  if (typeof settings.tokens === "number" && settings.tokens > 4096) {
+    throw new WidgetSettingsError("tokens", `must be at most 4096 (got ${settings.tokens})`);
+  }
+  try {
+    validateMoeRoutingInput(settings);
+  } catch (err) {
+    if (err instanceof ModelInputError) throw new WidgetSettingsError(err.field, err.message);
+    throw err;
+  }
+  return settings;
+}
+
+export const moeRoutingWidget = defineWidget<MoeRoutingSettings>({
+  description: "routes tokens to top-k experts on GPUs and shows capacity, dropped tokens and per-GPU load",
+  parseSettings: parseMoeRoutingSettings,
+  renderStatic: renderMoeRoutingStatic,
+});

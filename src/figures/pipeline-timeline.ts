@@ -1,0 +1,144 @@
+/**
+ * Static timeline of a pipeline schedule: one row per stage (GPU), one box per operation from the
+ * model's schedule generator (`pipelineSchedule` in src/model/pipeline.ts), idle time shaded. Used
+ * by tools/figures/pipeline-parallelism.ts to write the pipeline chapter's figures; draws with
+ * `root.ownerDocument` only, so it runs under linkedom.
+ *
+ * Several figures share one time scale (`unitWidth`, pixels per unit of time) so that readers can
+ * compare makespans across figures by eye.
+ */
+import { select } from "d3-selection";
+import type { PipelineOp, PipelineResult } from "../model/pipeline.ts";
+import { createStaticSvg } from "./static-figure-style.ts";
+
+/** What to draw and how. */
+export interface PipelineTimelineInput {
+  /** File-unique id prefix for the `<title>`/`<desc>` ids. */
+  id: string;
+  title: string;
+  desc: string;
+  result: PipelineResult;
+  /** Pixels per unit of time. */
+  unitWidth: number;
+  /** Width of the whole figure in pixels. */
+  width: number;
+}
+
+const ROW = 26;
+const LEFT = 56;
+const TOP = 26;
+
+const fills: Record<PipelineOp["kind"], string> = {
+  F: "var(--c-params, #4c78a8)",
+  B: "var(--c-grads, #e45756)",
+  W: "var(--c-optim, #f58518)",
+  FB: "var(--c-acts, #54a24b)",
+};
+
+const kindNames: Record<PipelineOp["kind"], string> = {
+  F: "forward",
+  B: "backward",
+  W: "weight gradient",
+  FB: "forward + backward overlapped",
+};
+
+const legendNames: Record<PipelineOp["kind"], string> = {
+  F: "forward (F)",
+  B: "backward (B)",
+  W: "weight grad (W)",
+  FB: "overlapped F+B",
+};
+
+/** Label printed in a box: the microbatch number counted from 1 (FB: "forward/backward"). */
+function opLabel(op: PipelineOp): string {
+  if (op.kind === "FB") return `${op.microbatch + 1}/${(op.backwardMicrobatch ?? 0) + 1}`;
+  return String(op.microbatch + 1);
+}
+
+/** Draws the timeline into `root` and returns the `<svg>`. */
+export function drawPipelineTimeline(root: Element, input: PipelineTimelineInput): SVGSVGElement {
+  const { result, unitWidth, width } = input;
+  const legendY = TOP + result.stages * ROW + 30;
+  const height = legendY + 40; // room for a legend wrapped onto two lines
+  const svg = createStaticSvg(root, { id: input.id, width, height, title: input.title, desc: input.desc });
+  const s = select(svg);
+  const x = (t: number) => LEFT + t * unitWidth;
+  const twoDirections = result.schedule === "dualpipe";
+  const chunked = result.schedule === "interleaved";
+
+  s.append("text")
+    .attr("x", LEFT)
+    .attr("y", 16)
+    .text(`bubble: ${(result.bubbleFraction * 100).toFixed(1)}% of busy time · step: ${Number(result.makespan.toFixed(2))} units`);
+
+  for (let stage = 0; stage < result.stages; stage++) {
+    const y = TOP + stage * ROW;
+    s.append("text").attr("x", 4).attr("y", y + ROW * 0.65).text(`GPU ${stage}`);
+    // the whole step as idle background; operations paint over it
+    s.append("rect")
+      .attr("x", x(0))
+      .attr("y", y + 2)
+      .attr("width", result.makespan * unitWidth)
+      .attr("height", ROW - 4)
+      .attr("fill", "var(--c-bubble, #8c959f)")
+      .attr("fill-opacity", 0.28);
+  }
+
+  for (const op of result.ops) {
+    const y = TOP + op.stage * ROW;
+    const w = (op.end - op.start) * unitWidth;
+    const secondary = (chunked && op.chunk > 0) || (twoDirections && op.chunk === 1 && op.kind !== "FB");
+    const rect = s
+      .append("rect")
+      .attr("x", x(op.start) + 0.5)
+      .attr("y", y + 2)
+      .attr("width", Math.max(0.5, w - 1))
+      .attr("height", ROW - 4)
+      .attr("rx", 2)
+      .attr("fill", fills[op.kind]);
+    if (secondary) rect.attr("fill-opacity", 0.6).attr("stroke", "currentColor").attr("stroke-width", 0.8);
+    rect.append("title").text(`GPU ${op.stage}: ${kindNames[op.kind]} of microbatch ${opLabel(op)}${chunked ? `, chunk ${op.chunk}` : ""}, t = ${op.start}–${op.end}`);
+    if (w >= 14) {
+      s.append("text")
+        .attr("class", "seg-label")
+        .attr("x", x(op.start) + w / 2)
+        .attr("y", y + ROW * 0.65)
+        .attr("text-anchor", "middle")
+        .attr("font-size", w >= 22 ? 12 : 10)
+        .text(opLabel(op));
+    }
+  }
+
+  // time axis: a tick every 4 units
+  const axisY = TOP + result.stages * ROW + 4;
+  s.append("line").attr("class", "ref-line").attr("x1", x(0)).attr("x2", x(result.makespan)).attr("y1", axisY).attr("y2", axisY).attr("stroke-dasharray", "none");
+  for (let t = 0; t <= result.makespan + 1e-9; t += 4) {
+    s.append("text").attr("class", "muted").attr("x", x(t)).attr("y", axisY + 14).attr("text-anchor", "middle").attr("font-size", 11).text(String(t));
+  }
+
+  // legend, wrapped onto a second line when it would overflow
+  const kinds = Array.from(new Set(result.ops.map((o) => o.kind)));
+  const entries: Array<{ label: string; fill: string; secondary?: boolean; idle?: boolean }> = kinds.map((kind) => ({
+    label: kind === "B" && !kinds.includes("W") ? "backward (full)" : legendNames[kind],
+    fill: fills[kind],
+  }));
+  if (chunked || twoDirections) {
+    entries.push({ label: chunked ? "second chunk" : "second direction", fill: fills.F, secondary: true });
+  }
+  entries.push({ label: "idle", fill: "var(--c-bubble, #8c959f)", idle: true });
+  let lx = LEFT;
+  let ly = legendY;
+  for (const entry of entries) {
+    const itemWidth = 28 + entry.label.length * 7;
+    if (lx + itemWidth > width && lx > LEFT) {
+      lx = LEFT;
+      ly += 18;
+    }
+    const r = s.append("rect").attr("x", lx).attr("y", ly).attr("width", 12).attr("height", 12).attr("fill", entry.fill);
+    if (entry.secondary) r.attr("fill-opacity", 0.6).attr("stroke", "currentColor").attr("stroke-width", 0.8);
+    if (entry.idle) r.attr("fill-opacity", 0.28);
+    s.append("text").attr("x", lx + 16).attr("y", ly + 11).text(entry.label);
+    lx += itemWidth;
+  }
+  return svg;
+}

@@ -1,0 +1,105 @@
+/**
+ * Every number chapter 6 (pipeline parallelism) computes is recomputed here from src/model and
+ * checked against the text. Numbers quoted from papers (Megatron-LM's 892 GB/s, Llama 3's MFU,
+ * Zero Bubble's 23% and 31%, …) carry citations instead.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
+import {
+  countParameters,
+  findGpu,
+  findModelPreset,
+  korthikantiLayerActivationBytes,
+  layerParameters,
+  parseModelConfig,
+} from "../../src/model/index.ts";
+
+const text = readChapter("06-pipeline-parallelism");
+const fmt = (n: number) => n.toLocaleString("en-US");
+const tex = (n: number) => fmt(n).replace(/,/g, "{,}");
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+/** The same percentage inside TeX math, where % is escaped. */
+const texPct = (x: number) => `${(x * 100).toFixed(1)}\\%`;
+const gb = (bytes: number, digits = 1) => `${(bytes / 1e9).toFixed(digits)} GB`;
+const mb = (bytes: number, digits = 1) => `${(bytes / 1e6).toFixed(digits)} MB`;
+const h100 = findGpu("h100-sxm")!;
+
+/** Narayanan et al. §2.2: (p − 1)/m, divided by v when interleaved. */
+const bubble = (p: number, m: number, v = 1) => (p - 1) / (v * m);
+
+test("Llama 3.1 70B stage sizes", () => {
+  const preset = findModelPreset("llama-3.1-70b")!;
+  const arch = parseModelConfig(preset.config).architecture;
+  const layer = layerParameters(arch, 0).total;
+  const counts = countParameters(preset.config);
+  assert.equal(layer, 855_654_400);
+  assertMentions(text, `Each layer holds ${fmt(layer)}\nparameters`.replace("\n", " "), "layer parameters");
+  assertMentions(text, `hold ${fmt(counts.breakdown.embedding)} each`, "embedding and head");
+  assert.equal(counts.breakdown.head, counts.breakdown.embedding);
+  assertMentions(text, `20 layers, ${fmt(20 * layer)} parameters`, "middle stage");
+});
+
+test("point-to-point volume and time vs a stage's compute (70B, b = 1, s = 4096)", () => {
+  const bytes = 2 * 1 * 4096 * 8192;
+  assertMentions(text, `it is ${mb(bytes)}, which takes\n${((bytes / 50e9) * 1e3).toFixed(2)} ms`.replace("\n", " "), "p2p bytes and time");
+  const arch = parseModelConfig(findModelPreset("llama-3.1-70b")!.config).architecture;
+  const stageParams = 20 * layerParameters(arch, 0).total;
+  const flops = 2 * stageParams * 4096;
+  assertMentions(text, `${(flops / 1e14).toFixed(2)} \\times 10^{14}$ FLOPs`, "stage FLOPs");
+  assertMentions(text, `which is ${((flops / h100.bf16FlopsPerSecond) * 1e3).toFixed(1)} ms`, "stage time at peak");
+  assert.ok(bytes / 50e9 < 0.01 * (flops / h100.bf16FlopsPerSecond), "under 1%");
+});
+
+test("bubble examples", () => {
+  assertMentions(text, `the bubble is ${pct(bubble(8, 32))} of the ideal time, or ${pct(7 / 39)} of the total`, "p=8, m=32");
+  assertMentions(text, `(p − 1)/m = ${pct(bubble(4, 8))}`, "AFAB figure caption");
+  assertMentions(text, `drops from ${pct(bubble(8, 64))} to ${pct(bubble(8, 64, 3))}`, "175B interleaved");
+});
+
+test("activation memory of the 175B example (Korthikanti et al. Table 3 configuration)", () => {
+  const perLayer = korthikantiLayerActivationBytes({ s: 2048, b: 1, h: 12288, a: 96, t: 8, sequenceParallel: true, recompute: "selective" });
+  assert.equal(perLayer, 34 * 2048 * 12288 / 8);
+  assertMentions(text, `which is\n${mb(perLayer)} here`.replace("\n", " "), "per-layer activations");
+  const gpipe = 64 * (96 / 8) * perLayer;
+  const oneF1B = 96 * perLayer;
+  const interleaved = oneF1B * (1 + 7 / (8 * 3));
+  assertMentions(text, `every stage: ${gb(gpipe)}`, "GPipe");
+  assertMentions(text, `$96 \\times ${(perLayer / 1e6).toFixed(1)}$ MB = ${gb(oneF1B)}`, "1F1B");
+  assertMentions(text, `(${gb(oneF1B)} becomes ${gb(interleaved)} in the 175B example)`, "interleaved");
+  assertMentions(text, `a factor of ${(1 + 7 / 24).toFixed(2)}`, "interleaved factor");
+  // exercise 3
+  assertMentions(text, `64 \\times 12 = 768$ layer-microbatches, ${gb(gpipe)}`, "exercise 3 GPipe");
+  assertMentions(text, `$10.3 \\times (1 + 7/24) = ${(interleaved / 1e9).toFixed(1)}$`, "exercise 3 interleaved");
+});
+
+test("balancing: Llama 3.1 8B vocabulary matrix and logits", () => {
+  const preset = findModelPreset("llama-3.1-8b")!;
+  const counts = countParameters(preset.config);
+  const layer = layerParameters(parseModelConfig(preset.config).architecture, 0).total;
+  assertMentions(text, `holds ${fmt(counts.breakdown.embedding)} parameters`, "8B embedding");
+  assertMentions(text, `${(counts.breakdown.embedding / layer).toFixed(2)} layers' worth (a layer holds ${fmt(layer)})`, "ratio");
+  assertMentions(text, `= ${gb(4 * 8192 * 128256)}`, "fp32 logits");
+  const l405 = parseModelConfig(findModelPreset("llama-3.1-405b")!.config).architecture;
+  assert.equal(l405.numLayers + 2, 16 * 8);
+});
+
+test("exercise 1: bubbles for p = 16, m = 48", () => {
+  assertMentions(text, `$(p-1)/m = 15/48 = ${texPct(bubble(16, 48))}$`, "1F1B");
+  assertMentions(text, `$15/96 = ${texPct(bubble(16, 48, 2))}$`, "v = 2");
+  assertMentions(text, `$15/192 = ${texPct(bubble(16, 48, 4))}$`, "v = 4");
+  assertMentions(text, `$(p-1)/(m+p-1) = 15/63 = ${texPct(15 / 63)}$`, "total convention");
+  assertMentions(text, `$0.3125/1.3125 = ${(0.3125 / 1.3125).toFixed(3)}$`, "conversion");
+});
+
+test("exercise 5: m < p", () => {
+  assertMentions(text, `bubble $15/32 = ${texPct(bubble(16, 32))}$`, "before");
+  assertMentions(text, `$15/8 = ${texPct(bubble(16, 8))}$`, "after");
+});
+
+test("exercise 6: point-to-point traffic of a 70B pipeline at s = 8192", () => {
+  const bytes = 2 * 8192 * 8192;
+  assertMentions(text, `$2bsh = 2 \\times 8192 \\times 8192 = ${tex(bytes)}$ B, ${mb(bytes)}, ${((bytes / 50e9) * 1e3).toFixed(2)} ms`, "(a)");
+  assertMentions(text, `$2 \\times 32 \\times ${tex(bytes)} = ${gb(2 * 32 * bytes)}`.replace(" GB", "$ GB").replace("$ GB", "$ GB"), "(b)");
+  assertMentions(text, `only its slice, ${fmt(bytes / 8)} B (${mb(bytes / 8)})`, "(c)");
+});

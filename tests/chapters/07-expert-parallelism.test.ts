@@ -1,0 +1,121 @@
+/**
+ * Every number chapter 7 (expert parallelism) computes is recomputed here from src/model and
+ * checked against the text. Numbers the chapter cites from papers (DeepSeek-V3's 671B/37B, its
+ * 160 GB/s and 50 GB/s, γ = 0.001, …) carry citations instead.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
+import {
+  bytesPerParameter,
+  countParameters,
+  expertCapacity,
+  expertDispatchBytes,
+  findGpu,
+  findModelPreset,
+  layerParameters,
+  parseModelConfig,
+  simulateMoeRouting,
+} from "../../src/model/index.ts";
+import { moeRoutingDefaults, parseMoeRoutingSettings } from "../../src/figures/moe-routing.ts";
+
+const text = readChapter("07-expert-parallelism");
+const fmt = (n: number) => n.toLocaleString("en-US");
+const gb = (bytes: number, digits = 1) => `${(bytes / 1e9).toFixed(digits)} GB`;
+const mb = (bytes: number, digits = 1) => `${(bytes / 1e6).toFixed(digits)} MB`;
+const ms = (seconds: number, digits: number) => `${(seconds * 1e3).toFixed(digits)} ms`;
+
+const mixtral = findModelPreset("mixtral-8x7b")!;
+const counts = countParameters(mixtral.config);
+const arch = parseModelConfig(mixtral.config).architecture;
+const layer0 = layerParameters(arch, 0);
+const h100 = findGpu("h100-sxm")!;
+const layers = 32;
+const experts = 8;
+
+test("Mixtral total and active parameters match the model", () => {
+  assert.equal(counts.total, 46_702_792_704);
+  assertMentions(text, fmt(counts.total), "Mixtral total parameters");
+  assertMentions(text, fmt(counts.active), "Mixtral active parameters");
+  assertMentions(text, `${(counts.total / 1e9).toFixed(1)}B`, "Mixtral total in billions");
+  assertMentions(text, `${(counts.active / 1e9).toFixed(1)}B`, "Mixtral active in billions");
+});
+
+test("Mixtral FLOPs per token at 6N (active vs all parameters)", () => {
+  assertMentions(text, `${((6 * counts.active) / 1e9).toFixed(1)} GFLOP`, "6·N_active");
+  assertMentions(text, `${((6 * counts.total) / 1e9).toFixed(1)} GFLOP`, "6·N_total");
+  assertMentions(text, `$6 \\times 12{,}879{,}925{,}248 = ${((6 * counts.active) / 1e10).toFixed(2)} \\times 10^{10}$`, "exercise 1b");
+});
+
+test("Mixtral expert size, expert share and memory", () => {
+  assert.equal(layer0.expertSize, 3 * 4096 * 14336);
+  assertMentions(text, `= 176{,}160{,}768$`, "N_expert in the equation");
+  const allExperts = layers * experts * layer0.expertSize;
+  assertMentions(text, fmt(allExperts), "all experts' parameters");
+  assertMentions(text, `${((allExperts / counts.total) * 100).toFixed(1)}% of the model`, "experts' share");
+  assert.equal(counts.total - layers * 6 * layer0.expertSize, counts.active);
+  const bf16Bytes = counts.total * 2;
+  assertMentions(text, gb(bf16Bytes), "bf16 weights");
+  assertMentions(text, `${fmt(bf16Bytes).replace(/,/g, "{,}")}$ B`, "exercise 1a exact bytes");
+  const bpp = bytesPerParameter("bf16");
+  const statesBytes = counts.total * (bpp.parameters + bpp.gradients + bpp.optimizer);
+  assert.equal(bpp.parameters + bpp.gradients + bpp.optimizer, 16);
+  assertMentions(text, gb(statesBytes), "mixed-precision Adam model states");
+  assertMentions(text, `that is ${(statesBytes / 80e9).toFixed(1)}`, "GPUs of 80 GB");
+});
+
+test("capacity examples follow Eq. (capacity)", () => {
+  assertMentions(text, `every expert gets ${expertCapacity(4096, 8, 2, 1.25)} slots`, "T=4096, E=8, k=2, c=1.25");
+  assert.equal(expertCapacity(8192, 64, 2, 1.0), 256);
+  assert.equal(expertCapacity(8192, 64, 2, 1.25), 320);
+  assertMentions(text, "$C = 256$ at $c = 1.0$", "exercise 2a");
+  assertMentions(text, "$C = \\lceil 320 \\rceil = 320$", "exercise 2a");
+  assertMentions(text, "$1.5 \\times 256 = 384$", "exercise 2b");
+  assertMentions(text, "$64 \\times 384 = 24{,}576$", "exercise 2b slots");
+  assertMentions(text, "16,384 real assignments", "exercise 2b real");
+});
+
+test("the widget's default state printed in the chapter matches the simulation", () => {
+  const settingsBlock = /::: widget moe-routing\n([\s\S]*?):::/.exec(text);
+  assert.ok(settingsBlock, "the chapter has a moe-routing widget block");
+  const raw: Record<string, unknown> = {};
+  for (const line of settingsBlock[1].trim().split("\n")) {
+    const [k, v] = line.split(":").map((x) => x.trim());
+    raw[k] = Number(v);
+  }
+  const settings = parseMoeRoutingSettings(raw);
+  assert.deepEqual(settings, moeRoutingDefaults);
+  const r = simulateMoeRouting(settings);
+  assertMentions(text, `capacity is ${r.capacityPerExpert} slots per expert`, "capacity");
+  assertMentions(text, `${fmt(r.droppedAssignments)} of the ${fmt(r.totalAssignments)} assignments`, "dropped");
+  assertMentions(text, `(${(r.droppedFraction * 100).toFixed(1)}%)`, "dropped fraction");
+  const meanFill = r.totalAssignments / settings.experts / (r.capacityPerExpert ?? 1);
+  assertMentions(text, `only ${(meanFill * 100).toFixed(0)}% full`, "mean fill");
+});
+
+test("dispatch volume and times for a Mixtral-sized layer", () => {
+  const v = expertDispatchBytes({ tokensPerGpu: 4096, hidden: 4096, topK: 2, epDegree: 8, bytesPerElement: 2 });
+  assertMentions(text, `one dispatch sends ${mb(v)} per GPU`, "dispatch bytes");
+  assertMentions(text, `make\n7.5 GB per GPU`.replace("\n", " "), "4 all-to-alls × 32 layers");
+  assert.equal(gb(4 * layers * v), "7.5 GB");
+  const flops = 2 * layer0.expertSize * 4096 * 2;
+  assertMentions(text, `$${(flops / 1e12).toFixed(2)} \\times 10^{12}$ FLOPs`, "expert FLOPs");
+  const computeSeconds = flops / h100.bf16FlopsPerSecond;
+  assertMentions(text, `or ${ms(computeSeconds, 2)} on an`, "expert time at peak");
+  assertMentions(text, `${ms(computeSeconds, 2)} of expert math`, "expert time at peak, again");
+  const perDirection = h100.nvlinkBytesPerSecond / 2;
+  assertMentions(text, `${(h100.nvlinkBytesPerSecond / 1e9).toFixed(0)} GB/s of\ntotal bandwidth, ${(perDirection / 1e9).toFixed(0)} GB/s`.replace("\n", " "), "NVLink");
+  assertMentions(text, `the dispatch takes about ${ms(v / perDirection, 3)}`, "NVLink dispatch time");
+  const ib = 50e9;
+  assertMentions(text, `one dispatch would take ${ms(v / ib, 2)}`, "IB dispatch time");
+  assertMentions(text, `would then cost ${ms((2 * v) / ib, 2)}`, "IB dispatch + combine");
+});
+
+test("exercise 5: DeepSeek-V3-like dispatch with and without node-limited routing", () => {
+  const v = expertDispatchBytes({ tokensPerGpu: 4096, hidden: 7168, topK: 8, epDegree: 64, bytesPerElement: 1 });
+  assertMentions(text, `${fmt(v).replace(/,/g, "{,}")}$ B, about ${mb(v)}`, "full dispatch bytes");
+  assertMentions(text, `or ${ms(v / 50e9, 2)} at\n50 GB/s`.replace("\n", " "), "full dispatch time");
+  const bound = 4096 * 4 * 7168;
+  assertMentions(text, `${fmt(bound).replace(/,/g, "{,}")}$ B, about\n${mb(bound)}`.replace("\n", " "), "node-limited bound");
+  assertMentions(text, `at most ${ms(bound / 50e9, 2)}`, "node-limited time");
+});
