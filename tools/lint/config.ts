@@ -1,0 +1,44 @@
+/**
+ * What the prose gate checks, in one place. Paths are relative to the repository root.
+ * Tests build their own configuration pointing at tests/lint/fixtures.
+ */
+
+export interface DataFileConfig {
+  /** A JSON, YAML or TypeScript file holding prose (e.g. a glossary). */
+  path: string;
+  /** Property names whose string values are prose; every occurrence in the file is checked. */
+  fields: readonly string[];
+}
+
+export interface LintConfig {
+  /** Folders searched (recursively) for `.md` files. */
+  markdownRoots: readonly string[];
+  /** Front-matter keys whose values are prose. */
+  frontMatterProseKeys: readonly string[];
+  bibliography: {
+    path: string;
+    /** Published titles and venues: spelling and doubled words only (casing and UK spelling are the authors'). */
+    titleFields: readonly string[];
+    /** Our own words about an entry: every prose rule. */
+    proseFields: readonly string[];
+  };
+  /** Data files with prose. A listed file that does not exist is a finding. */
+  dataFiles: readonly DataFileConfig[];
+  /** Words that may legitimately appear twice in a row ("that that", "had had"). */
+  allowedRepeats: readonly string[];
+  /** cspell configuration (language, dictionaries, project word list). */
+  cspellConfig: string;
+}
+
+export const lintConfig: LintConfig = {
+  markdownRoots: ["content"],
+  frontMatterProseKeys: ["title", "subtitle", "description"],
+  bibliography: {
+    path: "bibliography.bib",
+    titleFields: ["title", "booktitle", "journal", "series", "howpublished"],
+    proseFields: ["note"],
+  },
+  dataFiles: [],
+  allowedRepeats: ["that", "had"],
+  cspellConfig: "cspell.config.yaml",
+};

@@ -1,0 +1,23 @@
+/**
+ * `npm run lint`: the prose quality gate. Checks every Markdown file under content/, the
+ * bibliography and the configured prose data files; prints one line per finding
+ * (`file:line:col  rule  message → suggestion`) and a summary, and exits 1 on any finding.
+ * See the "Prose checks" section of CONTRIBUTING.md.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { lintConfig } from "./config.ts";
+import { formatFinding } from "./findings.ts";
+import { lint } from "./run.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const started = performance.now();
+const { findings, files } = await lint(lintConfig, root);
+for (const f of findings) console.log(formatFinding(f));
+const seconds = ((performance.now() - started) / 1000).toFixed(1);
+console.log(`lint: ${findings.length} finding${findings.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} (${seconds} s)`);
+if (findings.length > 0) {
+  console.log("To accept a correct word, add it to cspell/project-words.txt (sorted); to excuse one line, put");
+  console.log("<!-- lint-ignore <rule>: <reason> --> on the line above. See CONTRIBUTING.md, \"Prose checks\".");
+  process.exitCode = 1;
+}
