@@ -248,6 +248,9 @@ export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGE
       .attr("x", x(gpuKept[g]) + 6)
       .attr("y", ry + bottom.rowH * 0.68)
       .attr("fill", "currentColor")
+      .attr("paint-order", "stroke")
+      .attr("stroke", "var(--c-bg, #ffffff)")
+      .attr("stroke-width", 4)
       .text(`${fmt.format(gpuKept[g])} (${(gpuKept[g] / meanKept).toFixed(2)}× mean)`);
   }
   const mx = x(meanKept);
