@@ -267,12 +267,12 @@ export interface KorthikantiLayerInput {
 export function korthikantiLayerActivationBytes(input: KorthikantiLayerInput): number {
   const { s, b, h, a, t, sequenceParallel, recompute } = input;
   const sbh = s * b * h;
-  const scores = (5 * a * s) / (h * t);
+  const scores = 5 * a * s * s * b; // 5as²b
   if (recompute === "full") return 2 * sbh; // Table 2, "full activation recomputation"
   if (sequenceParallel) {
-    // Eq. (4); with selective recomputation sbh(34/t).
-    return recompute === "selective" ? sbh * (34 / t) : sbh * (34 / t + scores);
+    // Eq. (4): sbh(34/t + 5as/(ht)); with selective recomputation sbh(34/t).
+    return recompute === "selective" ? (34 * sbh) / t : (34 * sbh + scores) / t;
   }
   // Eq. (2) (t = 1 gives Eq. (1): sbh(34 + 5as/h)); with selective recomputation sbh(10 + 24/t).
-  return recompute === "selective" ? sbh * (10 + 24 / t) : sbh * (10 + 24 / t + scores);
+  return recompute === "selective" ? 10 * sbh + (24 * sbh) / t : 10 * sbh + (24 * sbh + scores) / t;
 }

@@ -181,3 +181,13 @@ export function korthikantiHardwareFlopsSelective({ B, L, s, h, V }: MegatronSha
 export function narayananFullRecomputeFlops({ B, L, s, h, V }: MegatronShape): number {
   return 96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h));
 }
+
+/** chowdhery2022palm App. B: training FLOPs per token $6N + 12 L H Q T$ ($H$ heads of dimension $Q$, sequence length $T$). */
+export function palmFlopsPerToken(parameters: number, layers: number, heads: number, headDim: number, seqLength: number): number {
+  requirePositiveNumber(parameters, "parameters");
+  requirePositiveInteger(layers, "layers");
+  requirePositiveInteger(heads, "heads");
+  requirePositiveInteger(headDim, "headDim");
+  requirePositiveInteger(seqLength, "seqLength");
+  return 6 * parameters + 12 * layers * heads * headDim * seqLength;
+}

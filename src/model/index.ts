@@ -61,6 +61,7 @@ export {
   korthikantiModelFlops,
   korthikantiHardwareFlopsSelective,
   narayananFullRecomputeFlops,
+  palmFlopsPerToken,
   type FlopsPerToken,
   type MegatronShape,
   type StepTimeInput,

@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { after, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { findModelPreset } from "../../src/model/index.ts";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const scratch = mkdtempSync(join(tmpdir(), "model-cli-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+function run(...args: string[]) {
+  const result = spawnSync(process.execPath, ["--import", "tsx", "src/cli/model.ts", ...args], { cwd: root, encoding: "utf8" });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Asserts a failed run: the exit status, exactly one stderr line matching `pattern`, no stack trace, nothing on stdout. */
+function assertOneLineError(result: ReturnType<typeof run>, status: number, pattern: RegExp): void {
+  assert.equal(result.status, status, result.stderr);
+  assert.equal(result.stdout, "");
+  const lines = result.stderr.trimEnd().split("\n");
+  assert.equal(lines.length, 1, result.stderr);
+  assert.match(lines[0], pattern);
+  assert.doesNotMatch(result.stderr, /\n\s+at /);
+}
+
+describe("model CLI", () => {
+  test("params <preset> prints the exact total and breakdown as JSON", () => {
+    const r = run("params", "llama-3.1-8b");
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.total, 8_030_261_248);
+    assert.equal(out.breakdown.head, 525_336_576);
+    assert.equal(out.active, undefined);
+  });
+  test("params <config.json> reads a file; MoE prints the active count", () => {
+    const path = join(scratch, "mixtral.json");
+    writeFileSync(path, JSON.stringify(findModelPreset("mixtral-8x7b")!.config));
+    const out = JSON.parse(run("params", path).stdout);
+    assert.equal(out.total, 46_702_792_704);
+    assert.equal(out.active, 12_879_925_248);
+  });
+  test("memory prints perGpu bytes with the documented defaults (seq 4096, micro-batch 1, bf16, 1F1B)", () => {
+    const r = run("memory", "llama-3.1-8b", "--dp", "8", "--zero", "1");
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.setup.seqLength, 4096);
+    assert.equal(out.setup.precision, "bf16");
+    assert.equal(out.setup.schedule, "1f1b");
+    assert.equal(out.perGpu.parameters, 2 * 8_030_261_248);
+    assert.equal(out.perGpu.optimizer, (12 * 8_030_261_248) / 8);
+    assert.equal(out.perGpu.total, out.perGpu.parameters + out.perGpu.gradients + out.perGpu.optimizer + out.perGpu.activations);
+  });
+  test("pipeline prints the bubble, makespan, peak in flight and ops", () => {
+    const r = run("pipeline", "--schedule", "1f1b", "--stages", "4", "--microbatches", "8");
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.bubbleFraction, 3 / 8);
+    assert.equal(out.makespan, 33);
+    assert.deepEqual(out.peakInFlight, [4, 3, 2, 1]);
+    assert.equal(out.ops.length, 4 * 8 * 2);
+    assert.deepEqual(Object.keys(out.ops[0]).sort(), ["chunk", "end", "kind", "microbatch", "stage", "start"]);
+  });
+  test("tp that does not divide the heads: exit 1, one line naming tp", () => {
+    assertOneLineError(run("memory", "llama-3.1-8b", "--tp", "3"), 1, /^error: tp \(3\) must divide the number of attention heads \(32\) \[field: tp\]$/);
+  });
+  test("dp 0 and a non-numeric degree name their fields", () => {
+    assertOneLineError(run("memory", "llama-3.1-8b", "--dp", "0"), 1, /\[field: dp\]$/);
+    assertOneLineError(run("memory", "llama-3.1-8b", "--pp", "four"), 1, /^error: pp must be a positive integer \(got "four"\) \[field: pp\]$/);
+  });
+  test("unknown option values: --zero 4, --recompute partial, --schedule zb-h1 for memory", () => {
+    assertOneLineError(run("memory", "gpt2", "--zero", "4"), 1, /\[field: zeroStage\]$/);
+    assertOneLineError(run("memory", "gpt2", "--recompute", "partial"), 1, /^error: recompute must be one of "none", "selective", "full" \(got "partial"\) \[field: recompute\]$/);
+    assertOneLineError(run("memory", "gpt2", "--schedule", "zb-h1"), 1, /\[field: schedule\]$/);
+  });
+  test("a config missing a key names the key", () => {
+    const path = join(scratch, "broken.json");
+    const { num_hidden_layers: _omit, ...rest } = findModelPreset("llama-2-7b")!.config as Record<string, unknown>;
+    writeFileSync(path, JSON.stringify(rest));
+    assertOneLineError(run("params", path), 1, /^error: num_hidden_layers must be a positive integer \(got nothing\) \[field: num_hidden_layers\]$/);
+  });
+  test("unknown flag, unknown command, missing preset and invalid JSON: exit 2 with one line", () => {
+    assertOneLineError(run("memory", "gpt2", "--bogus"), 2, /^error: Unknown option '--bogus'$/);
+    assertOneLineError(run("flops"), 2, /^error: unknown command "flops"/);
+    assertOneLineError(run("params", "llama-9"), 2, /^error: no file or preset named "llama-9"/);
+    const path = join(scratch, "bad.json");
+    writeFileSync(path, "{ not json");
+    assertOneLineError(run("params", path), 2, /^error: .*bad\.json is not valid JSON/);
+  });
+  test("pipeline errors: DualPipe with odd stages, missing --stages", () => {
+    assertOneLineError(run("pipeline", "--schedule", "dualpipe", "--stages", "3", "--microbatches", "12"), 1, /\[field: stages\]$/);
+    assertOneLineError(run("pipeline", "--schedule", "1f1b", "--microbatches", "12"), 1, /^error: --stages is required \[field: stages\]$/);
+  });
+});
