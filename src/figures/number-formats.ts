@@ -303,15 +303,15 @@ type Sel = Selection<SVGSVGElement, unknown, null, undefined>;
 type G = Selection<SVGGElement, unknown, null, undefined>;
 
 const colors = {
-  sign: "var(--c-accent, #c2410c)",
-  exponent: "var(--c-params, #2f6fb0)",
-  mantissa: "var(--c-acts, #3f8f5a)",
-  text: "var(--c-text, #1b1b1b)",
-  muted: "var(--c-muted, #5f6368)",
-  grid: "var(--c-grid, #d0d4da)",
+  sign: "var(--c-grads, #c2410c)",
+  exponent: "var(--c-params, #2563c9)",
+  mantissa: "var(--c-optim, #2f7d3b)",
+  text: "var(--c-text, #1b1d22)",
+  muted: "var(--c-muted, #585f6b)",
+  grid: "var(--c-border, #dfe2e7)",
   bg: "var(--c-bg, #ffffff)",
-  warn: "var(--c-warn, #b42318)",
-  marker: "var(--c-accent, #c2410c)",
+  warn: "var(--c-invalid, #b3261e)",
+  marker: "var(--c-grads, #c2410c)",
 };
 
 function text(g: G | Sel, x: number, y: number, content: string, opts: { size?: number; weight?: string; fill?: string; anchor?: string } = {}) {
@@ -575,7 +575,7 @@ function renderStatic(root: Element, settings: NumberFormatsSettings): void {
   }
   focusField.append(el("label", { for: `${idBase}-focus` }, "Spacing strip for"), selectEl);
 
-  const satField = el("div", { class: "widget-field widget-check" });
+  const satField = el("div", { class: "widget-field widget-check", style: "flex-direction: row; align-items: center; gap: 0.5rem" });
   const checkbox = el("input", { id: `${idBase}-saturate`, name: "saturate", type: "checkbox", disabled: "" });
   if (settings.saturate) checkbox.setAttribute("checked", "");
   satField.append(checkbox, el("label", { for: `${idBase}-saturate` }, "Saturate on overflow (clamp to ±max instead of ±∞ or NaN)"));

@@ -55,20 +55,20 @@ function powerCell(x: number): string {
   return `$${p} \\approx ${sci(x)}$`;
 }
 
-function formatRow(id: NumberFormatId): string {
+/** Row of the layout-and-resolution table. */
+function layoutRow(id: NumberFormatId): string {
   const s = summarizeNumberFormat(id);
   const f = numberFormat(id);
-  const cells = [
-    f.label,
-    `1/${f.exponentBits}/${f.mantissaBits}`,
-    String(f.bias),
-    maxCell(id),
-    f.exponentBits === 8 && id === "tf32" ? `$2^{${log2(s.minNormal)}}$` : powerCell(s.minNormal),
-    s.minSubnormal === null ? "—" : powerCell(s.minSubnormal),
-    powerCell(s.machineEpsilon),
-    int(s.valuesPerBinade),
-  ];
-  return `| ${cells.join(" | ")} |`;
+  return `| ${f.label} | 1/${f.exponentBits}/${f.mantissaBits} | ${f.bias} | ${powerCell(s.machineEpsilon)} | ${int(s.valuesPerBinade)} |`;
+}
+
+/** Row of the range table. */
+function rangeRow(id: NumberFormatId): string {
+  const s = summarizeNumberFormat(id);
+  const f = numberFormat(id);
+  const minNormalCell = id === "tf32" ? `$2^{${log2(s.minNormal)}}$` : powerCell(s.minNormal);
+  const minSubCell = s.minSubnormal === null ? "—" : powerCell(s.minSubnormal);
+  return `| ${f.label} | ${maxCell(id)} | ${minNormalCell} | ${minSubCell} |`;
 }
 
 function pointOneRow(id: NumberFormatId): string {
@@ -99,7 +99,8 @@ export function chapterStrings(): [string, string][] {
   if (Math.abs(bf16Peak / h100.tf32FlopsPerSecond - 2) > 1e-9) throw new Error("tf32 is not half of bf16");
 
   // Formats table
-  for (const id of numberFormatIds) out.push([formatRow(id), `table row for ${id}`]);
+  for (const id of numberFormatIds) out.push([layoutRow(id), `layout table row for ${id}`]);
+  for (const id of numberFormatIds) out.push([rangeRow(id), `range table row for ${id}`]);
   // 0.1 table
   for (const id of numberFormatIds) out.push([pointOneRow(id), `0.1 row for ${id}`]);
 
