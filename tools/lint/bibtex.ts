@@ -137,6 +137,7 @@ export function parseBibtex(text: string): { entries: BibEntry[]; errors: BibErr
         if (text[i] === "{") {
           const start = i + 1;
           if (!skipGroup()) {
+            i = start; // resume the search for the next entry from here
             errors.push({ offset: start - 1, message: `entry "${key}": unbalanced braces in field "${nameMatch[0]}"` });
             ok = false;
             break;

@@ -20,6 +20,8 @@ import { createSpellChecker } from "./spelling.ts";
 export interface ProseView {
   prose: string;
   rules: ReadonlySet<RuleId>;
+  /** cspell locale list; defaults to en-US. */
+  locale?: string;
 }
 
 export interface Source {
@@ -108,7 +110,8 @@ export function collectSources(config: LintConfig, root: string): { sources: Sou
       text,
       index,
       views: [
-        { prose: bibProseView(text, entries, bib.titleFields), rules: quotedProse },
+        // Titles are quoted as published, in US or UK English.
+        { prose: bibProseView(text, entries, bib.titleFields), rules: quotedProse, locale: "en-US,en-GB" },
         { prose: bibProseView(text, entries, bib.proseFields), rules: allProse },
       ],
       directives,
@@ -133,7 +136,7 @@ export async function lint(config: LintConfig, root: string): Promise<LintResult
 
       if (view.rules.has("spelling")) {
         const covered = (offset: number) => phrase.some((h) => offset >= h.offset && offset < h.offset + h.length);
-        for (const h of await speller.check(s.absolutePath, view.prose)) {
+        for (const h of await speller.check(s.absolutePath, view.prose, view.locale)) {
           if (covered(h.offset)) continue; // a phrase rule already names this word, with a better suggestion
           const others = h.suggestions.slice(1);
           found.push(makeFinding(s.file, s.index, h.offset, h.length, "spelling",

@@ -20,7 +20,8 @@ export interface SpellingHit {
 }
 
 export interface SpellChecker {
-  check(absolutePath: string, prose: string): Promise<SpellingHit[]>;
+  /** `locale` is a cspell locale list; published titles use "en-US,en-GB" so UK spellings pass. */
+  check(absolutePath: string, prose: string, locale?: string): Promise<SpellingHit[]>;
 }
 
 /** A checker bound to one cspell configuration file (absolute path). */
@@ -42,9 +43,9 @@ export function createSpellChecker(configFile: string, maxSuggestedWords = 40): 
     return adjusted;
   };
   return {
-    async check(absolutePath, prose) {
+    async check(absolutePath, prose, locale = "en-US") {
       const result = await spellCheckDocument(
-        { uri: pathToFileURL(absolutePath).href, text: prose, languageId: "plaintext", locale: "en-US" },
+        { uri: pathToFileURL(absolutePath).href, text: prose, languageId: "plaintext", locale },
         { generateSuggestions: false, configFile, noConfigSearch: true },
         {},
       );
