@@ -104,3 +104,10 @@ export {
 } from "./pipeline.ts";
 export * from "./ring-attention.ts";
 export * from "./tp-sharding.ts";
+// Modules written alongside the core calculators, re-exported whole so that figures and widgets
+// import everything from this one surface.
+export * from "./dp-overlap.ts";
+export * from "./moe-routing.ts";
+export * from "./ring-attention.ts";
+export * from "./tp-sharding.ts";
+export * from "./number-formats.ts";
