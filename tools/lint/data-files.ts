@@ -7,7 +7,8 @@
  */
 import { TOKEN_FILL, maskMarkdown } from "./mask-markdown.ts";
 
-export function dataProseView(text: string, fields: readonly string[]): string {
+/** `yaml` enables unquoted values (plain scalars); in JSON and TypeScript only string literals count. */
+export function dataProseView(text: string, fields: readonly string[], yaml = false): string {
   const out = text.replace(/[^\n]/g, TOKEN_FILL).split("");
   const keep = (start: number, value: string) => {
     // Escapes (\" \n \u00e9) are syntax: blank them.
@@ -23,7 +24,7 @@ export function dataProseView(text: string, fields: readonly string[]): string {
       let k = at + 1;
       while (k < text.length && text[k] !== q) k += text[k] === "\\" ? 2 : 1;
       keep(at + 1, text.slice(at + 1, k));
-    } else {
+    } else if (yaml) {
       // A YAML plain scalar: to the end of the line or a comment.
       const eol = text.indexOf("\n", at);
       const line = text.slice(at, eol === -1 ? text.length : eol);

@@ -2,7 +2,7 @@
  * `npm run lint`: the prose quality gate. Checks every Markdown file under content/, the
  * bibliography and the configured prose data files; prints one line per finding
  * (`file:line:col  rule  message → suggestion`) and a summary, and exits 1 on any finding.
- * See the "Prose checks" section of CONTRIBUTING.md.
+ * See docs/prose-checks.md (the "Prose checks" section for CONTRIBUTING.md).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +18,6 @@ const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(`lint: ${findings.length} finding${findings.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} (${seconds} s)`);
 if (findings.length > 0) {
   console.log("To accept a correct word, add it to cspell/project-words.txt (sorted); to excuse one line, put");
-  console.log("<!-- lint-ignore <rule>: <reason> --> on the line above. See CONTRIBUTING.md, \"Prose checks\".");
+  console.log("<!-- lint-ignore <rule>: <reason> --> on the line above. See docs/prose-checks.md.");
   process.exitCode = 1;
 }

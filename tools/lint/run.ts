@@ -91,7 +91,7 @@ export function collectSources(config: LintConfig, root: string): { sources: Sou
     for (const k of citedKeys(text)) cited.add(k);
     const index = new LineIndex(text);
     const { directives, findings } = parseIgnores(d.path, text, index);
-    sources.push({ file: d.path, absolutePath: abs, text, index, views: [{ prose: dataProseView(text, d.fields), rules: allProse }], directives, findings });
+    sources.push({ file: d.path, absolutePath: abs, text, index, views: [{ prose: dataProseView(text, d.fields, /\.ya?ml$/.test(d.path)), rules: allProse }], directives, findings });
   }
 
   const bib = config.bibliography;
