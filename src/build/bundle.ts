@@ -21,7 +21,10 @@ export function widgetEntryNames(widgetsDir = "src/widgets"): string[] {
 }
 
 export async function bundleBrowserCode(outputDir: string): Promise<void> {
+  const cwd = process.cwd();
+  const out = path.resolve(cwd, outputDir);
   const common = {
+    absWorkingDir: cwd,
     bundle: true,
     format: "esm" as const,
     minify: true,
@@ -31,11 +34,11 @@ export async function bundleBrowserCode(outputDir: string): Promise<void> {
     legalComments: "none" as const,
   };
   await Promise.all([
-    build({ ...common, entryPoints: ["src/widgets/runtime/book.ts"], outfile: path.join(outputDir, "assets/js/book.js") }),
+    build({ ...common, entryPoints: [path.join(cwd, "src/widgets/runtime/book.ts")], outfile: path.join(out, "assets/js/book.js") }),
     build({
       ...common,
-      entryPoints: widgetEntryNames().map((n) => `src/widgets/${n}.ts`),
-      outdir: path.join(outputDir, "assets/js/widgets"),
+      entryPoints: widgetEntryNames(path.join(cwd, "src/widgets")).map((n) => path.join(cwd, `src/widgets/${n}.ts`)),
+      outdir: path.join(out, "assets/js/widgets"),
       splitting: true,
       chunkNames: "chunks/[name]-[hash]",
     }),

@@ -74,10 +74,12 @@ function containerRule(state: StateBlock, startLine: number, endLine: number, si
     }
   }
   const closed = depth === 0;
+  // Read {#id .class} here, before markdown-it-attrs could take it off the info string.
+  const split = splitAttrs(info);
   const openToken = state.push("book_container_open", "div", 1);
   openToken.map = [startLine, closed ? line + 1 : line];
-  openToken.info = info;
-  openToken.meta = { name, closed };
+  openToken.info = name === "widget" ? info : split.rest;
+  openToken.meta = { name, closed, attrs: split.attrs, badAttr: split.bad };
   openToken.block = true;
 
   if (name === "widget") {
@@ -88,7 +90,7 @@ function containerRule(state: StateBlock, startLine: number, endLine: number, si
     return true;
   }
 
-  const { rest } = splitAttrs(info);
+  const rest = split.rest;
   if (rest !== "") {
     const titleOpen = state.push("book_title_open", "p", 1);
     titleOpen.map = [startLine, startLine + 1];
@@ -117,6 +119,8 @@ function containerRule(state: StateBlock, startLine: number, endLine: number, si
 interface OpenMeta {
   name: string;
   closed: boolean;
+  attrs: ContainerAttrs;
+  badAttr?: string;
   html?: string;
   number?: number;
 }
@@ -141,7 +145,7 @@ function containersCoreRule(state: StateCore): boolean {
     if (!meta.closed) fail(doc, line, `"::: ${meta.name}" is never closed (add a line with only ":::")`);
     const parent = stack[stack.length - 1]?.name;
     if (meta.name === "solution" && parent !== "exercise") fail(doc, line, `"::: solution" must be inside "::: exercise"`);
-    const { attrs, bad } = splitAttrs(t.info);
+    const { attrs, badAttr: bad } = meta;
     if (bad) fail(doc, line, `cannot read "${bad}" in the block's {…} (use #id and .class)`);
     if (t.type === "book_widget") continue;
     stack.push({ token: t, name: meta.name });
@@ -158,6 +162,16 @@ function containersCoreRule(state: StateCore): boolean {
         if (tj.nesting === 1 && tj.type !== "paragraph_open") depth++;
         if (tj.nesting === -1 && tj.type !== "paragraph_close") depth--;
         if (depth === 0 && tj.type === "paragraph_open" && /^Caption:\s*/.test(tokens[j + 1]!.content)) captionAt = j;
+      }
+      // Raw HTML (an inline <svg>) on its own lines is the figure's body, not a paragraph.
+      for (let j = i + 1; j < close; j++) {
+        const tj = tokens[j]!;
+        if (tj.type !== "paragraph_open" || tokens[j + 1]?.type !== "inline") continue;
+        const kids = tokens[j + 1]!.children ?? [];
+        if (kids.length > 0 && kids.every((k) => k.type === "html_inline" || k.type === "softbreak" || (k.type === "text" && k.content.trim() === ""))) {
+          tj.hidden = true;
+          tokens[j + 2]!.hidden = true;
+        }
       }
       if (captionAt < 0) fail(doc, line, `figure "${attrs.id}" has no caption (end the block with a paragraph "Caption: …")`);
       stripPrefix(tokens[captionAt + 1]!, /^Caption:\s*/);
@@ -213,7 +227,7 @@ export function containersPlugin(md: MarkdownIt): void {
   md.renderer.rules.book_container_open = (tokens, idx) => {
     const t = tokens[idx]!;
     const meta = t.meta as OpenMeta;
-    const { attrs } = splitAttrs(t.info);
+    const attrs = meta.attrs;
     const hasTitle = tokens[idx + 1]?.type === "book_title_open";
     const id = attrs.id ? ` id="${escapeHtml(attrs.id)}"` : "";
     const cls = classAttr(attrs.classes);

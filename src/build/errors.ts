@@ -33,16 +33,21 @@ export function normalizeFile(file: string): string {
   return f.replace(/^\.\//, "");
 }
 
-/** Finds a BookError anywhere in an error's `cause` chain (Eleventy wraps template errors). */
+/** True for a BookError, also one from another copy of this module (tests build through symlinks). */
+export function isBookError(e: unknown): e is BookError {
+  return (
+    e instanceof BookError ||
+    (e instanceof Error && e.name === "BookError" && typeof (e as Partial<BookError>).rawMessage === "string")
+  );
+}
+
+/** Finds a BookError anywhere in an error's `originalError`/`cause` chain (Eleventy wraps template errors). */
 export function findBookError(error: unknown): BookError | undefined {
   let e: unknown = error;
   for (let depth = 0; e && depth < 20; depth++) {
-    if (e instanceof BookError) return e;
-    if (typeof e === "object" && e !== null && "originalError" in e && (e as { originalError?: unknown }).originalError) {
-      const inner = (e as { originalError: unknown }).originalError;
-      if (inner instanceof BookError) return inner;
-    }
-    e = (e as { cause?: unknown }).cause;
+    if (isBookError(e)) return e;
+    const next = e as { originalError?: unknown; cause?: unknown };
+    e = next.originalError ?? next.cause;
   }
   return undefined;
 }

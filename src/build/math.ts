@@ -140,9 +140,27 @@ function mathCoreRule(state: StateCore): boolean {
         const line = offset < 0 ? blockLine : blockLine + (token.content.slice(0, offset).match(/\n/g)?.length ?? 0);
         child.meta = { html: renderOrFail(doc, line, child.content, false) };
       }
+      keepPunctuationWithMath(token.children);
     }
   }
   return true;
+}
+
+/**
+ * A line must not break between inline math and the punctuation right after it ("$x$;"):
+ * wrap the formula and that character in a nowrap span.
+ */
+function keepPunctuationWithMath(children: Token[]): void {
+  for (let i = 0; i < children.length - 1; i++) {
+    const math = children[i]!;
+    const next = children[i + 1]!;
+    if (math.type !== "math_inline" || next.type !== "text") continue;
+    const m = /^[.,;:!?)\]’”]+/.exec(next.content);
+    if (!m) continue;
+    const meta = math.meta as { html: string };
+    meta.html = `<span class="math-nowrap">${meta.html}${escapeHtml(m[0])}</span>`;
+    next.content = next.content.slice(m[0].length);
+  }
 }
 
 export function mathPlugin(md: MarkdownIt): void {

@@ -67,6 +67,12 @@ export function formatAmount(x: number): string {
   return x.toLocaleString("en-US", { maximumSignificantDigits: 6 });
 }
 
+/** Bytes are whole numbers: shown exactly (with separators) below 10^15, else like formatAmount. */
+export function formatBytes(x: number): string {
+  if (x >= 1 && x < 1e15) return Math.round(x).toLocaleString("en-US");
+  return formatAmount(x);
+}
+
 function parseSettings(raw: unknown): UnitConverterSettings {
   const obj = settingsObject(raw, ["value", "unit"]);
   const unit = obj.unit ?? "GB";
@@ -95,7 +101,7 @@ export function fillTable(tbody: Element, value: number, unit: ByteUnit): void {
     th.setAttribute("scope", "row");
     th.textContent = u;
     const td = doc.createElement("td");
-    td.textContent = formatAmount(rows[u]);
+    td.textContent = u === "bytes" ? formatBytes(rows[u]) : formatAmount(rows[u]);
     tr.append(th, td);
     tbody.append(tr);
   }
@@ -104,7 +110,7 @@ export function fillTable(tbody: Element, value: number, unit: ByteUnit): void {
 /** Sentence read by screen readers after each change. */
 export function summary(value: number, unit: ByteUnit): string {
   const r = convertBytes(value, unit);
-  return `${formatAmount(value)} ${unit} is ${formatAmount(r.bytes)} bytes, ${formatAmount(r.GB)} GB, ${formatAmount(r.GiB)} GiB, ${formatAmount(r.TB)} TB or ${formatAmount(r.TiB)} TiB.`;
+  return `${formatAmount(value)} ${unit} is ${formatBytes(r.bytes)} bytes, ${formatAmount(r.GB)} GB, ${formatAmount(r.GiB)} GiB, ${formatAmount(r.TB)} TB or ${formatAmount(r.TiB)} TiB.`;
 }
 
 function renderStatic(root: Element, settings: UnitConverterSettings): void {

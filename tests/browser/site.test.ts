@@ -1,0 +1,205 @@
+/**
+ * The built site in a real browser (system Chromium through playwright-core), served from
+ * `_site` by a loopback server. Guards against: console errors, broken requests, requests to
+ * other origins, ToC links that miss their headings, citation cards that do not appear, math
+ * that needs JavaScript, sideways scrolling on a 360px phone, and widgets that load before
+ * they are needed. Saves screenshots of the preface to test-output/screenshots/.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import type { Browser, BrowserContextOptions } from "playwright-core";
+import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+
+const shotsDir = "test-output/screenshots";
+const desktop: BrowserContextOptions = { viewport: { width: 1440, height: 900 }, reducedMotion: "reduce" };
+const phone: BrowserContextOptions = {
+  viewport: { width: 360, height: 740 },
+  deviceScaleFactor: 2,
+  isMobile: true,
+  hasTouch: true,
+  reducedMotion: "reduce",
+};
+
+/** Every page of the built site, as URL paths ("/", "/preface/", …). */
+function sitePages(root = "_site"): string[] {
+  const pages: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) {
+        if (name !== "assets") walk(full);
+      } else if (name === "index.html") {
+        pages.push("/" + path.relative(root, dir).split(path.sep).filter(Boolean).map((s) => `${s}/`).join(""));
+      }
+    }
+  };
+  walk(root);
+  return pages.sort();
+}
+
+let server: SiteServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startSiteServer();
+  browser = await launchChromium();
+  mkdirSync(shotsDir, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe("every page", () => {
+  test("loads without console errors, failed requests or requests to other origins", async () => {
+    const pages = sitePages();
+    assert.ok(pages.includes("/") && pages.includes("/preface/"), `pages found: ${pages.join(", ")}`);
+    const context = await browser.newContext(desktop);
+    for (const p of pages) {
+      const page = await context.newPage();
+      const problems = watchPage(page, server.url);
+      await page.goto(server.url + p, { waitUntil: "load" });
+      // Scroll through the page so lazily loaded widgets start too.
+      await page.evaluate(async () => {
+        for (let y = 0; y < document.body.scrollHeight; y += 600) {
+          window.scrollTo(0, y);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      });
+      await page.waitForLoadState("networkidle");
+      assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] }, `problems on ${p}`);
+      await page.close();
+    }
+    await context.close();
+  });
+
+  test("does not scroll sideways on a 360px phone", async () => {
+    const context = await browser.newContext(phone);
+    const page = await context.newPage();
+    for (const p of sitePages()) {
+      await page.goto(server.url + p, { waitUntil: "load" });
+      const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        clientWidth: document.documentElement.clientWidth,
+      }));
+      assert.ok(scrollWidth <= clientWidth, `${p} is ${scrollWidth}px wide in a ${clientWidth}px viewport`);
+    }
+    await context.close();
+  });
+});
+
+describe("the preface", () => {
+  test("ToC links land on their headings", async () => {
+    const context = await browser.newContext(desktop);
+    const page = await context.newPage();
+    await page.goto(server.url + "/preface/", { waitUntil: "load" });
+    const links = await page.locator("details.toc .toc-list a").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).hash));
+    assert.ok(links.length >= 5, `ToC has ${links.length} links`);
+    for (const hash of links) {
+      await page.locator(`details.toc .toc-list a[href="${hash}"]`).click();
+      const id = decodeURIComponent(hash.slice(1));
+      const top = await page.evaluate((i) => document.getElementById(i)!.getBoundingClientRect().top, id);
+      assert.ok(top >= -1 && top < 120, `after clicking ${hash} the target is at ${top}px from the top`);
+      const current = await page.locator("details.toc a[aria-current]").getAttribute("href");
+      if (!["#references"].includes(hash)) assert.equal(current, hash, `scroll-spy marks ${hash}`);
+    }
+    await context.close();
+  });
+
+  test("hovering a citation shows its reference card", async () => {
+    const context = await browser.newContext(desktop);
+    const page = await context.newPage();
+    await page.goto(server.url + "/preface/", { waitUntil: "load" });
+    const cite = page.locator('a.cite[data-cite="rajbhandari2020zero"]').first();
+    await cite.hover();
+    const card = page.locator("#book-popover");
+    await card.waitFor({ state: "visible" });
+    const text = await card.innerText();
+    assert.match(text, /Rajbhandari, S\./);
+    assert.match(text, /ZeRO: Memory Optimizations Toward Training Trillion Parameter Models/);
+    assert.match(text, /https:\/\/doi\.org\/10\.1109\/SC41405\.2020\.00024/);
+    assert.equal(await cite.getAttribute("aria-describedby"), "book-popover");
+    await page.keyboard.press("Escape");
+    await card.waitFor({ state: "hidden" });
+    // A cross-reference previews its target the same way.
+    await page.locator('a.xref[href="#eq:bytes-per-param"]').first().hover();
+    await card.waitFor({ state: "visible" });
+    assert.ok((await card.locator(".katex").count()) > 0, "equation preview shows the typeset equation");
+    await context.close();
+  });
+
+  test("math, the widget's static figure and the solutions are there with JavaScript off", async () => {
+    const context = await browser.newContext({ ...desktop, javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(server.url + "/preface/", { waitUntil: "load" });
+    assert.ok((await page.locator(".katex").count()) > 20, "KaTeX output present");
+    assert.ok((await page.locator(".katex-mathml math").count()) > 20, "MathML present for screen readers");
+    const tag = await page.locator("#eq\\:bytes-per-param .tag").innerText();
+    assert.equal(tag.trim(), "(1)");
+    const rows = await page.locator("[data-widget=unit-converter] tbody tr").allInnerTexts();
+    assert.deepEqual(
+      rows.map((r) => r.replace(/\s+/g, " ").trim()),
+      ["bytes 80,000,000,000", "GB 80", "GiB 74.5058", "TB 0.08", "TiB 0.0727596"],
+    );
+    assert.equal(await page.locator("details.solution").getAttribute("open"), null, "solution collapsed");
+    await context.close();
+  });
+
+  test("the widget loads only when scrolled near, then converts and validates input", async () => {
+    const context = await browser.newContext(phone);
+    const page = await context.newPage();
+    const problems = watchPage(page, server.url);
+    await page.goto(server.url + "/preface/", { waitUntil: "networkidle" });
+    const widgetRequests = () => server.requests.filter((r) => r.startsWith("/assets/js/widgets/"));
+    const before = widgetRequests().length;
+    await page.waitForTimeout(300);
+    assert.equal(widgetRequests().length, before, "no widget script before scrolling");
+    const root = page.locator("[data-widget=unit-converter]");
+    assert.equal(await root.getAttribute("data-widget-state"), null);
+    await root.scrollIntoViewIfNeeded();
+    await page.waitForSelector("[data-widget=unit-converter][data-widget-state=mounted]");
+    assert.ok(widgetRequests().some((r) => r === "/assets/js/widgets/unit-converter.js"));
+
+    const input = root.locator("input[name=amount]");
+    await input.fill("1");
+    await root.locator("select[name=unit]").selectOption("TiB");
+    assert.equal((await root.locator("tbody tr").first().innerText()).replace(/\s+/g, " ").trim(), "bytes 1,099,511,627,776");
+    await input.fill("12 GB");
+    assert.equal(await input.getAttribute("aria-invalid"), "true");
+    const message = root.locator("[role=alert]");
+    assert.match(await message.innerText(), /not a number/);
+    assert.equal((await root.locator("tbody tr").first().innerText()).replace(/\s+/g, " ").trim(), "bytes 1,099,511,627,776", "last good table kept");
+    await input.fill("1e40");
+    assert.match(await message.innerText(), /at most/);
+    await input.fill("2");
+    assert.equal(await input.getAttribute("aria-invalid"), null);
+    assert.equal(await message.innerText(), "");
+    const body = await root.innerText();
+    assert.doesNotMatch(body, /NaN|Infinity|undefined/);
+    assert.deepEqual(problems.offOrigin, []);
+    assert.deepEqual(problems.consoleErrors, []);
+    await context.close();
+  });
+
+  test("screenshots: desktop and phone, light and dark", async () => {
+    for (const colorScheme of ["light", "dark"] as const) {
+      for (const [name, options] of [["desktop", desktop], ["phone", phone]] as const) {
+        const context = await browser.newContext({ ...options, colorScheme });
+        const page = await context.newPage();
+        await page.goto(server.url + "/preface/", { waitUntil: "networkidle" });
+        await page.screenshot({ path: `${shotsDir}/preface-${name}-${colorScheme}.png` });
+        await page.locator("#sec\\:units").scrollIntoViewIfNeeded();
+        await page.evaluate(() => window.scrollBy(0, 250));
+        await page.waitForTimeout(150);
+        await page.screenshot({ path: `${shotsDir}/preface-${name}-${colorScheme}-units.png` });
+        await page.goto(server.url + "/", { waitUntil: "networkidle" });
+        await page.screenshot({ path: `${shotsDir}/home-${name}-${colorScheme}.png` });
+        await context.close();
+      }
+    }
+  });
+});

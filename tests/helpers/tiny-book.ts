@@ -1,0 +1,68 @@
+/**
+ * Builds a tiny book in a temporary folder with the real configuration (.eleventy.ts, the
+ * src/ plugins, layouts and widgets), so tests can assert what the whole build does with a
+ * given chapter, bibliography or asset. The temporary folder links to this repository's
+ * src/ and node_modules/; `files` adds or replaces files relative to the book root.
+ */
+import { cpSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Eleventy from "@11ty/eleventy";
+import { BookError, findBookError } from "../../src/build/errors.ts";
+
+const repo = path.resolve(".");
+
+export const minimalBib = `@misc{known2020,
+  author = {Doe, Jane},
+  title = {A Known Paper},
+  howpublished = {arXiv preprint arXiv:2001.00001},
+  year = {2020},
+  url = {https://arxiv.org/abs/2001.00001},
+  note = {Used by the tests.}
+}
+`;
+
+export const minimalFiles: Record<string, string> = {
+  "bibliography.bib": minimalBib,
+  "content/index.md": "---\ntitle: Test book\ndescription: A test book.\nlayout: home.njk\npermalink: /\n---\n\nHello.\n",
+  "content/chapters/chapters.11tydata.json": '{ "layout": "chapter.njk" }\n',
+  "content/chapters/00-preface.md": "---\ntitle: Preface\ndescription: The preface.\n---\n\n## Start\n\nText [@known2020].\n",
+};
+
+export interface TinyBuild {
+  root: string;
+  error: unknown;
+  bookError: BookError | undefined;
+}
+
+/** Builds the book; never throws for build errors (they are returned). */
+export async function buildTinyBook(files: Record<string, string | null>): Promise<TinyBuild> {
+  const root = mkdtempSync(path.join(os.tmpdir(), "tiny-book-"));
+  symlinkSync(path.join(repo, "node_modules"), path.join(root, "node_modules"));
+  symlinkSync(path.join(repo, "src"), path.join(root, "src"));
+  cpSync(path.join(repo, ".eleventy.ts"), path.join(root, ".eleventy.ts"));
+  mkdirSync(path.join(root, "assets/img"), { recursive: true });
+  cpSync(path.join(repo, "assets/css"), path.join(root, "assets/css"), { recursive: true });
+  const all = { ...minimalFiles, ...files };
+  for (const [rel, text] of Object.entries(all)) {
+    if (text === null) continue;
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), text);
+  }
+  const cwd = process.cwd();
+  process.chdir(root);
+  let error: unknown;
+  try {
+    const elev = new Eleventy(undefined, undefined, { configPath: ".eleventy.ts", quietMode: true });
+    await elev.write();
+  } catch (e) {
+    error = e;
+  } finally {
+    process.chdir(cwd);
+  }
+  return { root, error, bookError: findBookError(error) };
+}
+
+export function removeTinyBook(build: TinyBuild): void {
+  rmSync(build.root, { recursive: true, force: true });
+}
