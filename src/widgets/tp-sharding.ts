@@ -1,0 +1,49 @@
+/**
+ * Browser entry of the `tp-sharding` widget: enables the controls the build drew (disabled,
+ * showing the default) and redraws the layer with the same figure code as the static SVG. A bad
+ * value marks its field invalid with a message (role="alert") and the figure keeps the last valid
+ * state. Nothing animates, so prefers-reduced-motion needs no special case.
+ */
+import { drawTpSharding, summarizeTpSharding, validateTpShardingControls, type TpShardingSettings } from "../figures/tp-sharding.ts";
+import { setFieldProblem } from "./runtime/inputs.ts";
+
+export function mount(root: HTMLElement, settings: TpShardingSettings): void {
+  const figure = root.querySelector<HTMLElement>(".tp-sharding-figure");
+  const readout = root.querySelector<HTMLElement>(".tp-sharding-readout");
+  const live = root.querySelector<HTMLElement>("[aria-live]");
+  const model = root.querySelector<HTMLSelectElement>("select[name=model]");
+  const sp = root.querySelector<HTMLInputElement>("input[name=sp]");
+  const fields = {
+    tp: root.querySelector<HTMLInputElement>("input[name=tp]"),
+    seq: root.querySelector<HTMLInputElement>("input[name=seq]"),
+    microBatch: root.querySelector<HTMLInputElement>("input[name=microBatch]"),
+  };
+  if (!figure || !readout || !model || !sp || !fields.tp || !fields.seq || !fields.microBatch) {
+    throw new Error("tp-sharding: static markup missing");
+  }
+  const inputs = { model, tp: fields.tp, seq: fields.seq, microBatch: fields.microBatch };
+  for (const input of Object.values(inputs)) input.disabled = false;
+  sp.disabled = false;
+  const idBase = root.getAttribute("id") ?? "tp-sharding";
+  let last: TpShardingSettings = settings;
+
+  const update = () => {
+    const result = validateTpShardingControls(
+      { model: model.value, tp: inputs.tp.value, seq: inputs.seq.value, microBatch: inputs.microBatch.value },
+      sp.checked,
+    );
+    for (const [key, input] of Object.entries(inputs)) {
+      setFieldProblem(input, result.ok ? undefined : result.errors[key as keyof typeof result.errors]);
+    }
+    if (!result.ok) return;
+    last = result.settings;
+    figure.textContent = "";
+    drawTpSharding(figure, last, `${idBase}-svg`);
+    const text = summarizeTpSharding(last);
+    readout.textContent = text;
+    if (live) live.textContent = text;
+  };
+  for (const input of [inputs.tp, inputs.seq, inputs.microBatch]) input.addEventListener("input", update);
+  model.addEventListener("change", update);
+  sp.addEventListener("change", update);
+}
