@@ -9,10 +9,14 @@ import { unitConverterWidget } from "./unit-converter.ts";
 import { numberFormatsWidget } from "./number-formats.ts";
 import { dpOverlapWidget } from "./dp-overlap.ts";
 import { moeRoutingWidget } from "./moe-routing.ts";
+import { tpShardingWidget } from "./tp-sharding.ts";
+import { ringAttentionWidget } from "./ring-attention.ts";
 
 export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
   "unit-converter": unitConverterWidget,
   "number-formats": numberFormatsWidget,
   "dp-overlap": dpOverlapWidget,
   "moe-routing": moeRoutingWidget,
+  "tp-sharding": tpShardingWidget,
+  "ring-attention": ringAttentionWidget,
 };
