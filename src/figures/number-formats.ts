@@ -103,7 +103,9 @@ export function formatValue(v: number, digits = 6): string {
     const m = mantissa.includes(".") ? mantissa.replace(/0+$/, "").replace(/\.$/, "") : mantissa;
     return `${sign}${m}×10${String(Number(exp)).split("").map((c) => superscriptDigits[c] ?? c).join("")}`;
   }
+  if (Number.isInteger(abs)) return `${sign}${abs.toLocaleString("en-US")}`;
   let s = abs.toPrecision(digits);
+  if (s.includes("e")) s = String(Number(s));
   if (s.includes(".")) s = s.replace(/0+$/, "").replace(/\.$/, "");
   const [intPart, frac] = s.split(".") as [string, string | undefined];
   const grouped = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
@@ -401,7 +403,7 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
         text(g, bitsX + i * cellW + (cellW - 1) / 2, bitsY + cellH - 4.5, b, {
           size: Math.min(11, cellW - 2),
           anchor: "middle",
-          fill: b === "1" ? "#ffffff" : colors.text,
+          fill: b === "1" ? colors.bg : colors.text,
         }).attr("font-family", "ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace");
       }
     });
@@ -427,7 +429,7 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
 
   // --- range on a log10 axis
   y += 14;
-  text(svg, pad, y, "Range of each format (logarithmic: powers of ten)", { size: 12.5, weight: "600" });
+  text(svg, pad, y, narrow ? "Range of each format (log scale)" : "Range of each format (logarithmic: powers of ten)", { size: 12.5, weight: "600" });
   y += 26;
   const axisFrom = -46;
   const axisTo = 40;
@@ -473,7 +475,13 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
     text(svg, x, rangeTop - 9, "|x|", { size: 11, anchor: "middle", fill: colors.marker, weight: "600" });
   }
   y = rangeBottom + 34;
-  text(svg, ax0, y, "light: subnormal · dark: normal · grey: overflow or underflow", { size: 10.5, fill: colors.muted });
+  if (narrow) {
+    text(svg, pad, y, "faint: subnormal · solid: normal", { size: 10.5, fill: colors.muted });
+    y += 14;
+    text(svg, pad, y, "grey track: overflow or underflow", { size: 10.5, fill: colors.muted });
+  } else {
+    text(svg, ax0, y, "faint: subnormal · solid: normal · grey track: overflow or underflow", { size: 10.5, fill: colors.muted });
+  }
 
   // --- spacing strip for the focus format
   y += 26;
@@ -509,11 +517,17 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
   }
   y += 44;
   const perBinade = valuesPerBinade(s.id);
-  const note = s.dense
-    ? `${s.label} has ${perBinade.toLocaleString("en-US")} values per power of two here: too dense to draw one by one.`
-    : `${s.count} values shown; the gap doubles at each power of two. ▼ your number, ○ the value ${s.label} stores.`;
-  text(svg, pad, y, note, { size: 11, fill: colors.muted }).attr("class", "nf-strip-note");
-  y += 10;
+  const noteLines = s.dense
+    ? [`${s.label} has ${perBinade.toLocaleString("en-US")} values per power of two here:`, "too dense to draw one by one."]
+    : [`${s.count} values shown; the gap doubles at each power of two.`, `▼ your number, ○ the value ${s.label} stores.`];
+  if (narrow) {
+    const note = text(svg, pad, y, "", { size: 11, fill: colors.muted }).attr("class", "nf-strip-note");
+    noteLines.forEach((line, i) => note.append("tspan").attr("x", pad).attr("dy", i === 0 ? 0 : 14).text(i === 0 ? line : line));
+    y += 14 * (noteLines.length - 1) + 10;
+  } else {
+    text(svg, pad, y, noteLines.join(" "), { size: 11, fill: colors.muted }).attr("class", "nf-strip-note");
+    y += 10;
+  }
 
   svg.attr("viewBox", `0 0 ${width} ${y}`).attr("width", width).attr("height", y);
   return svgEl;
