@@ -53,7 +53,7 @@
  * Pass `attention: "eager"` to reproduce Korthikanti et al.'s tables.
  */
 import { isMoeLayer, type ModelArchitecture } from "./architecture.ts";
-import { ModelInputError } from "./errors.ts";
+import { ModelInputError, requireBoolean, requireOneOf, requirePositiveInteger } from "./errors.ts";
 
 /** Attention kernel: FlashAttention (no stored score matrix) or eager softmax(QKᵀ)V. */
 export type AttentionKernel = "flash" | "eager";
@@ -116,18 +116,25 @@ export interface ResolvedActivationOptions {
   bytesPerValue: number;
 }
 
-/** Applies defaults to {@link ActivationOptions}. Validation is done by the callers' option checks. */
+/** Validates {@link ActivationOptions} against `arch` and applies defaults. Throws `ModelInputError`. */
 export function resolveActivationOptions(arch: ModelArchitecture, options: ActivationOptions): ResolvedActivationOptions {
-  return {
-    seqLength: options.seqLength,
-    microBatchSize: options.microBatchSize,
-    tp: options.tp ?? 1,
-    sequenceParallel: options.sequenceParallel ?? false,
-    cp: options.cp ?? 1,
-    attention: options.attention ?? "flash",
-    dropout: options.dropout ?? arch.dropout,
-    bytesPerValue: options.bytesPerValue ?? 2,
+  const resolved: ResolvedActivationOptions = {
+    seqLength: requirePositiveInteger(options.seqLength, "seqLength"),
+    microBatchSize: requirePositiveInteger(options.microBatchSize, "microBatchSize"),
+    tp: requirePositiveInteger(options.tp ?? 1, "tp"),
+    sequenceParallel: requireBoolean(options.sequenceParallel ?? false, "sequenceParallel"),
+    cp: requirePositiveInteger(options.cp ?? 1, "cp"),
+    attention: requireOneOf(options.attention ?? "flash", ["flash", "eager"] as const, "attention"),
+    dropout: requireBoolean(options.dropout ?? arch.dropout, "dropout"),
+    bytesPerValue: requireOneOf(options.bytesPerValue ?? 2, [2, 4] as const, "bytesPerValue"),
   };
+  if (arch.numHeads % resolved.tp !== 0 || arch.numKvHeads % resolved.tp !== 0) {
+    throw new ModelInputError("tp", `tp (${resolved.tp}) must divide the attention heads (${arch.numHeads}) and key/value heads (${arch.numKvHeads})`);
+  }
+  if (resolved.seqLength % resolved.cp !== 0) {
+    throw new ModelInputError("cp", `cp (${resolved.cp}) must divide the sequence length (${resolved.seqLength})`);
+  }
+  return resolved;
 }
 
 /**
@@ -266,6 +273,9 @@ export interface KorthikantiLayerInput {
  */
 export function korthikantiLayerActivationBytes(input: KorthikantiLayerInput): number {
   const { s, b, h, a, t, sequenceParallel, recompute } = input;
+  for (const [field, value] of [["s", s], ["b", b], ["h", h], ["a", a], ["t", t]] as const) requirePositiveInteger(value, field);
+  requireBoolean(sequenceParallel, "sequenceParallel");
+  requireOneOf(recompute, ["none", "selective", "full"] as const, "recompute");
   const sbh = s * b * h;
   const scores = 5 * a * s * s * b; // 5as²b
   if (recompute === "full") return 2 * sbh; // Table 2, "full activation recomputation"

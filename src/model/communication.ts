@@ -35,7 +35,7 @@
  *   sends the fraction $(e-1)/e$ of its $k s b h$ routed activations off the GPU (balanced routing).
  */
 import { isMoeLayer, parseModelConfig, type ModelArchitecture } from "./architecture.ts";
-import { ModelInputError, requireNonNegativeNumber, requireOneOf, requirePositiveInteger, requirePositiveNumber } from "./errors.ts";
+import { requireFraction, requireNonNegativeNumber, requireOneOf, requirePositiveInteger, requirePositiveNumber } from "./errors.ts";
 import { modelFlopsPerToken, matmulParameters } from "./compute.ts";
 import { isArchitecture, layerParameters } from "./parameters.ts";
 import { resolveTrainingSetup, stageLayerIndices, trainingMemory, type TrainingSetup } from "./memory.ts";
@@ -251,8 +251,7 @@ export function overlapRatios(config: unknown, input: OverlapInput): OverlapRati
   const arch = toArchitecture(config);
   const s = resolveTrainingSetup(arch, input.setup);
   const peak = requirePositiveNumber(input.peakFlopsPerSecond, "peakFlopsPerSecond");
-  const mfu = requirePositiveNumber(input.mfu, "mfu");
-  if (mfu > 1) throw new ModelInputError("mfu", `mfu must be at most 1 (got ${mfu})`);
+  const mfu = requireFraction(input.mfu, "mfu");
   const bw = input.bandwidths;
   requirePositiveNumber(bw.dpBusBytesPerSecond, "dpBusBytesPerSecond");
   requirePositiveNumber(bw.tpBusBytesPerSecond, "tpBusBytesPerSecond");

@@ -53,6 +53,7 @@ import {
 import {
   ModelInputError,
   requireBoolean,
+  requireNonNegativeInteger,
   requireNonNegativeNumber,
   requireOneOf,
   requirePositiveInteger,
@@ -270,9 +271,6 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
   if (arch.moe && arch.moe.expertIntermediateSize % tp !== 0) {
     throw new ModelInputError("tp", `tp (${tp}) must divide the expert MLP width (${arch.moe.expertIntermediateSize})`);
   }
-  if (sequenceParallel && tp === 1) {
-    // Harmless: SP over one rank is no split. Accepted.
-  }
   if (seqLength % cp !== 0) {
     throw new ModelInputError("cp", `cp (${cp}) must divide the sequence length (${seqLength})`);
   }
@@ -328,6 +326,14 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
 
 /** Layer indices held by stage `stage` (see the module comment for the assignment). */
 export function stageLayerIndices(numLayers: number, pp: number, stage: number, virtualStages = 1): number[] {
+  requirePositiveInteger(numLayers, "numLayers");
+  requirePositiveInteger(pp, "pp");
+  requireNonNegativeInteger(stage, "stage");
+  requirePositiveInteger(virtualStages, "virtualStages");
+  if (stage >= pp) throw new ModelInputError("stage", `stage (${stage}) must be below pp (${pp})`);
+  if (pp * virtualStages > numLayers || (virtualStages > 1 && numLayers % (pp * virtualStages) !== 0)) {
+    throw new ModelInputError("pp", `pp × chunks (${pp} × ${virtualStages}) must not exceed, and with chunks must divide, the layers (${numLayers})`);
+  }
   const out: number[] = [];
   if (virtualStages > 1) {
     const perChunk = numLayers / (pp * virtualStages);
@@ -356,6 +362,12 @@ export function inFlightMicrobatches(
   microbatches: number,
   virtualStages = 1,
 ): number {
+  requireOneOf(schedule, ["afab", "1f1b", "interleaved"] as const, "schedule");
+  requirePositiveInteger(pp, "pp");
+  requireNonNegativeInteger(stage, "stage");
+  requirePositiveInteger(microbatches, "microbatches");
+  requirePositiveInteger(virtualStages, "virtualStages");
+  if (stage >= pp) throw new ModelInputError("stage", `stage (${stage}) must be below pp (${pp})`);
   if (schedule === "afab") return microbatches;
   if (schedule === "1f1b") return Math.min(pp - stage, microbatches);
   const chunks = Math.min(2 * (pp - stage - 1) + (virtualStages - 1) * pp + 1, microbatches * virtualStages);

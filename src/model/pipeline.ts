@@ -518,6 +518,7 @@ export function pipelineSchedule(input: PipelineInput): PipelineResult {
   }
   const { ops, peakInFlight } = layOut(plans);
   const makespan = ops.reduce((acc, op) => Math.max(acc, op.end), 0);
+  if (!Number.isFinite(makespan)) throw new ModelInputError("forward", "the durations are too large: the makespan is not a finite number");
   const busyPerStage = plans.map((stageOps) => stageOps.reduce((acc, op) => acc + op.duration, 0));
   const idlePerStage = busyPerStage.map((busy) => makespan - busy);
   const busy = busyPerStage.reduce((a, b) => a + b, 0);

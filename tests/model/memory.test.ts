@@ -329,16 +329,19 @@ describe("properties (fast-check)", () => {
       { numRuns: 80 },
     );
   });
-  test("doubling pp (dividing the layers, same microbatches) never raises the total per GPU", () => {
+  test("doubling pp (dividing the layers, same microbatches) never raises the total per GPU, except by the first stage's embedding dropout masks for its extra in-flight microbatches (korthikanti2023reducing §4.3, the sbhp/t term)", () => {
     fc.assert(
       fc.property(setupArb, (r) => {
         const { setup, pps } = toSetup(r);
         const pp = setup.pp ?? 1;
         if (!pps.includes(2 * pp)) return;
         const microbatches = 4 * pp + 8;
-        const a = trainingMemory(config(r.id), { ...setup, microbatches }).perGpu.total;
-        const b = trainingMemory(config(r.id), { ...setup, pp: 2 * pp, microbatches }).perGpu.total;
-        assert.ok(b <= a, `${b} vs ${a}`);
+        const a = trainingMemory(config(r.id), { ...setup, microbatches });
+        const b = trainingMemory(config(r.id), { ...setup, pp: 2 * pp, microbatches });
+        const extraMasks = b.stages[0].activationDetail.embedding - a.stages[0].activationDetail.embedding;
+        assert.ok(extraMasks >= 0);
+        assert.ok(b.perGpu.total <= a.perGpu.total + extraMasks, `${b.perGpu.total} vs ${a.perGpu.total}`);
+        if (!setup.dropout && !parseModelConfig(config(r.id)).architecture.dropout) assert.ok(b.perGpu.total <= a.perGpu.total);
       }),
       { numRuns: 80 },
     );
