@@ -36,7 +36,7 @@ const base: DpTimelineInput = {
   noSync: true,
 };
 
-describe("ring all-reduce (nvidia2017nccltests PERFORMANCE.md)", () => {
+describe("ring all-reduce (nvidia2024nccltests PERFORMANCE.md)", () => {
   it("moves 2(n−1)/n of the buffer through each GPU", () => {
     assert.equal(ringAllReduceBytesPerGpu(1000, 4), 1500);
     assert.equal(ringAllReduceBytesPerGpu(1000, 1), 0);
