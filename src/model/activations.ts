@@ -53,7 +53,7 @@
  * Pass `attention: "eager"` to reproduce Korthikanti et al.'s tables.
  */
 import { isMoeLayer, type ModelArchitecture } from "./architecture.ts";
-import { ModelInputError, requireBoolean, requireOneOf, requirePositiveInteger } from "./errors.ts";
+import { assertFinite, ModelInputError, requireBoolean, requireOneOf, requirePositiveInteger } from "./errors.ts";
 
 /** Attention kernel: FlashAttention (no stored score matrix) or eager softmax(QKᵀ)V. */
 export type AttentionKernel = "flash" | "eager";
@@ -239,6 +239,7 @@ export function layerActivations(
   const totalBytes = tensors.reduce((acc, x) => acc + x.bytes, 0);
   const selectiveBytes = tensors.filter((x) => x.keptUnderSelective).reduce((acc, x) => acc + x.bytes, 0);
   const fullBytes = (tokens * h * v) / (o.sequenceParallel ? t : 1);
+  assertFinite(totalBytes, "seqLength");
   return { tensors, totalBytes, selectiveBytes, fullBytes };
 }
 

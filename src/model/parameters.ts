@@ -8,6 +8,7 @@
  * which is why HF's `safetensors.total` for Llama-2-7B is 2,048 higher than the true count.
  */
 import { isMoeLayer, parseModelConfig, type ModelArchitecture } from "./architecture.ts";
+import { assertFinite } from "./errors.ts";
 
 /** Parameters of one transformer layer, by component. */
 export interface LayerParameters {
@@ -161,6 +162,7 @@ export function countParameters(config: unknown): ParameterCount {
     breakdown.router +
     breakdown.norms +
     breakdown.head;
+  assertFinite(total, "hidden_size");
   const active = total - sum((l) => l.total - l.active);
   const nonEmbedding = total - breakdown.embedding - breakdown.positionEmbedding - breakdown.head;
   return { total, active, nonEmbedding, breakdown, layers, architecture: arch, warnings };

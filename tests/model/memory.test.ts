@@ -361,3 +361,7 @@ describe("properties (fast-check)", () => {
     );
   });
 });
+
+test("absurd sizes give a ModelInputError, never Infinity or NaN", () => {
+  throwsField(() => trainingMemory(config("llama-3.1-8b"), { seqLength: 2 ** 1020 }), "seqLength");
+});

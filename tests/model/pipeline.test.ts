@@ -104,11 +104,19 @@ describe("bubble fractions with uniform durations (narayanan2021efficient §2.2)
       }
     }
   });
-  test("peak in-flight activations: AFAB m, 1F1B min(p − i, m) (≤ p), interleaved the memory model's count", () => {
+  test("peak in-flight activations: AFAB m, 1F1B min(p − i, m) (≤ p), interleaved the memory model's count; the generator and the memory model agree", () => {
     const afab = pipelineSchedule({ schedule: "afab", stages: 4, microbatches: 8 });
     assert.deepEqual(afab.peakInFlight, [8, 8, 8, 8]);
     const oneF = pipelineSchedule({ schedule: "1f1b", stages: 4, microbatches: 8 });
     assert.deepEqual(oneF.peakInFlight, [4, 3, 2, 1]);
+    for (const schedule of ["afab", "1f1b"] as const) {
+      for (let p = 1; p <= 8; p++) {
+        for (let m = 1; m <= 12; m++) {
+          const r = pipelineSchedule({ schedule, stages: p, microbatches: m });
+          assert.deepEqual(r.peakInFlight, Array.from({ length: p }, (_, i) => inFlightMicrobatches(schedule, p, i, m)), `${schedule} p=${p} m=${m}`);
+        }
+      }
+    }
     for (const [p, v, m] of [[4, 2, 8], [4, 3, 12], [8, 2, 16], [2, 4, 4]]) {
       const r = pipelineSchedule({ schedule: "interleaved", stages: p, microbatches: m, chunks: v });
       const expected = Array.from({ length: p }, (_, i) => inFlightMicrobatches("interleaved", p, i, m, v) * v);
