@@ -147,9 +147,9 @@ export const GPUS: readonly GpuSpec[] = [
     bf16FlopsPerSecond: 2250 * TERA,
     fp8FlopsPerSecond: 4500 * TERA,
     tf32FlopsPerSecond: 1100 * TERA,
-    fp32FlopsPerSecond: null,
+    fp32FlopsPerSecond: 75 * TERA,
     hbmBytes: 180 * GB,
-    hbmBytesPerSecond: 8000 * GB,
+    hbmBytesPerSecond: 7700 * GB,
     nvlinkBytesPerSecond: 1800 * GB,
     pcieGeneration: 5,
     pcieBytesPerSecond: 128 * GB,
@@ -158,7 +158,7 @@ export const GPUS: readonly GpuSpec[] = [
     sharedMemoryPerSmBytes: null,
     maxPowerWatts: 1000,
     source:
-      "NVIDIA HGX B200 datasheet, per-GPU share of the 8-GPU figures with the sparsity footnote applied (2.25 PFLOPS BF16, 4.5 PFLOPS FP8, 1.1 PFLOPS TF32 dense; 180 GB HBM3e; 8 TB/s; NVLink 5 1.8 TB/s). SM count, L2 and shared memory not taken from a datasheet, left null",
+      "NVIDIA HGX B200 datasheet, per-GPU column as reproduced by third-party copies (V2): FP16/BF16 4.5, FP8 9, TF32 2.2 PFLOPS with sparsity, halved here to dense; FP32 75 TFLOPS; 180 GB HBM3e at 7.7 TB/s (earlier revisions printed 8 TB/s); NVLink 5 1.8 TB/s; PCIe Gen5 128 GB/s; up to 1,000 W. SM count, L2 and shared memory not in the datasheet: null",
   },
 ];
 
