@@ -61,7 +61,7 @@ export const numberFormats: Readonly<Record<NumberFormatId, NumberFormatSpec>> =
     storageBits: 32,
     specials: "ieee",
     // NVIDIA describes TF32 as fp32's 8-bit exponent with fp16's 10-bit mantissa; it does not document
-    // subnormal behaviour, so the book prints no smallest subnormal for it.
+    // subnormal behavior, so the book prints no smallest subnormal for it.
     subnormalsSpecified: false,
     source: "nvidia2020ampere",
   },

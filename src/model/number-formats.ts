@@ -344,9 +344,10 @@ export function updateIsLost(id: NumberFormatId, weight: number, update: number)
 }
 
 /**
- * Smallest ratio |w| / |Δw| at which an update is certainly lost for every weight: 2^(m+1). An update smaller
- * than half an ulp of w rounds away; the ulp of w is at least |w|·2^−m, so |Δw| < |w|·2^−(m+1) is always lost.
- * fp16: 2^11 = 2048, as Micikevicius et al. observe [micikevicius2018mixed]; bf16: 2^8 = 256.
+ * Ratio |w| / |Δw| beyond which an update can be lost ("swamping"): 2^(m+1). With 2^k ≤ |w| < 2^(k+1) the gap
+ * to the next value away from zero is 2^(k−m), so an update below half of it, 2^(k−m−1) ≤ |w|·2^−(m+1), rounds
+ * away. Beyond 2^(m+2) every update is lost, whatever its direction (the gap below an exact power of two is
+ * halved). fp16: 2^11 = 2048, as Micikevicius et al. observe [micikevicius2018mixed]; bf16: 2^8 = 256.
  */
 export function swampingRatio(id: NumberFormatId): number {
   return 2 ** (numberFormat(id).mantissaBits + 1);

@@ -182,6 +182,8 @@ export function chapterStrings(): [string, string][] {
   out.push([`= 14 bytes per parameter, ${gb((2 + 4 + 4 + 4) * llama)}`, "exercise: DeepSeek-style 14 B/param"]);
   out.push([`$2^8 \\cdot 10^{-4} = ${Number((2 ** 8 * 1e-4).toPrecision(6))}$`, "bf16 lost-update threshold"]);
   out.push([`$2^{11} \\cdot 10^{-4} = ${Number((2 ** 11 * 1e-4).toPrecision(6))}$`, "fp16 lost-update threshold"]);
+  out.push([`$2^9 \\cdot 10^{-4} = ${Number((2 ** 9 * 1e-4).toPrecision(6))}$`, "bf16 always-lost threshold"]);
+  out.push([`$2^{12} \\cdot 10^{-4} = ${Number((2 ** 12 * 1e-4).toPrecision(6))}$`, "fp16 always-lost threshold"]);
   out.push([`$2^{24} \\cdot 10^{-4} \\approx ${mathInt(2 ** 24 * 1e-4)}$`, "fp32 lost-update threshold"]);
   // loss-scale exercise: largest gradient 4
   const overflows = (S: number) => !Number.isFinite(roundToFormat("fp16", 4 * S));

@@ -12,6 +12,7 @@ import {
   maxFinite,
   minNormal,
   minSubnormal,
+  numberFormat,
   roundToFormat,
   spacingAt,
   summarizeNumberFormat,
@@ -278,6 +279,29 @@ describe("spacing, swamping and scaling", () => {
     assert.equal(updateIsLost("bf16", 1, 2 ** -9), true);
     assert.equal(updateIsLost("fp32", 1, 2 ** -9), false);
   });
+
+  for (const id of ["fp16", "bf16", "fp8-e4m3"] as NumberFormatId[]) {
+    it(`${id}: updates below |w|/2^(m+2) always vanish, updates above |w|/2^(m+1) never do (property)`, () => {
+      const m = numberFormat(id).mantissaBits;
+      const max = maxFinite(id);
+      fc.assert(
+        fc.property(
+          fc.double({ min: minNormal(id) * 2 ** (m + 3), max: max / 4, noNaN: true }),
+          fc.double({ min: 0.001, max: 0.999, noNaN: true }),
+          fc.boolean(),
+          fc.boolean(),
+          (wRaw, frac, negW, negU) => {
+            const w = roundToFormat(id, negW ? -wRaw : wRaw);
+            const small = roundToFormat(id, (Math.abs(w) * 2 ** -(m + 2)) * frac) * (negU ? -1 : 1);
+            if (small !== 0 && Math.abs(small) < Math.abs(w) * 2 ** -(m + 2)) assert.equal(updateIsLost(id, w, small), true, `w=${w} u=${small}`);
+            const big = roundToFormat(id, Math.abs(w) * 2 ** -(m + 1) * (1 + frac)) * (negU ? -1 : 1);
+            if (Math.abs(big) > Math.abs(w) * 2 ** -(m + 1)) assert.equal(updateIsLost(id, w, big), false, `w=${w} u=${big}`);
+          },
+        ),
+        { numRuns: 2000 },
+      );
+    });
+  }
 
   it("fp8ScaleFactor(): amax 3.5 maps to 448 with scale 128; margin halves it", () => {
     assert.equal(fp8ScaleFactor("fp8-e4m3", 3.5), 128);
