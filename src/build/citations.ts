@@ -8,6 +8,7 @@
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { docState, escapeHtml, fail, lineInContent } from "./doc-state.ts";
 import { formatEntry, type Bibliography } from "./bibliography.ts";
+import { referencesMarker } from "./summary.ts";
 
 export interface CitationsOptions {
   /** Called once per page, so that edits to bibliography.bib show up in watch mode. */
@@ -73,7 +74,7 @@ function citationsCoreRule(state: StateCore, options: CitationsOptions): boolean
       .map((key) => `<li id="ref-${escapeHtml(key)}">${formatEntry(bib!.entries.get(key)!)}</li>`)
       .join("\n");
     const token = new state.Token("html_block", "", 0);
-    token.content = `<section class="references" aria-labelledby="references">\n<h2 id="references">References</h2>\n<ol class="references-list">\n${items}\n</ol>\n</section>\n`;
+    token.content = `${referencesMarker}\n<section class="references" aria-labelledby="references">\n<h2 id="references">References</h2>\n<ol class="references-list">\n${items}\n</ol>\n</section>\n`;
     state.tokens.push(token);
   }
   return true;

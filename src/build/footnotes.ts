@@ -6,6 +6,7 @@
  */
 import footnote from "markdown-it-footnote";
 import type { MarkdownIt, PluginSimple, StateCore, Token } from "markdown-it";
+import { footnotesMarker } from "./summary.ts";
 
 interface FootnoteRefMeta {
   id: number;
@@ -45,7 +46,7 @@ export function footnotesPlugin(md: MarkdownIt): void {
     return `<sup class="footnote-ref"><a href="#fn-${n}" id="${refId}" data-footnote="${n}">${n}</a></sup>${side}`;
   };
   r.footnote_block_open = () =>
-    `<section class="footnotes" aria-labelledby="footnotes">\n<h2 id="footnotes">Footnotes</h2>\n<ol class="footnotes-list">\n`;
+    `${footnotesMarker}\n<section class="footnotes" aria-labelledby="footnotes">\n<h2 id="footnotes">Footnotes</h2>\n<ol class="footnotes-list">\n`;
   r.footnote_block_close = () => "</ol>\n</section>\n";
   r.footnote_open = (tokens, idx) => `<li id="fn-${(tokens[idx]!.meta as { id: number }).id + 1}" class="footnote-item">`;
   r.footnote_close = () => "</li>\n";

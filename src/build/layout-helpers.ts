@@ -1,21 +1,14 @@
 /**
  * What the layouts need beyond the rendered Markdown: the book metadata (`book`), the split
  * of a chapter's HTML into body / references / footnotes, the generated table of contents
- * (read from the rendered headings with a real HTML parser), reading time, dates and the
+ * (recorded from the markdown-it tokens by summary.ts), reading time, dates and the
  * "Cite this book" BibTeX.
  */
-import { parseHTML } from "linkedom";
 import { book, type BookMetadata } from "../data/book.ts";
 import { escapeHtml } from "./doc-state.ts";
+import { normalizeFile } from "./errors.ts";
+import { footnotesMarker, pageSummary, referencesMarker, type TocEntry } from "./summary.ts";
 import { coverArtSvg } from "./cover.ts";
-
-export interface TocEntry {
-  id: string;
-  number: string;
-  /** Heading content as HTML (may contain math), without the section number. */
-  html: string;
-  children: TocEntry[];
-}
 
 export interface ChapterParts {
   body: string;
@@ -25,45 +18,24 @@ export interface ChapterParts {
   words: number;
 }
 
-const partsCache = new Map<string, ChapterParts>();
-
-/** Splits a chapter's HTML (as produced by our Markdown) for the layout. */
-export function chapterParts(html: string): ChapterParts {
-  const hit = partsCache.get(html);
-  if (hit) return hit;
-  const { document } = parseHTML(`<!doctype html><html><body><div id="root">${html}</div></body></html>`);
-  const root = document.getElementById("root")!;
-  const take = (selector: string): string => {
-    const el = root.querySelector(`:scope > ${selector}`);
-    if (!el) return "";
-    el.remove();
-    return el.outerHTML;
+/**
+ * Splits a chapter's HTML for the layout: the body, and the footnotes and references that
+ * our renderer appends after its marker comments; plus the ToC and word count recorded
+ * while the Markdown was parsed.
+ */
+export function chapterParts(html: string, inputPath: string): ChapterParts {
+  const cut = (marker: string): string => {
+    const i = html.indexOf(marker);
+    if (i < 0) return "";
+    const rest = html.slice(i + marker.length);
+    html = html.slice(0, i);
+    return rest.trim();
   };
-  const references = take("section.references");
-  const footnotes = take("section.footnotes");
-  const toc: TocEntry[] = [];
-  for (const h of root.querySelectorAll(":scope > h2, :scope > h3")) {
-    const clone = h.cloneNode(true) as Element;
-    clone.querySelector(".secnum")?.remove();
-    // Footnote markers and sidenotes do not belong in the ToC.
-    for (const extra of clone.querySelectorAll(".footnote-ref, .sidenote")) extra.remove();
-    const entry: TocEntry = {
-      id: h.getAttribute("id") ?? "",
-      number: h.getAttribute("data-number") ?? "",
-      html: clone.innerHTML.trim(),
-      children: [],
-    };
-    if (h.tagName === "H3" && toc.length > 0) toc[toc.length - 1]!.children.push(entry);
-    else toc.push(entry);
-  }
-  const body = root.innerHTML;
-  // Count prose words, not TeX: KaTeX's MathML annotation repeats every formula.
-  for (const a of root.querySelectorAll("annotation, .katex-html")) a.remove();
-  const words = (root.textContent ?? "").split(/\s+/).filter((w) => /[A-Za-z0-9]/.test(w)).length;
-  const parts: ChapterParts = { body, references, footnotes, toc, words };
-  partsCache.set(html, parts);
-  if (partsCache.size > 200) partsCache.delete(partsCache.keys().next().value!);
-  return parts;
+  // References come after footnotes; cut from the end.
+  const references = cut(referencesMarker);
+  const footnotes = cut(footnotesMarker);
+  const summary = pageSummary(normalizeFile(inputPath));
+  return { body: html, references, footnotes, toc: summary?.toc ?? [], words: summary?.words ?? 0 };
 }
 
 /** Minutes at 230 words per minute, at least 1. */
@@ -94,7 +66,7 @@ export function citeBibtex(meta: BookMetadata, siteUrl: string, chapterTitle?: s
 
 export function layoutHelpersPlugin(eleventyConfig: any): void {
   eleventyConfig.addGlobalData("book", book);
-  eleventyConfig.addFilter("chapterParts", (html: string) => chapterParts(html ?? ""));
+  eleventyConfig.addFilter("chapterParts", (html: string, inputPath: string) => chapterParts(html ?? "", inputPath));
   eleventyConfig.addFilter("readingMinutes", readingMinutes);
   eleventyConfig.addFilter("formatDate", formatDate);
   eleventyConfig.addFilter("citeBibtex", (meta: BookMetadata, url: string, title?: string) => citeBibtex(meta, url, title));

@@ -14,6 +14,7 @@ import { figuresPlugin, type FiguresOptions } from "./figures.ts";
 import { widgetsPlugin, type WidgetsOptions } from "./widgets.ts";
 import { xrefsPlugin } from "./xrefs.ts";
 import { citationsPlugin, type CitationsOptions } from "./citations.ts";
+import { summaryPlugin } from "./summary.ts";
 
 export interface BookMarkdownOptions extends CitationsOptions, FiguresOptions, WidgetsOptions {}
 
@@ -31,6 +32,7 @@ export function bookMarkdownPlugin(md: MarkdownIt, options: BookMarkdownOptions)
   widgetsPlugin(md, options);
   xrefsPlugin(md);
   citationsPlugin(md, options);
+  summaryPlugin(md); // ToC and word count for the layout
 }
 
 /** A fresh markdown-it configured like the book's (for tests and tools). */
