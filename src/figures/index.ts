@@ -9,14 +9,20 @@ import { unitConverterWidget } from "./unit-converter.ts";
 import { numberFormatsWidget } from "./number-formats.ts";
 import { dpOverlapWidget } from "./dp-overlap.ts";
 import { moeRoutingWidget } from "./moe-routing.ts";
+import { activationCurveWidget } from "./activation-curve.ts";
 import { tpShardingWidget } from "./tp-sharding.ts";
 import { ringAttentionWidget } from "./ring-attention.ts";
+import { memoryExplorerWidget } from "./memory-explorer.ts";
+import { pipelineExplorerWidget } from "./pipeline-explorer.ts";
 
 export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
   "unit-converter": unitConverterWidget,
   "number-formats": numberFormatsWidget,
   "dp-overlap": dpOverlapWidget,
   "moe-routing": moeRoutingWidget,
+  "activation-curve": activationCurveWidget,
   "tp-sharding": tpShardingWidget,
   "ring-attention": ringAttentionWidget,
+  "memory-explorer": memoryExplorerWidget,
+  "pipeline-explorer": pipelineExplorerWidget,
 };

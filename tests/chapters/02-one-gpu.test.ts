@@ -68,7 +68,7 @@ test("memory timeline of the running example: step 1 peaks at 35.8 GB, step 2 at
   assert.equal(peaks.second - peaks.first, input.momentBytes);
   const model = trainingMemory(preset("llama-3.2-1b").config, { seqLength: 4096, microBatchSize: 4 });
   assertMentions(text, `(${gb(model.perGpu.total)} here)`, "model sum");
-  assertMentions(text, "micro-batch of 4, no recomputation, FlashAttention", "figure caption setup");
+  assertMentions(text, "micro-batch size 4, no recomputation, FlashAttention", "figure caption setup");
 });
 
 test("GPT-2 XL activations follow sbh(34 + 5as/h): 186.8 MB per layer, 8.97 / 30.5 / 111.4 GB for 48 layers, 0.16 GB with full recomputation", () => {

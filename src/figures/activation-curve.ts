@@ -1,0 +1,380 @@
+/**
+ * activation-curve: activation memory of one microbatch against sequence length, for no,
+ * selective and full recomputation, for any model preset. Used by the single-GPU chapter's
+ * recomputation section. Every number comes from `trainingMemory` in src/model (one GPU, no
+ * parallelism; activations include the fp32 logits and, under recomputation, the working set of
+ * the layer being recomputed).
+ *
+ * Settings (YAML inside `::: widget activation-curve`):
+ *   model: llama-3.1-8b   # a preset id of src/data/models.ts
+ *   attention: eager      # eager (stores the s × s scores) or flash (FlashAttention)
+ *   microBatch: 1         # micro-batch size b, an integer from 1 to 1024
+ *   gpu: h100-sxm         # GPU whose memory is drawn as a horizontal line
+ *
+ * Both axes are logarithmic: a line of slope 1 grows linearly with s, slope 2 quadratically.
+ */
+import { scaleLog } from "d3-scale";
+import { select } from "d3-selection";
+import { axisBottom, axisLeft } from "d3-axis";
+import { line } from "d3-shape";
+import { MODEL_PRESETS, findGpu, findModelPreset, parseModelConfig, trainingMemory, type Recompute } from "../model/index.ts";
+import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+
+export type CurveAttention = "eager" | "flash";
+
+export interface ActivationCurveSettings {
+  model: string;
+  attention: CurveAttention;
+  microBatch: number;
+  gpu: string;
+}
+
+export const recomputeModes: readonly Recompute[] = ["none", "selective", "full"];
+export const recomputeLabels: Readonly<Record<Recompute, string>> = {
+  none: "no recomputation",
+  selective: "selective",
+  full: "full",
+};
+export const attentionLabels: Readonly<Record<CurveAttention, string>> = {
+  eager: "eager attention",
+  flash: "FlashAttention",
+};
+
+/** Largest micro-batch the widget accepts. */
+export const maxMicroBatch = 1024;
+/** Shortest and longest sequence drawn (the longest is capped by the model's position limit). */
+export const minSeqLength = 256;
+export const maxSeqLength = 131_072;
+
+/** The curves of one state of the widget. */
+export interface ActivationCurves {
+  modelName: string;
+  attention: CurveAttention;
+  microBatch: number;
+  /** Sequence lengths, powers of two. */
+  seqLengths: number[];
+  /** Activation bytes per GPU for each recomputation mode, one value per sequence length. */
+  bytes: Record<Recompute, number[]>;
+  gpuName: string;
+  gpuBytes: number;
+}
+
+/** Computes every point of the chart from the model. Throws only for settings parseSettings rejects. */
+export function activationCurves(settings: ActivationCurveSettings): ActivationCurves {
+  const preset = findModelPreset(settings.model);
+  const gpu = findGpu(settings.gpu);
+  if (!preset) throw new WidgetSettingsError("model", `unknown preset "${settings.model}"`);
+  if (!gpu) throw new WidgetSettingsError("gpu", `unknown GPU "${settings.gpu}"`);
+  const arch = parseModelConfig(preset.config).architecture;
+  const longest = Math.min(maxSeqLength, arch.maxPositions);
+  const seqLengths: number[] = [];
+  for (let s = minSeqLength; s <= longest; s *= 2) seqLengths.push(s);
+  if (seqLengths.length === 0) seqLengths.push(longest);
+  const bytes = { none: [], selective: [], full: [] } as Record<Recompute, number[]>;
+  for (const recompute of recomputeModes) {
+    for (const seqLength of seqLengths) {
+      const memory = trainingMemory(arch, {
+        seqLength,
+        microBatchSize: settings.microBatch,
+        recompute,
+        attention: settings.attention,
+      });
+      bytes[recompute].push(memory.perGpu.activations);
+    }
+  }
+  return {
+    modelName: preset.name,
+    attention: settings.attention,
+    microBatch: settings.microBatch,
+    seqLengths,
+    bytes,
+    gpuName: gpu.name,
+    gpuBytes: gpu.hbmBytes,
+  };
+}
+
+export type MicroBatchResult = { ok: true; value: number } | { ok: false; message: string };
+
+/** Reads the micro-batch field: a whole number from 1 to {@link maxMicroBatch}; never NaN. */
+export function parseMicroBatch(text: string): MicroBatchResult {
+  const cleaned = text.trim();
+  if (cleaned === "") return { ok: false, message: "Enter a micro-batch size, for example 1." };
+  if (!/^\+?\d+$/.test(cleaned)) {
+    return { ok: false, message: `"${cleaned.slice(0, 20)}" is not a whole number. Enter 1 to ${maxMicroBatch}.` };
+  }
+  const value = Number(cleaned);
+  if (!Number.isSafeInteger(value) || value < 1 || value > maxMicroBatch) {
+    return { ok: false, message: `Enter a whole number from 1 to ${maxMicroBatch}.` };
+  }
+  return { ok: true, value };
+}
+
+/** Bytes with up to three significant digits in MB, GB (10^9 B) or TB (10^12 B), e.g. "20.4 GB", "80 GB". */
+export function formatMemory(bytes: number): string {
+  const three = (x: number) => String(Number(x.toPrecision(3)));
+  if (bytes >= 1e12) return `${three(bytes / 1e12)} TB`;
+  if (bytes >= 1e9) return `${three(bytes / 1e9)} GB`;
+  return `${three(bytes / 1e6)} MB`;
+}
+
+/** Axis label of a power of ten of bytes: "100 MB", "1 GB", "10 GB", "1 TB". */
+export function powerOfTenLabel(bytes: number): string {
+  const units: [number, string][] = [[1e12, "TB"], [1e9, "GB"], [1e6, "MB"], [1e3, "kB"]];
+  for (const [size, unit] of units) if (bytes >= size) return `${Math.round(bytes / size)} ${unit}`;
+  return `${Math.round(bytes)} B`;
+}
+
+/** "4,096" style. */
+function formatTokens(s: number): string {
+  return s.toLocaleString("en-US");
+}
+
+/** Longest sequence that fits in the GPU's memory with activations alone, or undefined if none. */
+export function longestFitting(curves: ActivationCurves, recompute: Recompute): number | undefined {
+  let best: number | undefined;
+  curves.seqLengths.forEach((s, i) => {
+    if (curves.bytes[recompute][i]! <= curves.gpuBytes) best = s;
+  });
+  return best;
+}
+
+/** Sentence for screen readers (and the visible note under the chart). */
+export function curveSummary(curves: ActivationCurves): string {
+  const pick = curves.seqLengths.includes(4096) ? 4096 : curves.seqLengths[curves.seqLengths.length - 1]!;
+  const i = curves.seqLengths.indexOf(pick);
+  const parts = recomputeModes.map((r) => `${recomputeLabels[r]} ${formatMemory(curves.bytes[r][i]!)}`);
+  const fits = recomputeModes.map((r) => {
+    const s = longestFitting(curves, r);
+    return `${recomputeLabels[r]} ${s === undefined ? "none" : `${formatTokens(s)} tokens`}`;
+  });
+  return (
+    `${curves.modelName}, ${attentionLabels[curves.attention]}, micro-batch ${curves.microBatch}: ` +
+    `activations at ${formatTokens(pick)} tokens are ${parts.join(", ")}. ` +
+    `Longest sequence drawn whose activations alone fit in ${formatMemory(curves.gpuBytes)}: ${fits.join(", ")}.`
+  );
+}
+
+/** Width of the chart's coordinate system when the page does not say otherwise. */
+export const defaultChartWidth = 640;
+/** Below this width the line labels move from the right margin to a legend inside the plot. */
+const compactWidth = 480;
+const height = 340;
+const svgNs = "http://www.w3.org/2000/svg";
+const lineStyle: Readonly<Record<Recompute, string>> = {
+  none: "stroke: var(--c-acts); stroke-width: 2.5; fill: none",
+  selective: "stroke: var(--c-params); stroke-width: 2.5; fill: none; stroke-dasharray: 7 4",
+  full: "stroke: var(--c-optim); stroke-width: 2.5; fill: none; stroke-dasharray: 2 3",
+};
+const pointFill: Readonly<Record<Recompute, string>> = {
+  none: "fill: var(--c-acts)",
+  selective: "fill: var(--c-params)",
+  full: "fill: var(--c-optim)",
+};
+
+/**
+ * Replaces the chart inside `container` (an element of the widget) with the curves. `layoutWidth`
+ * is the width of the SVG coordinate system; the browser passes the container's width so that
+ * text keeps its size on phones (under 480 the labels become a legend inside the plot).
+ */
+export function drawActivationChart(container: Element, curves: ActivationCurves, layoutWidth = defaultChartWidth): void {
+  const width = Math.max(300, Math.min(defaultChartWidth, Math.round(layoutWidth)));
+  const compact = width < compactWidth;
+  const margin = { top: 16, right: compact ? 14 : 118, bottom: 48, left: 62 };
+  const doc = container.ownerDocument;
+  container.textContent = "";
+  const svg = doc.createElementNS(svgNs, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "ac-chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", curveSummary(curves));
+  svg.setAttribute("style", `width: 100%; height: auto; max-width: ${width}px; font: 12px system-ui, sans-serif`);
+  container.append(svg);
+
+  const all = recomputeModes.flatMap((r) => curves.bytes[r]).concat(curves.gpuBytes);
+  const lo = Math.min(...all);
+  const hi = Math.max(...all);
+  const first = curves.seqLengths[0]!;
+  const last = curves.seqLengths[curves.seqLengths.length - 1]!;
+  const x = scaleLog()
+    .base(2)
+    .domain(first === last ? [first / 2, last * 2] : [first, last])
+    .range([margin.left, width - margin.right]);
+  const y = scaleLog()
+    .domain([10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi))])
+    .range([height - margin.bottom, margin.top]);
+  const g = select(svg);
+  const xAxis = g
+    .append("g")
+    .attr("transform", `translate(0,${height - margin.bottom})`)
+    .call(
+      axisBottom(x)
+        .tickValues(compact ? curves.seqLengths.filter((_, i) => i % 2 === 0) : curves.seqLengths)
+        .tickFormat((d) => {
+          const v = Number(d);
+          return v >= 1024 ? `${v / 1024}K` : String(v);
+        }),
+    );
+  const yAxis = g
+    .append("g")
+    .attr("transform", `translate(${margin.left},0)`)
+    .call(
+      axisLeft(y)
+        .tickValues(y.ticks().filter((t) => Number.isInteger(Math.log10(t))))
+        .tickFormat((d) => powerOfTenLabel(Number(d))),
+    );
+  for (const axis of [xAxis, yAxis]) {
+    axis.selectAll("text").attr("style", "fill: var(--c-muted)");
+    axis.selectAll("path, line").attr("style", "stroke: var(--c-muted)");
+  }
+  g.append("text")
+    .attr("x", (margin.left + width - margin.right) / 2)
+    .attr("y", height - 8)
+    .attr("text-anchor", "middle")
+    .attr("style", "fill: var(--c-muted)")
+    .text("sequence length s (tokens, log scale)");
+  g.append("text")
+    .attr("transform", `translate(14,${(margin.top + height - margin.bottom) / 2}) rotate(-90)`)
+    .attr("text-anchor", "middle")
+    .attr("style", "fill: var(--c-muted)")
+    .text("activation memory (log scale)");
+
+  // GPU memory line.
+  const gy = y(curves.gpuBytes);
+  g.append("line")
+    .attr("x1", margin.left)
+    .attr("x2", width - margin.right)
+    .attr("y1", gy)
+    .attr("y2", gy)
+    .attr("style", "stroke: var(--c-accent); stroke-width: 1.5");
+  g.append("text")
+    .attr("x", compact ? margin.left + 6 : width - margin.right + 6)
+    .attr("y", compact ? gy - 5 : gy + 4)
+    .attr("style", "fill: var(--c-accent)")
+    .text(`GPU: ${formatMemory(curves.gpuBytes)}`);
+
+  const path = line<number>()
+    .x((_, i) => x(curves.seqLengths[i]!))
+    .y((b) => y(b));
+  // Label positions at the right end, nudged apart so they never overlap.
+  const ends = recomputeModes.map((r) => ({ r, y: y(curves.bytes[r][curves.bytes[r].length - 1]!) }));
+  ends.sort((a, b) => a.y - b.y);
+  for (let i = 1; i < ends.length; i++) ends[i]!.y = Math.max(ends[i]!.y, ends[i - 1]!.y + 15);
+  for (const r of recomputeModes) {
+    const series = g.append("g").attr("class", `ac-series ac-${r}`);
+    series.append("path").attr("d", path(curves.bytes[r]) ?? "").attr("style", lineStyle[r]);
+    series
+      .selectAll("circle")
+      .data(curves.bytes[r])
+      .join("circle")
+      .attr("cx", (_, i) => x(curves.seqLengths[i]!))
+      .attr("cy", (b) => y(b))
+      .attr("r", 3)
+      .attr("style", pointFill[r])
+      .append("title")
+      .text((b, i) => `${recomputeLabels[r]}, s = ${formatTokens(curves.seqLengths[i]!)}: ${formatMemory(b)}`);
+    if (compact) {
+      // Legend in the empty top-left corner of the plot (curves start low on the left).
+      const k = recomputeModes.indexOf(r);
+      const ly = margin.top + 10 + 16 * k;
+      series.append("line").attr("x1", margin.left + 10).attr("x2", margin.left + 34).attr("y1", ly).attr("y2", ly).attr("style", lineStyle[r]);
+      series.append("text").attr("x", margin.left + 40).attr("y", ly + 4).attr("style", pointFill[r]).text(recomputeLabels[r]);
+    } else {
+      const end = ends.find((e) => e.r === r)!;
+      series
+        .append("text")
+        .attr("x", width - margin.right + 6)
+        .attr("y", end.y + 4)
+        .attr("style", pointFill[r])
+        .text(recomputeLabels[r]);
+    }
+  }
+}
+
+/** The options of the model select: every preset, in the data file's order. */
+export function modelOptions(): { id: string; name: string }[] {
+  return MODEL_PRESETS.map((p) => ({ id: p.id, name: p.name }));
+}
+
+function parseSettings(raw: unknown): ActivationCurveSettings {
+  const obj = settingsObject(raw, ["model", "attention", "microBatch", "gpu"]);
+  const model = obj.model ?? "llama-3.1-8b";
+  if (typeof model !== "string" || !findModelPreset(model)) {
+    throw new WidgetSettingsError("model", `must be a preset id (${modelOptions().map((o) => o.id).join(", ")}); got ${JSON.stringify(model)}`);
+  }
+  const attention = obj.attention ?? "eager";
+  if (attention !== "eager" && attention !== "flash") {
+    throw new WidgetSettingsError("attention", `must be eager or flash (got ${JSON.stringify(attention)})`);
+  }
+  const microBatch = obj.microBatch ?? 1;
+  if (typeof microBatch !== "number" || !Number.isInteger(microBatch) || microBatch < 1 || microBatch > maxMicroBatch) {
+    throw new WidgetSettingsError("microBatch", `must be a whole number from 1 to ${maxMicroBatch} (got ${JSON.stringify(microBatch)})`);
+  }
+  const gpu = obj.gpu ?? "h100-sxm";
+  if (typeof gpu !== "string" || !findGpu(gpu)) {
+    throw new WidgetSettingsError("gpu", `must be a GPU id of src/data/gpus.ts (got ${JSON.stringify(gpu)})`);
+  }
+  return { model, attention, microBatch, gpu };
+}
+
+function renderStatic(root: Element, settings: ActivationCurveSettings): void {
+  const doc = root.ownerDocument;
+  const idBase = root.getAttribute("id") ?? "activation-curve";
+  const el = (tag: string, attrs: Record<string, string> = {}, text?: string): Element => {
+    const e = doc.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const box = el("div", { class: "activation-curve" });
+  const controls = el("div", { class: "widget-controls" });
+
+  const modelField = el("div", { class: "widget-field" });
+  const modelSelect = el("select", { id: `${idBase}-model`, name: "model", disabled: "" });
+  for (const o of modelOptions()) {
+    const option = el("option", { value: o.id }, o.name);
+    if (o.id === settings.model) option.setAttribute("selected", "");
+    modelSelect.append(option);
+  }
+  modelField.append(el("label", { for: `${idBase}-model` }, "Model"), modelSelect);
+
+  const attentionField = el("div", { class: "widget-field" });
+  const attentionSelect = el("select", { id: `${idBase}-attention`, name: "attention", disabled: "" });
+  for (const a of ["eager", "flash"] as const) {
+    const option = el("option", { value: a }, attentionLabels[a]);
+    if (a === settings.attention) option.setAttribute("selected", "");
+    attentionSelect.append(option);
+  }
+  attentionField.append(el("label", { for: `${idBase}-attention` }, "Attention"), attentionSelect);
+
+  const batchField = el("div", { class: "widget-field" });
+  batchField.append(
+    el("label", { for: `${idBase}-micro-batch` }, "Micro-batch size b"),
+    el("input", {
+      id: `${idBase}-micro-batch`,
+      name: "microBatch",
+      type: "text",
+      inputmode: "numeric",
+      autocomplete: "off",
+      spellcheck: "false",
+      value: String(settings.microBatch),
+      "aria-describedby": `${idBase}-micro-batch-message`,
+      disabled: "",
+    }),
+    el("p", { class: "widget-message", id: `${idBase}-micro-batch-message`, role: "alert" }),
+  );
+  controls.append(modelField, attentionField, batchField);
+
+  const chart = el("div", { class: "ac-chart-box" });
+  const curves = activationCurves(settings);
+  drawActivationChart(chart, curves);
+  const note = el("p", { class: "ac-summary" }, curveSummary(curves));
+  const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
+  box.append(controls, chart, note, live);
+  root.append(box);
+}
+
+export const activationCurveWidget = defineWidget<ActivationCurveSettings>({
+  description: "activation memory against sequence length for no, selective and full recomputation",
+  parseSettings,
+  renderStatic,
+});
