@@ -220,7 +220,7 @@ export interface DpScalingDrawOptions {
   idPrefix?: string;
 }
 
-/** Log–log chart of modelled tokens per second against GPUs, with the ideal line and efficiencies. */
+/** Log–log chart of modeled tokens per second against GPUs, with the ideal line and efficiencies. */
 export function drawDpScaling(root: Element, points: DpScalingPoint[], options: DpScalingDrawOptions): void {
   if (points.length < 2) throw new ModelInputError("points", "at least two scaling points are needed");
   const width = options.width ?? 760;
@@ -267,7 +267,7 @@ export function drawDpScaling(root: Element, points: DpScalingPoint[], options: 
   g.append("line").attr("class", "dp-ideal").attr("x1", m.left).attr("x2", m.left + 28).attr("y1", ly - 4).attr("y2", ly - 4);
   g.append("text").attr("class", "dp-m").attr("x", m.left + 34).attr("y", ly).text("ideal (d × one GPU)");
   g.append("line").attr("class", "dp-line").attr("x1", m.left + 200).attr("x2", m.left + 228).attr("y1", ly - 4).attr("y2", ly - 4);
-  g.append("text").attr("class", "dp-m").attr("x", m.left + 234).attr("y", ly).text("modelled, % = efficiency");
+  g.append("text").attr("class", "dp-m").attr("x", m.left + 234).attr("y", ly).text("modeled, % = efficiency");
 }
 
 /** Settings of the `dp-overlap` widget (and of its static rendering). */
@@ -496,9 +496,9 @@ export function renderChapterFigures(doc: Document): Record<string, string> {
   out["timelines.svg"] = a.innerHTML;
   const b = doc.createElement("div");
   drawDpScaling(b, chapterScalingPoints(), {
-    title: "Modelled data-parallel throughput of Llama 3.1 8B at a fixed 4M-token batch",
+    title: "Modeled data-parallel throughput of Llama 3.1 8B at a fixed 4M-token batch",
     description:
-      "Tokens per second against GPUs on log-log axes. The ideal line doubles with the GPUs; the modelled line follows it and bends below it as the microbatches per replica fall to one.",
+      "Tokens per second against GPUs on log-log axes. The ideal line doubles with the GPUs; the modeled line follows it and bends below it as the microbatches per replica fall to one.",
     idPrefix: "dp-scaling",
   });
   out["scaling.svg"] = b.innerHTML;

@@ -154,6 +154,7 @@ test("the scaling figure's efficiencies (dataParallelScaling)", () => {
   assertMentions(text, `($m = 1$), ${pct(1024)}, at ${(at(1024).tokensPerSecond / 1e6).toFixed(2)} million tokens per second`, "1024");
   assertMentions(text, `reaching ${(100 * at(1024).efficiency).toFixed(0)}% of ideal at 1024 GPUs`, "alt text");
   assert.equal(at(64).microbatches, 16);
+  assertMentions(text, `wait for the network for ${((100 * at(1024).exposedCommSeconds) / at(1024).stepSeconds).toFixed(0)}%\nof every step`.replace("\n", " "), "waiting share at 1024");
 });
 
 test("ZeRO memory table (rajbhandari2020zero §5 worked example and the 8B model)", () => {
@@ -178,7 +179,7 @@ test("ZeRO-3 prefetch buffers and the tokens-per-microbatch bound", () => {
   const layer = layerParameters(arch, 0).total;
   assert.equal(layer, 218_112_000);
   assertMentions(text, `holds ${grouped(layer)}\nparameters, ${(2 * layer / 1e6).toFixed(1)} MB in bf16`.replace("\n", " "), "layer size");
-  assertMentions(text, `(${(F / 1e12).toFixed(1)} TFLOP/s)`, "sustained FLOP/s");
+  assertMentions(text, `(${(F / 1e12).toFixed(1)} TFLOPS)`, "sustained FLOP/s");
   assertMentions(text, `at least ${grouped(zero3HidingTokens(F, ib, 64))} tokens per microbatch`, "IB bound");
   assertMentions(text, `${grouped(zero3HidingTokens(F, nvlinkOneWay, 8))} tokens suffice`, "NVLink bound");
   const maxGpus = (4 * 2 ** 20) / (F / ib);
