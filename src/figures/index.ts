@@ -12,6 +12,8 @@ import { moeRoutingWidget } from "./moe-routing.ts";
 import { activationCurveWidget } from "./activation-curve.ts";
 import { tpShardingWidget } from "./tp-sharding.ts";
 import { ringAttentionWidget } from "./ring-attention.ts";
+import { memoryExplorerWidget } from "./memory-explorer.ts";
+import { pipelineExplorerWidget } from "./pipeline-explorer.ts";
 
 export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
   "unit-converter": unitConverterWidget,
@@ -21,4 +23,6 @@ export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
   "activation-curve": activationCurveWidget,
   "tp-sharding": tpShardingWidget,
   "ring-attention": ringAttentionWidget,
+  "memory-explorer": memoryExplorerWidget,
+  "pipeline-explorer": pipelineExplorerWidget,
 };

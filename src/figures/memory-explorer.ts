@@ -1,0 +1,410 @@
+/**
+ * The `memory-explorer` figure: a stacked bar of memory per GPU (one bar per pipeline stage) by
+ * category against the chosen GPU's capacity, a curve of per-GPU memory against sequence length
+ * or micro-batch size with the current point marked, the fit verdict, a text summary and a table
+ * of the formula behind each number.
+ *
+ * Draws with d3 into the element it is given, creating nodes with `root.ownerDocument` only, so
+ * the build renders the default state under linkedom (JavaScript off, print) and the browser entry
+ * (src/widgets/memory-explorer.ts) redraws with the same code. Every number comes from
+ * src/model through memory-explorer-state.ts.
+ */
+import { select, type Selection } from "d3-selection";
+import { scaleBand, scaleLinear, scaleLog } from "d3-scale";
+import { line as d3line } from "d3-shape";
+import {
+  breakdownRows,
+  computeMemoryView,
+  formatBytes,
+  gpuShortName,
+  memoryCurve,
+  parseMemorySettings,
+  summarizeMemory,
+  type CurveAxis,
+  type CurvePoint,
+  type MemoryExplorerSettings,
+  type MemoryView,
+} from "./memory-explorer-state.ts";
+import { defineWidget } from "./widget.ts";
+
+const W = 340;
+const H = 300;
+const FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
+
+/** Category colors: the engine palette (assets/css/book.css) with its light values as fallbacks. */
+export const memoryColors = {
+  parameters: "var(--c-params, #2563c9)",
+  gradients: "var(--c-grads, #c2410c)",
+  optimizer: "var(--c-optim, #2f7d3b)",
+  activations: "var(--c-acts, #8a3ab0)",
+} as const;
+
+type Svg = Selection<SVGSVGElement, unknown, null, undefined>;
+
+function freshSvg(host: Element, cls: string, label: string): Svg {
+  select(host).selectAll(`svg.${cls}`).remove();
+  return select(host)
+    .append("svg")
+    .attr("class", cls)
+    .attr("viewBox", `0 0 ${W} ${H}`)
+    .attr("role", "img")
+    .attr("aria-label", label)
+    .attr("font-family", FONT)
+    .attr("font-size", 12)
+    .attr("fill", "currentColor")
+    .style("width", "100%")
+    .style("max-width", `${W * 1.35}px`)
+    .style("height", "auto") as Svg;
+}
+
+/** "80 GB"-style tick labels. */
+function gbTick(bytes: number): string {
+  const gb = bytes / 1e9;
+  if (gb >= 1) return `${gb.toLocaleString("en-US", { maximumFractionDigits: 1 })}`;
+  return gb.toLocaleString("en-US", { maximumSignificantDigits: 2 });
+}
+
+
+
+const haloAttrs = (sel: Selection<SVGTextElement, unknown, null, undefined>) =>
+  sel.attr("paint-order", "stroke").attr("stroke", "var(--c-surface, #f5f6f8)").attr("stroke-width", 4).attr("stroke-linejoin", "round");
+
+/** The stacked bars: one per pipeline stage (one bar without pipeline parallelism). */
+export function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
+  const { memory, gpu } = view;
+  const stages = memory.stages;
+  const multi = stages.length > 1;
+  const svg = freshSvg(host, "mx-bars", `Stacked bar${multi ? "s" : ""} of memory per GPU. ${view.verdict.text}`);
+  const m = { l: 46, r: 12, t: 28, b: 66 };
+  const maxTotal = Math.max(...stages.map((s) => s.total));
+  const y = scaleLinear()
+    .domain([0, Math.max(maxTotal, gpu.hbmBytes) * 1.08])
+    .range([H - m.b, m.t])
+    .nice(5);
+  const x = scaleBand<number>()
+    .domain(stages.map((s) => s.stage))
+    .range([m.l, W - m.r])
+    .paddingInner(multi ? 0.2 : 0)
+    .paddingOuter(multi ? 0.15 : 1.1);
+
+  svg.append("text").attr("x", 0).attr("y", 14).attr("font-weight", 600).text("Memory per GPU (GB)");
+  const axis = svg.append("g").attr("class", "mx-axis");
+  for (const t of y.ticks(5)) {
+    axis.append("line").attr("x1", m.l).attr("x2", W - m.r).attr("y1", y(t)).attr("y2", y(t)).attr("stroke", "currentColor").attr("stroke-opacity", 0.14);
+    axis.append("text").attr("x", m.l - 5).attr("y", y(t) + 4).attr("text-anchor", "end").attr("fill", "var(--c-muted, #585f6b)").text(gbTick(t));
+  }
+
+  const bw = x.bandwidth();
+  const order = ["parameters", "gradients", "optimizer", "activations"] as const;
+  for (const stage of stages) {
+    const rows = breakdownRows(memory, stage);
+    const bx = x(stage.stage) ?? m.l;
+    let acc = 0;
+    const g = svg.append("g").attr("class", "mx-bar").attr("data-stage", stage.stage);
+    for (const key of order) {
+      const row = rows.find((r) => r.key === key)!;
+      const y0 = y(acc);
+      const y1 = y(acc + row.bytes);
+      acc += row.bytes;
+      const rect = g
+        .append("rect")
+        .attr("class", `mx-seg mx-${key}`)
+        .attr("x", bx)
+        .attr("y", y1)
+        .attr("width", bw)
+        .attr("height", Math.max(0, y0 - y1))
+        .attr("fill", memoryColors[key]);
+      rect.append("title").text(`${multi ? `Stage ${stage.stage + 1}: ` : ""}${row.label} ${formatBytes(row.bytes)} = ${row.formula}`);
+      if (y0 - y1 >= 15 && bw >= 44) {
+        g.append("text")
+          .attr("class", "mx-seg-label")
+          .attr("x", bx + bw / 2)
+          .attr("y", (y0 + y1) / 2 + 4)
+          .attr("text-anchor", "middle")
+          .attr("fill", "var(--c-bg, #ffffff)")
+          .attr("font-size", bw >= 90 ? 12 : 10)
+          .text(formatBytes(row.bytes));
+      }
+    }
+    if (!multi || stage.stage === memory.peakStage) {
+      haloAttrs(
+        g
+          .append("text")
+          .attr("class", "mx-total")
+          .attr("x", bx + bw / 2)
+          .attr("y", y(stage.total) - 5)
+          .attr("text-anchor", "middle")
+          .attr("font-weight", 600)
+          .text(formatBytes(stage.total)),
+      );
+    }
+    if (multi && (stages.length <= 12 || stage.stage === 0 || stage.stage === stages.length - 1 || stage.stage === memory.peakStage)) {
+      svg
+        .append("text")
+        .attr("x", bx + bw / 2)
+        .attr("y", H - m.b + 14)
+        .attr("text-anchor", "middle")
+        .attr("font-size", 11)
+        .attr("fill", "var(--c-muted, #585f6b)")
+        .text(String(stage.stage + 1));
+    }
+  }
+  svg
+    .append("text")
+    .attr("x", (m.l + W - m.r) / 2)
+    .attr("y", H - m.b + (multi ? 28 : 16))
+    .attr("text-anchor", "middle")
+    .attr("font-size", 11)
+    .attr("fill", "var(--c-muted, #585f6b)")
+    .text(multi ? `pipeline stage (fullest: ${memory.peakStage + 1})` : "one GPU");
+
+  const cy = y(gpu.hbmBytes);
+  svg
+    .append("line")
+    .attr("class", "mx-capacity")
+    .attr("x1", m.l)
+    .attr("x2", W - m.r)
+    .attr("y1", cy)
+    .attr("y2", cy)
+    .attr("stroke", "currentColor")
+    .attr("stroke-width", 1.6)
+    .attr("stroke-dasharray", "6 4");
+  haloAttrs(
+    svg
+      .append("text")
+      .attr("x", W - m.r)
+      .attr("y", cy - 5)
+      .attr("text-anchor", "end")
+      .attr("font-size", 11)
+      .text(`${gpuShortName(gpu.name)}: ${formatBytes(gpu.hbmBytes)}`),
+  );
+
+  // legend, two rows of two
+  const names = { parameters: "parameters", gradients: "gradients", optimizer: "optimizer states", activations: "activations" };
+  order.forEach((key, i) => {
+    const lx = 4 + (i % 2) * 160;
+    const ly = H - 30 + Math.floor(i / 2) * 16;
+    svg.append("rect").attr("x", lx).attr("y", ly - 10).attr("width", 11).attr("height", 11).attr("fill", memoryColors[key]);
+    svg.append("text").attr("x", lx + 16).attr("y", ly).attr("font-size", 11.5).text(names[key]);
+  });
+  return svg.node()!;
+}
+
+/** "4K"-style token counts for the sequence axis (K = 1,024 tokens, as configs count them). */
+function tokensTick(x: number): string {
+  if (x >= 1024 && x % 1024 === 0) return `${x / 1024}K`;
+  return String(x);
+}
+
+/** Memory of the fullest GPU against sequence length or micro-batch size, current point marked. */
+export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoint[], axis: CurveAxis): SVGSVGElement {
+  const current = axis === "seqLength" ? view.state.seqLength : view.state.microBatch;
+  const what = axis === "seqLength" ? "sequence length" : "micro-batch size";
+  const svg = freshSvg(host, "mx-curve", `Line chart of memory per GPU against ${what}, log scales, with the GPU's capacity and the current setting marked.`);
+  const m = { l: 46, r: 14, t: 28, b: 66 };
+  const valid = curve.filter((p) => p.total !== null) as Array<{ x: number; total: number; modelStates: number }>;
+  const values = [view.gpu.hbmBytes, view.memory.perGpu.total, ...valid.flatMap((p) => [p.total, p.modelStates])].filter((v) => v > 0);
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const y = scaleLog()
+    .domain([lo / 1.6, hi * 1.6])
+    .range([H - m.b, m.t]);
+  const xs = curve.map((p) => p.x);
+  const x = scaleLog()
+    .base(2)
+    .domain([Math.min(...xs), Math.max(...xs)])
+    .range([m.l, W - m.r]);
+
+  svg.append("text").attr("x", 0).attr("y", 14).attr("font-weight", 600).text(`Memory per GPU (GB) against ${what}`);
+  const grid = svg.append("g").attr("class", "mx-axis");
+  const [d0, d1] = y.domain();
+  const yTicks: Array<{ v: number; f: number }> = [];
+  for (let e = Math.floor(Math.log10(d0 / 1e9)); e <= Math.ceil(Math.log10(d1 / 1e9)); e++) {
+    for (const f of [1, 2, 5]) {
+      const v = f * 10 ** e * 1e9;
+      if (v >= d0 && v <= d1) yTicks.push({ v, f });
+    }
+  }
+  const thin = (yTicks.length > 7 ? yTicks.filter((t) => t.f === 1) : yTicks).map((t) => t.v);
+  for (const t of thin) {
+    grid.append("line").attr("x1", m.l).attr("x2", W - m.r).attr("y1", y(t)).attr("y2", y(t)).attr("stroke", "currentColor").attr("stroke-opacity", 0.14);
+    grid.append("text").attr("x", m.l - 5).attr("y", y(t) + 4).attr("text-anchor", "end").attr("fill", "var(--c-muted, #585f6b)").text(gbTick(t));
+  }
+  const xTicks = xs.filter((v) => Number.isInteger(Math.log2(v)) && (axis === "microBatch" || Math.log2(v) % 2 === 1));
+  for (const t of xTicks) {
+    grid
+      .append("text")
+      .attr("x", x(t))
+      .attr("y", H - m.b + 16)
+      .attr("text-anchor", "middle")
+      .attr("font-size", 11)
+      .attr("fill", "var(--c-muted, #585f6b)")
+      .text(axis === "seqLength" ? tokensTick(t) : String(t));
+  }
+  svg
+    .append("text")
+    .attr("x", (m.l + W - m.r) / 2)
+    .attr("y", H - m.b + 32)
+    .attr("text-anchor", "middle")
+    .attr("font-size", 11)
+    .attr("fill", "var(--c-muted, #585f6b)")
+    .text(axis === "seqLength" ? "sequence length s (tokens)" : "micro-batch size b (sequences)");
+
+  const cy = y(view.gpu.hbmBytes);
+  svg.append("line").attr("class", "mx-capacity").attr("x1", m.l).attr("x2", W - m.r).attr("y1", cy).attr("y2", cy).attr("stroke", "currentColor").attr("stroke-width", 1.6).attr("stroke-dasharray", "6 4");
+  haloAttrs(svg.append("text").attr("x", m.l + 4).attr("y", cy - 5).attr("font-size", 11).text(formatBytes(view.gpu.hbmBytes)));
+
+  const total = d3line<CurvePoint>()
+    .defined((p) => p.total !== null)
+    .x((p) => x(p.x))
+    .y((p) => y(p.total ?? 1));
+  const states = d3line<CurvePoint>()
+    .defined((p) => p.modelStates !== null)
+    .x((p) => x(p.x))
+    .y((p) => y(p.modelStates ?? 1));
+  svg.append("path").attr("class", "mx-line-states").attr("d", states(curve) ?? "").attr("fill", "none").attr("stroke", memoryColors.optimizer).attr("stroke-width", 2).attr("stroke-dasharray", "3 3");
+  svg.append("path").attr("class", "mx-line-total").attr("d", total(curve) ?? "").attr("fill", "none").attr("stroke", memoryColors.activations).attr("stroke-width", 2.5);
+  const dots = svg.append("g");
+  for (const p of valid) {
+    dots
+      .append("circle")
+      .attr("cx", x(p.x))
+      .attr("cy", y(p.total))
+      .attr("r", 2.5)
+      .attr("fill", memoryColors.activations)
+      .append("title")
+      .text(`${axis === "seqLength" ? "s" : "b"} = ${p.x.toLocaleString("en-US")}: ${formatBytes(p.total)} per GPU (model states ${formatBytes(p.modelStates)})`);
+  }
+  const cx = x(current);
+  const cyTotal = y(view.memory.perGpu.total);
+  svg.append("line").attr("x1", cx).attr("x2", cx).attr("y1", m.t).attr("y2", H - m.b).attr("stroke", "currentColor").attr("stroke-opacity", 0.35);
+  svg
+    .append("circle")
+    .attr("class", "mx-current")
+    .attr("cx", cx)
+    .attr("cy", cyTotal)
+    .attr("r", 5.5)
+    .attr("fill", "var(--c-bg, #ffffff)")
+    .attr("stroke", "currentColor")
+    .attr("stroke-width", 2.2)
+    .append("title")
+    .text(`current: ${formatBytes(view.memory.perGpu.total)}`);
+  const right = cx > (m.l + W - m.r) / 2;
+  haloAttrs(
+    svg
+      .append("text")
+      .attr("class", "mx-current-label")
+      .attr("x", cx + (right ? -9 : 9))
+      .attr("y", cyTotal - 8)
+      .attr("text-anchor", right ? "end" : "start")
+      .attr("font-weight", 600)
+      .text(formatBytes(view.memory.perGpu.total)),
+  );
+  // legend
+  const ly = H - 22;
+  svg.append("line").attr("x1", 4).attr("x2", 26).attr("y1", ly - 4).attr("y2", ly - 4).attr("stroke", memoryColors.activations).attr("stroke-width", 2.5);
+  svg.append("text").attr("x", 30).attr("y", ly).attr("font-size", 11.5).text("total");
+  svg.append("line").attr("x1", 78).attr("x2", 100).attr("y1", ly - 4).attr("y2", ly - 4).attr("stroke", memoryColors.optimizer).attr("stroke-width", 2).attr("stroke-dasharray", "3 3");
+  svg.append("text").attr("x", 104).attr("y", ly).attr("font-size", 11.5).text("model states");
+  svg.append("line").attr("x1", 196).attr("x2", 218).attr("y1", ly - 4).attr("y2", ly - 4).attr("stroke", "currentColor").attr("stroke-width", 1.6).attr("stroke-dasharray", "6 4");
+  svg.append("text").attr("x", 222).attr("y", ly).attr("font-size", 11.5).text("GPU memory");
+  return svg.node()!;
+}
+
+function child(root: Element, tag: string, cls: string, extra = ""): Element {
+  const found = Array.from(root.children).find((c) => c.tagName.toLowerCase() === tag && c.classList.contains(cls));
+  if (found) return found;
+  const el = root.ownerDocument.createElement(tag);
+  el.setAttribute("class", extra ? `${cls} ${extra}` : cls);
+  root.append(el);
+  return el;
+}
+
+/** The formula table: each number of the fullest GPU, and how it is computed. */
+export function fillFormulaTable(table: Element, view: MemoryView): void {
+  const doc = table.ownerDocument;
+  table.textContent = "";
+  const caption = doc.createElement("caption");
+  caption.textContent =
+    view.memory.stages.length > 1 ? `How each number of stage ${view.memory.peakStage + 1} (the fullest GPU) is computed` : "How each number is computed";
+  const thead = doc.createElement("thead");
+  const hr = doc.createElement("tr");
+  for (const h of ["Category", "Per GPU", "Formula"]) {
+    const th = doc.createElement("th");
+    th.setAttribute("scope", "col");
+    th.textContent = h;
+    hr.append(th);
+  }
+  thead.append(hr);
+  const tbody = doc.createElement("tbody");
+  for (const row of view.rows) {
+    const tr = doc.createElement("tr");
+    const th = doc.createElement("th");
+    th.setAttribute("scope", "row");
+    th.textContent = row.label;
+    const td1 = doc.createElement("td");
+    td1.textContent = formatBytes(row.bytes);
+    const td2 = doc.createElement("td");
+    td2.textContent = row.formula;
+    tr.append(th, td1, td2);
+    tbody.append(tr);
+  }
+  const tr = doc.createElement("tr");
+  const th = doc.createElement("th");
+  th.setAttribute("scope", "row");
+  th.textContent = "Total";
+  const td1 = doc.createElement("td");
+  td1.textContent = formatBytes(view.memory.perGpu.total);
+  const td2 = doc.createElement("td");
+  td2.textContent = "Not counted: CUDA context, allocator fragmentation, communication and ZeRO-3 gather buffers, other temporaries.";
+  tr.append(th, td1, td2);
+  tbody.append(tr);
+  table.append(caption, thead, tbody);
+}
+
+/**
+ * Draws or redraws every output of the widget inside `out`: verdict, the two charts, the summary
+ * and the formula table. Elements are reused between calls.
+ */
+export function renderMemoryOutputs(out: Element, view: MemoryView, curve: CurvePoint[], axis: CurveAxis): void {
+  const verdict = child(out, "p", "mx-verdict");
+  verdict.setAttribute("data-verdict", view.verdict.kind);
+  const edge = view.verdict.kind === "fits" ? "var(--c-optim, #2f7d3b)" : view.verdict.kind === "tight" ? "var(--c-warning, #a64b00)" : "var(--c-invalid, #b3261e)";
+  verdict.setAttribute("style", `font-weight:600;margin:0 0 0.7rem;padding:0.35rem 0.7rem;border-left:4px solid ${edge};background:var(--c-bg, #fff);border-radius:0 4px 4px 0`);
+  verdict.textContent = view.verdict.text;
+  const charts = child(out, "div", "mx-charts");
+  charts.setAttribute("style", "display:flex;flex-wrap:wrap;gap:0.5rem 1rem;justify-content:space-between");
+  const barsHost = child(charts, "div", "mx-bars-host");
+  barsHost.setAttribute("style", "flex:1 1 17rem;min-width:0");
+  const curveHost = child(charts, "div", "mx-curve-host");
+  curveHost.setAttribute("style", "flex:1 1 17rem;min-width:0");
+  drawMemoryBars(barsHost, view);
+  drawMemoryCurve(curveHost, view, curve, axis);
+  const warnings = child(out, "ul", "mx-warnings");
+  warnings.textContent = "";
+  for (const w of view.warnings) {
+    const li = out.ownerDocument.createElement("li");
+    li.textContent = `Note: ${w}.`;
+    warnings.append(li);
+  }
+  child(out, "p", "widget-summary").textContent = summarizeMemory(view);
+  const details = child(out, "details", "mx-formulas", "explorer-details");
+  const summaryEl = child(details, "summary", "mx-formulas-summary");
+  summaryEl.textContent = "Formulas behind each number";
+  fillFormulaTable(child(details, "table", "mx-formula-table", "explorer-table"), view);
+}
+
+/** Static rendering: the default state, with no controls (JavaScript off, print, PDF). */
+export function renderMemoryStatic(root: Element, settings: MemoryExplorerSettings): void {
+  const view = computeMemoryView(settings);
+  const out = root.ownerDocument.createElement("div");
+  out.setAttribute("class", "mx-output");
+  root.append(out);
+  renderMemoryOutputs(out, view, memoryCurve(settings, "seqLength", view.arch), "seqLength");
+}
+
+export const memoryExplorerWidget = defineWidget<MemoryExplorerSettings>({
+  description: "memory per GPU (parameters, gradients, optimizer states, activations) for a model, batch, precision and parallelism, against a GPU",
+  parseSettings: parseMemorySettings,
+  renderStatic: renderMemoryStatic,
+});

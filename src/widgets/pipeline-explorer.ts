@@ -1,0 +1,292 @@
+/**
+ * Browser entry of the `pipeline-explorer` widget: schedule, stages, microbatches, chunks and the
+ * relative durations of F, B, W (and DualPipe's overlapped F&B), redrawn with the same figure code
+ * as the static build-time drawing (src/figures/pipeline-explorer.ts); logic and validation live in
+ * src/figures/pipeline-explorer-state.ts.
+ *
+ * Step-through: "Step" buttons and a time slider dim the operations that have not started yet;
+ * "Play" sweeps the cursor across the step, and is unavailable when the reader's system asks for
+ * reduced motion (the buttons and the slider still step by hand). Bad input marks its field
+ * (aria-invalid, a role="alert" message) and keeps the last valid timeline. Settings live in the
+ * URL under this widget's id.
+ */
+import { PIPELINE_SCHEDULES } from "../model/index.ts";
+import { renderPipelineOutputs, setTimelineCursor } from "../figures/pipeline-explorer.ts";
+import {
+  decodePipelineState,
+  encodePipelineState,
+  pipelineControlValuesOf,
+  pipelineControls,
+  readPipelineControls,
+  scheduleNames,
+  summarizePipeline,
+  type PipelineControl,
+  type PipelineExplorerSettings,
+  type PipelineExplorerState,
+  type PipelineView,
+} from "../figures/pipeline-explorer-state.ts";
+import { copyLink, readUrlParam, urlWith, urlWriter } from "./runtime/url-state.ts";
+import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
+
+const labels: Record<PipelineControl, string> = {
+  schedule: "Schedule",
+  stages: "Stages (GPUs) p",
+  microbatches: "Microbatches m",
+  chunks: "Chunks per GPU v",
+  forward: "Forward T_F",
+  backward: "Backward T_B",
+  weightGrad: "Weight gradient T_W",
+  forwardBackward: "Overlapped F&B",
+};
+
+const hints: Partial<Record<PipelineControl, string>> = {
+  backward: "Input gradient; schedules that do not split the backward run T_B + T_W as one box.",
+  forwardBackward: "Empty: T_F + T_B + T_W (overlap hides communication only).",
+};
+
+const css = `
+.px-controls .widget-field input[type="text"] { width: 6.5rem; }
+.px-step { display: flex; flex-wrap: wrap; gap: 0.4rem 0.6rem; align-items: center; margin: 0.2rem 0 0.4rem; }
+.px-step input[type="range"] { width: min(18rem, 100%); accent-color: var(--c-accent); }
+.px-readout dt { font-weight: 600; }
+.px-readout dd { margin: 0; }
+`;
+
+/** Distinct start and end times of the operations: the stops of the step-through. */
+export function eventTimes(view: PipelineView): number[] {
+  const set = new Set<number>([0]);
+  for (const op of view.result.ops) {
+    set.add(op.start);
+    set.add(op.end);
+  }
+  return [...set].sort((a, b) => a - b);
+}
+
+export function mount(root: HTMLElement, settings: PipelineExplorerSettings): void {
+  const doc = root.ownerDocument;
+  const win = doc.defaultView!;
+  ensureStyle(doc, "explorer-controls-style", explorerControlsCss);
+  ensureStyle(doc, "pipeline-explorer-style", css);
+  const id = root.id || "widget-pipeline-explorer";
+  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string) => {
+    const e = doc.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  };
+  const hidden = new Set(settings.hide);
+  const locked = new Set(settings.lock);
+  const base: PipelineExplorerState = { ...settings };
+  delete (base as Partial<PipelineExplorerSettings>).hide;
+  delete (base as Partial<PipelineExplorerSettings>).lock;
+
+  let start = base;
+  let linkMessage = "";
+  const fromUrl = readUrlParam(win, id);
+  if (fromUrl !== null) {
+    const decoded = decodePipelineState(fromUrl, base, [...hidden, ...locked]);
+    if (decoded.ok) start = decoded.state;
+    else linkMessage = decoded.message;
+  }
+
+  root.textContent = "";
+  const form = el("form", { class: "explorer-controls px-controls", "aria-label": "Pipeline Explorer settings" });
+  form.addEventListener("submit", (e) => e.preventDefault());
+  const fieldset = el("fieldset");
+  fieldset.append(el("legend", {}, "Schedule and durations"));
+  form.append(fieldset);
+  const controls = {} as Record<PipelineControl, HTMLInputElement | HTMLSelectElement>;
+  const fields = {} as Record<PipelineControl, HTMLElement>;
+  const messages = {} as Record<PipelineControl, HTMLElement>;
+  const values = pipelineControlValuesOf(start);
+  for (const name of pipelineControls) {
+    let control: HTMLInputElement | HTMLSelectElement;
+    if (name === "schedule") {
+      control = el("select");
+      for (const s of PIPELINE_SCHEDULES) control.append(el("option", { value: s }, scheduleNames[s]));
+      control.value = values.schedule;
+    } else {
+      control = el("input", {
+        type: "text",
+        inputmode: name === "stages" || name === "microbatches" || name === "chunks" ? "numeric" : "decimal",
+        autocomplete: "off",
+        spellcheck: "false",
+        value: values[name],
+      });
+      if (name === "forwardBackward") control.setAttribute("placeholder", "T_F + T_B + T_W");
+    }
+    control.id = `${id}-${name}`;
+    control.setAttribute("name", name);
+    const message = el("p", { class: "widget-message", id: `${id}-${name}-message`, role: "alert" });
+    const describedBy = [message.id];
+    const wrap = el("div", { class: "widget-field", "data-control": name });
+    wrap.append(el("label", { for: control.id }, labels[name]), control);
+    if (hints[name]) {
+      const hint = el("p", { class: "explorer-hint", id: `${id}-${name}-hint` }, hints[name]);
+      describedBy.push(hint.id);
+      wrap.append(hint);
+    }
+    control.setAttribute("aria-describedby", describedBy.join(" "));
+    wrap.append(message);
+    if (locked.has(name)) {
+      control.disabled = true;
+      control.title = "Fixed for this example";
+      wrap.setAttribute("data-locked", "");
+    }
+    if (hidden.has(name)) wrap.hidden = true;
+    controls[name] = control;
+    fields[name] = wrap;
+    messages[name] = message;
+    fieldset.append(wrap);
+  }
+
+  const reduced = win.matchMedia("(prefers-reduced-motion: reduce)");
+  const step = el("div", { class: "px-step", role: "group", "aria-label": "Step through the schedule" });
+  const back = el("button", { type: "button", class: "explorer-button" }, "◀ Step back");
+  const fwd = el("button", { type: "button", class: "explorer-button" }, "Step ▶");
+  const play = el("button", { type: "button", class: "explorer-button", "aria-pressed": "false" }, "Play");
+  const all = el("button", { type: "button", class: "explorer-button" }, "Show all");
+  const slider = el("input", { type: "range", id: `${id}-time`, min: "0", max: "1", step: "any", value: "1", "aria-label": "Time in the step" });
+  const stepStatus = el("p", { class: "explorer-status", id: `${id}-step-status` });
+  const motionHint = el("p", { class: "explorer-hint" }, "Play is off because your system asks for reduced motion; step by hand instead.");
+  step.append(back, fwd, play, all, slider, stepStatus, motionHint);
+
+  const actions = el("div", { class: "explorer-actions" });
+  const copy = el("button", { type: "button", class: "explorer-button" }, "Copy link");
+  const reset = el("button", { type: "button", class: "explorer-button" }, "Reset");
+  const status = el("p", { class: "explorer-status", role: "status" }, linkMessage);
+  const linkBox = el("input", { type: "text", class: "explorer-link", readonly: "", "aria-label": "Link to these settings" });
+  linkBox.hidden = true;
+  actions.append(copy, reset, status, linkBox);
+
+  const out = el("div", { class: "px-output" });
+  const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
+  root.append(form, actions, step, out, live);
+
+  const writeUrl = urlWriter(win, id);
+  let last: { state: PipelineExplorerState; view: PipelineView; svg: SVGSVGElement; times: number[] } | null = null;
+  let cursor: number | null = null;
+  let frame = 0;
+
+  const showCursor = () => {
+    if (!last) return;
+    const started = setTimelineCursor(last.svg, last.view, cursor);
+    const total = last.view.result.ops.length;
+    slider.max = String(last.view.result.makespan);
+    slider.value = String(cursor ?? last.view.result.makespan);
+    const when = cursor === null ? "whole step shown" : `time ${Number(cursor.toFixed(2))} of ${Number(last.view.result.makespan.toFixed(2))}: ${started} of ${total} operations started`;
+    stepStatus.textContent = when;
+    slider.setAttribute("aria-valuetext", when);
+  };
+
+  const stopPlaying = () => {
+    if (frame) win.cancelAnimationFrame(frame);
+    frame = 0;
+    play.setAttribute("aria-pressed", "false");
+    play.textContent = "Play";
+  };
+
+  const syncMotion = () => {
+    play.disabled = reduced.matches;
+    motionHint.hidden = !reduced.matches;
+    if (reduced.matches) stopPlaying();
+  };
+  syncMotion();
+  reduced.addEventListener?.("change", syncMotion);
+
+  const update = () => {
+    const values = {} as Record<PipelineControl, string>;
+    for (const name of pipelineControls) values[name] = controls[name].value;
+    fields.chunks.hidden = hidden.has("chunks") || values.schedule !== "interleaved";
+    fields.forwardBackward.hidden = hidden.has("forwardBackward") || values.schedule !== "dualpipe";
+    const result = readPipelineControls(values);
+    for (const name of pipelineControls) {
+      controls[name].removeAttribute("aria-invalid");
+      messages[name].textContent = "";
+    }
+    for (const problem of result.problems) {
+      controls[problem.control].setAttribute("aria-invalid", "true");
+      const msg = messages[problem.control];
+      msg.textContent = msg.textContent ? `${msg.textContent} ${problem.message}` : problem.message;
+    }
+    if (!result.ok) return; // keep the last valid timeline
+    stopPlaying();
+    const svg = renderPipelineOutputs(out, result.view);
+    last = { state: result.state, view: result.view, svg, times: eventTimes(result.view) };
+    cursor = null;
+    showCursor();
+    live.textContent = summarizePipeline(result.view);
+    writeUrl(encodePipelineState(result.state, base));
+  };
+
+  const stepTo = (direction: 1 | -1) => {
+    if (!last) return;
+    stopPlaying();
+    const times = last.times;
+    const now = cursor ?? (direction === 1 ? -1 : last.view.result.makespan);
+    const next = direction === 1 ? times.find((t) => t > now + 1e-9) : [...times].reverse().find((t) => t < now - 1e-9);
+    cursor = next ?? (direction === 1 ? last.view.result.makespan : 0);
+    showCursor();
+  };
+
+  for (const name of pipelineControls) {
+    controls[name].addEventListener("input", update);
+    controls[name].addEventListener("change", update);
+  }
+  fwd.addEventListener("click", () => stepTo(1));
+  back.addEventListener("click", () => stepTo(-1));
+  all.addEventListener("click", () => {
+    stopPlaying();
+    cursor = null;
+    showCursor();
+  });
+  slider.addEventListener("input", () => {
+    stopPlaying();
+    const v = Number(slider.value);
+    cursor = Number.isFinite(v) ? v : null;
+    showCursor();
+  });
+  play.addEventListener("click", () => {
+    if (!last || reduced.matches) return;
+    if (frame) {
+      stopPlaying();
+      return;
+    }
+    const makespan = last.view.result.makespan;
+    const durationMs = 6000;
+    const from = cursor === null || cursor >= makespan ? 0 : cursor;
+    const t0 = win.performance.now();
+    play.setAttribute("aria-pressed", "true");
+    play.textContent = "Pause";
+    const tick = (now: number) => {
+      const t = from + ((now - t0) / durationMs) * makespan;
+      cursor = Math.min(t, makespan);
+      showCursor();
+      if (t >= makespan) {
+        stopPlaying();
+        return;
+      }
+      frame = win.requestAnimationFrame(tick);
+    };
+    frame = win.requestAnimationFrame(tick);
+  });
+  copy.addEventListener("click", async () => {
+    const state = last?.state ?? base;
+    status.textContent = await copyLink(win, urlWith(win, id, encodePipelineState(state, base)), linkBox);
+  });
+  const setValues = (state: PipelineExplorerState) => {
+    const v = pipelineControlValuesOf(state);
+    for (const name of pipelineControls) controls[name].value = v[name];
+  };
+  reset.addEventListener("click", () => {
+    setValues(base);
+    status.textContent = "Back to this example's settings.";
+    update();
+  });
+
+  update();
+  if (last === null) {
+    setValues(base);
+    update();
+  }
+}

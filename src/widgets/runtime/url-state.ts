@@ -1,0 +1,55 @@
+/**
+ * Widget settings in the page URL, one query parameter per widget instance (named after the
+ * widget's element id, e.g. `?widget-memory-explorer-1=dp:8,zero:3`), so two widgets on one page
+ * never collide and a link restores both. The widget encodes and validates its own value; this
+ * module only reads, writes (history.replaceState, throttled) and copies links.
+ */
+
+/** The raw value of this widget's parameter in the current URL, or null. */
+export function readUrlParam(win: Window, id: string): string | null {
+  return new URL(win.location.href).searchParams.get(id);
+}
+
+/** The current URL with this widget's parameter set to `value` (removed when empty). */
+export function urlWith(win: Window, id: string, value: string): string {
+  const url = new URL(win.location.href);
+  if (value === "") url.searchParams.delete(id);
+  else url.searchParams.set(id, value);
+  // ":" and "," are legal in a query; keep them readable instead of %3A and %2C.
+  url.search = url.searchParams.toString().replace(/%3A/gi, ":").replace(/%2C/gi, ",");
+  return url.href;
+}
+
+/**
+ * Returns a function that records `value` in the URL after `delayMs` without new calls, so that
+ * holding an arrow key does not flood the history API (browsers throttle it).
+ */
+export function urlWriter(win: Window, id: string, delayMs = 250): (value: string) => void {
+  let timer: number | undefined;
+  return (value: string) => {
+    win.clearTimeout(timer);
+    timer = win.setTimeout(() => {
+      const next = urlWith(win, id, value);
+      if (next !== win.location.href) win.history.replaceState(win.history.state, "", next);
+    }, delayMs);
+  };
+}
+
+/**
+ * Copies `text` to the clipboard. Where the clipboard is unavailable (insecure origin, permission
+ * denied) the text is shown, selected, in `fallback` for the reader to copy. Returns the message
+ * to show.
+ */
+export async function copyLink(win: Window, text: string, fallback: HTMLInputElement): Promise<string> {
+  try {
+    await win.navigator.clipboard.writeText(text);
+    fallback.hidden = true;
+    return "Link copied to the clipboard.";
+  } catch {
+    fallback.hidden = false;
+    fallback.value = text;
+    fallback.focus();
+    fallback.select();
+    return "Copy the selected link.";
+  }
+}
