@@ -52,17 +52,26 @@ export function parseAmount(text: string, unit: ByteUnit): AmountResult {
   const value = Number(cleaned);
   const limit = maxBytes / bytesPerUnit[unit];
   if (!Number.isFinite(value) || value > limit) {
-    return { ok: false, message: `Enter at most ${formatAmount(limit)} ${unit} (10^30 bytes).` };
+    return { ok: false, message: `Enter at most ${formatAmount(limit)} ${unit} (10³⁰ bytes).` };
   }
   return { ok: true, value };
 }
 
-/** Up to 6 significant digits with thousands separators; exponent form beyond 10^15. */
+const superscripts: Record<string, string> = {
+  "-": "⁻", "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹",
+};
+
+/** 24 → "²⁴", -7 → "⁻⁷". */
+export function superscript(n: number): string {
+  return String(n).split("").map((c) => superscripts[c] ?? c).join("");
+}
+
+/** Up to 6 significant digits with thousands separators; "1.5 × 10²⁴" beyond 10^15 or below 10^-6. */
 export function formatAmount(x: number): string {
   if (x === 0) return "0";
   if (x >= 1e15 || x < 1e-6) {
     const [mantissa, exp] = x.toExponential(5).split("e") as [string, string];
-    return `${mantissa.replace(/\.?0+$/, "")} × 10^${Number(exp)}`;
+    return `${mantissa.replace(/\.?0+$/, "")} × 10${superscript(Number(exp))}`;
   }
   return x.toLocaleString("en-US", { maximumSignificantDigits: 6 });
 }
@@ -84,7 +93,7 @@ function parseSettings(raw: unknown): UnitConverterSettings {
     throw new WidgetSettingsError("value", `must be a number ≥ 0 (got ${JSON.stringify(value)})`);
   }
   if (value * bytesPerUnit[unit as ByteUnit] > maxBytes) {
-    throw new WidgetSettingsError("value", `must be at most 10^30 bytes`);
+    throw new WidgetSettingsError("value", `must be at most 10³⁰ bytes`);
   }
   return { value, unit: unit as ByteUnit };
 }
@@ -165,7 +174,7 @@ function renderStatic(root: Element, settings: UnitConverterSettings): void {
   const note = el(
     "p",
     { class: "uc-note" },
-    "1 GB = 10^9 bytes and 1 GiB = 2^30 bytes = 1.073741824 GB; 1 TB = 10^12 bytes and 1 TiB = 2^40 bytes ≈ 1.0995 TB.",
+    "1 GB = 10⁹ bytes and 1 GiB = 2³⁰ bytes = 1.073741824 GB; 1 TB = 10¹² bytes and 1 TiB = 2⁴⁰ bytes ≈ 1.0995 TB.",
   );
   box.append(controls, table, note, live);
   root.append(box);

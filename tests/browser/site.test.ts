@@ -104,8 +104,16 @@ describe("the preface", () => {
       const id = decodeURIComponent(hash.slice(1));
       const top = await page.evaluate((i) => document.getElementById(i)!.getBoundingClientRect().top, id);
       assert.ok(top >= -1 && top < 120, `after clicking ${hash} the target is at ${top}px from the top`);
-      const current = await page.locator("details.toc a[aria-current]").getAttribute("href");
-      if (!["#references"].includes(hash)) assert.equal(current, hash, `scroll-spy marks ${hash}`);
+      if (hash !== "#references") {
+        await page.waitForFunction(
+          (h) => document.querySelector("details.toc a[aria-current]")?.getAttribute("href") === h,
+          hash,
+          { timeout: 2000 },
+        ).catch(async () => {
+          const current = await page.locator("details.toc a[aria-current]").getAttribute("href");
+          assert.fail(`scroll-spy marks ${current} after a jump to ${hash}`);
+        });
+      }
     }
     await context.close();
   });
@@ -183,6 +191,58 @@ describe("the preface", () => {
     assert.deepEqual(problems.offOrigin, []);
     assert.deepEqual(problems.consoleErrors, []);
     await context.close();
+  });
+
+  test("footnotes: a sidenote in the margin on wide screens, a card on tap on phones", async () => {
+    const wide = await browser.newContext(desktop);
+    let page = await wide.newPage();
+    await page.goto(server.url + "/preface/", { waitUntil: "load" });
+    const sidenote = page.locator(".sidenote").first();
+    assert.ok(await sidenote.isVisible(), "sidenote visible at 1440px");
+    const box = (await sidenote.boundingBox())!;
+    const text = (await page.locator(".chapter-body p").first().boundingBox())!;
+    assert.ok(box.x >= text.x + text.width, "sidenote sits right of the text column");
+    await wide.close();
+
+    const narrow = await browser.newContext(phone);
+    page = await narrow.newPage();
+    await page.goto(server.url + "/preface/", { waitUntil: "load" });
+    assert.equal(await page.locator(".sidenote").first().isVisible(), false, "no sidenote at 360px");
+    const ref = page.locator(".footnote-ref a").first();
+    await ref.scrollIntoViewIfNeeded();
+    await ref.tap();
+    const card = page.locator("#book-popover");
+    await card.waitFor({ state: "visible" });
+    assert.match(await card.innerText(), /2:4 structured sparsity/);
+    assert.equal(new URL(page.url()).hash, "", "tapping opened the card instead of jumping");
+    await narrow.close();
+  });
+
+  test("a solution opens from the keyboard", async () => {
+    const context = await browser.newContext(desktop);
+    const page = await context.newPage();
+    await page.goto(server.url + "/preface/", { waitUntil: "load" });
+    const summary = page.locator("details.solution > summary").first();
+    await summary.focus();
+    await page.keyboard.press("Enter");
+    assert.equal(await page.locator("details.solution").first().getAttribute("open"), "");
+    assert.ok(await page.locator("details.solution p").first().isVisible());
+    await context.close();
+  });
+
+  test("no accessibility violations found by axe on the preface and the home page", async () => {
+    const { AxeBuilder } = await import("@axe-core/playwright");
+    for (const colorScheme of ["light", "dark"] as const) {
+      const context = await browser.newContext({ ...desktop, colorScheme });
+      const page = await context.newPage();
+      for (const p of ["/preface/", "/"]) {
+        await page.goto(server.url + p, { waitUntil: "networkidle" });
+        const result = await new AxeBuilder({ page }).analyze();
+        const summary = result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+        assert.deepEqual(summary, [], `axe on ${p} (${colorScheme})`);
+      }
+      await context.close();
+    }
   });
 
   test("screenshots: desktop and phone, light and dark", async () => {

@@ -9,7 +9,8 @@ describe("unit-converter", () => {
     assert.equal(convertBytes(1, "TiB").bytes, 1_099_511_627_776);
     assert.equal(formatAmount(convertBytes(80, "GB").GiB), "74.5058");
     assert.equal(formatBytes(2 ** 40), "1,099,511,627,776");
-    assert.equal(formatAmount(1e24), "1 × 10^24");
+    assert.equal(formatAmount(1e24), "1 × 10²⁴");
+    assert.equal(formatAmount(2.5e-9), "2.5 × 10⁻⁹");
   });
 
   test("reads what readers type, and refuses everything else with a message (never NaN or Infinity)", () => {
@@ -20,8 +21,8 @@ describe("unit-converter", () => {
       const r = parseAmount(bad, "GB");
       assert.equal(r.ok, false, `"${bad}" should be refused`);
     }
-    assert.deepEqual(parseAmount("1e40", "GB"), { ok: false, message: "Enter at most 1 × 10^21 GB (10^30 bytes)." });
-    assert.deepEqual(parseAmount("1e400", "bytes"), { ok: false, message: "Enter at most 1 × 10^30 bytes (10^30 bytes)." });
+    assert.deepEqual(parseAmount("1e40", "GB"), { ok: false, message: "Enter at most 1 × 10²¹ GB (10³⁰ bytes)." });
+    assert.deepEqual(parseAmount("1e400", "bytes"), { ok: false, message: "Enter at most 1 × 10³⁰ bytes (10³⁰ bytes)." });
   });
 
   test("settings: defaults, validation naming the field", () => {

@@ -218,8 +218,9 @@ function setUpPreviews(): void {
   });
   document.addEventListener("focusin", (e) => {
     const link = (e.target as Element).closest?.<HTMLAnchorElement>(previewSelector);
-    if (link) showPreview(link);
-    else if (!popover?.contains(e.target as Node)) hidePreview();
+    // On touch screens a tap focuses the footnote link and then clicks it; the click toggles the card.
+    if (link && !(link.closest(".footnote-ref") && !hoverable.matches)) showPreview(link);
+    else if (!link && !popover?.contains(e.target as Node)) hidePreview();
   });
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") hidePreview();
