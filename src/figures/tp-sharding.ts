@@ -58,15 +58,20 @@ function archOf(id: string): ModelArchitecture {
 }
 
 /** The layout for settings that have been validated. */
-export function tpShardingState(s: TpShardingSettings): { arch: ModelArchitecture; layout: TpShardingLayout; activationBytes: number } {
+export function tpShardingState(s: TpShardingSettings): { arch: ModelArchitecture; layout: TpShardingLayout; activationBytes: number | null } {
   const arch = archOf(s.model);
   const layout = tpShardingLayout(arch, { tp: s.tp, sequenceParallel: s.sp, seqLength: s.seq, microBatchSize: s.microBatch });
-  const activationBytes = layerActivations(arch, {
-    seqLength: s.seq,
-    microBatchSize: s.microBatch,
-    tp: s.tp,
-    sequenceParallel: s.sp,
-  }).totalBytes;
+  // The activation model splits K and V by t, so it only accepts degrees that divide the KV heads;
+  // with replicated KV heads the widget shows the layout and leaves the activation total out.
+  let activationBytes: number | null = null;
+  if (arch.numKvHeads % s.tp === 0) {
+    activationBytes = layerActivations(arch, {
+      seqLength: s.seq,
+      microBatchSize: s.microBatch,
+      tp: s.tp,
+      sequenceParallel: s.sp,
+    }).totalBytes;
+  }
   return { arch, layout, activationBytes };
 }
 
@@ -145,7 +150,9 @@ export function summarizeTpSharding(s: TpShardingSettings): string {
     `${name}, t = ${s.tp}, sequence parallelism ${s.sp ? "on" : "off"}, ${fmt(s.microBatch)} × ${fmt(s.seq)} tokens.`,
     `Each GPU holds ${layout.queryHeadsPerGpu} of ${arch.numHeads} query heads and ${layout.kvHeadsPerGpu} of ${arch.numKvHeads} KV heads.`,
     `One layer's weights per GPU: ${millions(layout.layerWeightElementsPerGpu)} of ${millions(layout.layerWeightElements)} elements.`,
-    `Stored activations per layer per GPU: ${formatBytes(activationBytes)} (bf16, FlashAttention).`,
+    activationBytes === null
+      ? `Stored activations: the book's activation model assumes whole KV heads per GPU, so it gives no total for t = ${s.tp}.`
+      : `Stored activations per layer per GPU: ${formatBytes(activationBytes)} (bf16, FlashAttention).`,
     s.tp === 1
       ? "With t = 1 there is no tensor-parallel traffic."
       : `TP traffic per layer per microbatch: ${fmt(layout.commElementsPerLayer)} elements (${formatBytes(layout.commElementsPerLayer * 2)} in bf16) sent by each GPU.`,

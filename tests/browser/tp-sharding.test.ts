@@ -46,6 +46,15 @@ async function shoot(page: Page, path: string): Promise<void> {
 }
 
 const readout = (page: Page) => page.locator('[data-widget="tp-sharding"] .tp-sharding-readout').innerText();
+/** Waits until the readout matches (the redraw follows the input event; this guards against a slow frame). */
+async function waitForReadout(page: Page, pattern: RegExp): Promise<string> {
+  await page.waitForFunction(
+    ([source, flags]) => new RegExp(source, flags).test(document.querySelector('[data-widget="tp-sharding"] .tp-sharding-readout')?.textContent ?? ""),
+    [pattern.source, pattern.flags] as const,
+    { timeout: 5000 },
+  );
+  return readout(page);
+}
 const svgDesc = (page: Page) => page.locator('[data-widget="tp-sharding"] svg desc').textContent();
 
 test("default state prints the model's head split and TP traffic for Llama 3.1 70B, t = 8", async () => {
@@ -73,7 +82,7 @@ test("t = 16 replicates the 8 KV heads; SP off turns the boundaries into f and g
   const page = await context.newPage();
   await openWidget(page);
   await page.fill('[data-widget="tp-sharding"] input[name=tp]', "16");
-  assert.match(await readout(page), /replicated on up to 2 GPUs/);
+  assert.match(await waitForReadout(page, /t = 16/), /replicated on up to 2 GPUs/);
   await page.locator('[data-widget="tp-sharding"] input[name=sp]').uncheck();
   const labels = await page.locator('[data-widget="tp-sharding"] .tps-comm-text').allTextContents();
   assert.equal(labels.length, 4);

@@ -71,6 +71,10 @@ test("the summary prints the model's numbers", () => {
   assert.ok(text.includes(`${(acts / 1e6).toFixed(1)} MB`));
   assert.ok(text.includes("469,762,048 elements (939.5 MB in bf16)"));
   assert.match(summarizeTpSharding({ ...tpShardingDefaults, tp: 1 }), /no tensor-parallel traffic/);
+  const t16 = summarizeTpSharding({ ...tpShardingDefaults, tp: 16 });
+  assert.match(t16, /Each GPU holds 4 of 64 query heads and 1 of 8 KV heads\./);
+  assert.match(t16, /gives no total for t = 16/);
+  assert.match(t16, /replicated on up to 2 GPUs/);
 });
 
 test("static render under linkedom: disabled controls, an SVG with title, desc, 9 regions and 4 collectives", () => {
