@@ -7,8 +7,8 @@
 import { cpSync, mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import Eleventy from "@11ty/eleventy";
-import { BookError, findBookError } from "../../src/build/errors.ts";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 
 const repo = path.resolve(".");
 
@@ -31,8 +31,9 @@ export const minimalFiles: Record<string, string> = {
 
 export interface TinyBuild {
   root: string;
-  error: unknown;
-  bookError: BookError | undefined;
+  /** The build's error message, or undefined when it succeeded. */
+  error: string | undefined;
+  bookError: { file: string; line?: number; message: string; rawMessage: string } | undefined;
 }
 
 /** Builds the book; never throws for build errors (they are returned). */
@@ -49,18 +50,15 @@ export async function buildTinyBook(files: Record<string, string | null>): Promi
     mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     writeFileSync(path.join(root, rel), text);
   }
-  const cwd = process.cwd();
-  process.chdir(root);
-  let error: unknown;
-  try {
-    const elev = new Eleventy(undefined, undefined, { configPath: ".eleventy.ts", quietMode: true });
-    await elev.write();
-  } catch (e) {
-    error = e;
-  } finally {
-    process.chdir(cwd);
-  }
-  return { root, error, bookError: findBookError(error) };
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", path.join(repo, "tests/helpers/tiny-book-runner.ts")],
+    { cwd: root, maxBuffer: 16 * 1024 * 1024 },
+  );
+  const marker = stdout.lastIndexOf("@@tiny-book@@");
+  if (marker < 0) throw new Error(`tiny book build printed no result:\n${stdout}`);
+  const result = JSON.parse(stdout.slice(marker + "@@tiny-book@@".length)) as Pick<TinyBuild, "error" | "bookError">;
+  return { root, error: result.error, bookError: result.bookError };
 }
 
 export function removeTinyBook(build: TinyBuild): void {
