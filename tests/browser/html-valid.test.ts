@@ -1,0 +1,35 @@
+/**
+ * Every built page is valid HTML (html-validate's recommended rules; KaTeX needs inline
+ * styles and ids such as "eq:name" contain a colon). Runs with the browser tests because it
+ * needs the built site; guards against broken markup from templates, plugins and widgets.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { HtmlValidate } from "html-validate";
+
+function htmlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return name === "assets" ? [] : htmlFiles(full);
+    return name.endsWith(".html") ? [full] : [];
+  });
+}
+
+test("every page in _site is valid HTML", async () => {
+  const validator = new HtmlValidate({
+    extends: ["html-validate:recommended"],
+    rules: { "no-inline-style": "off", "doctype-style": "off", "valid-id": ["error", { relaxed: true }] },
+  });
+  const files = htmlFiles("_site");
+  assert.ok(files.length > 1, "run npm run build first");
+  const problems: string[] = [];
+  for (const file of files) {
+    const report = await validator.validateFile(file);
+    for (const r of report.results) {
+      for (const m of r.messages) problems.push(`${file}:${m.line}:${m.column} ${m.ruleId}: ${m.message}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
