@@ -57,11 +57,15 @@ function freshSvg(host: Element, cls: string, label: string): Svg {
     .style("height", "auto") as Svg;
 }
 
+const oneDecimal = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
+const twoSignificant = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 2 });
+const integer = new Intl.NumberFormat("en-US");
+
 /** "80 GB"-style tick labels. */
 function gbTick(bytes: number): string {
   const gb = bytes / 1e9;
-  if (gb >= 1) return `${gb.toLocaleString("en-US", { maximumFractionDigits: 1 })}`;
-  return gb.toLocaleString("en-US", { maximumSignificantDigits: 2 });
+  if (gb >= 1) return oneDecimal.format(gb);
+  return twoSignificant.format(gb);
 }
 
 
@@ -273,7 +277,7 @@ export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoi
       .attr("r", 2.5)
       .attr("fill", memoryColors.activations)
       .append("title")
-      .text(`${axis === "seqLength" ? "s" : "b"} = ${p.x.toLocaleString("en-US")}: ${formatBytes(p.total)} per GPU (model states ${formatBytes(p.modelStates)})`);
+      .text(`${axis === "seqLength" ? "s" : "b"} = ${integer.format(p.x)}: ${formatBytes(p.total)} per GPU (model states ${formatBytes(p.modelStates)})`);
   }
   const cx = x(current);
   const cyTotal = y(view.memory.perGpu.total);
@@ -343,6 +347,7 @@ export function fillFormulaTable(table: Element, view: MemoryView): void {
     th.setAttribute("scope", "row");
     th.textContent = row.label;
     const td1 = doc.createElement("td");
+    td1.setAttribute("style", "white-space:nowrap");
     td1.textContent = formatBytes(row.bytes);
     const td2 = doc.createElement("td");
     td2.textContent = row.formula;
@@ -354,6 +359,7 @@ export function fillFormulaTable(table: Element, view: MemoryView): void {
   th.setAttribute("scope", "row");
   th.textContent = "Total";
   const td1 = doc.createElement("td");
+  td1.setAttribute("style", "white-space:nowrap");
   td1.textContent = formatBytes(view.memory.perGpu.total);
   const td2 = doc.createElement("td");
   td2.textContent = "Not counted: CUDA context, allocator fragmentation, communication and ZeRO-3 gather buffers, other temporaries.";
@@ -387,7 +393,9 @@ export function renderMemoryOutputs(out: Element, view: MemoryView, curve: Curve
     li.textContent = `Note: ${w}.`;
     warnings.append(li);
   }
-  child(out, "p", "widget-summary").textContent = summarizeMemory(view);
+  const summary = child(out, "p", "widget-summary");
+  summary.setAttribute("style", "font-size:0.9rem;margin:0.8rem 0 0");
+  summary.textContent = summarizeMemory(view);
   const details = child(out, "details", "mx-formulas", "explorer-details");
   const summaryEl = child(details, "summary", "mx-formulas-summary");
   summaryEl.textContent = "Formulas behind each number";

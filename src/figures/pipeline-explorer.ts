@@ -47,7 +47,9 @@ export function opLabel(op: PipelineOp): string {
   return String(op.microbatch + 1);
 }
 
-const num = (x: number) => Number(x.toFixed(3)).toLocaleString("en-US");
+// One formatter, made once: toLocaleString builds a new one per call, which dominated redraws.
+const numberFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 3 });
+const num = (x: number) => numberFormat.format(x);
 
 /** What a box's tooltip says. */
 export function opDescription(op: PipelineOp, view: PipelineView): string {
@@ -94,6 +96,7 @@ export function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGE
     .attr("font-size", 12)
     .attr("fill", "currentColor")
     .style("width", "100%")
+    .style("min-width", "600px")
     .style("height", "auto");
   const x = (t: number) => LEFT + t * unit;
 
@@ -234,7 +237,11 @@ export function setTimelineCursor(svgNode: SVGSVGElement, view: PipelineView, ti
     const start = Number(this.getAttribute("data-start"));
     const on = time === null || start < time - 1e-9;
     if (on) started++;
-    this.setAttribute("opacity", on ? "1" : "0.18");
+    const want = on ? null : "0.18";
+    if (this.getAttribute("opacity") !== want) {
+      if (want === null) this.removeAttribute("opacity");
+      else this.setAttribute("opacity", want);
+    }
   });
   const cursor = svg.select("line.px-cursor");
   if (time === null) cursor.attr("visibility", "hidden");
@@ -273,9 +280,14 @@ export function renderPipelineOutputs(out: Element, view: PipelineView): SVGSVGE
     return e;
   };
   const chart = find("div", "px-chart");
+  // On a phone the timeline keeps a legible size and scrolls sideways inside its own box.
+  chart.setAttribute("style", "overflow-x:auto");
+  chart.setAttribute("tabindex", "0");
+  chart.setAttribute("role", "region");
+  chart.setAttribute("aria-label", "Pipeline timeline (scrolls sideways on narrow screens)");
   const svg = drawPipelineExplorer(chart, view);
   const readout = find("dl", "px-readout");
-  readout.setAttribute("style", "display:grid;grid-template-columns:max-content 1fr;gap:0.2rem 0.8rem;font-size:0.88rem;margin:0.6rem 0 0");
+  readout.setAttribute("style", "display:grid;grid-template-columns:fit-content(40%) 1fr;gap:0.2rem 0.8rem;font-size:0.88rem;margin:0.6rem 0 0");
   fillPipelineReadout(readout, view);
   return svg;
 }

@@ -46,6 +46,7 @@ const hints: Partial<Record<PipelineControl, string>> = {
 
 const css = `
 .px-controls .widget-field input[type="text"] { width: 6.5rem; }
+.px-controls .widget-field input[name="forwardBackward"] { width: 10rem; }
 .px-step { display: flex; flex-wrap: wrap; gap: 0.4rem 0.6rem; align-items: center; margin: 0.2rem 0 0.4rem; }
 .px-step input[type="range"] { width: min(18rem, 100%); accent-color: var(--c-accent); }
 .px-readout dt { font-weight: 600; }

@@ -343,3 +343,24 @@ describe("memory-explorer: static drawing", () => {
     void GB;
   });
 });
+
+describe("memory-explorer: the numbers the browser tests expect", () => {
+  test("chapter presets and the control changes of tests/browser/memory-explorer.test.ts", () => {
+    const one = { preset: "llama-3.2-1b", microBatch: 4 };
+    const cases: Array<[Partial<MemoryExplorerState>, string]> = [
+      [{ ...one, microBatch: 1 }, "Fits: 26.9 GB of 80 GB (34%)."],
+      [{ ...one, microBatch: 1, recompute: "full" }, "Fits: 22.5 GB of 80 GB (28%)."],
+      [{ ...one, recompute: "full" }, "Fits: 30.6 GB of 80 GB (38%)."],
+      [{ ...one, attention: "eager" }, "Out of memory: 116.9 GB needed, the H100 SXM5 has 80 GB."],
+      [{ ...one, precision: "fp32" }, "Fits: 68.2 GB of 80 GB (85%)."],
+      [{ ...one, fp32GradAccum: true }, "Fits: 53.1 GB of 80 GB (66%)."],
+      [{ ...one, preset: "llama-3.2-3b" }, "Out of memory: 101.3 GB needed, the H100 SXM5 has 80 GB."],
+      [{ ...one, gpu: "a100-sxm-40gb" }, "Out of memory: 48.2 GB needed, the A100 SXM4 has 40 GB."],
+      [{ ...one, seqLength: 8192 }, "Fits only just: 76.6 GB of 80 GB (96%), little room for the CUDA context and fragmentation."],
+      [{ zero: 3, dp: 8 }, "Fits: 36.5 GB of 80 GB (46%)."],
+      [{ zero: 3, dp: 16 }, "Fits: 28.5 GB of 80 GB (36%)."],
+      [{ ...one, preset: "custom", config: { model_type: "gpt2", n_embd: 1024, n_head: 16, n_layer: 24, vocab_size: 50257, n_positions: 1024 } }, "Fits: 21.9 GB of 80 GB (27%)."],
+    ];
+    for (const [over, text] of cases) assert.equal(computeMemoryView(state(over)).verdict.text, text, JSON.stringify(over));
+  });
+});

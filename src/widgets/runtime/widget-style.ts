@@ -16,6 +16,7 @@ export function ensureStyle(doc: Document, id: string, css: string): void {
 /** Control layout shared by the explorer widgets: grouped fields, check boxes, buttons, link row. */
 export const explorerControlsCss = `
 .explorer-controls { margin-bottom: 0.8rem; }
+.widget [hidden] { display: none !important; }
 .explorer-controls fieldset { border: 1px solid var(--c-border); border-radius: 6px; margin: 0 0 0.6rem; padding: 0.45rem 0.8rem 0.7rem; display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; align-items: flex-start; min-width: 0; }
 .explorer-controls legend { font-weight: 600; font-size: 0.85rem; padding: 0 0.3rem; color: var(--c-text); }
 .explorer-controls .widget-field input[type="text"] { width: 7.5rem; }
