@@ -1,0 +1,41 @@
+/**
+ * Reading a chapter's Markdown from a test, so that every number the prose prints can be
+ * recomputed from src/model and checked against the text. A chapter test does:
+ *
+ *   const text = readChapter("02-one-gpu");
+ *   assertMentions(text, formatGB(bytes), "Adam states of an 8B model");
+ *
+ * The check is textual on purpose: if the prose and the model disagree, the test names the
+ * expected string and the chapter file, and the author fixes one of them.
+ */
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import assert from "node:assert/strict";
+
+const chaptersDir = path.resolve("content/chapters");
+
+/** Markdown source of a chapter, by file name without `.md` (e.g. "02-one-gpu"). */
+export function readChapter(slug: string): string {
+  const file = path.join(chaptersDir, `${slug}.md`);
+  return readFileSync(file, "utf8");
+}
+
+/** All chapter slugs in book order. */
+export function chapterSlugs(): string[] {
+  return readdirSync(chaptersDir)
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => f.replace(/\.md$/, ""))
+    .sort();
+}
+
+/**
+ * Asserts that `text` contains `expected` verbatim (whitespace runs, including line breaks
+ * inside a paragraph, compare equal to one space).
+ */
+export function assertMentions(text: string, expected: string, what: string): void {
+  const norm = (s: string) => s.replace(/\s+/g, " ");
+  assert.ok(
+    norm(text).includes(norm(expected)),
+    `expected the chapter to print "${expected}" (${what}); the model computes this value`,
+  );
+}
