@@ -22,7 +22,7 @@ export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(siteChecksPlugin); // after the build: links, anchors, origins
 
   return {
-    dir: { input: "content", includes: "../src/layouts", data: "_data", output: "_site" },
+    dir: { input: "content", includes: "../src/layouts", data: "_data", output: process.env.SITE_DIR ?? "_site" },
     markdownTemplateEngine: false,
     htmlTemplateEngine: "njk",
     templateFormats: ["md", "njk"],

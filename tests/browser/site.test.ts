@@ -24,7 +24,7 @@ const phone: BrowserContextOptions = {
 };
 
 /** Every page of the built site, as URL paths ("/", "/preface/", …). */
-function sitePages(root = "_site"): string[] {
+function sitePages(root = process.env.SITE_DIR ?? "_site"): string[] {
   const pages: string[] = [];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {

@@ -29,7 +29,7 @@ export interface SiteServer {
   close(): Promise<void>;
 }
 
-export async function startSiteServer(root = "_site"): Promise<SiteServer> {
+export async function startSiteServer(root = process.env.SITE_DIR ?? "_site"): Promise<SiteServer> {
   const siteRoot = path.resolve(root);
   if (!existsSync(path.join(siteRoot, "index.html"))) {
     throw new Error(`${root}/index.html not found: run "npm run build" before the browser tests`);

@@ -76,7 +76,7 @@ function bundleGzipBytes(dir: string, entry: string): { files: number; gzip: num
   return { files: seen.size, gzip, raw };
 }
 
-const widgetsDir = "_site/assets/js/widgets";
+const widgetsDir = `${process.env.SITE_DIR ?? "_site"}/assets/js/widgets`;
 if (!existsSync(widgetsDir)) {
   console.error(`${widgetsDir} not found: run "npm run build" first`);
   process.exit(1);
