@@ -107,7 +107,7 @@ test("property: every valid degree yields finite positive shapes, and K/V heads 
     fc.property(fc.constantFrom(...ids), fc.integer({ min: 1, max: 128 }), fc.boolean(), (id, t, sp) => {
       const a = arch(id);
       if (tpDegreeProblem(a, t) !== null) return;
-      const layout = tpShardingLayout(a, { tp: t, sequenceParallel: sp, seqLength: 128 * 128, microBatchSize: 1 });
+      const layout = tpShardingLayout(a, { tp: t, sequenceParallel: sp, seqLength: 1024 * t, microBatchSize: 1 });
       for (const r of layout.regions) for (const x of r.tensors) for (const v of x.shardShape) assert.ok(Number.isInteger(v) && v > 0);
       assert.ok(layout.kvHeadsPerGpu * t >= a.numKvHeads);
       assert.ok(layout.kvReplication >= 1 && layout.kvReplication <= t);
