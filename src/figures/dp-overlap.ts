@@ -597,7 +597,7 @@ export function renderDpOverlapStatic(root: Element, settings: DpOverlapSettings
     controls.append(field);
   }
   const syncField = el("div", { class: "widget-field" });
-  const syncLabel = el("label", { for: `${idBase}-noSync` });
+  const syncLabel = el("label", {});
   const checkbox = el("input", { id: `${idBase}-noSync`, name: "noSync", type: "checkbox", disabled: "" });
   if (settings.noSync) checkbox.setAttribute("checked", "");
   syncLabel.append(checkbox, doc.createTextNode(" no_sync until the last microbatch"));

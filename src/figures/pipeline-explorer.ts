@@ -283,7 +283,7 @@ export function renderPipelineOutputs(out: Element, view: PipelineView): SVGSVGE
   // On a phone the timeline keeps a legible size and scrolls sideways inside its own box.
   chart.setAttribute("style", "overflow-x:auto");
   chart.setAttribute("tabindex", "0");
-  chart.setAttribute("role", "region");
+  chart.setAttribute("role", "group");
   chart.setAttribute("aria-label", "Pipeline timeline (scrolls sideways on narrow screens)");
   const svg = drawPipelineExplorer(chart, view);
   const readout = find("dl", "px-readout");
