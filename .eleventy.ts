@@ -10,12 +10,14 @@ import { layoutHelpersPlugin } from "./src/build/layout-helpers.ts";
 import { bundlePlugin } from "./src/build/bundle.ts";
 import { assetsPlugin } from "./src/build/assets.ts";
 import { siteChecksPlugin } from "./src/build/site-checks.ts";
+import { readingListPlugin } from "./src/build/reading-list.ts";
 
 export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail
   eleventyConfig.addPlugin(collectionsPlugin); // chapters in file-name order, /slug/ URLs
   eleventyConfig.addPlugin(markdownLibraryPlugin); // math, citations, cross-refs, blocks, widgets
   eleventyConfig.addPlugin(layoutHelpersPlugin); // book metadata, ToC, reading time, cite-this
+  eleventyConfig.addPlugin(readingListPlugin); // {% readingList %}: bibliography grouped by topic
   eleventyConfig.addPlugin(bundlePlugin); // esbuild: book.js and one bundle per widget
   eleventyConfig.addPlugin(assetsPlugin); // assets/ and KaTeX's CSS and fonts
   eleventyConfig.addPlugin(HtmlBasePlugin); // honours --pathPrefix for sub-path deployments
