@@ -11,6 +11,7 @@ import { bundlePlugin } from "./src/build/bundle.ts";
 import { assetsPlugin } from "./src/build/assets.ts";
 import { siteChecksPlugin } from "./src/build/site-checks.ts";
 import { readingListPlugin } from "./src/build/reading-list.ts";
+import { cspPlugin } from "./src/build/csp.ts";
 
 export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail
@@ -21,6 +22,7 @@ export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(bundlePlugin); // esbuild: book.js and one bundle per widget
   eleventyConfig.addPlugin(assetsPlugin); // assets/ and KaTeX's CSS and fonts
   eleventyConfig.addPlugin(HtmlBasePlugin); // honours --pathPrefix for sub-path deployments
+  eleventyConfig.addPlugin(cspPlugin); // Content-Security-Policy <meta> on every page, _headers
   eleventyConfig.addPlugin(siteChecksPlugin); // after the build: links, anchors, origins
 
   return {

@@ -1,8 +1,11 @@
 /**
  * Checks over the whole built site, after Eleventy has written it: every internal link,
  * image, stylesheet and script points at a file that exists, every `#anchor` names an id on
- * the target page, nothing loads from another origin, and no citation syntax (`[@…`) was left
- * unrendered. HTML is read with linkedom, never with regular expressions. A problem fails
+ * the target page, nothing loads from another origin, links to other sites are well-formed
+ * http(s) or mailto URLs (checked offline: syntax only, no network), no citation syntax (`[@…`)
+ * was left unrendered, and no page carries inline script (a `<script>` without `src`, except
+ * JSON data blocks, or an `on…=` event handler attribute), which the Content-Security-Policy
+ * (src/build/csp.ts) would block. HTML is read with linkedom, never with regular expressions. A problem fails
  * the build as a BookError naming the source file, and the line when the source contains the
  * link text literally.
  */
@@ -74,11 +77,15 @@ export function checkSite(pages: BuiltPage[], outputDir: string, pathPrefix = "/
       refs.push([el.getAttribute("src")!, el.tagName.toLowerCase()]);
     }
     for (const [ref, tag] of refs) {
-      if (ref === "" || ref.startsWith("data:") || ref.startsWith("mailto:")) continue;
+      if (ref === "" || (tag === "link" && ref.startsWith("data:"))) continue;
       const external = /^[a-z][a-z0-9+.-]*:/i.test(ref) || ref.startsWith("//");
       if (external) {
         // Plain links to other sites are fine; anything the page *loads* must be ours.
         if (tag !== "a") report(ref, `"${ref}" loads from another origin (copy it into assets/)`);
+        else {
+          const why = externalUrlProblem(ref);
+          if (why) report(ref, `link "${ref}" ${why}`);
+        }
         continue;
       }
       const [pathPart, fragment] = splitRef(ref);
@@ -105,6 +112,7 @@ export function checkSite(pages: BuiltPage[], outputDir: string, pathPrefix = "/
         }
       }
     }
+    for (const why of inlineScriptProblems(document)) report(why.needle, why.message);
     // Citation syntax the Markdown did not understand would ship as text.
     const walker = document.querySelectorAll("main, article");
     for (const scope of walker) {
@@ -115,6 +123,50 @@ export function checkSite(pages: BuiltPage[], outputDir: string, pathPrefix = "/
     }
   }
   return problems;
+}
+
+/**
+ * Why a link to another site is malformed, or undefined when it is fine. Offline: syntax only.
+ * Allowed: absolute http/https URLs with a host, and mailto with an address; no whitespace.
+ */
+export function externalUrlProblem(ref: string): string | undefined {
+  if (/\s/.test(ref)) return "contains whitespace";
+  if (ref.startsWith("//")) return "is protocol-relative (write https://)";
+  let url: URL;
+  try {
+    url = new URL(ref);
+  } catch {
+    return "is not a valid URL";
+  }
+  if (url.protocol === "mailto:") return /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(decodeURIComponent(url.pathname)) ? undefined : "is not a valid mailto address";
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `uses the scheme "${url.protocol}" (only http, https and mailto)`;
+  if (!/^[a-z0-9.-]+$/i.test(url.hostname) || !url.hostname.includes(".") || /^[.-]|[.-]$/.test(url.hostname)) {
+    return `has no valid host name ("${url.hostname}")`;
+  }
+  return undefined;
+}
+
+/**
+ * Inline script the Content-Security-Policy forbids: a `<script>` without `src` (JSON data
+ * blocks, `type="application/json"` or `application/ld+json`, are data and allowed) and any
+ * event handler attribute (`onclick=` …).
+ */
+export function inlineScriptProblems(document: Document): { needle: string; message: string }[] {
+  const found: { needle: string; message: string }[] = [];
+  for (const el of document.querySelectorAll("script")) {
+    if (el.hasAttribute("src")) continue;
+    const type = (el.getAttribute("type") ?? "").trim().toLowerCase();
+    if (type === "application/json" || type === "application/ld+json") continue;
+    found.push({ needle: "<script", message: "inline <script> (the Content-Security-Policy blocks it: put the code in src/widgets/ and load it by src)" });
+  }
+  for (const el of document.querySelectorAll("*")) {
+    for (const attr of Array.from(el.attributes)) {
+      if (/^on[a-z]+$/i.test(attr.name)) {
+        found.push({ needle: `${attr.name}=`, message: `inline event handler ${attr.name}= on <${el.tagName.toLowerCase()}> (the Content-Security-Policy blocks it: add a listener in script)` });
+      }
+    }
+  }
+  return found;
 }
 
 function splitRef(ref: string): [string, string | undefined] {

@@ -53,7 +53,9 @@ export async function buildTinyBook(files: Record<string, string | null>): Promi
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ["--import", "tsx", path.join(repo, "tests/helpers/tiny-book-runner.ts")],
-    { cwd: root, maxBuffer: 16 * 1024 * 1024 },
+    // SITE_DIR pinned: an absolute SITE_DIR inherited from the caller would send the tiny book
+    // into the caller's site folder.
+    { cwd: root, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, SITE_DIR: "_site" } },
   );
   const marker = stdout.lastIndexOf("@@tiny-book@@");
   if (marker < 0) throw new Error(`tiny book build printed no result:\n${stdout}`);

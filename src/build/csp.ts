@@ -1,0 +1,91 @@
+/**
+ * Content-Security-Policy: one policy, written into every built page as
+ * `<meta http-equiv="Content-Security-Policy">` (right after `<meta charset>`, before anything
+ * that loads) and into `_headers` (Netlify / Cloudflare Pages format) at the root of the built
+ * site, where the HTTP header can also carry what a `<meta>` policy cannot (frame-ancestors).
+ *
+ * Each source is there for a reason (docs/security.md repeats this for readers of the repo):
+ * - `default-src 'self'`: anything not listed below comes from our origin only.
+ * - `script-src 'self' 'wasm-unsafe-eval'`: book.js and the widget bundles are files on our
+ *   origin; no inline script, no eval. 'wasm-unsafe-eval' lets Pagefind compile its
+ *   WebAssembly search index (it allows WebAssembly compilation only, not JavaScript eval).
+ * - `style-src 'self' 'unsafe-inline'`: our stylesheets, plus the `style="…"` attributes KaTeX
+ *   writes at build time (heights, vertical offsets) and styles widgets set while drawing
+ *   (d3 `.style()`, one widget adds a `<style>` element). Styles cannot run code.
+ * - `img-src 'self' data:`: our SVGs; `data:` for the empty favicon (`<link rel=icon href="data:,">`).
+ * - `font-src 'self'`: the KaTeX woff2 fonts copied into /assets/katex/fonts.
+ * - `connect-src 'self'`: Pagefind fetches its index and WebAssembly from our origin.
+ * - `object-src 'none'`, `base-uri 'self'`, `form-action 'self'`: no plugins, no `<base>`
+ *   hijacking, forms (the search box) submit only to us.
+ * The build also fails on inline `<script>` and `on…=` attributes (src/build/site-checks.ts),
+ * so the policy never has to be loosened for them.
+ */
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { BookError } from "./errors.ts";
+
+/** The policy's directives, in the order they are written. */
+export const cspDirectives: ReadonlyArray<readonly [string, string]> = [
+  ["default-src", "'self'"],
+  ["script-src", "'self' 'wasm-unsafe-eval'"],
+  ["style-src", "'self' 'unsafe-inline'"],
+  ["img-src", "'self' data:"],
+  ["font-src", "'self'"],
+  ["connect-src", "'self'"],
+  ["object-src", "'none'"],
+  ["base-uri", "'self'"],
+  ["form-action", "'self'"],
+];
+
+/** Directives a browser ignores (and warns about) in a `<meta>` policy: HTTP header only. */
+export const headerOnlyDirectives: ReadonlyArray<readonly [string, string]> = [["frame-ancestors", "'none'"]];
+
+export const contentSecurityPolicy: string = cspDirectives.map(([k, v]) => `${k} ${v}`).join("; ");
+
+export const cspMetaTag = `<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy}">`;
+
+/** `_headers` for Netlify and Cloudflare Pages: the same policy plus header-only protections. */
+export function headersFile(): string {
+  const policy = [...cspDirectives, ...headerOnlyDirectives].map(([k, v]) => `${k} ${v}`).join("; ");
+  return [
+    "# Written by the build (src/build/csp.ts); edit the policy there, not here.",
+    "/*",
+    `  Content-Security-Policy: ${policy}`,
+    "  X-Content-Type-Options: nosniff",
+    "  X-Frame-Options: DENY",
+    "  Referrer-Policy: strict-origin-when-cross-origin",
+    "  Permissions-Policy: camera=(), microphone=(), geolocation=()",
+    "  Cross-Origin-Opener-Policy: same-origin",
+    "",
+  ].join("\n");
+}
+
+/**
+ * Puts the policy into one page's HTML, right after `<meta charset>` (or first in `<head>`), so
+ * it governs everything the page loads. A page without `<head>` is a build error.
+ */
+export function insertCspMeta(html: string, inputPath: string): string {
+  if (html.includes('http-equiv="Content-Security-Policy"')) {
+    throw new BookError(inputPath, undefined, "the page sets its own Content-Security-Policy; the policy lives in src/build/csp.ts");
+  }
+  const charset = /<meta charset="?utf-8"?\s*\/?>/i.exec(html);
+  if (charset) {
+    const at = charset.index + charset[0].length;
+    return `${html.slice(0, at)}\n${cspMetaTag}${html.slice(at)}`;
+  }
+  const head = /<head(\s[^>]*)?>/i.exec(html);
+  if (!head) throw new BookError(inputPath, undefined, "page has no <head> to put the Content-Security-Policy in");
+  const at = head.index + head[0].length;
+  return `${html.slice(0, at)}\n${cspMetaTag}${html.slice(at)}`;
+}
+
+export function cspPlugin(eleventyConfig: any): void {
+  eleventyConfig.addTransform("content-security-policy", function (this: any, content: string) {
+    const outputPath: unknown = this.page?.outputPath;
+    if (typeof outputPath !== "string" || !outputPath.endsWith(".html")) return content;
+    return insertCspMeta(content, this.page.inputPath);
+  });
+  eleventyConfig.on("eleventy.after", ({ directories }: { directories: { output: string } }) => {
+    writeFileSync(path.join(directories.output, "_headers"), headersFile());
+  });
+}
