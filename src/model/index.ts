@@ -111,3 +111,4 @@ export * from "./moe-routing.ts";
 export * from "./ring-attention.ts";
 export * from "./tp-sharding.ts";
 export * from "./number-formats.ts";
+export * from "./collective-steps.ts";
