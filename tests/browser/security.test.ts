@@ -7,33 +7,16 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { parseHTML } from "linkedom";
 import { launchChromium, watchPage } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 import { buildTinyBook, removeTinyBook } from "../helpers/tiny-book.ts";
+import { mountAllWidgets, siteDir, sitePages } from "../helpers/site-pages.ts";
 import { contentSecurityPolicy, cspMetaTag, headersFile } from "../../src/build/csp.ts";
 import { externalUrlProblem, inlineScriptProblems } from "../../src/build/site-checks.ts";
-
-const siteDir = process.env.SITE_DIR ?? "_site";
-
-function sitePages(root = siteDir): string[] {
-  const pages: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) {
-        if (name !== "assets" && name !== "pagefind") walk(full);
-      } else if (name === "index.html") {
-        pages.push("/" + path.relative(root, dir).split(path.sep).filter(Boolean).map((s) => `${s}/`).join(""));
-      }
-    }
-  };
-  walk(root);
-  return pages.sort();
-}
 
 let server: SiteServer;
 let browser: Browser;
@@ -86,17 +69,7 @@ describe("Content-Security-Policy", () => {
         if (/Content Security Policy|Refused to/i.test(m.text())) cspConsole.push(m.text());
       });
       await page.goto(server.url + p, { waitUntil: "load" });
-      const roots = page.locator("[data-widget]");
-      const n = await roots.count();
-      for (let i = 0; i < n; i++) {
-        const root = roots.nth(i);
-        await root.scrollIntoViewIfNeeded();
-        const name = await root.getAttribute("data-widget");
-        await page
-          .waitForFunction((el) => (el as HTMLElement).dataset.widgetState === "mounted", await root.elementHandle(), { timeout: 10_000 })
-          .catch(async () => assert.fail(`${p}: widget ${name} #${i + 1} is "${await root.getAttribute("data-widget-state")}", not mounted`));
-      }
-      widgets += n;
+      widgets += (await mountAllWidgets(page)).length;
       await page.waitForLoadState("networkidle");
       const violations = await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
       assert.deepEqual(violations, [], `CSP violations on ${p}`);

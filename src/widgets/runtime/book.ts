@@ -11,6 +11,8 @@
  *   in a small card; on touch screens a footnote opens its card on tap.
  */
 
+import "./scroll-regions.ts"; // wide equations, code and tables: focusable when they scroll
+
 const widgetBase = new URL("./widgets/", import.meta.url);
 
 export interface WidgetModule {

@@ -1,0 +1,37 @@
+/**
+ * Keyboard access to content that scrolls sideways: a wide display equation, code block or
+ * table (`overflow-x: auto` in book.css) that is wider than the column gets `tabindex="0"`, so
+ * a keyboard user can focus it and scroll it with the arrow keys (WCAG 2.1.1; axe rule
+ * scrollable-region-focusable). Only boxes that really overflow at the current width become
+ * Tab stops, and they stop being one when the window grows. Boxes that already contain a
+ * focusable element are left alone. Imported for its effect by book.ts.
+ */
+const scrollBoxes = "pre, .math.display, .table-scroll";
+const focusable = "a[href], button, input, select, textarea, summary, [tabindex]";
+
+export function markScrollRegions(root: ParentNode = document): void {
+  for (const el of root.querySelectorAll<HTMLElement>(scrollBoxes)) {
+    const overflows = el.scrollWidth > el.clientWidth + 1;
+    if (overflows && !el.hasAttribute("tabindex") && !el.querySelector(focusable)) {
+      el.setAttribute("tabindex", "0");
+      el.dataset.scrollRegion = "";
+    } else if (!overflows && el.dataset.scrollRegion !== undefined) {
+      el.removeAttribute("tabindex");
+      delete el.dataset.scrollRegion;
+    }
+  }
+}
+
+function start(): void {
+  markScrollRegions();
+  let pending = 0;
+  window.addEventListener("resize", () => {
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(() => markScrollRegions());
+  });
+  // Web fonts change widths once they arrive.
+  document.fonts?.ready.then(() => markScrollRegions());
+}
+
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+else start();

@@ -1,0 +1,193 @@
+/**
+ * Accessibility of every built page (issue #15), in Chromium:
+ * - axe-core (WCAG 2.0/2.1 A and AA rules) finds nothing on any page, in the light and the dark
+ *   theme (colour scheme emulated, and `data-theme` set on <html> as the theme toggle does),
+ *   with every widget mounted so its controls are checked too;
+ * - every control of every widget is reached with the Tab key, in order from the page before it,
+ *   and shows a visible focus indicator when focused from the keyboard;
+ * - the skip link is the first Tab stop, becomes visible, and moves to the main text;
+ * - under `prefers-reduced-motion: reduce` no element has a CSS transition or animation longer
+ *   than 0.01 s and scrolling is not smooth.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import { AxeBuilder } from "@axe-core/playwright";
+import { launchChromium } from "../helpers/chromium.ts";
+import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { mountAllWidgets, sitePages } from "../helpers/site-pages.ts";
+
+const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" };
+
+let server: SiteServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startSiteServer();
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe("axe-core", () => {
+  for (const theme of ["light", "dark"] as const) {
+    test(`no WCAG 2.1 A/AA violation on any page, ${theme} theme, widgets mounted`, async () => {
+      const context = await browser.newContext({ ...desktop, colorScheme: theme });
+      await context.addInitScript((t) => document.documentElement.setAttribute("data-theme", t), theme);
+      const page = await context.newPage();
+      const found: string[] = [];
+      for (const p of sitePages()) {
+        await page.goto(server.url + p, { waitUntil: "load" });
+        await mountAllWidgets(page);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+        for (const v of result.violations) {
+          const where = v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ");
+          found.push(`${p} ${v.id} (${v.nodes.length}×): ${where}`);
+        }
+      }
+      assert.deepEqual(found, []);
+      await context.close();
+    });
+  }
+});
+
+/** Tab stops in document order: what the Tab key visits (no tabindex > 0 is used in the book). */
+async function tabbables(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const sel = "a[href], button, input, select, textarea, summary, [tabindex]";
+    const out: string[] = [];
+    let i = 0;
+    for (const el of document.querySelectorAll<HTMLElement>(sel)) {
+      i++;
+      if ((el as HTMLButtonElement).disabled || el.tabIndex < 0 || el.closest("[inert], details:not([open]) > :not(summary)")) continue;
+      if (el instanceof HTMLInputElement && el.type === "hidden") continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === "hidden" || el.getClientRects().length === 0) continue;
+      el.dataset.a11yTab = String(i);
+      out.push(String(i));
+    }
+    return out;
+  });
+}
+
+describe("keyboard", () => {
+  test("every widget control is reached by Tab, in order, with a visible focus indicator", async () => {
+    const context = await browser.newContext(desktop);
+    const page = await context.newPage();
+    let controls = 0;
+    for (const p of sitePages()) {
+      await page.goto(server.url + p, { waitUntil: "load" });
+      const names = await mountAllWidgets(page);
+      if (names.length === 0) continue;
+      const order = await tabbables(page);
+      const roots = page.locator("[data-widget]");
+      for (let w = 0; w < names.length; w++) {
+        const inside = await roots.nth(w).evaluate((root) =>
+          Array.from(root.querySelectorAll<HTMLElement>("[data-a11y-tab]")).map((el) => el.dataset.a11yTab!),
+        );
+        const first = order.indexOf(inside[0] ?? "");
+        if (inside.length === 0 || first < 0) continue; // a figure-only widget has no controls
+        // Start on the Tab stop before the widget (or the top of the page) and Tab through it.
+        if (first > 0) await page.locator(`[data-a11y-tab="${order[first - 1]}"]`).focus();
+        else await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+        // Focusing with .focus() does not set keyboard modality; one Tab from there does.
+        for (const expected of inside) {
+          await page.keyboard.press("Tab");
+          const state = await page.evaluate(() => {
+            const el = document.activeElement as HTMLElement | null;
+            if (!el) return { tab: null, visible: false, desc: "nothing" };
+            const s = getComputedStyle(el);
+            const outline = s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 1;
+            const shadow = s.boxShadow !== "none";
+            return {
+              tab: el.dataset.a11yTab ?? null,
+              visible: el.matches(":focus-visible") && (outline || shadow),
+              desc: `<${el.tagName.toLowerCase()} name=${el.getAttribute("name")} class=${el.className}>`,
+            };
+          });
+          assert.equal(state.tab, expected, `${p} ${names[w]}: Tab reached ${state.desc} instead of the next control`);
+          assert.ok(state.visible, `${p} ${names[w]}: ${state.desc} has no visible focus indicator`);
+          controls++;
+        }
+      }
+    }
+    assert.ok(controls >= 10, `only ${controls} widget controls found`);
+    await context.close();
+  });
+
+  test("the skip link is the first Tab stop, shows itself, and jumps to the main text", async () => {
+    const context = await browser.newContext(desktop);
+    const page = await context.newPage();
+    for (const p of sitePages()) {
+      await page.goto(server.url + p, { waitUntil: "load" });
+      await page.keyboard.press("Tab");
+      const link = await page.evaluate(() => {
+        const el = document.activeElement as HTMLAnchorElement;
+        const r = el.getBoundingClientRect();
+        return { cls: el.className, href: el.getAttribute("href"), text: el.textContent, top: r.top, bottom: r.bottom };
+      });
+      assert.equal(link.cls, "skip-link", `${p}: first Tab stop`);
+      assert.equal(link.href, "#main");
+      assert.ok(link.top >= 0 && link.bottom <= 900, `${p}: skip link on screen when focused (top ${link.top})`);
+      await page.keyboard.press("Enter");
+      const after = await page.evaluate(() => ({
+        hash: location.hash,
+        tag: document.getElementById("main")?.tagName ?? null,
+        top: document.getElementById("main")?.getBoundingClientRect().top ?? null,
+        atBottom: window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 1,
+        padding: parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0,
+      }));
+      assert.equal(after.hash, "#main", p);
+      assert.equal(after.tag, "MAIN", `${p}: #main is the <main> element`);
+      // At the top of the viewport (below the html scroll-padding), unless the page is too short to scroll that far.
+      assert.ok(
+        after.top !== null && (Math.abs(after.top - after.padding) < 2 || after.atBottom),
+        `${p}: main text at the top after the jump (${after.top}px, scroll-padding ${after.padding}px)`,
+      );
+      // The next Tab continues inside the main text, not in the header.
+      await page.keyboard.press("Tab");
+      const inMain = await page.evaluate(() => Boolean(document.activeElement?.closest("main")));
+      assert.ok(inMain, `${p}: Tab after the skip link lands in <main>`);
+    }
+    await context.close();
+  });
+});
+
+describe("reduced motion", () => {
+  test("no CSS transition or animation longer than 0.01 s, no smooth scrolling, on any page", async () => {
+    const context = await browser.newContext({ ...desktop, reducedMotion: "reduce" });
+    const page = await context.newPage();
+    const found: string[] = [];
+    for (const p of sitePages()) {
+      await page.goto(server.url + p, { waitUntil: "load" });
+      await mountAllWidgets(page);
+      const slow = await page.evaluate(() => {
+        // No named helper functions in here: tsx would wrap them in a __name() the page lacks.
+        const out: string[] = [];
+        if (getComputedStyle(document.documentElement).scrollBehavior === "smooth") out.push("html: scroll-behavior smooth");
+        for (const el of document.querySelectorAll("*")) {
+          for (const pseudo of [null, "::before", "::after"]) {
+            const s = getComputedStyle(el, pseudo);
+            let t = 0;
+            for (const v of s.transitionDuration.split(",")) t = Math.max(t, v.trim().endsWith("ms") ? parseFloat(v) / 1000 : parseFloat(v));
+            let a = 0;
+            if (s.animationName !== "none") {
+              for (const v of s.animationDuration.split(",")) a = Math.max(a, v.trim().endsWith("ms") ? parseFloat(v) / 1000 : parseFloat(v));
+            }
+            if (t > 0.01 || a > 0.01) {
+              out.push(`<${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}">${pseudo ?? ""} transition ${s.transitionDuration} animation ${s.animationName} ${s.animationDuration}`);
+            }
+          }
+        }
+        return out.slice(0, 5);
+      });
+      for (const s of slow) found.push(`${p} ${s}`);
+    }
+    assert.deepEqual(found, []);
+    await context.close();
+  });
+});
