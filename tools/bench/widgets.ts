@@ -1,18 +1,24 @@
 /**
- * `npm run bench:widgets`: how long the explorer widgets take to redraw after an input change, in
- * Chromium on the built site, and how many bytes (gzip) each widget's bundle costs to load. It
- * prints numbers; it is not a timed test and never fails on a slow machine. Needs `npm run build`.
+ * `npm run bench:widgets` (and part of `npm run bench`): how long every widget takes to redraw
+ * after an input change, in Chromium on the built site, and how many bytes (gzip) each widget's
+ * bundle costs to load. It prints numbers; it is not a timed test and never fails on a slow
+ * machine. Needs `npm run build` (or SITE_DIR pointing at a built site).
  *
- * A redraw is measured from dispatching the control's `input` event (the widget's handler
- * validates, calls the model and redraws synchronously) to the end of the forced style and layout
- * that follows, inside the page with performance.now(). The budget is one frame, 16 ms, for
- * typical settings; the "large" rows show where it stops holding.
+ * A redraw is measured from dispatching the control's `input` or `change` event (each widget's
+ * handler validates, calls the model and redraws synchronously; none defers drawing to a later
+ * frame) to the end of the forced style and layout that follows, inside the page with
+ * performance.now(). The budget is one frame, 16 ms, for typical settings; the "large" rows show
+ * where it stops holding. Every widget on the site gets a row: the scenarios below name a
+ * typical control for each; a widget without one is measured on its first select (or first
+ * numeric text field) and marked "auto".
  */
-import { readFileSync, readdirSync, existsSync } from "node:fs";
-import path from "node:path";
-import { gzipSync } from "node:zlib";
+import { readdirSync, existsSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import type { Browser } from "playwright-core";
 import { launchChromium } from "../../tests/helpers/chromium.ts";
 import { startSiteServer } from "../../tests/helpers/site-server.ts";
+import { mountAllWidgets, sitePages } from "../../tests/helpers/site-pages.ts";
+import { bundleGzipBytes, type BundleBytes } from "./bytes.ts";
 
 interface Scenario {
   name: string;
@@ -22,11 +28,20 @@ interface Scenario {
   /** Control name and the two values it alternates between. */
   control: string;
   values: [string, string];
+  /** The event the widget listens to on that control (default "input"). */
+  event?: "input" | "change";
   /** Controls set once before measuring. */
   setup?: Array<[string, string]>;
 }
 
-const scenarios: Scenario[] = [
+export const scenarios: Scenario[] = [
+  { name: "unit-converter, preface (80 GB)", page: "preface", widget: "widget-unit-converter-1", control: "amount", values: ["80", "81"] },
+  { name: "activation-curve, chapter 2 (Llama 3.1 8B)", page: "one-gpu", widget: "widget-activation-curve-1", control: "microBatch", values: ["1", "2"] },
+  { name: "dp-overlap, chapter 3 (d = 64 / 128)", page: "data-parallelism", widget: "widget-dp-overlap-1", control: "dp", values: ["64", "128"] },
+  { name: "tp-sharding, chapter 4 (70B, t = 8)", page: "tensor-parallelism", widget: "widget-tp-sharding-1", control: "seq", values: ["8192", "16384"] },
+  { name: "ring-attention, chapter 5 (4 / 8 GPUs)", page: "context-parallelism", widget: "widget-ring-attention-1", control: "gpus", values: ["4", "8"] },
+  { name: "moe-routing, chapter 7 (512 tokens, 16 experts)", page: "expert-parallelism", widget: "widget-moe-routing-1", control: "skew", values: ["0.5", "1"] },
+  { name: "number-formats, chapter 10 (0.1 / 3.5)", page: "mixed-precision", widget: "widget-number-formats-1", control: "value", values: ["0.1", "3.5"] },
   { name: "memory-explorer, chapter 4 (70B, t = 8, d = 8)", page: "tensor-parallelism", widget: "widget-memory-explorer-1", control: "dp", values: ["8", "16"] },
   { name: "memory-explorer, chapter 2 (1B, one GPU)", page: "one-gpu", widget: "widget-memory-explorer-1", control: "microBatch", values: ["4", "2"] },
   {
@@ -56,79 +71,124 @@ function quantile(sorted: number[], q: number): number {
   return sorted[i];
 }
 
-/** gzip bytes of a widget entry and every chunk it imports, each file compressed on its own (as served). */
-function bundleGzipBytes(dir: string, entry: string): { files: number; gzip: number; raw: number } {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const text = readFileSync(file, "utf8");
-    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*"(\.\/[^"]+\.js)"/g)) visit(path.resolve(path.dirname(file), m[1]));
-  };
-  visit(path.join(dir, entry));
-  let gzip = 0;
-  let raw = 0;
-  for (const f of seen) {
-    const buf = readFileSync(f);
-    raw += buf.length;
-    gzip += gzipSync(buf, { level: 9 }).length;
-  }
-  return { files: seen.size, gzip, raw };
+export interface RedrawRow {
+  name: string;
+  widget: string;
+  auto: boolean;
+  medianMs: number;
+  p95Ms: number;
+  runs: number;
 }
 
-const widgetsDir = `${process.env.SITE_DIR ?? "_site"}/assets/js/widgets`;
-if (!existsSync(widgetsDir)) {
-  console.error(`${widgetsDir} not found: run "npm run build" first`);
-  process.exit(1);
+export interface BundleRow extends BundleBytes {
+  widget: string;
 }
 
-console.log("Bundle per widget (entry + the chunks it imports; gzip -9 of each file, summed):");
-for (const file of readdirSync(widgetsDir).filter((f) => f.endsWith(".js")).sort()) {
-  const { files, gzip, raw } = bundleGzipBytes(widgetsDir, file);
-  console.log(`  ${file.padEnd(24)} ${(gzip / 1024).toFixed(1).padStart(6)} KiB gzip  (${(raw / 1024).toFixed(1)} KiB raw, ${files} files)`);
+/** gzip bytes per widget bundle in `<siteDir>/assets/js/widgets`. */
+export function widgetBundleBytes(siteDir: string): BundleRow[] {
+  const dir = `${siteDir}/assets/js/widgets`;
+  if (!existsSync(dir)) throw new Error(`${dir} not found: run "npm run build" first`);
+  return readdirSync(dir)
+    .filter((f) => f.endsWith(".js"))
+    .sort()
+    .map((f) => ({ widget: f.replace(/\.js$/, ""), ...bundleGzipBytes(dir, f) }));
 }
 
-const server = await startSiteServer();
-const browser = await launchChromium();
-console.log(`\nRedraw after one input change, ${RUNS} runs each (Chromium, this machine):`);
-try {
-  for (const s of scenarios) {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(`${server.url}/${s.page}/`);
-    await page.locator(`#${s.widget}`).scrollIntoViewIfNeeded();
-    await page.waitForFunction((id) => document.querySelector(`#${id} form`) !== null, s.widget);
+/** A scenario for each widget on the site that has none: its first select, else its first numeric text field. */
+async function autoScenarios(browser: Browser, origin: string, siteDir: string, covered: Set<string>): Promise<Scenario[]> {
+  const found: Scenario[] = [];
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  for (const p of sitePages(siteDir)) {
+    await page.goto(origin + p, { waitUntil: "load" });
+    await mountAllWidgets(page);
     // Plain JavaScript source: tsx would wrap named functions in a helper the page does not have.
-    const args = JSON.stringify({ id: s.widget, control: s.control, values: s.values, setup: s.setup ?? [], runs: RUNS });
-    const times: number[] = await page.evaluate(`(() => {
-      const a = ${args};
-      const root = document.getElementById(a.id);
-      function set(name, value) {
-        const el = root.querySelector("[name=" + name + "]");
-        el.value = value;
-        el.dispatchEvent(new Event("input", { bubbles: true }));
-      }
-      for (const [name, value] of a.setup) set(name, value);
-      const out = [];
-      for (let i = 0; i < a.runs + 5; i++) {
-        const t0 = performance.now();
-        set(a.control, a.values[i % 2]);
-        root.getBoundingClientRect();
-        void document.body.offsetHeight;
-        const dt = performance.now() - t0;
-        if (i >= 5) out.push(dt); // the first runs warm up the JIT
-      }
-      const invalid = root.querySelectorAll("[aria-invalid=true]").length;
-      if (invalid > 0) throw new Error(a.id + ": " + invalid + " field(s) invalid during the benchmark");
-      return out;
-    })()`);
-    times.sort((a, b) => a - b);
-    const median = quantile(times, 0.5);
-    const p95 = quantile(times, 0.95);
-    console.log(`  ${s.name.padEnd(68)} median ${median.toFixed(1).padStart(6)} ms   p95 ${p95.toFixed(1).padStart(6)} ms${p95 > 16 ? "   (over one frame)" : ""}`);
-    await context.close();
+    const picks: Array<{ id: string; name: string; control: string; values: [string, string]; event: "input" | "change" } | null> =
+      await page.evaluate(`Array.from(document.querySelectorAll("[data-widget]")).map((w) => {
+        const sel = Array.from(w.querySelectorAll("select[name]")).find((s) => s.options.length > 1);
+        if (sel) return { id: w.id, name: w.dataset.widget, control: sel.name, values: [sel.options[0].value, sel.options[1].value], event: "change" };
+        const text = Array.from(w.querySelectorAll("input[name]")).find((i) => (i.type === "text" || i.type === "number") && /^[0-9]+$/.test(i.value));
+        if (text) return { id: w.id, name: w.dataset.widget, control: text.name, values: [text.value, String(Number(text.value) + 1)], event: "input" };
+        return null;
+      })`);
+    for (const pick of picks) {
+      if (!pick || covered.has(pick.name)) continue;
+      covered.add(pick.name);
+      found.push({ name: `${pick.name}, ${p} (auto: ${pick.control})`, page: p.replace(/^\/|\/$/g, ""), widget: pick.id, control: pick.control, values: pick.values, event: pick.event });
+    }
   }
-} finally {
-  await browser.close();
-  await server.close();
+  await context.close();
+  return found;
+}
+
+/** Redraw times for every scenario, plus an automatic one for every widget the list misses. */
+export async function measureRedraws(siteDir: string, log: (line: string) => void = () => {}): Promise<RedrawRow[]> {
+  const server = await startSiteServer(siteDir);
+  const browser = await launchChromium();
+  const rows: RedrawRow[] = [];
+  try {
+    const onSite = new Set(widgetBundleBytes(siteDir).map((b) => b.widget));
+    const covered = new Set(scenarios.map((s) => s.widget.replace(/^widget-|-\d+$/g, "")));
+    const all = [...scenarios.map((s) => ({ ...s, auto: false })), ...(await autoScenarios(browser, server.url, siteDir, covered)).map((s) => ({ ...s, auto: true }))];
+    for (const s of all) {
+      const widgetName = s.widget.replace(/^widget-|-\d+$/g, "");
+      if (!onSite.has(widgetName)) continue;
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      const res = await page.goto(`${server.url}/${s.page}/`);
+      if (!res?.ok() || (await page.locator(`#${s.widget}`).count()) === 0) {
+        log(`  ${s.name}: skipped (no #${s.widget} on /${s.page}/)`);
+        await context.close();
+        continue;
+      }
+      await page.locator(`#${s.widget}`).scrollIntoViewIfNeeded();
+      await page.waitForFunction((id) => document.getElementById(id)?.dataset.widgetState === "mounted", s.widget);
+      const args = JSON.stringify({ id: s.widget, control: s.control, values: s.values, setup: s.setup ?? [], runs: RUNS, event: s.event ?? "input" });
+      const times: number[] = await page.evaluate(`(() => {
+        const a = ${args};
+        const root = document.getElementById(a.id);
+        function set(name, value, type) {
+          const el = root.querySelector("[name=" + name + "]");
+          el.value = value;
+          el.dispatchEvent(new Event(type, { bubbles: true }));
+        }
+        for (const [name, value] of a.setup) set(name, value, "input");
+        const out = [];
+        for (let i = 0; i < a.runs + 5; i++) {
+          const t0 = performance.now();
+          set(a.control, a.values[i % 2], a.event);
+          root.getBoundingClientRect();
+          void document.body.offsetHeight;
+          const dt = performance.now() - t0;
+          if (i >= 5) out.push(dt); // the first runs warm up the JIT
+        }
+        const invalid = root.querySelectorAll("[aria-invalid=true]").length;
+        if (invalid > 0) throw new Error(a.id + ": " + invalid + " field(s) invalid during the benchmark");
+        return out;
+      })()`);
+      times.sort((x, y) => x - y);
+      const row: RedrawRow = { name: s.name, widget: widgetName, auto: s.auto, medianMs: round(quantile(times, 0.5)), p95Ms: round(quantile(times, 0.95)), runs: times.length };
+      rows.push(row);
+      log(`  ${s.name.padEnd(68)} median ${row.medianMs.toFixed(2).padStart(6)} ms   p95 ${row.p95Ms.toFixed(2).padStart(6)} ms${row.p95Ms > 16 ? "   (over one frame)" : ""}`);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  return rows;
+}
+
+function round(x: number): number {
+  return Math.round(x * 100) / 100;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const siteDir = process.env.SITE_DIR ?? "_site";
+  console.log("Bundle per widget (entry + the chunks it imports; gzip -9 of each file, summed):");
+  for (const b of widgetBundleBytes(siteDir)) {
+    console.log(`  ${b.widget.padEnd(24)} ${(b.gzip / 1024).toFixed(1).padStart(6)} KiB gzip  (${(b.raw / 1024).toFixed(1)} KiB raw, ${b.files} files)`);
+  }
+  console.log(`\nRedraw after one input change, ${RUNS} runs each (Chromium, this machine):`);
+  await measureRedraws(siteDir, (l) => console.log(l));
 }
