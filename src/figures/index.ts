@@ -14,6 +14,7 @@ import { tpShardingWidget } from "./tp-sharding.ts";
 import { ringAttentionWidget } from "./ring-attention.ts";
 import { memoryExplorerWidget } from "./memory-explorer.ts";
 import { pipelineExplorerWidget } from "./pipeline-explorer.ts";
+import { collectivesWidget } from "./collectives.ts";
 
 export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
   "unit-converter": unitConverterWidget,
@@ -25,4 +26,5 @@ export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
   "ring-attention": ringAttentionWidget,
   "memory-explorer": memoryExplorerWidget,
   "pipeline-explorer": pipelineExplorerWidget,
+  collectives: collectivesWidget,
 };

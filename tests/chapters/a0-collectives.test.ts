@@ -1,0 +1,99 @@
+/**
+ * Appendix A (a0-collectives): every number the appendix computes is recomputed here from
+ * src/model (collective schedules, bus-bandwidth factors, collective times) and src/data.
+ * Assumptions stated in the text: α = 10 µs per step, β = 50 GB/s across servers, 450 GB/s
+ * (NVLink, one direction) inside a server, bf16 gradients and parameters.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  alphaBetaSeconds,
+  busBandwidthFactor,
+  ceilLog2,
+  collectiveSeconds,
+  collectiveSteps,
+  countParameters,
+  findGpu,
+  findModelPreset,
+} from "../../src/model/index.ts";
+import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
+
+const text = readChapter("a0-collectives");
+const alpha = 10e-6;
+const beta = 50e9;
+const ms = (s: number, d = 2) => `${(s * 1000).toFixed(d)} ms`;
+const gb = (b: number, d = 2) => `${(b / 1e9).toFixed(d)} GB`;
+/** Ring all-reduce, Eq. (ring-ar); equals the model's schedule cost where the schedule exists (n ≤ 16). */
+const ring = (n: number, S: number) => 2 * (n - 1) * (alpha + S / (n * beta));
+/** Binomial tree reduce + broadcast. */
+const tree = (n: number, S: number) => 2 * ceilLog2(n) * (alpha + S / beta);
+
+test("the closed forms agree with the step-by-step schedules of the model", () => {
+  for (let n = 2; n <= 16; n++) {
+    const S = 1e6;
+    const ar = alphaBetaSeconds(collectiveSteps({ collective: "all-reduce", ranks: n, messageBytes: S }), alpha, beta);
+    assert.ok(Math.abs(ar - ring(n, S)) < 1e-15);
+    const tr =
+      alphaBetaSeconds(collectiveSteps({ collective: "reduce", ranks: n, messageBytes: S }), alpha, beta) +
+      alphaBetaSeconds(collectiveSteps({ collective: "broadcast", ranks: n, messageBytes: S }), alpha, beta);
+    assert.ok(Math.abs(tr - tree(n, S)) < 1e-15);
+  }
+});
+
+test("ring vs tree on 1,024 GPUs for 1 MB and 1 GB", () => {
+  assertMentions(text, `@eq:ring-ar gives ${ms(ring(1024, 1e6))}`, "ring, 1 MB");
+  assertMentions(text, `tree takes ${ms(tree(1024, 1e6))}`, "tree, 1 MB");
+  assertMentions(text, `ring takes ${ms(ring(1024, 1e9))} and the tree ${ms(tree(1024, 1e9))}`, "1 GB");
+});
+
+const params8b = () => {
+  const p = findModelPreset("llama-3.1-8b");
+  assert.ok(p);
+  return countParameters(p.config).total;
+};
+
+test("Llama 3.1 8B gradient all-reduce inside a server and across 16 servers", () => {
+  const n = params8b();
+  assertMentions(text, n.toLocaleString("en-US"), "parameters");
+  const S = 2 * n;
+  assertMentions(text, `bf16 gradients are ${gb(S)}`, "gradient bytes");
+  assertMentions(text, `${gb(busBandwidthFactor("all-reduce", 8) * S)}`, "bytes per GPU on 8");
+  const h100 = findGpu("h100-sxm");
+  assert.ok(h100);
+  const nvlink = h100.nvlinkBytesPerSecond / 2;
+  assertMentions(text, `${(nvlink / 1e9).toFixed(0)} GB/s per direction`, "NVLink one direction");
+  assertMentions(text, `would take ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 8, busBandwidthBytesPerSecond: nvlink }), 1)}`, "8-GPU time");
+  assertMentions(text, `sends ${gb(busBandwidthFactor("all-reduce", 128) * S)} per GPU`, "bytes per GPU on 128");
+  assertMentions(text, `takes ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 128, busBandwidthBytesPerSecond: beta }), 1)}`, "128-GPU time");
+});
+
+test("exercise: ZeRO-3 all-gather over 64 GPUs", () => {
+  const S = 2 * params8b();
+  assertMentions(text, `(63/64) \\times ${(S / 1e9).toFixed(2)}$ GB = ${gb(busBandwidthFactor("all-gather", 64) * S)}`, "received bytes");
+  const t = collectiveSeconds({ collective: "all-gather", messageBytes: S, ranks: 64, busBandwidthBytesPerSecond: beta });
+  assertMentions(text, `= ${(t * 1000).toFixed(1)}$ ms`, "time");
+});
+
+test("exercise: nccl-tests busbw conversions", () => {
+  assertMentions(text, `= ${(180 * busBandwidthFactor("all-reduce", 8)).toFixed(0)}$ GB/s`, "all-reduce busbw");
+  assertMentions(text, `= ${(180 * busBandwidthFactor("all-gather", 8)).toFixed(1)}$ GB/s`, "all-gather busbw");
+});
+
+test("exercise: ring/tree crossover S*", () => {
+  const n = 1024;
+  const k = 10;
+  const sStar = (alpha * beta * (n - 1 - k)) / (k - (n - 1) / n);
+  assertMentions(text, `${(k - (n - 1) / n).toFixed(6)}`, "denominator");
+  assertMentions(text, `S^* = ${(sStar / 1e6).toFixed(2)}$ MB`, "crossover");
+  // At S*, both algorithms take the same time.
+  assert.ok(Math.abs(ring(n, sStar) - tree(n, sStar)) < 1e-12);
+});
+
+test("exercise: latency share of a 25 MB ring over 1,024 GPUs", () => {
+  const lat = 2 * 1023 * alpha;
+  const bw = ring(1024, 25e6) - lat;
+  assertMentions(text, `${ms(lat)}`, "latency term");
+  assertMentions(text, `= ${ms(bw)}`, "bandwidth term");
+  assertMentions(text, `${((lat / ring(1024, 25e6)) * 100).toFixed(1)}% of`, "share");
+  assertMentions(text, `the ${ms(ring(1024, 25e6))} total`, "total");
+});
