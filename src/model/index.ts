@@ -112,3 +112,4 @@ export * from "./ring-attention.ts";
 export * from "./tp-sharding.ts";
 export * from "./number-formats.ts";
 export * from "./collective-steps.ts";
+export * from "./config-search.ts";

@@ -1,0 +1,84 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  findGpu,
+  findModelPreset,
+  hardwareFlopsPerToken,
+  modelFlopsPerToken,
+  ModelInputError,
+  searchConfigurations,
+  trainingMemory,
+  groupBandwidth,
+} from "../../src/model/index.ts";
+
+const h100 = findGpu("h100-sxm")!;
+const llama8b = findModelPreset("llama-3.1-8b")!.config;
+const llama70b = findModelPreset("llama-3.1-70b")!.config;
+
+test("every ranked configuration uses all GPUs, reaches the batch, fits, and is sorted by step time", () => {
+  const r = searchConfigurations({ config: llama70b, gpu: h100, gpuCount: 64, seqLength: 4096, globalBatchSequences: 256 });
+  assert.ok(r.ranked.length > 0);
+  assert.equal(r.ranked.length + r.ruledOutBatch + r.ruledOutMemory, r.configsTried);
+  for (const c of r.ranked) {
+    assert.equal(c.dp * c.tp * c.pp * c.cp, 64);
+    assert.equal(c.dp * c.microBatchSize * c.microbatches, 256);
+    assert.ok(c.microbatches >= c.pp);
+    assert.ok(c.memoryBytes <= 0.9 * 80e9);
+    const sum = c.computeSeconds + c.bubbleSeconds + c.exposedSeconds.tp + c.exposedSeconds.cp + c.exposedSeconds.ep + c.exposedSeconds.pp + c.exposedSeconds.dp;
+    assert.ok(Math.abs(sum - c.stepSeconds) < 1e-12 * c.stepSeconds);
+    assert.ok(c.mfu > 0 && c.mfu <= 0.6 + 1e-12);
+  }
+  for (let i = 1; i < r.ranked.length; i++) assert.ok(r.ranked[i - 1].stepSeconds <= r.ranked[i].stepSeconds);
+});
+
+test("memory of a ranked configuration is trainingMemory's peak stage", () => {
+  const r = searchConfigurations({ config: llama70b, gpu: h100, gpuCount: 64, seqLength: 4096, globalBatchSequences: 256 });
+  const c = r.ranked[0];
+  const m = trainingMemory(llama70b, { seqLength: 4096, microBatchSize: c.microBatchSize, dp: c.dp, tp: c.tp, sequenceParallel: c.tp > 1, pp: c.pp, cp: c.cp, ep: c.ep, zeroStage: c.zeroStage, recompute: c.recompute, microbatches: c.microbatches });
+  assert.equal(c.memoryBytes, m.perGpu.total);
+});
+
+test("compute time is hardware FLOPs over GPUs × peak × efficiency; bubble is (p-1)/m of it", () => {
+  const r = searchConfigurations({ config: llama70b, gpu: h100, gpuCount: 64, seqLength: 4096, globalBatchSequences: 256, computeEfficiency: 0.5 });
+  for (const c of r.ranked) {
+    const expected = (256 * 4096 * hardwareFlopsPerToken(llama70b, 4096, c.recompute)) / (64 * 989.4e12 * 0.5);
+    assert.ok(Math.abs(c.computeSeconds - expected) < 1e-9 * expected);
+    assert.ok(Math.abs(c.bubbleSeconds - (expected * (c.pp - 1)) / c.microbatches) < 1e-9 * expected);
+    const mfu = (256 * 4096 * modelFlopsPerToken(llama70b, 4096).total) / (c.stepSeconds * 64 * 989.4e12);
+    assert.ok(Math.abs(c.mfu - mfu) < 1e-12);
+  }
+});
+
+test("one GPU: Llama 3.1 8B does not fit at 80 GB without sharding, so nothing is ranked", () => {
+  const r = searchConfigurations({ config: llama8b, gpu: h100, gpuCount: 1, seqLength: 4096, globalBatchSequences: 8 });
+  // 8.03e9 parameters × 16 bytes = 128 GB of model state alone.
+  assert.equal(r.ranked.length, 0);
+  assert.equal(r.ruledOutMemory, r.configsTried - r.ruledOutBatch);
+});
+
+test("a global batch smaller than the data-parallel degree rules layouts out", () => {
+  const r = searchConfigurations({ config: llama8b, gpu: h100, gpuCount: 16, seqLength: 4096, globalBatchSequences: 4 });
+  for (const c of r.ranked) assert.ok(c.dp <= 4);
+  assert.ok(r.ruledOutBatch > 0);
+});
+
+test("groups within a node use NVLink, larger ones the inter-node bandwidth", () => {
+  assert.equal(groupBandwidth(8, 1, 8, 450e9, 50e9), 450e9);
+  assert.equal(groupBandwidth(2, 8, 8, 450e9, 50e9), 50e9);
+  assert.equal(groupBandwidth(4, 2, 8, 450e9, 50e9), 450e9);
+});
+
+test("invalid input throws ModelInputError naming the field", () => {
+  for (const [field, patch] of [
+    ["gpuCount", { gpuCount: 0 }],
+    ["gpuCount", { gpuCount: 2.5 }],
+    ["seqLength", { seqLength: -1 }],
+    ["globalBatchSequences", { globalBatchSequences: Number.NaN }],
+    ["computeEfficiency", { computeEfficiency: 1.5 }],
+  ] as const) {
+    assert.throws(
+      () => searchConfigurations({ config: llama8b, gpu: h100, gpuCount: 8, seqLength: 4096, globalBatchSequences: 64, ...patch }),
+      (e: unknown) => e instanceof ModelInputError && e.field === field,
+    );
+  }
+});
