@@ -15,6 +15,7 @@ import { ringAttentionWidget } from "./ring-attention.ts";
 import { memoryExplorerWidget } from "./memory-explorer.ts";
 import { pipelineExplorerWidget } from "./pipeline-explorer.ts";
 import { collectivesWidget } from "./collectives.ts";
+import { configFinderWidget } from "./config-finder.ts";
 
 export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
   "unit-converter": unitConverterWidget,
@@ -27,4 +28,5 @@ export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
   "memory-explorer": memoryExplorerWidget,
   "pipeline-explorer": pipelineExplorerWidget,
   collectives: collectivesWidget,
+  "config-finder": configFinderWidget,
 };

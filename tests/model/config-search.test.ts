@@ -77,7 +77,7 @@ test("invalid input throws ModelInputError naming the field", () => {
     ["computeEfficiency", { computeEfficiency: 1.5 }],
   ] as const) {
     assert.throws(
-      () => searchConfigurations({ config: llama8b, gpu: h100, gpuCount: 8, seqLength: 4096, globalBatchSequences: 64, ...patch }),
+      () => searchConfigurations({ ...{ config: llama8b, gpu: h100, gpuCount: 8, seqLength: 4096, globalBatchSequences: 64 }, ...patch }),
       (e: unknown) => e instanceof ModelInputError && e.field === field,
     );
   }

@@ -1,0 +1,327 @@
+/**
+ * The `config-finder` widget: for a model, a GPU type, a GPU count, a sequence length and a
+ * global batch, enumerate parallel configurations with `searchConfigurations` (src/model), and
+ * show the fastest ones as stacked step-time bars (compute, bubble, exposed communication), a
+ * table, and a sentence explaining the top choice. The same code draws the build-time SVG and the
+ * browser's redraws; it never touches the `window`/`document` globals.
+ */
+import {
+  findGpu,
+  findModelPreset,
+  GPUS,
+  MODEL_PRESETS,
+  ModelInputError,
+  searchConfigurations,
+  type ConfigSearchResult,
+  type RankedConfig,
+} from "../model/index.ts";
+import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** Settings of the widget (JSON-safe). */
+export interface ConfigFinderSettings {
+  /** Model preset id (src/data/models.ts). */
+  model: string;
+  /** GPU id (src/data/gpus.ts). */
+  gpu: string;
+  gpuCount: number;
+  seqLength: number;
+  /** Global batch in sequences. */
+  globalBatch: number;
+}
+
+/** Presets the widget offers: every preset except DeepSeek-V3, whose search is too slow to rerun on each keystroke. */
+export const configFinderModels = MODEL_PRESETS.filter((p) => p.id !== "deepseek-v3").map((p) => ({ id: p.id, name: p.name }));
+/** GPUs the widget offers. */
+export const configFinderGpus = GPUS.map((g) => ({ id: g.id, name: g.name }));
+
+/** Bounds of the numeric settings (inclusive, integers). */
+export const configFinderBounds = {
+  gpuCount: { min: 1, max: 16384 },
+  seqLength: { min: 128, max: 131072 },
+  globalBatch: { min: 1, max: 65536 },
+} as const;
+
+type NumericKey = keyof typeof configFinderBounds;
+
+/** The chapter's default case. */
+export const configFinderDefaults: ConfigFinderSettings = {
+  model: "llama-3.1-70b",
+  gpu: "h100-sxm",
+  gpuCount: 256,
+  seqLength: 8192,
+  globalBatch: 512,
+};
+
+/** A problem with one numeric value, or undefined. */
+export function configFinderProblem(key: NumericKey, value: number): string | undefined {
+  const { min, max } = configFinderBounds[key];
+  if (!Number.isFinite(value)) return "Enter a number.";
+  if (!Number.isInteger(value)) return "Enter a whole number.";
+  if (value < min || value > max) return `Enter a whole number from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}.`;
+  return undefined;
+}
+
+/** Reads a number typed by a reader (commas, spaces and underscores between digits ignored); null if it is not one. */
+export function readTypedInteger(text: string): number | null {
+  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) return null;
+  const value = Number(cleaned);
+  return Number.isFinite(value) ? value : null;
+}
+
+function parseSettings(raw: unknown): ConfigFinderSettings {
+  const obj = settingsObject(raw, ["model", "gpu", "gpuCount", "seqLength", "globalBatch"]);
+  const out: ConfigFinderSettings = { ...configFinderDefaults };
+  if (obj.model !== undefined) {
+    if (typeof obj.model !== "string" || !configFinderModels.some((m) => m.id === obj.model)) {
+      throw new WidgetSettingsError("model", `must be one of ${configFinderModels.map((m) => m.id).join(", ")}`);
+    }
+    out.model = obj.model;
+  }
+  if (obj.gpu !== undefined) {
+    if (typeof obj.gpu !== "string" || !findGpu(obj.gpu)) throw new WidgetSettingsError("gpu", `must be one of ${configFinderGpus.map((g) => g.id).join(", ")}`);
+    out.gpu = obj.gpu;
+  }
+  for (const key of Object.keys(configFinderBounds) as NumericKey[]) {
+    const v = obj[key];
+    if (v === undefined) continue;
+    const problem = typeof v === "number" ? configFinderProblem(key, v) : "must be a number";
+    if (problem) throw new WidgetSettingsError(key, problem);
+    out[key] = v as number;
+  }
+  return out;
+}
+
+/** Runs the search for the settings (throws ModelInputError for inputs the model rejects). */
+export function runConfigFinder(s: ConfigFinderSettings): ConfigSearchResult {
+  const preset = findModelPreset(s.model);
+  const gpu = findGpu(s.gpu);
+  if (!preset) throw new ModelInputError("model", `unknown model ${s.model}`);
+  if (!gpu) throw new ModelInputError("gpu", `unknown GPU ${s.gpu}`);
+  return searchConfigurations({ config: preset.config, gpu, gpuCount: s.gpuCount, seqLength: s.seqLength, globalBatchSequences: s.globalBatch });
+}
+
+const RECOMPUTE_LABEL = { none: "no recompute", selective: "selective recompute", full: "full recompute" } as const;
+
+/** Short label of a configuration, e.g. "DP 4 · TP 8 · PP 8 · CP 1 · ZeRO-1 · b 1 · m 16 · no recompute". */
+export function configLabel(c: RankedConfig): string {
+  const ep = c.ep > 1 ? ` · EP ${c.ep}` : "";
+  return `DP ${c.dp} · TP ${c.tp} · PP ${c.pp} · CP ${c.cp}${ep} · ZeRO-${c.zeroStage} · b ${c.microBatchSize} · m ${c.microbatches} · ${RECOMPUTE_LABEL[c.recompute]}`;
+}
+
+function seconds(x: number): string {
+  if (x >= 10) return `${x.toFixed(1)} s`;
+  if (x >= 1) return `${x.toFixed(2)} s`;
+  return `${(x * 1000).toFixed(0)} ms`;
+}
+
+/** The step-time parts drawn, in order: key, label, CSS color variable with fallback. */
+export const configFinderParts = [
+  { key: "compute", label: "compute", color: "var(--c-params, #4c78a8)" },
+  { key: "bubble", label: "bubble", color: "var(--c-bubble, #bab0ac)" },
+  { key: "tp", label: "TP", color: "var(--c-comm, #e45756)" },
+  { key: "cp", label: "CP", color: "var(--c-acts, #f58518)" },
+  { key: "ep", label: "EP", color: "var(--c-optim, #b279a2)" },
+  { key: "pp", label: "PP", color: "var(--c-grads, #54a24b)" },
+  { key: "dp", label: "DP/ZeRO", color: "var(--c-accent, #72b7b2)" },
+] as const;
+
+function partSeconds(c: RankedConfig, key: (typeof configFinderParts)[number]["key"]): number {
+  if (key === "compute") return c.computeSeconds;
+  if (key === "bubble") return c.bubbleSeconds;
+  return c.exposedSeconds[key];
+}
+
+/** Sentences explaining the result: the top choice and why, and what was ruled out. */
+export function explainConfigFinder(s: ConfigFinderSettings, r: ConfigSearchResult): string {
+  const preset = findModelPreset(s.model);
+  const name = preset ? preset.name : s.model;
+  const usable = `${(r.memoryLimitBytes / 1e9).toFixed(0)} GB`;
+  const tried = `${r.configsTried.toLocaleString("en-US")} configurations tried: ${r.ruledOutBatch.toLocaleString("en-US")} cannot split the batch of ${s.globalBatch.toLocaleString("en-US")} sequences into at least p microbatches per replica, ${r.ruledOutMemory.toLocaleString("en-US")} need more than ${usable} per GPU.`;
+  const top = r.ranked[0];
+  if (!top) return `Nothing fits: ${name} on ${s.gpuCount.toLocaleString("en-US")} GPUs. ${tried} Add GPUs, change the batch, or pick a GPU with more memory.`;
+  const comm = top.exposedSeconds.tp + top.exposedSeconds.cp + top.exposedSeconds.ep + top.exposedSeconds.pp + top.exposedSeconds.dp;
+  const parts = configFinderParts.filter((p) => p.key !== "compute" && p.key !== "bubble" && partSeconds(top, p.key) > 0).map((p) => `${p.label} ${seconds(partSeconds(top, p.key))}`);
+  return (
+    `Fastest under this model: ${configLabel(top)}. ` +
+    `One step of ${(s.globalBatch * s.seqLength).toLocaleString("en-US")} tokens takes ${seconds(top.stepSeconds)}: ` +
+    `${seconds(top.computeSeconds)} of compute, ${seconds(top.bubbleSeconds)} of pipeline bubble ((p − 1)/m = ${((top.pp - 1) / top.microbatches).toFixed(3)}), ` +
+    `${seconds(comm)} of exposed communication${parts.length > 0 ? ` (${parts.join(", ")})` : ""}; ` +
+    `MFU ${(100 * top.mfu).toFixed(1)}%, ${(top.memoryBytes / 1e9).toFixed(1)} GB per GPU of ${usable} usable. ` +
+    `${r.ranked.length.toLocaleString("en-US")} configurations fit. ${tried}`
+  );
+}
+
+/** Draws the stacked step-time bars of the `count` fastest configurations into `root`. */
+export function drawConfigBars(root: Element, r: ConfigSearchResult, options: { idPrefix: string; width?: number; count?: number }): void {
+  const doc = root.ownerDocument;
+  const width = Math.max(300, Math.min(900, Math.round(options.width ?? 640)));
+  const rows = r.ranked.slice(0, options.count ?? 6);
+  const rowHeight = 40;
+  const top = 34;
+  const height = top + Math.max(1, rows.length) * rowHeight + 26;
+  const svg = doc.createElementNS(SVG_NS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("width", "100%");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-labelledby", `${options.idPrefix}-title ${options.idPrefix}-desc`);
+  svg.setAttribute("font-family", "system-ui, -apple-system, 'Segoe UI', sans-serif");
+  svg.setAttribute("font-size", "12");
+  const title = doc.createElementNS(SVG_NS, "title");
+  title.setAttribute("id", `${options.idPrefix}-title`);
+  title.textContent = "Modelled step time of the fastest configurations that fit";
+  const desc = doc.createElementNS(SVG_NS, "desc");
+  desc.setAttribute("id", `${options.idPrefix}-desc`);
+  desc.textContent =
+    rows.length === 0
+      ? "No configuration fits, so no bars are drawn."
+      : rows.map((c, i) => `${i + 1}. ${configLabel(c)}: ${seconds(c.stepSeconds)} per step, of which ${seconds(c.computeSeconds)} compute.`).join(" ");
+  svg.append(title, desc);
+  const text = (x: number, y: number, content: string, attrs: Record<string, string> = {}) => {
+    const t = doc.createElementNS(SVG_NS, "text");
+    t.setAttribute("x", String(x));
+    t.setAttribute("y", String(y));
+    t.setAttribute("fill", "currentColor");
+    for (const [k, v] of Object.entries(attrs)) t.setAttribute(k, v);
+    t.textContent = content;
+    svg.append(t);
+  };
+  // Legend.
+  let lx = 0;
+  for (const p of configFinderParts) {
+    const rect = doc.createElementNS(SVG_NS, "rect");
+    rect.setAttribute("x", String(lx));
+    rect.setAttribute("y", "6");
+    rect.setAttribute("width", "10");
+    rect.setAttribute("height", "10");
+    rect.setAttribute("fill", p.color);
+    svg.append(rect);
+    text(lx + 14, 15, p.label);
+    lx += 14 + p.label.length * 7 + 12;
+  }
+  if (rows.length === 0) {
+    text(0, top + 20, "No configuration fits in memory with this batch.");
+  }
+  const maxSeconds = Math.max(...rows.map((c) => c.stepSeconds), 1e-9);
+  const barWidth = width - 70;
+  rows.forEach((c, i) => {
+    const y = top + i * rowHeight;
+    text(0, y + 10, `${i + 1}. ${configLabel(c)}`, { "font-size": width < 520 ? "10" : "12" });
+    let x = 0;
+    for (const p of configFinderParts) {
+      const w = (partSeconds(c, p.key) / maxSeconds) * barWidth;
+      if (w <= 0) continue;
+      const rect = doc.createElementNS(SVG_NS, "rect");
+      rect.setAttribute("x", x.toFixed(2));
+      rect.setAttribute("y", String(y + 15));
+      rect.setAttribute("width", Math.max(w, 0.5).toFixed(2));
+      rect.setAttribute("height", "14");
+      rect.setAttribute("fill", p.color);
+      svg.append(rect);
+      x += w;
+    }
+    text(x + 6, y + 26, seconds(c.stepSeconds));
+  });
+  text(0, height - 6, "Step time (same scale for every bar); compute at 60% of peak, only exposed communication drawn.", { fill: "currentColor", "font-size": "11", opacity: "0.75" });
+  root.append(svg);
+}
+
+/** Fills a table body with the `count` fastest configurations. */
+export function fillConfigTable(table: Element, r: ConfigSearchResult, count = 5): void {
+  const doc = table.ownerDocument;
+  table.textContent = "";
+  const caption = doc.createElement("caption");
+  caption.textContent = "Fastest configurations that fit (modelled)";
+  const head = doc.createElement("thead");
+  const hr = doc.createElement("tr");
+  for (const h of ["#", "DP", "TP", "PP", "CP", "EP", "ZeRO", "b", "m", "Recompute", "GB/GPU", "Step", "MFU"]) {
+    const th = doc.createElement("th");
+    th.setAttribute("scope", "col");
+    th.textContent = h;
+    hr.append(th);
+  }
+  head.append(hr);
+  const body = doc.createElement("tbody");
+  r.ranked.slice(0, count).forEach((c, i) => {
+    const tr = doc.createElement("tr");
+    for (const v of [i + 1, c.dp, c.tp, c.pp, c.cp, c.ep, c.zeroStage, c.microBatchSize, c.microbatches, c.recompute, (c.memoryBytes / 1e9).toFixed(1), seconds(c.stepSeconds), `${(100 * c.mfu).toFixed(1)}%`]) {
+      const td = doc.createElement("td");
+      td.textContent = String(v);
+      tr.append(td);
+    }
+    body.append(tr);
+  });
+  table.append(caption, head, body);
+}
+
+/** Draws the widget's controls (disabled until the script loads), chart, table and explanation. */
+export function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void {
+  const doc = root.ownerDocument;
+  const idBase = root.getAttribute("id") ?? "config-finder";
+  const el = (tag: string, attrs: Record<string, string> = {}, content?: string): Element => {
+    const e = doc.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (content !== undefined) e.textContent = content;
+    return e;
+  };
+  const box = el("div", { class: "config-finder" });
+  const controls = el("div", { class: "widget-controls" });
+  const select = (key: "model" | "gpu", label: string, options: { id: string; name: string }[]) => {
+    const field = el("div", { class: "widget-field" });
+    const id = `${idBase}-${key}`;
+    const sel = el("select", { id, name: key, disabled: "" });
+    for (const o of options) {
+      const opt = el("option", { value: o.id }, o.name);
+      if (o.id === s[key]) opt.setAttribute("selected", "");
+      sel.append(opt);
+    }
+    field.append(el("label", { for: id }, label), sel);
+    controls.append(field);
+  };
+  select("model", "Model", configFinderModels);
+  select("gpu", "GPU", configFinderGpus);
+  for (const [key, label] of [
+    ["gpuCount", "GPUs"],
+    ["seqLength", "Sequence length s"],
+    ["globalBatch", "Global batch, sequences"],
+  ] as const) {
+    const field = el("div", { class: "widget-field" });
+    const id = `${idBase}-${key}`;
+    field.append(
+      el("label", { for: id }, label),
+      el("input", { id, name: key, type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false", size: "8", value: String(s[key]), "aria-describedby": `${id}-message`, disabled: "" }),
+      el("p", { class: "widget-message", id: `${id}-message`, role: "alert" }),
+    );
+    controls.append(field);
+  }
+  const result = runConfigFinder(s);
+  const figure = el("div", { class: "config-finder-figure" });
+  drawConfigBars(figure, result, { idPrefix: `${idBase}-svg` });
+  const explanation = el("p", { class: "config-finder-readout" }, explainConfigFinder(s, result));
+  const scroll = el("div", { class: "table-scroll" });
+  const table = el("table", { class: "config-finder-table" });
+  fillConfigTable(table, result);
+  scroll.append(table);
+  const note = el("p");
+  note.append(
+    el(
+      "small",
+      {},
+      "Model: compute = hardware FLOPs / (GPUs × dense bf16 peak × 0.6); 1F1B bubble (p − 1)/m of it; TP, CP, EP and PP traffic fully exposed; " +
+        "DP/ZeRO traffic hidden behind independent backward (ZeRO-3: all) compute; NVLink inside 8-GPU nodes, 50 GB/s per GPU between nodes; " +
+        "fits when the peak stage needs at most 90% of HBM. Sequence parallelism on whenever TP > 1; ZeRO-2/3 not combined with PP.",
+    ),
+  );
+  const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
+  box.append(controls, figure, explanation, scroll, note, live);
+  root.append(box);
+}
+
+/** The `config-finder` widget. */
+export const configFinderWidget = defineWidget<ConfigFinderSettings>({
+  description: "enumerates DP/TP/PP/CP/EP/ZeRO/recomputation/micro-batch configurations, rules out those that do not fit, ranks the rest by a stated step-time model",
+  parseSettings,
+  renderStatic: renderConfigFinderStatic,
+});
