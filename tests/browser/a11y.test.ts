@@ -5,6 +5,8 @@
  *   with every widget mounted so its controls are checked too;
  * - every control of every widget is reached with the Tab key, in order from the page before it,
  *   and shows a visible focus indicator when focused from the keyboard;
+ * - every widget announces its result: changing a control with the keyboard alone changes the
+ *   text of the widget's polite live region;
  * - the skip link is the first Tab stop, becomes visible, and moves to the main text;
  * - under `prefers-reduced-motion: reduce` no element has a CSS transition or animation longer
  *   than 0.01 s and scrolling is not smooth.
@@ -16,6 +18,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { launchChromium } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 import { mountAllWidgets, sitePages } from "../helpers/site-pages.ts";
+import { scenarios } from "../../tools/bench/widgets.ts";
 
 const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" };
 
@@ -116,6 +119,57 @@ describe("keyboard", () => {
       }
     }
     assert.ok(controls >= 10, `only ${controls} widget controls found`);
+    await context.close();
+  });
+
+  test("every widget announces its result after a change made with the keyboard alone", async () => {
+    const context = await browser.newContext(desktop);
+    const page = await context.newPage();
+    const seen = new Set<string>();
+    const problems: string[] = [];
+    for (const s of scenarios) {
+      const name = s.widget.replace(/^widget-|-\d+$/g, "");
+      if (seen.has(name)) continue;
+      seen.add(name);
+      await page.goto(`${server.url}/${s.page}/`, { waitUntil: "load" });
+      const root = page.locator(`#${s.widget}`);
+      if ((await root.count()) === 0) {
+        problems.push(`${name}: no #${s.widget} on /${s.page}/`);
+        continue;
+      }
+      await root.scrollIntoViewIfNeeded();
+      await page.waitForFunction((id) => document.getElementById(id)?.dataset.widgetState === "mounted", s.widget);
+      const live = root.locator('[aria-live="polite"]').first();
+      if ((await live.count()) === 0) {
+        problems.push(`${name}: no aria-live="polite" region`);
+        continue;
+      }
+      const before = (await live.textContent()) ?? "";
+      const control = root.locator(`[name="${s.control}"]`).first();
+      await control.focus();
+      const kind = await control.evaluate((el) => (el.tagName === "SELECT" ? "select" : (el as HTMLInputElement).type));
+      const current = await control.inputValue();
+      if (kind === "range") await page.keyboard.press(current === (await control.getAttribute("max")) ? "ArrowLeft" : "ArrowRight");
+      else if (kind === "select") await page.keyboard.press("ArrowDown");
+      else {
+        await page.keyboard.press("ControlOrMeta+A");
+        await page.keyboard.type(current === s.values[1] ? s.values[0] : s.values[1]);
+      }
+      const after = await page
+        .waitForFunction(
+          ([el, old]) => {
+            const t = (el as Element).textContent?.trim() ?? "";
+            return t !== "" && t !== (old as string).trim() ? t : false;
+          },
+          [await live.elementHandle(), before] as const,
+          { timeout: 3000 },
+        )
+        .then((h) => h.jsonValue())
+        .catch(() => undefined);
+      if (!after) problems.push(`${name}: live region still "${before.trim().slice(0, 60)}" after changing ${s.control} (${kind})`);
+    }
+    assert.deepEqual(problems, []);
+    assert.ok(seen.size >= 8, `checked ${seen.size} widgets`);
     await context.close();
   });
 
