@@ -15,6 +15,7 @@ import { ringAttentionWidget } from "./ring-attention.ts";
 import { memoryExplorerWidget } from "./memory-explorer.ts";
 import { pipelineExplorerWidget } from "./pipeline-explorer.ts";
 import { collectivesWidget } from "./collectives.ts";
+import { overlapCalculatorWidget } from "./overlap-calculator.ts";
 import { configFinderWidget } from "./config-finder.ts";
 
 export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
@@ -28,5 +29,6 @@ export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
   "memory-explorer": memoryExplorerWidget,
   "pipeline-explorer": pipelineExplorerWidget,
   collectives: collectivesWidget,
+  "overlap-calculator": overlapCalculatorWidget,
   "config-finder": configFinderWidget,
 };
