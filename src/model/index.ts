@@ -113,3 +113,4 @@ export * from "./tp-sharding.ts";
 export * from "./number-formats.ts";
 export * from "./collective-steps.ts";
 export * from "./config-search.ts";
+export * from "./roofline.ts";
