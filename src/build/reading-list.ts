@@ -181,7 +181,8 @@ export function readingListHtml(groups: readonly ReadingGroup[]): string {
       return `<section class="reading-topic" aria-labelledby="topic-${g.topic.id}">\n<h2 id="topic-${g.topic.id}">${escapeHtml(g.topic.title)}</h2>\n<ul class="reading-list">\n${items}\n</ul>\n</section>`;
     })
     .join("\n");
-  return `<nav class="reading-topics" aria-label="Topics"><p>${count} works in ${groups.length} groups:</p>\n<ul>\n${nav}\n</ul></nav>\n${sections}`;
+  const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? "" : "s"}`;
+  return `<nav class="reading-topics" aria-label="Topics"><p>${plural(count, "work")} in ${plural(groups.length, "group")}:</p>\n<ul>\n${nav}\n</ul></nav>\n${sections}`;
 }
 
 /** Adds the `readingList` shortcode (the whole list as HTML, from bibliography.bib, re-read on each build). */

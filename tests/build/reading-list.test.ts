@@ -52,7 +52,7 @@ test("plainNote turns TeX escapes into characters", () => {
 test("the HTML has one section per group, an escaped note and a contents list with counts", () => {
   const bib = parseBibliography(entry("x2024", "keywords = {debugging},").replace("Why to read", "<b>Why</b> to read"));
   const html = readingListHtml(readingList(bib));
-  assert.match(html, /<p>1 works in 1 groups:<\/p>/);
+  assert.match(html, /<p>1 work in 1 group:<\/p>/);
   assert.match(html, /<li><a href="#topic-debugging">Profiling, debugging and tooling<\/a> \(1\)<\/li>/);
   assert.match(html, /<section class="reading-topic" aria-labelledby="topic-debugging">\n<h2 id="topic-debugging">/);
   assert.match(html, /<p class="reading-note">&lt;b&gt;Why&lt;\/b&gt; to read x2024 &amp; more\.<\/p>/);
