@@ -278,7 +278,7 @@ function renderStatic(root: Element, s: OverlapCalculatorSettings): void {
   table.append(el("caption", {}, "Communication against the compute that could hide it"));
   const thead = el("thead");
   const hr = el("tr");
-  for (const h of ["Scheme", "Communication", "Compute", "Ratio", "Verdict"]) hr.append(el("th", { scope: "col" }, h));
+  for (const h of ["Scheme", "Comm.", "Compute", "Ratio", "Verdict"]) hr.append(el("th", { scope: "col" }, h));
   thead.append(hr);
   const tbody = el("tbody");
   fillOverlapTable(tbody, r.ratios);
@@ -289,7 +289,9 @@ function renderStatic(root: Element, s: OverlapCalculatorSettings): void {
     `Assumes ${OVERLAP_MFU * 100}% of the GPU's dense bf16 peak, ${DP_BUS_BYTES_PER_SECOND / 1e9} GB/s for data-parallel and pipeline traffic, half the GPU's NVLink figure (one direction) for tensor parallelism, and sequence parallelism whenever t > 1.`,
   );
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
-  box.append(controls, chart, legend, table, note, live);
+  const scroll = el("div", { class: "table-scroll" });
+  scroll.append(table);
+  box.append(controls, chart, legend, scroll, note, live);
   root.append(box);
 }
 

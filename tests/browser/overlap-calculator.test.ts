@@ -1,0 +1,84 @@
+/**
+ * The overlap-calculator widget in Chromium on the built overlap appendix: lazy loading, controls
+ * against src/model's overlapRatios, hostile input (field marked invalid, table kept), a clean
+ * console, no sideways scrolling on a phone. Screenshots go to test-output/screenshots/.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { computeOverlap, defaultOverlapSettings, formatRatio, formatSeconds } from "../../src/figures/overlap-calculator.ts";
+
+const shots = "test-output/screenshots";
+const w = '[data-widget="overlap-calculator"]';
+let server: SiteServer;
+let browser: Browser;
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  server = await startSiteServer();
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(page: Page): Promise<void> {
+  await page.goto(`${server.url}/overlap-math/`);
+  await page.locator(w).scrollIntoViewIfNeeded();
+  await page.waitForFunction((sel) => !document.querySelector<HTMLInputElement>(`${sel} input[name=tp]`)?.disabled, w);
+}
+const row = (page: Page, i: number) => page.locator(`${w} .ovl-table tbody tr`).nth(i).locator("td").allTextContents();
+
+describe("overlap-calculator widget", () => {
+  it("loads lazily and shows the model's numbers as the controls change", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, server.url);
+    await page.goto(`${server.url}/overlap-math/`);
+    await page.waitForLoadState("load");
+    assert.ok(!server.requests.some((r) => r.endsWith("/widgets/overlap-calculator.js")), "loaded before scrolling");
+    await open(page);
+    await page.fill(`${w} input[name=tp]`, "8");
+    await page.fill(`${w} input[name=seqLength]`, "8192");
+    await page.selectOption(`${w} select[name=model]`, "llama-3.1-70b");
+    const r = computeOverlap({ ...defaultOverlapSettings, model: "llama-3.1-70b", tp: 8, seqLength: 8192 });
+    assert.ok(r.ok);
+    const z = r.ratios.zero3!;
+    const t = r.ratios.tp!;
+    assert.deepEqual(await row(page, 1), [formatSeconds(z.commSeconds), formatSeconds(z.computeSeconds), formatRatio(z.ratio), z.ratio < 1 ? "can hide" : "exposed"]);
+    assert.deepEqual(await row(page, 2), [formatSeconds(t.commSeconds), formatSeconds(t.computeSeconds), formatRatio(t.ratio), "can hide"]);
+    assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
+    await page.close();
+  });
+
+  it("hostile input marks the field and keeps the table", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await open(page);
+    const before = await page.locator(`${w} .ovl-table tbody`).innerHTML();
+    for (const bad of ["-1", "0", "1e40", "abc", "", "2.5"]) {
+      await page.fill(`${w} input[name=dp]`, bad);
+      assert.equal(await page.getAttribute(`${w} input[name=dp]`, "aria-invalid"), "true", bad);
+      assert.equal(await page.locator(`${w} .ovl-table tbody`).innerHTML(), before, bad);
+    }
+    await page.fill(`${w} input[name=dp]`, "64");
+    await page.fill(`${w} input[name=tp]`, "5");
+    assert.equal(await page.getAttribute(`${w} input[name=tp]`, "aria-invalid"), "true");
+    assert.match((await page.locator(`#${await page.getAttribute(`${w} input[name=tp]`, "aria-describedby")}`).textContent())!, /divide/);
+    assert.doesNotMatch(await page.locator(w).innerText(), /NaN|undefined|Infinity/);
+    await page.close();
+  });
+
+  it("screenshots: desktop and phone (dark), no sideways scrolling", async () => {
+    for (const [name, width, scheme] of [["desktop", 1280, "light"], ["phone-dark", 390, "dark"]] as const) {
+      const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
+      await open(page);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
+      await page.locator(w).screenshot({ path: `${shots}/overlap-calculator-${name}.png` });
+      await page.close();
+    }
+  });
+});
