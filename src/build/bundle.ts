@@ -1,7 +1,8 @@
 /**
  * Browser code: esbuild bundles, before every build (so `npm start` rebuilds them too),
  * - `src/widgets/runtime/book.ts` → `/assets/js/book.js` (on every page: lazy widget loader,
- *   ToC scroll-spy and drawer, citation/cross-reference/footnote previews), and
+ *   ToC scroll-spy and drawer, citation/cross-reference/footnote previews, theme button),
+ * - `src/widgets/runtime/theme.ts` → `/assets/js/theme.js` (classic script in `<head>`), and
  * - every `src/widgets/<name>.ts` → `/assets/js/widgets/<name>.js` (ESM, code splitting, so
  *   d3 or Plotly chunks are shared and loaded only when a widget needs them).
  */
@@ -35,6 +36,8 @@ export async function bundleBrowserCode(outputDir: string): Promise<void> {
   };
   await Promise.all([
     build({ ...common, entryPoints: [path.join(cwd, "src/widgets/runtime/book.ts")], outfile: path.join(out, "assets/js/book.js") }),
+    // theme.js is a classic blocking script in <head> (sets data-theme before the first paint).
+    build({ ...common, format: "iife", entryPoints: [path.join(cwd, "src/widgets/runtime/theme.ts")], outfile: path.join(out, "assets/js/theme.js") }),
     build({
       ...common,
       entryPoints: widgetEntryNames(path.join(cwd, "src/widgets")).map((n) => path.join(cwd, `src/widgets/${n}.ts`)),

@@ -9,9 +9,12 @@
  *   drawer that closes after a jump.
  * - Previews: hovering or focusing a citation, cross-reference or footnote shows the target
  *   in a small card; on touch screens a footnote opens its card on tap.
+ * - Theme: the header's button switches light/dark and stores the choice (theme.ts applies
+ *   it before the first paint on the next page).
  */
 
 import "./scroll-regions.ts"; // wide equations, code and tables: focusable when they scroll
+import { effectiveTheme, storeTheme, type Theme } from "./theme-store.ts";
 
 const widgetBase = new URL("./widgets/", import.meta.url);
 
@@ -242,8 +245,30 @@ function setUpPreviews(): void {
   });
 }
 
+/* Theme button */
+
+function setUpThemeToggle(): void {
+  const button = document.querySelector<HTMLButtonElement>("button.theme-toggle");
+  if (!button) return;
+  const label = () => {
+    const other: Theme = effectiveTheme() === "dark" ? "light" : "dark";
+    button.setAttribute("aria-label", `Switch to ${other} theme`);
+    button.title = `Switch to ${other} theme`;
+  };
+  label();
+  button.addEventListener("click", () => {
+    const next: Theme = effectiveTheme() === "dark" ? "light" : "dark";
+    document.documentElement.setAttribute("data-theme", next);
+    storeTheme(next);
+    label();
+  });
+  // With no stored choice the page follows the system; keep the label true when it changes.
+  window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", label);
+}
+
 function start(): void {
   document.documentElement.classList.add("js");
+  setUpThemeToggle();
   setUpWidgets();
   setUpToc();
   setUpPreviews();
