@@ -17,6 +17,8 @@ import { pipelineExplorerWidget } from "./pipeline-explorer.ts";
 import { collectivesWidget } from "./collectives.ts";
 import { overlapCalculatorWidget } from "./overlap-calculator.ts";
 import { configFinderWidget } from "./config-finder.ts";
+import { rooflineWidget } from "./roofline.ts";
+import { coalescingWidget } from "./coalescing.ts";
 
 export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
   "unit-converter": unitConverterWidget,
@@ -31,4 +33,6 @@ export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
   collectives: collectivesWidget,
   "overlap-calculator": overlapCalculatorWidget,
   "config-finder": configFinderWidget,
+  roofline: rooflineWidget,
+  coalescing: coalescingWidget,
 };

@@ -1,0 +1,36 @@
+/**
+ * Browser entry of the `coalescing` widget: enables the controls the build drew and redraws the
+ * warp and its sectors as the reader changes stride, element size or offset. A bad value marks
+ * its field invalid with a message (role="alert"); the drawing keeps the last valid state.
+ * Nothing animates, so prefers-reduced-motion needs no special case.
+ */
+import { drawCoalescing, readCoalescingControls, summarizeCoalescing, type CoalescingSettings } from "../figures/coalescing.ts";
+import { setFieldProblem } from "./runtime/inputs.ts";
+
+export function mount(root: HTMLElement, settings: CoalescingSettings): void {
+  const figure = root.querySelector<HTMLElement>(".coalescing-figure");
+  const readout = root.querySelector<HTMLElement>(".coalescing-readout");
+  const live = root.querySelector<HTMLElement>("[aria-live]");
+  const stride = root.querySelector<HTMLInputElement>("input[name=stride]");
+  const offset = root.querySelector<HTMLInputElement>("input[name=offset]");
+  const size = root.querySelector<HTMLSelectElement>("select[name=elementBytes]");
+  if (!figure || !readout || !stride || !offset || !size) throw new Error("coalescing: static markup missing");
+  for (const c of [stride, offset, size]) c.disabled = false;
+  const idBase = root.getAttribute("id") ?? "coalescing";
+  let last = settings;
+  const update = () => {
+    const result = readCoalescingControls({ stride: stride.value, elementBytes: size.value, offset: offset.value });
+    const errors = result.ok ? {} : result.errors;
+    setFieldProblem(stride, errors.stride);
+    setFieldProblem(offset, errors.offset);
+    if (!result.ok) return;
+    last = result.settings;
+    figure.textContent = "";
+    const access = drawCoalescing(figure, last, `${idBase}-svg`);
+    const text = summarizeCoalescing(last, access);
+    readout.textContent = text;
+    if (live) live.textContent = text;
+  };
+  for (const c of [stride, offset]) c.addEventListener("input", update);
+  size.addEventListener("change", update);
+}
