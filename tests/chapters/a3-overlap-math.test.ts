@@ -67,3 +67,8 @@ test("exercises: A100 break-even, SwiGLU layer size and R_TP, faster kernels", (
   assertMentions(text, `${(Fu / 1e12).toFixed(2)} \\times 10^{12}`, "Fu");
   assertMentions(text, `${Math.round((1 - 40 / 55) * 100)}% of its time`, "exposed share");
 });
+
+test("A100 to H100: FLOPs and NVLink growth", () => {
+  const a100 = findGpu("a100-sxm-80gb")!;
+  assertMentions(text, `grew\n${(h100.bf16FlopsPerSecond / a100.bf16FlopsPerSecond).toFixed(1)}× while NVLink grew ${(h100.nvlinkBytesPerSecond / a100.nvlinkBytesPerSecond).toFixed(1)}× (${a100.nvlinkBytesPerSecond / 1e9} to ${h100.nvlinkBytesPerSecond / 1e9} GB/s)`, "growth");
+});
