@@ -111,21 +111,27 @@ export function configLabel(c: RankedConfig): string {
   return `DP ${c.dp} · TP ${c.tp} · PP ${c.pp} · CP ${c.cp}${ep} · ZeRO-${c.zeroStage} · b ${c.microBatchSize} · m ${c.microbatches} · ${RECOMPUTE_LABEL[c.recompute]}`;
 }
 
+/** Compact label for narrow drawings, e.g. "DP4 TP8 PP8 CP1 Z1 b1 m16 none". */
+export function compactConfigLabel(c: RankedConfig): string {
+  const ep = c.ep > 1 ? ` EP${c.ep}` : "";
+  return `DP${c.dp} TP${c.tp} PP${c.pp} CP${c.cp}${ep} Z${c.zeroStage} b${c.microBatchSize} m${c.microbatches} ${c.recompute}`;
+}
+
 function seconds(x: number): string {
-  if (x >= 10) return `${x.toFixed(1)} s`;
+  if (x >= 100) return `${x.toFixed(1)} s`;
   if (x >= 1) return `${x.toFixed(2)} s`;
   return `${(x * 1000).toFixed(0)} ms`;
 }
 
 /** The step-time parts drawn, in order: key, label, CSS color variable with fallback. */
 export const configFinderParts = [
-  { key: "compute", label: "compute", color: "var(--c-params, #4c78a8)" },
-  { key: "bubble", label: "bubble", color: "var(--c-bubble, #bab0ac)" },
-  { key: "tp", label: "TP", color: "var(--c-comm, #e45756)" },
-  { key: "cp", label: "CP", color: "var(--c-acts, #f58518)" },
-  { key: "ep", label: "EP", color: "var(--c-optim, #b279a2)" },
-  { key: "pp", label: "PP", color: "var(--c-grads, #54a24b)" },
-  { key: "dp", label: "DP/ZeRO", color: "var(--c-accent, #72b7b2)" },
+  { key: "compute", label: "compute", color: "var(--c-params, #2563c9)" },
+  { key: "bubble", label: "bubble", color: "var(--c-bubble, #9aa1ab)" },
+  { key: "tp", label: "TP", color: "var(--c-comm, #0a7a8c)" },
+  { key: "cp", label: "CP", color: "var(--c-acts, #8a3ab0)" },
+  { key: "ep", label: "EP", color: "var(--c-optim, #2f7d3b)" },
+  { key: "pp", label: "PP", color: "var(--c-muted, #585f6b)" },
+  { key: "dp", label: "DP/ZeRO", color: "var(--c-warning, #a64b00)" },
 ] as const;
 
 function partSeconds(c: RankedConfig, key: (typeof configFinderParts)[number]["key"]): number {
@@ -159,8 +165,9 @@ export function drawConfigBars(root: Element, r: ConfigSearchResult, options: { 
   const doc = root.ownerDocument;
   const width = Math.max(300, Math.min(900, Math.round(options.width ?? 640)));
   const rows = r.ranked.slice(0, options.count ?? 6);
+  const narrow = width < 560;
   const rowHeight = 40;
-  const top = 34;
+  const top = narrow ? 52 : 34;
   const height = top + Math.max(1, rows.length) * rowHeight + 26;
   const svg = doc.createElementNS(SVG_NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -190,16 +197,22 @@ export function drawConfigBars(root: Element, r: ConfigSearchResult, options: { 
   };
   // Legend.
   let lx = 0;
+  let ly = 6;
   for (const p of configFinderParts) {
+    const itemWidth = 14 + p.label.length * 7 + 12;
+    if (lx + itemWidth > width) {
+      lx = 0;
+      ly += 18;
+    }
     const rect = doc.createElementNS(SVG_NS, "rect");
     rect.setAttribute("x", String(lx));
-    rect.setAttribute("y", "6");
+    rect.setAttribute("y", String(ly));
     rect.setAttribute("width", "10");
     rect.setAttribute("height", "10");
     rect.setAttribute("fill", p.color);
     svg.append(rect);
-    text(lx + 14, 15, p.label);
-    lx += 14 + p.label.length * 7 + 12;
+    text(lx + 14, ly + 9, p.label);
+    lx += itemWidth;
   }
   if (rows.length === 0) {
     text(0, top + 20, "No configuration fits in memory with this batch.");
@@ -208,7 +221,7 @@ export function drawConfigBars(root: Element, r: ConfigSearchResult, options: { 
   const barWidth = width - 70;
   rows.forEach((c, i) => {
     const y = top + i * rowHeight;
-    text(0, y + 10, `${i + 1}. ${configLabel(c)}`, { "font-size": width < 520 ? "10" : "12" });
+    text(0, y + 10, `${i + 1}. ${narrow ? compactConfigLabel(c) : configLabel(c)}`);
     let x = 0;
     for (const p of configFinderParts) {
       const w = (partSeconds(c, p.key) / maxSeconds) * barWidth;
@@ -224,7 +237,7 @@ export function drawConfigBars(root: Element, r: ConfigSearchResult, options: { 
     }
     text(x + 6, y + 26, seconds(c.stepSeconds));
   });
-  text(0, height - 6, "Step time (same scale for every bar); compute at 60% of peak, only exposed communication drawn.", { fill: "currentColor", "font-size": "11", opacity: "0.75" });
+  text(0, height - 6, narrow ? "Step time, same scale for every bar." : "Step time (same scale for every bar); compute at 60% of peak, only exposed communication drawn.", { "font-size": "11", opacity: "0.75" });
   root.append(svg);
 }
 
@@ -246,7 +259,7 @@ export function fillConfigTable(table: Element, r: ConfigSearchResult, count = 5
   const body = doc.createElement("tbody");
   r.ranked.slice(0, count).forEach((c, i) => {
     const tr = doc.createElement("tr");
-    for (const v of [i + 1, c.dp, c.tp, c.pp, c.cp, c.ep, c.zeroStage, c.microBatchSize, c.microbatches, c.recompute, (c.memoryBytes / 1e9).toFixed(1), seconds(c.stepSeconds), `${(100 * c.mfu).toFixed(1)}%`]) {
+    for (const v of [i + 1, c.dp, c.tp, c.pp, c.cp, c.ep, c.zeroStage, c.microBatchSize, c.microbatches, c.recompute, (c.memoryBytes / 1e9).toFixed(1), seconds(c.stepSeconds).replace(" ", "\u00a0"), `${(100 * c.mfu).toFixed(1)}%`]) {
       const td = doc.createElement("td");
       td.textContent = String(v);
       tr.append(td);
