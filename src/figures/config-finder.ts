@@ -178,7 +178,7 @@ export function drawConfigBars(root: Element, r: ConfigSearchResult, options: { 
   svg.setAttribute("font-size", "12");
   const title = doc.createElementNS(SVG_NS, "title");
   title.setAttribute("id", `${options.idPrefix}-title`);
-  title.textContent = "Modelled step time of the fastest configurations that fit";
+  title.textContent = "Modeled step time of the fastest configurations that fit";
   const desc = doc.createElementNS(SVG_NS, "desc");
   desc.setAttribute("id", `${options.idPrefix}-desc`);
   desc.textContent =
@@ -246,7 +246,7 @@ export function fillConfigTable(table: Element, r: ConfigSearchResult, count = 5
   const doc = table.ownerDocument;
   table.textContent = "";
   const caption = doc.createElement("caption");
-  caption.textContent = "Fastest configurations that fit (modelled)";
+  caption.textContent = "Fastest configurations that fit (modeled)";
   const head = doc.createElement("thead");
   const hr = doc.createElement("tr");
   for (const h of ["#", "DP", "TP", "PP", "CP", "EP", "ZeRO", "b", "m", "Recompute", "GB/GPU", "Step", "MFU"]) {

@@ -61,7 +61,7 @@ export interface ConfigSearchInput {
   maxTp?: number;
 }
 
-/** One configuration that fits, with its modelled step time. */
+/** One configuration that fits, with its modeled step time. */
 export interface RankedConfig {
   dp: number;
   tp: number;
