@@ -185,7 +185,7 @@ const POINT_SHAPES: Record<string, string> = {
 export function drawRoofline(container: Element, view: RooflineView, idPrefix: string, width = 640): void {
   const doc = container.ownerDocument;
   const height = 360;
-  const m = { top: 20, right: 16, bottom: 48, left: 64 };
+  const m = { top: 20, right: 30, bottom: 48, left: 64 };
   const svgEl = doc.createElementNS(SVG_NS, "svg");
   container.append(svgEl);
   const svg = select(svgEl as SVGSVGElement)
@@ -229,8 +229,9 @@ export function drawRoofline(container: Element, view: RooflineView, idPrefix: s
   svg.append("line").attr("x1", x(ridge)).attr("x2", x(ridge)).attr("y1", y(view.peakFlopsPerSecond)).attr("y2", height - m.bottom).attr("style", "stroke:var(--c-muted,#585f6b);stroke-dasharray:4 4");
   svg
     .append("text")
-    .attr("x", x(ridge) + 6)
-    .attr("y", y(view.peakFlopsPerSecond) + 16)
+    .attr("x", x(ridge) - 6)
+    .attr("y", y(view.peakFlopsPerSecond) - 8)
+    .attr("text-anchor", "end")
     .attr("style", text)
     .text(`ridge ${formatIntensity(ridge)} FLOP/byte, peak ${formatTflops(view.peakFlopsPerSecond)} TFLOPS`);
   // points
