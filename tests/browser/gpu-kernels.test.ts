@@ -1,0 +1,176 @@
+/**
+ * The roofline and coalescing widgets in Chromium on the built GPU-kernels chapter: they load
+ * when scrolled near, their controls redraw with the model's numbers, hostile input marks the field
+ * invalid and keeps the last drawing, they work from the keyboard, and the page stays clean.
+ * Screenshots (desktop, phone, dark) go to test-output/screenshots/.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { attainableFlopsPerSecond, findGpu, matmulCost, memoryTransactions, ridgePointFlopsPerByte } from "../../src/model/index.ts";
+
+const shots = "test-output/screenshots";
+let server: SiteServer;
+let browser: Browser;
+
+before(async () => {
+  mkdirSync(shots, { recursive: true });
+  server = await startSiteServer();
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openWidget(page: Page, name: string, control: string): Promise<void> {
+  if (!page.url().endsWith("/gpu-kernels/")) await page.goto(`${server.url}/gpu-kernels/`);
+  await page.locator(`[data-widget="${name}"]`).evaluate((el) => el.scrollIntoView({ block: "start" }));
+  await page.waitForFunction(
+    ([n, c]) => {
+      const el = document.querySelector<HTMLInputElement>(`[data-widget="${n}"] [name=${c}]`);
+      return el !== null && !el.disabled;
+    },
+    [name, control] as const,
+  );
+}
+
+async function shoot(page: Page, name: string, path: string): Promise<void> {
+  const widget = page.locator(`[data-widget="${name}"]`);
+  await widget.evaluate((el) => el.scrollIntoView({ block: "start", behavior: "instant" }));
+  const box = await widget.boundingBox();
+  assert.ok(box);
+  const viewport = page.viewportSize()!;
+  const clip = { x: Math.max(0, box.x), y: Math.max(0, box.y), width: Math.min(box.width, viewport.width), height: Math.min(box.height, viewport.height - Math.max(0, box.y)) };
+  await page.screenshot({ path, clip, timeout: 10_000 });
+}
+
+const tf = (x: number) => (x / 1e12).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+describe("GPU-kernels chapter widgets", () => {
+  it("load lazily and the page logs no errors", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems = watchPage(page, server.url);
+    await page.goto(`${server.url}/gpu-kernels/`);
+    await page.waitForLoadState("load");
+    assert.ok(!server.requests.some((r) => r.endsWith("/widgets/roofline.js")), "roofline script loaded before scrolling");
+    await openWidget(page, "roofline", "tokens");
+    await openWidget(page, "coalescing", "stride");
+    assert.ok(server.requests.some((r) => r.endsWith("/widgets/roofline.js")));
+    assert.ok(server.requests.some((r) => r.endsWith("/widgets/coalescing.js")));
+    assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
+    await context.close();
+  });
+
+  it("roofline: changing tokens, GPU and precision redraws with the model's numbers", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await openWidget(page, "roofline", "tokens");
+    const legend = () => page.locator('[data-widget="roofline"] .roofline-legend').textContent();
+    const h100 = findGpu("h100-sxm")!;
+    await page.fill('[data-widget="roofline"] input[name=tokens]', "16");
+    const thin = matmulCost(16, 14336, 4096);
+    const rate = tf(attainableFlopsPerSecond(thin.intensityFlopsPerByte, h100.bf16FlopsPerSecond, h100.hbmBytesPerSecond));
+    await page.waitForFunction((r) => document.querySelector('[data-widget="roofline"] .roofline-legend')?.textContent?.includes(`${r} TFLOPS`), rate);
+    assert.match((await legend()) ?? "", /MLP matmul 16×4096×14336: 15\.9 FLOP\/byte, memory-bound, 53\.3 TFLOPS/);
+    await page.selectOption('[data-widget="roofline"] select[name=gpu]', "a100-sxm-80gb");
+    const a100 = findGpu("a100-sxm-80gb")!;
+    const ridge = Math.round(ridgePointFlopsPerByte(a100.bf16FlopsPerSecond, a100.hbmBytesPerSecond));
+    await page.waitForFunction((r) => document.querySelector('[data-widget="roofline"] svg')?.textContent?.includes(`ridge ${r} FLOP/byte`), ridge);
+    const live = await page.locator('[data-widget="roofline"] [aria-live]').textContent();
+    assert.match(live ?? "", /NVIDIA A100 SXM4 80GB, bf16: ridge at 153 FLOP\/byte/);
+    // fp8 on an A100 is refused, the chart stays
+    const before = await page.locator('[data-widget="roofline"] svg').first().innerHTML();
+    await page.selectOption('[data-widget="roofline"] select[name=precision]', "fp8");
+    assert.equal(await page.locator('[data-widget="roofline"] select[name=precision]').getAttribute("aria-invalid"), "true");
+    assert.equal(await page.locator('[data-widget="roofline"] svg').first().innerHTML(), before);
+    await page.selectOption('[data-widget="roofline"] select[name=gpu]', "h100-sxm");
+    await page.waitForFunction(() => document.querySelector('[data-widget="roofline"] svg')?.textContent?.includes("in fp8"));
+    await shoot(page, "roofline", `${shots}/roofline-desktop.png`);
+    await context.close();
+  });
+
+  it("hostile input marks fields invalid with a message and keeps the last drawing", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems = watchPage(page, server.url);
+    for (const [name, fields, good] of [
+      ["roofline", ["tokens", "seq"], { tokens: "8192", seq: "4096" }],
+      ["coalescing", ["stride", "offset"], { stride: "1", offset: "0" }],
+    ] as const) {
+      await openWidget(page, name, fields[0]);
+      const svg = page.locator(`[data-widget="${name}"] svg`).first();
+      for (const field of fields) {
+        const before = await svg.innerHTML();
+        for (const value of ["-5", "0", "1e40", "text", ""]) {
+          if (field === "offset" && value === "0") continue; // offset 0 is valid
+          const input = page.locator(`[data-widget="${name}"] input[name=${field}]`);
+          await input.fill(value);
+          assert.equal(await input.getAttribute("aria-invalid"), "true", `${name}.${field} = "${value}"`);
+          const id = ((await input.getAttribute("aria-describedby")) ?? "").split(" ")[0];
+          const message = page.locator(`[id="${id}"]`);
+          assert.equal(await message.getAttribute("role"), "alert");
+          assert.ok(((await message.textContent()) ?? "").length > 0);
+          assert.equal(await svg.innerHTML(), before, "the drawing keeps the last valid state");
+          assert.ok(!/NaN|undefined|Infinity/.test(await page.locator(`[data-widget="${name}"]`).innerHTML()));
+        }
+        await page.locator(`[data-widget="${name}"] input[name=${field}]`).fill((good as Record<string, string>)[field]!);
+        assert.equal(await page.locator(`[data-widget="${name}"] input[name=${field}]`).getAttribute("aria-invalid"), null);
+      }
+    }
+    assert.deepEqual(problems.pageErrors, []);
+    assert.deepEqual(problems.consoleErrors, []);
+    await context.close();
+  });
+
+  it("coalescing: keyboard edits redraw the sectors from the model", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await openWidget(page, "coalescing", "stride");
+    await page.focus('[data-widget="coalescing"] input[name=stride]');
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type("8");
+    const a = memoryTransactions(8);
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-widget="coalescing"] .coalescing-readout')?.textContent?.includes(`touches ${n} sectors`),
+      a.sectors,
+    );
+    assert.match((await page.locator('[data-widget="coalescing"] [aria-live]').textContent()) ?? "", /1,024 bytes moved, 12\.5% of them used/);
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => (document.activeElement as HTMLSelectElement | null)?.name), "elementBytes");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Control+A");
+    await page.keyboard.type("1");
+    const b = memoryTransactions(8, 4, 1);
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-widget="coalescing"] .coalescing-readout')?.textContent?.includes(`offset 1: the warp asks for 128 bytes and touches ${n} sectors`),
+      b.sectors,
+    );
+    await shoot(page, "coalescing", `${shots}/coalescing-desktop.png`);
+    await context.close();
+  });
+
+  it("renders on a phone without sideways scrolling, and in dark mode", async () => {
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+    const page = await phone.newPage();
+    await openWidget(page, "roofline", "tokens");
+    await openWidget(page, "coalescing", "stride");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `the phone layout scrolls sideways by ${overflow}px`);
+    await shoot(page, "roofline", `${shots}/roofline-phone.png`);
+    await shoot(page, "coalescing", `${shots}/coalescing-phone.png`);
+    await phone.close();
+    const dark = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
+    const darkPage = await dark.newPage();
+    await openWidget(darkPage, "roofline", "tokens");
+    await shoot(darkPage, "roofline", `${shots}/roofline-dark.png`);
+    await openWidget(darkPage, "coalescing", "stride");
+    await shoot(darkPage, "coalescing", `${shots}/coalescing-dark.png`);
+    await dark.close();
+  });
+});
