@@ -185,7 +185,8 @@ const POINT_SHAPES: Record<string, string> = {
 export function drawRoofline(container: Element, view: RooflineView, idPrefix: string, width = 640): void {
   const doc = container.ownerDocument;
   const height = 360;
-  const m = { top: 20, right: 30, bottom: 48, left: 64 };
+  const m = { top: 26, right: 30, bottom: 48, left: 64 };
+  const tickStep = width < 480 ? 2 : 1;
   const svgEl = doc.createElementNS(SVG_NS, "svg");
   container.append(svgEl);
   const svg = select(svgEl as SVGSVGElement)
@@ -206,7 +207,7 @@ export function drawRoofline(container: Element, view: RooflineView, idPrefix: s
   const muted = "fill:var(--c-muted,#585f6b);font:11px system-ui,-apple-system,'Segoe UI',sans-serif";
   // grid and ticks: decades
   const g = svg.append("g");
-  for (let k = Math.ceil(Math.log10(xMin)); k <= Math.log10(xMax); k++) {
+  for (let k = Math.ceil(Math.log10(xMin)); k <= Math.log10(xMax); k += tickStep) {
     const xv = x(10 ** k);
     g.append("line").attr("x1", xv).attr("x2", xv).attr("y1", m.top).attr("y2", height - m.bottom).attr("style", "stroke:var(--c-muted,#585f6b);stroke-opacity:.25");
     g.append("text").attr("x", xv).attr("y", height - m.bottom + 16).attr("text-anchor", "middle").attr("style", muted).text(k >= 0 ? (10 ** k).toLocaleString("en-US") : String(10 ** k));
@@ -229,9 +230,8 @@ export function drawRoofline(container: Element, view: RooflineView, idPrefix: s
   svg.append("line").attr("x1", x(ridge)).attr("x2", x(ridge)).attr("y1", y(view.peakFlopsPerSecond)).attr("y2", height - m.bottom).attr("style", "stroke:var(--c-muted,#585f6b);stroke-dasharray:4 4");
   svg
     .append("text")
-    .attr("x", x(ridge) - 6)
-    .attr("y", y(view.peakFlopsPerSecond) - 8)
-    .attr("text-anchor", "end")
+    .attr("x", m.left + 4)
+    .attr("y", m.top - 6)
     .attr("style", text)
     .text(`ridge ${formatIntensity(ridge)} FLOP/byte, peak ${formatTflops(view.peakFlopsPerSecond)} TFLOPS`);
   // points
