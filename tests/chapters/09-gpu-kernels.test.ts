@@ -146,3 +146,8 @@ test("coalescing, tiling and occupancy arithmetic", () => {
   assert.equal(warps(168), 8);
   assertMentions(text, `At 168 registers, $65{,}536 / 168 = ${Math.floor(65536 / 168)}$ threads fit`, "168 registers");
 });
+
+test("A100 to H100 growth", () => {
+  const a100 = findGpu("a100-sxm-80gb")!;
+  assertMentions(text, `dense bf16 compute grew ${(P / a100.bf16FlopsPerSecond).toFixed(2)}× and HBM\nbandwidth ${(B / a100.hbmBytesPerSecond).toFixed(2)}×`.replace("\n", " "), "growth");
+});
