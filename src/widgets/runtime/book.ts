@@ -15,6 +15,7 @@
 
 import "./scroll-regions.ts"; // wide equations, code and tables: focusable when they scroll
 import { effectiveTheme, storeTheme, type Theme } from "./theme-store.ts";
+import { isTransientViewport } from "./scroll-regions.ts";
 
 const widgetBase = new URL("./widgets/", import.meta.url);
 
@@ -75,7 +76,21 @@ function setUpToc(): void {
     else toc.setAttribute("open", "");
   };
   sync();
-  narrow.addEventListener("change", sync);
+  // Follow real crossings of the breakpoint only, once the size has settled. Opening and
+  // closing the drawer on every media change fed back into screenshots taller than the
+  // viewport (Chromium resizes the page to 1×1 and to full height while capturing; the
+  // drawer flipped, the page reflowed, and the capture waited for a layout that never
+  // settled). A transient viewport leaves the ToC as it is.
+  let syncTimer: number | undefined;
+  let wasNarrow = narrow.matches;
+  narrow.addEventListener("change", () => {
+    window.clearTimeout(syncTimer);
+    syncTimer = window.setTimeout(() => {
+      if (isTransientViewport() || narrow.matches === wasNarrow) return;
+      wasNarrow = narrow.matches;
+      sync();
+    }, 150);
+  });
   toc.addEventListener("click", (e) => {
     if ((e.target as Element).closest("a") && narrow.matches) toc.removeAttribute("open");
   });
@@ -92,6 +107,7 @@ function setUpToc(): void {
   if (headings.length === 0) return;
   let current: HTMLAnchorElement | undefined;
   const update = () => {
+    if (isTransientViewport()) return;
     const y = window.innerHeight * 0.25;
     let active: HTMLElement | undefined;
     for (const h of headings) {

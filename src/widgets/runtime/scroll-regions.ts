@@ -22,12 +22,25 @@ export function markScrollRegions(root: ParentNode = document): void {
   }
 }
 
+/**
+ * A viewport this small is not a reader's window: Chromium briefly resizes the page to 1×1
+ * (and then to the full page height) while taking a screenshot taller than the viewport.
+ * Re-measuring every box there forces a layout of the whole chapter at 1px width, and the
+ * tabindex changes it makes move the element being captured, so the capture never settles.
+ */
+export function isTransientViewport(win: Window = window): boolean {
+  return win.innerWidth < 200 || win.innerHeight < 100;
+}
+
 function start(): void {
   markScrollRegions();
-  let pending = 0;
+  let pending: number | undefined;
   window.addEventListener("resize", () => {
-    cancelAnimationFrame(pending);
-    pending = requestAnimationFrame(() => markScrollRegions());
+    // Measure once the size has settled (dragging a window edge fires many events).
+    window.clearTimeout(pending);
+    pending = window.setTimeout(() => {
+      if (!isTransientViewport()) markScrollRegions();
+    }, 150);
   });
   // Web fonts change widths once they arrive.
   document.fonts?.ready.then(() => markScrollRegions());
