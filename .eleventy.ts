@@ -12,6 +12,7 @@ import { assetsPlugin } from "./src/build/assets.ts";
 import { siteChecksPlugin } from "./src/build/site-checks.ts";
 import { readingListPlugin } from "./src/build/reading-list.ts";
 import { cspPlugin } from "./src/build/csp.ts";
+import { searchPlugin } from "./src/build/search.ts";
 
 export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail
@@ -24,6 +25,7 @@ export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(HtmlBasePlugin); // honours --pathPrefix for sub-path deployments
   eleventyConfig.addPlugin(cspPlugin); // Content-Security-Policy <meta> on every page, _headers
   eleventyConfig.addPlugin(siteChecksPlugin); // after the build: links, anchors, origins
+  eleventyConfig.addPlugin(searchPlugin); // after the build: Pagefind index of chapter bodies → /pagefind/
 
   return {
     dir: { input: "content", includes: "../src/layouts", data: "_data", output: process.env.SITE_DIR ?? "_site" },

@@ -1,0 +1,48 @@
+/**
+ * Search: after every build, Pagefind indexes the built pages into `<output>/pagefind/` (its
+ * Node API, no separate CLI step). Only chapter bodies are indexed: the chapter layout marks
+ * `<article data-pagefind-body>`, so the home page, reading list and search page stay out, and
+ * the selectors below drop what a reader would not search for (KaTeX's MathML copy of every
+ * formula, widget drawings, the reference list). Headings with ids become Pagefind
+ * sub-results, so a hit names the chapter and the section.
+ *
+ * The browser side is Pagefind's own Default UI (`/pagefind/pagefind-ui.js`, written by this
+ * step) on the /search/ page: it is maintained upstream, keyboard- and screen-reader-tested,
+ * shows sub-results (sections) and excerpts, and finds its index relative to its own URL, so
+ * it works offline and under a path prefix. It needs `'wasm-unsafe-eval'` in script-src.
+ */
+import path from "node:path";
+import * as pagefind from "pagefind";
+
+/** What Pagefind leaves out of the index inside a chapter body. */
+export const searchExcludeSelectors: readonly string[] = [
+  ".katex-mathml",
+  "annotation",
+  "[data-widget]",
+  ".references-list",
+  ".footnote-backref",
+  "nav",
+];
+
+export async function buildSearchIndex(outputDir: string): Promise<number> {
+  const { index, errors } = await pagefind.createIndex({
+    excludeSelectors: [...searchExcludeSelectors],
+    forceLanguage: "en",
+  });
+  if (!index) throw new Error(`pagefind: ${errors.join("; ")}`);
+  try {
+    const added = await index.addDirectory({ path: outputDir });
+    if (added.errors.length) throw new Error(`pagefind: ${added.errors.join("; ")}`);
+    const written = await index.writeFiles({ outputPath: path.join(outputDir, "pagefind") });
+    if (written.errors.length) throw new Error(`pagefind: ${written.errors.join("; ")}`);
+    return added.page_count;
+  } finally {
+    await pagefind.close();
+  }
+}
+
+export function searchPlugin(eleventyConfig: any): void {
+  eleventyConfig.on("eleventy.after", async ({ directories }: { directories: { output: string } }) => {
+    await buildSearchIndex(directories.output);
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * Reader features in a real browser: the theme button (label, persistence across pages, no
+ * flash: the stored theme is on <html> before book.js runs), and search (the header box,
+ * `/` to focus it, Pagefind hits that name the chapter and the section). Saves screenshots
+ * to test-output/screenshots/reader-*.png.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import type { Browser } from "playwright-core";
+import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+
+const shotsDir = "test-output/screenshots";
+let server: SiteServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startSiteServer();
+  browser = await launchChromium();
+  mkdirSync(shotsDir, { recursive: true });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe("theme button", () => {
+  test("names the theme it switches to, follows the system until pressed, and the choice persists", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark", reducedMotion: "reduce" });
+    const page = await context.newPage();
+    const problems = watchPage(page, server.url);
+    await page.goto(`${server.url}/one-gpu/`);
+    const button = page.locator("button.theme-toggle");
+    assert.equal(await button.getAttribute("aria-label"), "Switch to light theme");
+    assert.equal(await page.evaluate(() => document.documentElement.getAttribute("data-theme")), null);
+    const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(await bg(), "rgb(20, 22, 26)");
+    await button.click();
+    assert.equal(await page.evaluate(() => document.documentElement.getAttribute("data-theme")), "light");
+    assert.equal(await button.getAttribute("aria-label"), "Switch to dark theme");
+    assert.equal(await bg(), "rgb(255, 255, 255)");
+
+    // Next page: the choice is applied by the blocking theme.js in <head>, before book.js (a
+    // module, deferred) runs; check it at the first moment scripts can see the document.
+    await page.addInitScript(() => {
+      document.addEventListener("readystatechange", () => {
+        if (document.readyState === "interactive") {
+          (window as unknown as { themeAtParse: string | null }).themeAtParse = document.documentElement.getAttribute("data-theme");
+        }
+      });
+    });
+    await page.goto(`${server.url}/data-parallelism/`);
+    assert.equal(await page.evaluate(() => (window as unknown as { themeAtParse: string | null }).themeAtParse), "light");
+    assert.equal(await button.getAttribute("aria-label"), "Switch to dark theme");
+    assert.equal(await bg(), "rgb(255, 255, 255)");
+    await button.press("Enter");
+    assert.equal(await page.evaluate(() => localStorage.getItem("scaling-out-theme")), "dark");
+    assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
+    await context.close();
+  });
+
+  test("is hidden with JavaScript off (it could not work), and the page still follows the system", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, colorScheme: "dark" });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/one-gpu/`);
+    assert.equal(await page.locator("button.theme-toggle").isVisible(), false);
+    assert.equal(await page.locator(".site-search").isVisible(), false);
+    assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), "rgb(20, 22, 26)");
+    await context.close();
+  });
+});
+
+describe("search", () => {
+  for (const [name, viewport] of [
+    ["desktop", { width: 1280, height: 900 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
+    test(`${name}: "/" focuses the header box; a known phrase finds its chapter and section`, async () => {
+      const context = await browser.newContext({ viewport, reducedMotion: "reduce" });
+      const page = await context.newPage();
+      const problems = watchPage(page, server.url);
+      await page.goto(`${server.url}/preface/`);
+      await page.keyboard.press("/");
+      assert.equal(await page.evaluate(() => document.activeElement?.id), "site-search-q");
+      await page.keyboard.type("gradient accumulation");
+      await page.keyboard.press("Enter");
+      await page.waitForURL(/\/search\/\?q=gradient\+accumulation$/);
+      const first = page.locator(".pagefind-ui__result").first();
+      await first.waitFor({ timeout: 15_000 });
+      const titles = await page.locator(".pagefind-ui__result-title a").allTextContents();
+      assert.ok(titles.some((t) => /Training on one GPU/.test(t)), `chapter among the hits: ${titles.join(" | ")}`);
+      const subLinks = await page.locator(".pagefind-ui__result-nested .pagefind-ui__result-link").evaluateAll((as) =>
+        as.map((a) => (a as HTMLAnchorElement).getAttribute("href") ?? ""),
+      );
+      assert.ok(subLinks.some((h) => /^\/one-gpu\/#sec:/.test(h)), `a section of the chapter among the sub-results: ${subLinks.join(" ")}`);
+      // Nothing from math (MathML copies), navigation or the ToC is in the excerpts.
+      const excerpts = (await page.locator(".pagefind-ui__result-excerpt").allTextContents()).join(" ");
+      assert.doesNotMatch(excerpts, /On this page|Skip to the text/);
+      await page.screenshot({ path: `${shotsDir}/reader-search-${name}.png` });
+      assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
+      await context.close();
+    });
+  }
+});
