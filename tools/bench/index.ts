@@ -40,6 +40,9 @@ function git(...a: string[]): string {
 
 const kb = (b: number) => `${(b / 1000).toFixed(1)} KB`;
 
+// Other work on the machine slows every number here; record how busy it was (1-minute load average).
+const loadAtStart = os.loadavg()[0]!;
+console.log(`load average ${loadAtStart.toFixed(2)} on ${os.cpus().length} CPUs`);
 console.log("cold build…");
 const cold = await coldBuild();
 console.log(`  ${cold.seconds.toFixed(2)} s`);
@@ -96,7 +99,7 @@ try {
   const report = {
     date: new Date().toISOString(),
     commit: dirty ? `${commit}+dirty` : commit,
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "", node: process.version, chromium: chromiumPath },
+    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "", node: process.version, chromium: chromiumPath, loadAverage: round(loadAtStart) },
     build: {
       coldSeconds: round(cold.seconds),
       incrementalSeconds: round(incremental.seconds),
@@ -115,6 +118,7 @@ try {
     const line = {
       date: report.date,
       commit: report.commit,
+      loadAverage: report.machine.loadAverage,
       coldSeconds: report.build.coldSeconds,
       incrementalSeconds: report.build.incrementalSeconds,
       pageBytes: Object.fromEntries(pages.map((p) => [p.page, p.total])),
