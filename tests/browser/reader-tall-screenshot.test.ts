@@ -1,0 +1,41 @@
+/**
+ * Regression: an element screenshot taller than the viewport (the whole chapter's <main>)
+ * used to hang. Chromium lays the page out at a 1×1 viewport while capturing; the chapter
+ * reflowed one character per line (hundreds of thousands of pixels tall), book.js re-measured
+ * every scroll box and flipped the ToC drawer on the media change, and the capture never saw
+ * a stable element. Fixed by a minimum body width (book.css) and by book.js ignoring such
+ * transient viewports. Each capture must now finish well inside the time limit.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../helpers/chromium.ts";
+import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+
+let server: SiteServer;
+let browser: Browser;
+before(async () => {
+  server = await startSiteServer();
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+for (const width of [390, 1280]) {
+  test(`element screenshot of a whole chapter at ${width}px finishes and leaves the ToC as it was`, async () => {
+    const context = await browser.newContext({ viewport: { width, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/data-parallelism/`);
+    const tocOpen = () => page.evaluate(() => document.querySelector<HTMLDetailsElement>("details.toc")?.open);
+    const before = await tocOpen();
+    assert.equal(before, width >= 1280);
+    const png = await page.locator("main").screenshot({ timeout: 30_000 });
+    assert.ok(png.length > 10_000, "a real image came back");
+    await page.waitForTimeout(300); // past book.js's settle delay
+    assert.equal(await tocOpen(), before);
+    assert.equal(await page.evaluate(() => window.innerWidth), width);
+    await context.close();
+  });
+}
