@@ -13,12 +13,14 @@ import { siteChecksPlugin } from "./src/build/site-checks.ts";
 import { readingListPlugin } from "./src/build/reading-list.ts";
 import { cspPlugin } from "./src/build/csp.ts";
 import { searchPlugin } from "./src/build/search.ts";
+import { glossaryPlugin } from "./src/build/glossary.ts";
 
 export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail
   eleventyConfig.addPlugin(collectionsPlugin); // chapters in file-name order, /slug/ URLs
   eleventyConfig.addPlugin(markdownLibraryPlugin); // math, citations, cross-refs, blocks, widgets
   eleventyConfig.addPlugin(layoutHelpersPlugin); // book metadata, ToC, reading time, cite-this
+  eleventyConfig.addPlugin(glossaryPlugin); // /glossary/: terms from src/data/glossary.ts
   eleventyConfig.addPlugin(readingListPlugin); // {% readingList %}: bibliography grouped by topic
   eleventyConfig.addPlugin(bundlePlugin); // esbuild: book.js and one bundle per widget
   eleventyConfig.addPlugin(assetsPlugin); // assets/ and KaTeX's CSS and fonts
