@@ -103,3 +103,18 @@ describe("search", () => {
     });
   }
 });
+
+describe("edit and report links", () => {
+  test("every chapter links to its source file and to a prefilled issue", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/one-gpu/`);
+    const edit = await page.locator(".page-actions a", { hasText: "Edit this page" }).getAttribute("href");
+    assert.match(edit ?? "", /^https:\/\/github\.com\/[^/]+\/[^/]+\/edit\/main\/content\/chapters\/02-one-gpu\.md$/);
+    const report = new URL((await page.locator(".page-actions a", { hasText: "Report an error" }).getAttribute("href")) ?? "");
+    assert.equal(report.pathname.endsWith("/issues/new"), true);
+    assert.equal(report.searchParams.get("title"), "Error in “Training on one GPU”");
+    assert.match(report.searchParams.get("body") ?? "", /^Page: \/one-gpu\/\n/);
+    await context.close();
+  });
+});
