@@ -14,6 +14,7 @@ import { readingListPlugin } from "./src/build/reading-list.ts";
 import { cspPlugin } from "./src/build/csp.ts";
 import { searchPlugin } from "./src/build/search.ts";
 import { glossaryPlugin } from "./src/build/glossary.ts";
+import { permalinksPlugin } from "./src/build/permalinks.ts";
 
 export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail
@@ -24,6 +25,7 @@ export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(readingListPlugin); // {% readingList %}: bibliography grouped by topic
   eleventyConfig.addPlugin(bundlePlugin); // esbuild: book.js and one bundle per widget
   eleventyConfig.addPlugin(assetsPlugin); // assets/ and KaTeX's CSS and fonts
+  eleventyConfig.addPlugin(permalinksPlugin); // a # link on every chapter h2/h3
   eleventyConfig.addPlugin(HtmlBasePlugin); // honours --pathPrefix for sub-path deployments
   eleventyConfig.addPlugin(cspPlugin); // Content-Security-Policy <meta> on every page, _headers
   eleventyConfig.addPlugin(siteChecksPlugin); // after the build: links, anchors, origins
