@@ -333,7 +333,7 @@ function setUpSearch(): void {
         showSubResults: true,
         showImages: false,
         resetStyles: false,
-        autofocus: query === "",
+        autofocus: false, // the skip link stays the first Tab stop; "/" focuses the box
       });
       host.dataset.searchState = "ready";
       if (query) ui.triggerSearch(query);
