@@ -250,8 +250,8 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
     const dpSeconds = itemSeconds(items, ["dp", "zero"], bw(c.dp * c.cp, c.tp));
     // Per-microbatch compute of one GPU; backward is two thirds of a step without recomputation.
     const perMicrobatch = computeSeconds / c.m;
-    const window = c.zeroStage === 3 ? computeSeconds : c.zeroStage === 2 ? (2 / 3) * computeSeconds : (2 / 3) * perMicrobatch;
-    const dpExposed = Math.max(0, dpSeconds - window);
+    const overlapWindowSeconds = c.zeroStage === 3 ? computeSeconds : c.zeroStage === 2 ? (2 / 3) * computeSeconds : (2 / 3) * perMicrobatch;
+    const dpExposed = Math.max(0, dpSeconds - overlapWindowSeconds);
     const stepSeconds = computeSeconds + bubbleSeconds + tpSeconds + cpSeconds + epSeconds + ppSeconds + dpExposed;
     return {
       dp: c.dp,
