@@ -26,6 +26,10 @@ export const minimalFiles: Record<string, string> = {
   "bibliography.bib": minimalBib,
   "content/index.md": "---\ntitle: Test book\ndescription: A test book.\nlayout: home.njk\npermalink: /\n---\n\nHello.\n",
   "content/chapters/chapters.11tydata.json": '{ "layout": "chapter.njk" }\n',
+  // The layout links these pages from every page (footer); the tiny book has short stand-ins.
+  "content/glossary.njk": "---\ntitle: Glossary\ndescription: A stand-in.\nlayout: base.njk\npermalink: /glossary/\n---\n<main id=\"main\"><h1>Glossary</h1></main>\n",
+  "content/search.njk": "---\ntitle: Search\ndescription: A stand-in.\nlayout: base.njk\npermalink: /search/\n---\n<main id=\"main\"><h1>Search</h1></main>\n",
+  "content/reading-list.njk": "---\ntitle: Reading list\ndescription: A stand-in.\nlayout: base.njk\npermalink: /reading-list/\n---\n<main id=\"main\"><h1>Reading list</h1></main>\n",
   "content/chapters/00-preface.md": "---\ntitle: Preface\ndescription: The preface.\n---\n\n## Start\n\nText [@known2020].\n",
 };
 
@@ -42,6 +46,9 @@ export async function buildTinyBook(files: Record<string, string | null>): Promi
   symlinkSync(path.join(repo, "node_modules"), path.join(root, "node_modules"));
   symlinkSync(path.join(repo, "src"), path.join(root, "src"));
   cpSync(path.join(repo, ".eleventy.ts"), path.join(root, ".eleventy.ts"));
+  // Like the repository, the tiny book is an ES module package: .eleventy.ts then loads as ESM,
+  // which ESM-only dependencies (pagefind) need.
+  writeFileSync(path.join(root, "package.json"), JSON.stringify({ private: true, type: "module" }));
   mkdirSync(path.join(root, "assets/img"), { recursive: true });
   cpSync(path.join(repo, "assets/css"), path.join(root, "assets/css"), { recursive: true });
   const all = { ...minimalFiles, ...files };
