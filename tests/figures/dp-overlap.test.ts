@@ -121,7 +121,8 @@ describe("dp-overlap static render (linkedom)", () => {
     assert.equal(inputs.length, 6);
     for (const input of inputs) {
       assert.ok(input.hasAttribute("disabled"));
-      const label = root.querySelector(`label[for="${input.getAttribute("id")}"]`);
+      // Labelled by a <label for> or by the <label> that wraps it.
+      const label = root.querySelector(`label[for="${input.getAttribute("id")}"]`) ?? input.closest("label");
       assert.ok(label && label.textContent!.length > 0, `input ${input.getAttribute("name")} has a label`);
     }
     assert.equal(root.querySelectorAll("[role=alert]").length, 5);
