@@ -14,6 +14,7 @@
  */
 
 import "./scroll-regions.ts"; // wide equations, code and tables: focusable when they scroll
+import "./code-copy.ts"; // "Copy code" buttons on code blocks
 import { effectiveTheme, storeTheme, type Theme } from "./theme-store.ts";
 import { isTransientViewport } from "./scroll-regions.ts";
 
