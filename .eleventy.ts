@@ -16,12 +16,14 @@ import { searchPlugin } from "./src/build/search.ts";
 import { glossaryPlugin } from "./src/build/glossary.ts";
 import { permalinksPlugin } from "./src/build/permalinks.ts";
 import { highlightPlugin } from "./src/build/highlight.ts";
+import { socialPlugin } from "./src/build/social.ts";
 
 export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail
   eleventyConfig.addPlugin(collectionsPlugin); // chapters in file-name order, /slug/ URLs
   eleventyConfig.addPlugin(markdownLibraryPlugin); // math, citations, cross-refs, blocks, widgets
   eleventyConfig.addPlugin(highlightPlugin); // code fences: highlight.js at build time, unknown language fails
+  eleventyConfig.addPlugin(socialPlugin); // absolute URLs for Open Graph/Twitter meta; a 1200×630 PNG card per chapter
   eleventyConfig.addPlugin(layoutHelpersPlugin); // book metadata, ToC, reading time, cite-this
   eleventyConfig.addPlugin(glossaryPlugin); // /glossary/: terms from src/data/glossary.ts
   eleventyConfig.addPlugin(readingListPlugin); // {% readingList %}: bibliography grouped by topic

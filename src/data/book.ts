@@ -11,6 +11,12 @@ export interface BookMetadata {
   published: string;
   updated: string;
   repositoryUrl: string;
+  /**
+   * Where the built site's root is served, for absolute URLs (Open Graph, sitemap, feed). A
+   * configured default, the GitHub Pages address that matches repositoryUrl; the build uses the
+   * `SITE_URL` environment variable instead when it is set (src/build/social.ts).
+   */
+  siteUrl: string;
   license: {
     code: { name: string; url: string };
     text: { name: string; url: string };
@@ -25,6 +31,7 @@ export const book: BookMetadata = {
   published: "2026-11-22",
   updated: "2026-11-22",
   repositoryUrl: "https://github.com/scaling-out-book/scaling-out",
+  siteUrl: "https://scaling-out-book.github.io/scaling-out",
   license: {
     code: { name: "MIT", url: "https://opensource.org/licenses/MIT" },
     text: { name: "CC BY 4.0", url: "https://creativecommons.org/licenses/by/4.0/" },
