@@ -70,3 +70,16 @@ test("every page's initial load is at most 150 KB gzip, and widgets wait until t
   assert.deepEqual(early, [], "widget bundles loaded eagerly");
   assert.ok(farWidgets >= 5, `the lazy-loading check saw only ${farWidgets} widgets below the first screen`);
 });
+
+test("Plotly is fetched on /gpu-kernels/ once the reader scrolls to the roofline, not before", async () => {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const plotly = () => server.requests.filter((r) => /\/assets\/js\/widgets\/chunks\/plotly[^/]*\.js$/.test(r));
+  const before = plotly().length;
+  await page.goto(`${server.url}/gpu-kernels/`, { waitUntil: "load" });
+  assert.equal(plotly().length, before, "Plotly requested before scrolling");
+  await page.locator('[data-widget="roofline"]').evaluate((el) => el.scrollIntoView({ block: "start" }));
+  await page.waitForFunction(() => document.querySelector('[data-widget="roofline"] .js-plotly-plot') !== null, undefined, { timeout: 15_000 });
+  assert.equal(plotly().length, before + 1, "Plotly requested once after scrolling to the roofline");
+  await context.close();
+});
