@@ -17,6 +17,8 @@ import { glossaryPlugin } from "./src/build/glossary.ts";
 import { permalinksPlugin } from "./src/build/permalinks.ts";
 import { highlightPlugin } from "./src/build/highlight.ts";
 import { socialPlugin } from "./src/build/social.ts";
+import { sitemapPlugin } from "./src/build/sitemap.ts";
+import { feedPlugin } from "./src/build/feed.ts";
 
 export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail
@@ -24,6 +26,8 @@ export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(markdownLibraryPlugin); // math, citations, cross-refs, blocks, widgets
   eleventyConfig.addPlugin(highlightPlugin); // code fences: highlight.js at build time, unknown language fails
   eleventyConfig.addPlugin(socialPlugin); // absolute URLs for Open Graph/Twitter meta; a 1200×630 PNG card per chapter
+  eleventyConfig.addPlugin(sitemapPlugin); // after the build: sitemap.xml (every page, lastmod from git) and robots.txt
+  eleventyConfig.addPlugin(feedPlugin); // /changelog.xml: Atom feed of content/changelog.md's dated sections
   eleventyConfig.addPlugin(layoutHelpersPlugin); // book metadata, ToC, reading time, cite-this
   eleventyConfig.addPlugin(glossaryPlugin); // /glossary/: terms from src/data/glossary.ts
   eleventyConfig.addPlugin(readingListPlugin); // {% readingList %}: bibliography grouped by topic

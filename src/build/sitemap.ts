@@ -1,0 +1,83 @@
+/**
+ * sitemap.xml and robots.txt, written after every build. The sitemap lists every built HTML
+ * page once, by absolute URL (src/build/social.ts: `book.siteUrl` or `SITE_URL`, with the path
+ * prefix), sorted, with `<lastmod>`: the date of the last commit that touched the page's source
+ * file (one `git log` over content/), or the book's `updated` date for a file git does not know
+ * (new, or no repository). Never the clock, so two builds of the same tree are identical.
+ *
+ * robots.txt allows everything and names the sitemap. Crawlers read robots.txt only at a host's
+ * root, so under a path prefix it is written but has no effect (the sitemap still works when
+ * submitted directly).
+ */
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { book } from "../data/book.ts";
+import { normalizeFile } from "./errors.ts";
+import { absoluteUrl, resolveSiteUrl } from "./social.ts";
+
+export interface SitemapPage {
+  /** Eleventy's page URL, root-relative without the path prefix ("/zero/"). */
+  url: string;
+  /** YYYY-MM-DD. */
+  lastmod: string;
+}
+
+function escapeXml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+}
+
+/** The sitemap document (sitemaps.org protocol 0.9), pages sorted by URL; a URL listed twice is an error. */
+export function sitemapXml(pages: readonly SitemapPage[], siteUrl: string, pathPrefix = "/"): string {
+  const sorted = [...pages].sort((a, b) => (a.url < b.url ? -1 : a.url > b.url ? 1 : 0));
+  for (let i = 1; i < sorted.length; i++) {
+    if (sorted[i]!.url === sorted[i - 1]!.url) throw new Error(`sitemap: ${sorted[i]!.url} is listed twice`);
+  }
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'];
+  for (const p of sorted) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(p.lastmod)) throw new Error(`sitemap: bad lastmod "${p.lastmod}" for ${p.url}`);
+    lines.push(`  <url><loc>${escapeXml(absoluteUrl(p.url, siteUrl, pathPrefix))}</loc><lastmod>${p.lastmod}</lastmod></url>`);
+  }
+  lines.push("</urlset>", "");
+  return lines.join("\n");
+}
+
+export function robotsTxt(siteUrl: string, pathPrefix = "/"): string {
+  return `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl("/sitemap.xml", siteUrl, pathPrefix)}\n`;
+}
+
+/**
+ * Last commit date (YYYY-MM-DD, committer date) of every file under `dir`, from one `git log`.
+ * Empty when git or the repository is missing.
+ */
+export function gitLastModified(dir = "content"): Map<string, string> {
+  const dates = new Map<string, string>();
+  let out: string;
+  try {
+    out = execFileSync("git", ["log", "--format=@%cs", "--name-only", "--", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], maxBuffer: 32 * 1024 * 1024 });
+  } catch {
+    return dates;
+  }
+  let date = "";
+  for (const line of out.split("\n")) {
+    if (line.startsWith("@")) date = line.slice(1);
+    else if (line.trim() !== "" && !dates.has(line.trim())) dates.set(line.trim(), date);
+  }
+  return dates;
+}
+
+export function sitemapPlugin(eleventyConfig: any): void {
+  eleventyConfig.on(
+    "eleventy.after",
+    ({ results, directories }: { results: { inputPath: string; outputPath: string | false; url: string | false }[]; directories: { output: string } }) => {
+      const siteUrl = resolveSiteUrl(book.siteUrl, process.env.SITE_URL);
+      const prefix: string = eleventyConfig.pathPrefix ?? "/";
+      const dates = gitLastModified();
+      const pages: SitemapPage[] = results
+        .filter((r) => typeof r.outputPath === "string" && r.outputPath.endsWith(".html") && typeof r.url === "string")
+        .map((r) => ({ url: r.url as string, lastmod: dates.get(normalizeFile(r.inputPath)) ?? book.updated }));
+      writeFileSync(path.join(directories.output, "sitemap.xml"), sitemapXml(pages, siteUrl, prefix));
+      writeFileSync(path.join(directories.output, "robots.txt"), robotsTxt(siteUrl, prefix));
+    },
+  );
+}
