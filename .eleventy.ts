@@ -15,6 +15,7 @@ import { cspPlugin } from "./src/build/csp.ts";
 import { searchPlugin } from "./src/build/search.ts";
 import { glossaryPlugin } from "./src/build/glossary.ts";
 import { permalinksPlugin } from "./src/build/permalinks.ts";
+import { glossaryMarksPlugin } from "./src/build/glossary-marks.ts";
 import { highlightPlugin } from "./src/build/highlight.ts";
 import { socialPlugin } from "./src/build/social.ts";
 import { sitemapPlugin } from "./src/build/sitemap.ts";
@@ -34,6 +35,7 @@ export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(bundlePlugin); // esbuild: book.js and one bundle per widget
   eleventyConfig.addPlugin(assetsPlugin); // assets/ and KaTeX's CSS and fonts
   eleventyConfig.addPlugin(permalinksPlugin); // a # link on every chapter h2/h3
+  eleventyConfig.addPlugin(glossaryMarksPlugin); // first use of each glossary term per chapter: link + definition on hover/focus
   eleventyConfig.addPlugin(HtmlBasePlugin); // honours --pathPrefix for sub-path deployments
   eleventyConfig.addPlugin(cspPlugin); // Content-Security-Policy <meta> on every page, _headers
   eleventyConfig.addPlugin(siteChecksPlugin); // after the build: links, anchors, origins

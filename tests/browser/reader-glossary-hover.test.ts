@@ -1,0 +1,179 @@
+/**
+ * First-use glossary marks (src/build/glossary-marks.ts, CSS in book.css "Glossary marks") in
+ * a real browser: Tab to each marked term of a chapter and its definition shows, below the
+ * line and inside the viewport at 360 and 1280 px; hover shows it too; its text is the
+ * glossary's definition and it is the link's accessible description; print hides it. Then,
+ * over the built HTML: every chapter has marks, and none sits in a heading, code, math, a
+ * link, a figure, a table or a widget. Saves screenshots to
+ * test-output/screenshots/reader-glossary-*.png.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { parseHTML } from "linkedom";
+import type { Browser, Page } from "playwright-core";
+import { glossary } from "../../src/data/glossary.ts";
+import { chapterInfo } from "../../src/build/chapters.ts";
+import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { siteDir } from "../helpers/site-pages.ts";
+import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+
+const shotsDir = "test-output/screenshots";
+const definitions = new Map(glossary.map((e) => [e.id, e.definition]));
+const chapterSlugs = readdirSync("content/chapters")
+  .map((f) => chapterInfo(f)?.slug)
+  .filter((s): s is string => Boolean(s));
+let server: SiteServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startSiteServer();
+  browser = await launchChromium();
+  mkdirSync(shotsDir, { recursive: true });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+interface DefState {
+  visibility: string;
+  opacity: string;
+  left: number;
+  right: number;
+  top: number;
+  text: string;
+  linkBottom: number;
+  linkRight: number;
+  viewport: number;
+}
+
+/** The tooltip of mark `i` (computed style, box) and its link's box. */
+function defState(page: Page, i: number): Promise<DefState> {
+  return page.evaluate((k) => {
+    const link = document.querySelectorAll<HTMLAnchorElement>("a.gloss")[k]!;
+    const def = document.getElementById(link.getAttribute("aria-describedby")!)!;
+    const s = getComputedStyle(def);
+    const r = def.getBoundingClientRect();
+    const l = link.getBoundingClientRect();
+    return {
+      visibility: s.visibility,
+      opacity: s.opacity,
+      left: r.left,
+      right: r.right,
+      top: r.top,
+      text: def.textContent ?? "",
+      linkBottom: l.bottom,
+      linkRight: l.right,
+      viewport: document.documentElement.clientWidth,
+    };
+  }, i);
+}
+
+function assertShownBelow(st: DefState, what: string): void {
+  assert.equal(st.visibility, "visible", `${what}: visible`);
+  assert.equal(st.opacity, "1", `${what}: opaque`);
+  assert.ok(st.left >= 0 && st.right <= st.viewport, `${what}: ${st.left}–${st.right} inside 0–${st.viewport}`);
+  assert.ok(st.top >= st.linkBottom - 1 && st.top <= st.linkBottom + 24, `${what}: top ${st.top} just below the line (${st.linkBottom})`);
+}
+
+test("Tab to each marked term shows its definition below the line, inside the viewport; hover shows it; print hides it", async () => {
+  for (const width of [360, 1280]) {
+    const context = await browser.newContext({ viewport: { width, height: 800 }, reducedMotion: "reduce" });
+    const page = await context.newPage();
+    const problems = watchPage(page, server.url);
+    await page.goto(`${server.url}/data-parallelism/`);
+    // Marks in solutions are reachable once the solution is open.
+    await page.evaluate(() => document.querySelectorAll("details").forEach((d) => (d.open = true)));
+    const links = page.locator("a.gloss");
+    const n = await links.count();
+    assert.ok(n >= 10, `${n} marks on /data-parallelism/`);
+    // A screenshot of the fourth mark focused, before the loop opens the ToC drawer (Shift+Tab from the first mark lands in it).
+    await links.nth(3).focus();
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Tab");
+    await page.screenshot({ path: `${shotsDir}/reader-glossary-focus-${width}.png` });
+    // Every mark at phone width, where room is tight; the first few on a desktop screen.
+    for (let i = 0; i < (width === 360 ? n : 6); i++) {
+      const link = links.nth(i);
+      const id = /#term-(.+)$/.exec((await link.getAttribute("href")) ?? "")?.[1] ?? "";
+      // Hidden until focused (a definition stays 0.3 s after focus or pointer leaves).
+      await page.waitForFunction((k) => {
+        const a = document.querySelectorAll("a.gloss")[k]!;
+        return getComputedStyle(document.getElementById(a.getAttribute("aria-describedby")!)!).visibility === "hidden";
+      }, i, { timeout: 2000 });
+      assert.equal((await defState(page, i)).text, definitions.get(id), `${id}: the glossary's definition`);
+      // Reach the link with the keyboard: focus it, step back, Tab forward.
+      await link.focus();
+      await page.keyboard.press("Shift+Tab");
+      await page.keyboard.press("Tab");
+      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("href")), await link.getAttribute("href"), `${id}: focused by Tab`);
+      assertShownBelow(await defState(page, i), `${width}px, ${id} focused`);
+    }
+    await page.keyboard.press("Shift+Tab"); // focus leaves the last mark
+    // The rightmost mark, hovered: shown (clamped inside the text column), then hidden when the pointer leaves.
+    const rightmost = await page.evaluate(() => {
+      const all = [...document.querySelectorAll("a.gloss")].map((a) => a.getBoundingClientRect().right);
+      return all.indexOf(Math.max(...all));
+    });
+    await links.nth(rightmost).scrollIntoViewIfNeeded();
+    await links.nth(rightmost).hover();
+    assertShownBelow(await defState(page, rightmost), `${width}px, mark ${rightmost} hovered`);
+    await page.mouse.move(1, 1);
+    await page.waitForFunction((k) => {
+      const link = document.querySelectorAll("a.gloss")[k]!;
+      return getComputedStyle(document.getElementById(link.getAttribute("aria-describedby")!)!).visibility === "hidden";
+    }, rightmost);
+    await page.emulateMedia({ media: "print" });
+    assert.equal(await page.locator(".gloss-def").first().evaluate((el) => getComputedStyle(el).display), "none");
+    assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
+    await context.close();
+  }
+});
+
+test("the definition is the link's accessible description", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${server.url}/pipeline-parallelism/`);
+  const cdp = await context.newCDPSession(page);
+  const { root } = await cdp.send("DOM.getDocument", { depth: 0 });
+  const { nodeId } = await cdp.send("DOM.querySelector", { nodeId: root.nodeId, selector: "a.gloss" });
+  const { nodes } = await cdp.send("Accessibility.getPartialAXTree", { nodeId, fetchRelatives: false });
+  const href = (await page.locator("a.gloss").first().getAttribute("href")) ?? "";
+  const id = /#term-(.+)$/.exec(href)?.[1] ?? "";
+  const node = nodes[0] as { role?: { value?: string }; description?: { value?: string } };
+  assert.equal(node.role?.value, "link");
+  assert.equal(node.description?.value, definitions.get(id));
+  await context.close();
+});
+
+test("built HTML: every chapter has marks, one per term, only in running text, with unique ids", () => {
+  const forbidden = "h1, h2, h3, h4, h5, h6, code, pre, .katex, .math, figure, figcaption, table, [data-widget], summary, nav, .callout-title, .exercise-title, .aside, .sidenote";
+  for (const slug of chapterSlugs) {
+    const { document } = parseHTML(readFileSync(path.join(siteDir, slug, "index.html"), "utf8"));
+    const terms = [...document.querySelectorAll(".gloss-term")];
+    assert.ok(terms.length >= 5, `/${slug}/: ${terms.length} marks`);
+    const seen = new Set<string>();
+    for (const t of terms) {
+      const link = t.querySelector("a.gloss")!;
+      const def = t.querySelector(".gloss-def")!;
+      const id = /#term-(.+)$/.exec(link.getAttribute("href") ?? "")?.[1] ?? "";
+      assert.ok(!seen.has(id), `/${slug}/: ${id} marked twice`);
+      seen.add(id);
+      assert.equal(def.textContent, definitions.get(id), `/${slug}/: ${id} definition`);
+      assert.equal(link.getAttribute("aria-describedby"), def.getAttribute("id"));
+      assert.equal(def.getAttribute("id"), `gloss-${slug}-${id}`);
+      assert.ok(def.hasAttribute("data-pagefind-ignore"), `/${slug}/: ${id} hidden from search`);
+      assert.ok(t.parentElement?.closest(".chapter-body"), `/${slug}/: ${id} in the chapter body`);
+      assert.ok(t.parentElement?.closest("p, li"), `/${slug}/: ${id} in a paragraph or list item`);
+      assert.equal(t.parentElement?.closest(forbidden) ?? null, null, `/${slug}/: ${id} inside ${t.parentElement?.closest(forbidden)?.tagName}`);
+      assert.equal(t.parentElement?.closest("a") ?? null, null, `/${slug}/: ${id} inside a link`);
+    }
+    const ids = [...document.querySelectorAll("[id]")].map((e) => e.getAttribute("id"));
+    assert.equal(new Set(ids).size, ids.length, `/${slug}/: ids unique`);
+  }
+  for (const page of ["index.html", "glossary/index.html", "reading-list/index.html", "search/index.html"]) {
+    assert.doesNotMatch(readFileSync(path.join(siteDir, page), "utf8"), /class="gloss(-term|-def)?"/, `${page} has no marks`);
+  }
+});
