@@ -15,6 +15,7 @@ import { cspPlugin } from "./src/build/csp.ts";
 import { searchPlugin } from "./src/build/search.ts";
 import { glossaryPlugin } from "./src/build/glossary.ts";
 import { permalinksPlugin } from "./src/build/permalinks.ts";
+import { bookEditionPlugin } from "./src/build/book-edition.ts";
 import { glossaryMarksPlugin } from "./src/build/glossary-marks.ts";
 import { highlightPlugin } from "./src/build/highlight.ts";
 import { socialPlugin } from "./src/build/social.ts";
@@ -31,6 +32,7 @@ export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(feedPlugin); // /changelog.xml: Atom feed of content/changelog.md's dated sections
   eleventyConfig.addPlugin(layoutHelpersPlugin); // book metadata, ToC, reading time, cite-this
   eleventyConfig.addPlugin(glossaryPlugin); // /glossary/: terms from src/data/glossary.ts
+  eleventyConfig.addPlugin(bookEditionPlugin); // /book/: every chapter on one page, ids prefixed by chapter
   eleventyConfig.addPlugin(readingListPlugin); // {% readingList %}: bibliography grouped by topic
   eleventyConfig.addPlugin(bundlePlugin); // esbuild: book.js and one bundle per widget
   eleventyConfig.addPlugin(assetsPlugin); // assets/ and KaTeX's CSS and fonts
