@@ -63,24 +63,21 @@ function addButton(block: HTMLElement, pre: HTMLElement): void {
   button.innerHTML = `${copyIcon}<span class="code-copy-text">Copy</span><span class="visually-hidden"> code</span>`;
   const label = button.querySelector<HTMLElement>(".code-copy-text")!;
   let reset: number | undefined;
-  button.addEventListener("click", () => {
+  const show = (state: "copied" | "failed", text: string, message: string) => {
+    button.dataset.state = state;
+    label.textContent = text;
+    announce(message);
     window.clearTimeout(reset);
-    writeClipboard(codeText(pre)).then(
-      () => {
-        button.dataset.state = "copied";
-        label.textContent = "Copied";
-        announce("Copied");
-      },
-      () => {
-        button.dataset.state = "failed";
-        label.textContent = "Failed";
-        announce("Copying failed: select the code and copy it by hand");
-      },
-    );
     reset = window.setTimeout(() => {
       delete button.dataset.state;
       label.textContent = "Copy";
     }, copiedMillis);
+  };
+  button.addEventListener("click", () => {
+    writeClipboard(codeText(pre)).then(
+      () => show("copied", "Copied", "Copied"),
+      () => show("failed", "Failed", "Copying failed: select the code and copy it by hand"),
+    );
   });
   block.append(button);
 }

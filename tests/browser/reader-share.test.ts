@@ -1,0 +1,146 @@
+/**
+ * Sharing and metadata on the built site (SITE_DIR): build-time highlighting and copy buttons
+ * (src/build/highlight.ts, src/widgets/runtime/code-copy.ts), Open Graph/Twitter meta and social
+ * cards (src/build/social.ts), sitemap.xml (src/build/sitemap.ts), the changelog's Atom feed
+ * (src/build/feed.ts). One browser launch; the file checks read the built files directly.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { DOMParser, parseHTML } from "linkedom";
+import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { siteDir, sitePages } from "../helpers/site-pages.ts";
+import { book } from "../../src/data/book.ts";
+import { absoluteUrl, resolveSiteUrl } from "../../src/build/social.ts";
+
+let server: SiteServer;
+let browser: Browser;
+
+before(async () => {
+  server = await startSiteServer();
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The absolute URL of the site root this build was made for (no path prefix in SITE_DIR builds). */
+const base = absoluteUrl("/", resolveSiteUrl(book.siteUrl, process.env.SITE_URL));
+const pages = sitePages();
+const html = (p: string) => readFileSync(path.join(siteDir, p, "index.html"), "utf8");
+const meta = (doc: Document, key: string) =>
+  doc.querySelector(`meta[property="${key}"], meta[name="${key}"]`)?.getAttribute("content") ?? undefined;
+
+/** The ```cuda block of chapter 9 as written in the Markdown. */
+function cudaSource(): string {
+  const md = readFileSync("content/chapters/09-gpu-kernels.md", "utf8");
+  const m = /^```cuda\n([\s\S]*?)\n```$/m.exec(md);
+  assert.ok(m, "chapter 9 has a ```cuda block");
+  return m[1]!;
+}
+
+test("every page has Open Graph and Twitter meta; og:image is a 1200×630 PNG in the site", () => {
+  assert.ok(pages.length >= 20, `${pages.length} pages`);
+  for (const p of pages) {
+    const { document } = parseHTML(html(p));
+    const description = document.querySelector('meta[name="description"]')?.getAttribute("content");
+    assert.ok(description && description.length > 20, `${p}: description`);
+    assert.ok(meta(document, "og:title"), `${p}: og:title`);
+    assert.equal(meta(document, "og:description"), description, `${p}: og:description`);
+    assert.equal(meta(document, "og:url"), base + p.slice(1), `${p}: og:url`);
+    assert.equal(meta(document, "twitter:card"), "summary_large_image", `${p}: twitter:card`);
+    const image = meta(document, "og:image")!;
+    assert.equal(meta(document, "twitter:image"), image, `${p}: twitter:image`);
+    assert.ok(image.startsWith(`${base}assets/cards/`) && image.endsWith(".png"), `${p}: og:image ${image}`);
+    const png = readFileSync(path.join(siteDir, image.slice(base.length)));
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${p}: PNG signature`);
+    assert.equal(png.toString("ascii", 12, 16), "IHDR");
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1200, 630], `${p}: card size`);
+    const isChapter = document.querySelector("body.chapter-page") !== null;
+    assert.equal(meta(document, "og:type"), isChapter ? "article" : p === "/" ? "book" : "website", `${p}: og:type`);
+    // A chapter shares its own card; other pages the book's.
+    assert.equal(image.slice(base.length), isChapter ? `assets/cards/${p.replace(/\//g, "")}.png` : "assets/cards/book.png", `${p}: card`);
+    const feedLink = document.querySelector('link[rel="alternate"][type="application/atom+xml"]');
+    assert.equal(feedLink?.getAttribute("href"), "/changelog.xml", `${p}: feed link`);
+    assert.ok(document.querySelector('.site-footer a[href="/changelog/"]'), `${p}: footer link to the changelog`);
+  }
+  const { document } = parseHTML(html("/data-parallelism/"));
+  assert.equal(meta(document, "og:title"), "Chapter 3: Data parallelism and ZeRO");
+});
+
+test("sitemap.xml lists every built page exactly once, by absolute URL; robots.txt names it", () => {
+  const doc = new DOMParser().parseFromString(readFileSync(path.join(siteDir, "sitemap.xml"), "utf8"), "text/xml");
+  assert.equal(doc.documentElement.getAttribute("xmlns"), "http://www.sitemaps.org/schemas/sitemap/0.9");
+  const urls = Array.from(doc.querySelectorAll("url"));
+  const locs = urls.map((u) => u.querySelector("loc")!.textContent!);
+  assert.deepEqual(locs, pages.map((p) => base + p.slice(1)));
+  for (const u of urls) assert.match(u.querySelector("lastmod")!.textContent!, /^20\d\d-\d\d-\d\d$/);
+  assert.match(readFileSync(path.join(siteDir, "robots.txt"), "utf8"), new RegExp(`^Sitemap: ${base}sitemap.xml$`, "m"));
+});
+
+test("the Atom feed parses and its entries are the changelog page's dated sections", () => {
+  const xml = readFileSync(path.join(siteDir, "changelog.xml"), "utf8");
+  assert.ok(xml.startsWith('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"'));
+  const doc = new DOMParser().parseFromString(xml, "text/xml");
+  const entries = Array.from(doc.querySelectorAll("entry")).map((e) => ({
+    title: e.querySelector("title")!.textContent,
+    href: e.querySelector("link")!.getAttribute("href"),
+    updated: e.querySelector("updated")!.textContent,
+  }));
+  const { document } = parseHTML(html("/changelog/"));
+  const sections = Array.from(document.querySelectorAll(".chapter-body h2[id]")).map((h) => ({
+    title: h.textContent!.trim(),
+    href: `${base}changelog/#${h.id}`,
+    updated: `${h.id}T00:00:00Z`,
+  }));
+  assert.ok(sections.length >= 2);
+  assert.deepEqual(entries, sections);
+  assert.ok(document.querySelector('.title-block a[href="/changelog.xml"]'), "the changelog page links its feed");
+});
+
+test("code is highlighted at build time; Copy code copies the block's text and says so; no button without JS", async () => {
+  const { document } = parseHTML(html("/gpu-kernels/"));
+  const cuda = document.querySelector(".code-block > pre > code.language-cuda");
+  assert.ok(cuda, "the CUDA block is wrapped and labelled");
+  assert.ok(cuda.querySelectorAll("span.hljs-type, span.hljs-keyword").length >= 5, "token spans");
+  assert.ok(document.querySelectorAll(".code-block code.language-python span.hljs-keyword").length >= 2);
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  const page = await context.newPage();
+  const problems = watchPage(page, server.url);
+  await page.goto(`${server.url}/gpu-kernels/`);
+  const block = page.locator(".code-block").filter({ has: page.locator("code.language-cuda") });
+  const button = block.getByRole("button", { name: "Copy code" });
+  await button.scrollIntoViewIfNeeded();
+  // Colors come from the theme: a keyword is not drawn in the text color.
+  const colors = await block.evaluate((el) => {
+    const kw = el.querySelector(".hljs-type")!;
+    return [getComputedStyle(kw).color, getComputedStyle(el.querySelector("code")!).color];
+  });
+  assert.notEqual(colors[0], colors[1]);
+  await button.focus();
+  await page.keyboard.press("Enter");
+  // The button says "Copied" (for 2 s) and the live region announces it.
+  await page.waitForFunction(
+    () => document.querySelector('[role="status"]')?.textContent === "Copied" && document.querySelector('.code-copy[data-state="copied"] .code-copy-text')?.textContent === "Copied",
+  );
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), cudaSource());
+  // Every fenced block and the BibTeX citation get a button.
+  assert.equal(await page.locator(".code-block > .code-copy").count(), (await page.locator(".code-block").count()));
+  assert.ok((await page.locator("pre.bibtex").locator("xpath=..").locator(".code-copy").count()) === 1);
+  assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
+  await context.close();
+
+  const noJs = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await noJs.newPage();
+  await plain.goto(`${server.url}/gpu-kernels/`);
+  assert.ok((await plain.locator(".code-block .hljs-type").count()) > 0, "highlighting needs no script");
+  assert.equal(await plain.locator("button.code-copy").count(), 0);
+  await noJs.close();
+});
