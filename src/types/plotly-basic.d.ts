@@ -110,7 +110,6 @@ declare module "plotly.js-basic-dist-min" {
     newPlot(root: HTMLElement, data: PlotlyTrace[], layout?: PlotlyLayout, config?: PlotlyConfig): Promise<PlotlyGraphDiv>;
     react(root: HTMLElement, data: PlotlyTrace[], layout?: PlotlyLayout, config?: PlotlyConfig): Promise<PlotlyGraphDiv>;
     relayout(root: HTMLElement, update: Record<string, unknown>): Promise<PlotlyGraphDiv>;
-    purge(root: HTMLElement): void;
   }
 
   const Plotly: PlotlyStatic;

@@ -2,8 +2,9 @@
  * Browser entry of the `roofline` widget. The build drew the default state with d3 (the figure
  * readers see with JavaScript off, in print and in the PDF). Here:
  *
- * - the controls are enabled, and a form lets the reader add operations of their own (matmul
- *   m × n × k, an elementwise pass, fused or unfused attention) and remove them again;
+ * - the controls are enabled, and a form (in a <details>, closed at first) lets the reader add
+ *   operations of their own (matmul m × n × k, an elementwise pass, fused or unfused attention)
+ *   and remove them again;
  * - Plotly (plotly.js-basic-dist-min) is imported lazily, as its own chunk, only when this widget
  *   mounts; it then replaces the SVG with a log-log chart whose points have hover labels
  *   (intensity, attainable TFLOPS, memory- or compute-bound) and which zooms and pans. Until it
@@ -47,8 +48,9 @@ import { setFieldProblem } from "./runtime/inputs.ts";
 import { ensureStyle } from "./runtime/widget-style.ts";
 
 const css = `
-.roofline-add { border: 1px solid var(--c-border); border-radius: 6px; margin: 0 0 0.8rem; padding: 0.45rem 0.8rem 0.7rem; display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; align-items: flex-start; min-width: 0; }
-.roofline-add legend { font-weight: 600; font-size: 0.85rem; padding: 0 0.3rem; }
+.widget details.roofline-add-details { margin: 0 0 0.8rem; }
+.widget details.roofline-add-details > summary { cursor: pointer; font-weight: 600; font-size: 0.9rem; color: var(--c-accent); width: fit-content; }
+.roofline-add { border: 1px solid var(--c-border); border-radius: 6px; margin: 0.5rem 0 0; padding: 0.6rem 0.8rem 0.7rem; display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; align-items: flex-start; min-width: 0; }
 .roofline-add input[type="text"] { width: 7.5rem; }
 .roofline-add select { max-width: 100%; }
 .roofline-add .roofline-add-action { align-self: flex-start; margin-top: 1.45rem; }
@@ -123,8 +125,11 @@ export function mount(root: HTMLElement, settings: RooflineSettings): void {
   };
 
   // --- The add-an-operation form (after the main controls) ---
+  const details = el("details", { class: "roofline-add-details" });
+  details.append(el("summary", {}, "Add an operation of your own"));
   const add = el("fieldset", { class: "roofline-add" });
-  add.append(el("legend", {}, "Add an operation"));
+  add.append(el("legend", { class: "visually-hidden" }, "Add an operation"));
+  details.append(add);
   const kindField = el("div", { class: "widget-field" });
   const kind = el("select", { id: `${idBase}-op-kind`, name: "op-kind" });
   for (const k of CUSTOM_OP_KINDS) kind.append(el("option", { value: k.kind }, k.name));
@@ -156,7 +161,7 @@ export function mount(root: HTMLElement, settings: RooflineSettings): void {
   addAction.append(addButton, addMessage);
   add.append(addAction);
   const controls = box.querySelector(".widget-controls");
-  (controls ?? figure).insertAdjacentElement(controls ? "afterend" : "beforebegin", add);
+  (controls ?? figure).insertAdjacentElement(controls ? "afterend" : "beforebegin", details);
 
   // --- Chart buttons (usable once Plotly has drawn) ---
   const toolbar = el("div", { class: "roofline-toolbar", role: "group", "aria-label": "Chart view" });

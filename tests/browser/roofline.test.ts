@@ -115,6 +115,8 @@ describe("roofline widget with Plotly", () => {
     assert.equal(data[3]!.x[0], mlp.intensityFlopsPerByte);
 
     // Add a 4096³ bf16 matmul from the form: it lands at the model's intensity and rate.
+    assert.equal(await page.locator(`${W} input[name=op-a]`).isVisible(), false, "the form starts closed");
+    await page.click(`${W} details.roofline-add-details > summary`);
     await page.selectOption(`${W} select[name=op-kind]`, "matmul");
     for (const f of ["a", "b", "c"]) await page.fill(`${W} input[name=op-${f}]`, "4096");
     await page.click(`${W} .roofline-add button`);
