@@ -32,7 +32,9 @@ export async function bundleBrowserCode(outputDir: string): Promise<void> {
     target: "es2020",
     sourcemap: false,
     logLevel: "warning" as const,
-    legalComments: "none" as const,
+    // Keep third-party license notices (Plotly's MIT header, d3's ISC notices) at the end of each file:
+    // the licenses require the notice to travel with the code.
+    legalComments: "eof" as const,
   };
   await Promise.all([
     build({ ...common, entryPoints: [path.join(cwd, "src/widgets/runtime/book.ts")], outfile: path.join(out, "assets/js/book.js") }),
