@@ -29,8 +29,8 @@
  * The scan is a small tokenizer over the chapter body's tags. Only the marked words change;
  * every other byte (KaTeX, inline SVG, the widgets' drawings) is copied as it was. Parsing and
  * re-serializing the body with linkedom would rewrite entities in MathML, lower-case SVG
- * element names such as `clipPath`, and cost about a second per build; the scan takes a few
- * milliseconds per chapter. Running it twice changes nothing (marks already present count as
+ * element names such as `foreignObject` or `clipPath` (breaking them), and take about four
+ * times as long as this scan. Running it twice changes nothing (marks already present count as
  * used), and the tooltip ids carry the chapter's slug, so chapters combined into one page
  * (/book/) keep unique ids.
  */
@@ -101,7 +101,8 @@ export function buildTermMatcher(entries: readonly GlossaryEntry[] = glossary): 
     const first = k.charAt(0);
     const upper = first.toUpperCase();
     const head = upper !== first ? `[${escapeRegExp(first)}${escapeRegExp(upper)}]` : escapeRegExp(first);
-    return head + escapeRegExp(k.slice(1));
+    // A space in a form matches any run of white space: the HTML keeps the source's line breaks.
+    return head + escapeRegExp(k.slice(1)).replace(/ /g, "\\s+");
   });
   const regex = new RegExp(`(?<![\\p{L}\\p{N}_-])(?:${alternatives.join("|")})(?![\\p{L}\\p{N}_-])`, "gu");
   return { regex, byKey };
@@ -118,7 +119,7 @@ export function findTermMatches(text: string, matcher: TermMatcher): TermMatch[]
   const out: TermMatch[] = [];
   matcher.regex.lastIndex = 0;
   for (const m of text.matchAll(matcher.regex)) {
-    const entry = matcher.byKey.get(formKey(m[0]));
+    const entry = matcher.byKey.get(formKey(m[0].replace(/\s+/g, " ")));
     if (entry) out.push({ start: m.index!, end: m.index! + m[0].length, entry });
   }
   return out;
@@ -201,7 +202,10 @@ export function markGlossaryTerms(html: string, options: MarkOptions): MarkResul
   const stack: { tag: string; skip: boolean; block: boolean }[] = [];
   let skipDepth = 0;
   let blockDepth = 0;
-  let out = "";
+  // The output is the input with marks spliced in: `parts` holds the pieces, `copied` is how
+  // far the input has been copied.
+  const parts: string[] = [];
+  let copied = 0;
   let i = 0;
 
   const push = (tag: string, skip: boolean, block: boolean) => {
@@ -216,54 +220,46 @@ export function markGlossaryTerms(html: string, options: MarkOptions): MarkResul
       if (e.block) blockDepth--;
     }
   };
-  const text = (s: string) => {
-    if (skipDepth > 0 || blockDepth === 0 || s.trim() === "") {
-      out += s;
-      return;
-    }
-    let last = 0;
+  /** The text html[start, end) between two tags. */
+  const text = (start: number, end: number) => {
+    if (skipDepth > 0 || blockDepth === 0) return;
+    const s = html.slice(start, end);
+    if (s.trim() === "") return;
     for (const m of findTermMatches(s, matcher)) {
       if (used.has(m.entry.id)) continue;
       used.add(m.entry.id);
       marked.push(m.entry.id);
-      out += s.slice(last, m.start) + glossMarkup(s.slice(m.start, m.end), m.entry, options.slug, glossaryHref);
-      last = m.end;
+      parts.push(html.slice(copied, start + m.start), glossMarkup(s.slice(m.start, m.end), m.entry, options.slug, glossaryHref));
+      copied = start + m.end;
     }
-    out += s.slice(last);
   };
 
   while (i < html.length) {
     const lt = html.indexOf("<", i);
     if (lt < 0) {
-      text(html.slice(i));
+      text(i, html.length);
       break;
     }
-    if (lt > i) text(html.slice(i, lt));
+    if (lt > i) text(i, lt);
     if (html.startsWith("<!--", lt)) {
       const end = html.indexOf("-->", lt + 4);
-      const stop = end < 0 ? html.length : end + 3;
-      out += html.slice(lt, stop);
-      i = stop;
+      i = end < 0 ? html.length : end + 3;
       continue;
     }
     if (html.startsWith("<!", lt) || html.startsWith("<?", lt)) {
       const end = html.indexOf(">", lt);
-      const stop = end < 0 ? html.length : end + 1;
-      out += html.slice(lt, stop);
-      i = stop;
+      i = end < 0 ? html.length : end + 1;
       continue;
     }
     tagRe.lastIndex = lt;
     const m = tagRe.exec(html);
     if (!m) {
-      // A "<" that starts no tag is text.
-      text("<");
+      // A "<" that starts no tag is text (and no term).
       i = lt + 1;
       continue;
     }
     const [whole, closing, name, rawAttrs, selfClosing] = m;
     const tag = name!.toLowerCase();
-    out += whole;
     i = lt + whole.length;
     if (closing) {
       for (let k = stack.length - 1; k >= 0; k--) {
@@ -274,26 +270,27 @@ export function markGlossaryTerms(html: string, options: MarkOptions): MarkResul
       }
       continue;
     }
-    const attrs = attributes(rawAttrs ?? "");
-    if (tag === "a" && (attrs.get("class") ?? "").split(/\s+/).includes("gloss")) {
-      const id = /#term-([^"#]+)$/.exec(attrs.get("href") ?? "")?.[1];
+    // Inside skipped content (most of it KaTeX's spans) only the tag names matter, except a
+    // mark's link, which says its term is used.
+    const attrs = skipDepth === 0 || tag === "a" ? attributes(rawAttrs ?? "") : undefined;
+    if (tag === "a" && (attrs!.get("class") ?? "").split(/\s+/).includes("gloss")) {
+      const id = /#term-([^"#]+)$/.exec(attrs!.get("href") ?? "")?.[1];
       if (id) used.add(id);
     }
     if (rawTextTags.has(tag)) {
       const close = new RegExp(`</${tag}\\s*>`, "ig");
       close.lastIndex = i;
       const c = close.exec(html);
-      const stop = c ? c.index + c[0].length : html.length;
-      out += html.slice(i, stop);
-      i = stop;
+      i = c ? c.index + c[0].length : html.length;
       continue;
     }
     if (voidTags.has(tag) || selfClosing) continue;
     // An unclosed <p> or <li> ends where the next one starts.
     if (blockTags.has(tag) && stack.length > 0 && stack[stack.length - 1]!.tag === tag) popTo(stack.length - 1);
-    push(tag, isSkipped(tag, attrs), blockTags.has(tag));
+    push(tag, attrs !== undefined && isSkipped(tag, attrs), blockTags.has(tag));
   }
-  return { html: out, marked };
+  parts.push(html.slice(copied));
+  return { html: parts.join(""), marked };
 }
 
 /** Terms that chapter `slug` explains itself: one of their `see` links points at it. */

@@ -3,14 +3,15 @@
  * a real browser: Tab to each marked term of a chapter and its definition shows, below the
  * line and inside the viewport at 360 and 1280 px; hover shows it too; its text is the
  * glossary's definition and it is the link's accessible description; print hides it. Then,
- * over the built HTML: every chapter has marks, and none sits in a heading, code, math, a
- * link, a figure, a table or a widget. Saves screenshots to
- * test-output/screenshots/reader-glossary-*.png.
+ * over the built HTML: every chapter has marks, none sits in a heading, code, math, a link,
+ * a figure, a table or a widget, and Pagefind's index holds no definition. Saves screenshots
+ * to test-output/screenshots/reader-glossary-*.png.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { parseHTML } from "linkedom";
 import type { Browser, Page } from "playwright-core";
 import { glossary } from "../../src/data/glossary.ts";
@@ -172,6 +173,14 @@ test("built HTML: every chapter has marks, one per term, only in running text, w
     }
     const ids = [...document.querySelectorAll("[id]")].map((e) => e.getAttribute("id"));
     assert.equal(new Set(ids).size, ids.length, `/${slug}/: ids unique`);
+  }
+  // The definitions are hidden from search: no Pagefind fragment (the indexed text of a page) holds one.
+  const fragmentsDir = path.join(siteDir, "pagefind", "fragment");
+  const fragments = readdirSync(fragmentsDir).map((f) => gunzipSync(readFileSync(path.join(fragmentsDir, f))).toString("utf8"));
+  assert.ok(fragments.some((f) => f.includes('"url":"/data-parallelism/"')), "the chapters are indexed");
+  for (const e of glossary) {
+    const leak = fragments.find((f) => f.includes(e.definition.slice(0, 48)));
+    assert.equal(leak && /"url":"([^"]+)"/.exec(leak)?.[1], undefined, `${e.id}: definition indexed`);
   }
   for (const page of ["index.html", "glossary/index.html", "reading-list/index.html", "search/index.html"]) {
     assert.doesNotMatch(readFileSync(path.join(siteDir, page), "utf8"), /class="gloss(-term|-def)?"/, `${page} has no marks`);

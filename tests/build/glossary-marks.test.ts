@@ -79,6 +79,8 @@ test("plurals and aliases; first letter in either case, the rest exactly; whole 
   // Whole words: no match inside hyphenated or longer words.
   assert.deepEqual(marks(mark("<p>ZeRO-Offload, low-rank, ranked, bubbles-free, MFUs, fp16x.</p>").html), []);
   assert.deepEqual(marks(mark("<p>ZeRO’s design (ZeRO-1/2/3).</p>").html), ["zero:ZeRO", "zero-1:ZeRO-1"]);
+  // A multi-word term may be split by the source's line break.
+  assert.deepEqual(marks(mark("<p>With pipeline\nparallelism.</p>").html), ["pipeline-parallelism:pipeline\nparallelism"]);
   assert.equal(pluralForm("microbatch"), "microbatches");
   assert.equal(pluralForm("pipeline stage"), "pipeline stages");
   assert.equal(pluralForm("model states"), undefined);
