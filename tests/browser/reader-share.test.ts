@@ -74,7 +74,7 @@ test("every page has Open Graph and Twitter meta; og:image is a 1200×630 PNG in
 });
 
 test("sitemap.xml lists every built page exactly once, by absolute URL; robots.txt names it", () => {
-  const doc = new DOMParser().parseFromString(readFileSync(path.join(siteDir, "sitemap.xml"), "utf8"), "text/xml");
+  const doc = new DOMParser().parseFromString(readFileSync(path.join(siteDir, "sitemap.xml"), "utf8"), "text/xml") as unknown as Document;
   assert.equal(doc.documentElement.getAttribute("xmlns"), "http://www.sitemaps.org/schemas/sitemap/0.9");
   const urls = Array.from(doc.querySelectorAll("url"));
   const locs = urls.map((u) => u.querySelector("loc")!.textContent!);
@@ -86,7 +86,7 @@ test("sitemap.xml lists every built page exactly once, by absolute URL; robots.t
 test("the Atom feed parses and its entries are the changelog page's dated sections", () => {
   const xml = readFileSync(path.join(siteDir, "changelog.xml"), "utf8");
   assert.ok(xml.startsWith('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"'));
-  const doc = new DOMParser().parseFromString(xml, "text/xml");
+  const doc = new DOMParser().parseFromString(xml, "text/xml") as unknown as Document;
   const entries = Array.from(doc.querySelectorAll("entry")).map((e) => ({
     title: e.querySelector("title")!.textContent,
     href: e.querySelector("link")!.getAttribute("href"),

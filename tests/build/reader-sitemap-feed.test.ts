@@ -69,7 +69,7 @@ test("undated or misordered headings fail with the line", () => {
 
 test("the Atom feed parses as XML and has the elements RFC 4287 requires", () => {
   const xml = atomFeed(parseChangelog(changelog), site, "/");
-  const doc = new DOMParser().parseFromString(xml, "text/xml");
+  const doc = new DOMParser().parseFromString(xml, "text/xml") as unknown as Document;
   const feed = doc.documentElement;
   assert.equal(feed.tagName, "feed");
   assert.equal(feed.getAttribute("xmlns"), "http://www.w3.org/2005/Atom");
