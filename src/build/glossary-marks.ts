@@ -8,7 +8,7 @@
  *     aria-describedby="gloss-data-parallelism-zero-3">ZeRO-3</a><span class="gloss-def"
  *     id="gloss-data-parallelism-zero-3" role="tooltip" data-pagefind-ignore>ZeRO stage 3: …</span></span>
  *
- * The rules (CONTRIBUTING.md, "Glossary terms in chapters"):
+ * The rules (for authors: CONTRIBUTING.md, "Glossary terms"; docs/reader-features.md):
  * - Only running text is marked: text inside a `<p>` or `<li>` of the chapter body, and not
  *   inside headings, code, math, links, figures and their captions, tables, widgets, callout
  *   and exercise titles, solution summaries, footnote marks, margin notes (asides, sidenotes),
@@ -20,7 +20,8 @@
  *   matches "all-reduce", "MFU" never matches "mfu"). `aliases` replace the term so that an
  *   ambiguous word can be matched only in context: "Stage" is matched as "pipeline stage".
  * - Whole words only: the character before and after a match is not a letter, digit, `_` or
- *   `-` (so "ZeRO" does not match in "ZeRO-Offload").
+ *   `-` (so "ZeRO" does not match in "ZeRO-Offload"). A space in a form matches any white
+ *   space, line breaks included.
  * - At each position the longest form wins, even when its term is already marked: "ZeRO-3"
  *   is never marked as "ZeRO" plus "-3".
  * - A chapter does not mark the terms it explains itself (a `see` link of the term points at
