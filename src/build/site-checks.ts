@@ -118,11 +118,11 @@ export function checkSite(pages: BuiltPage[], outputDir: string, pathPrefix = "/
     }
     for (const why of inlineScriptProblems(document)) report(why.needle, why.message);
     // Citation syntax the Markdown did not understand would ship as text.
-    const walker = document.querySelectorAll("main, article");
-    for (const scope of walker) {
-      const clone = scope.cloneNode(true) as Element;
-      for (const skip of clone.querySelectorAll("code, pre, annotation, script, style")) skip.remove();
-      const m = /\[-?@[A-Za-z0-9_:.-]+[^\]]*\]/.exec(clone.textContent ?? "");
+    // Outermost scopes only (an article inside main is read once), without cloning: the text
+    // outside code and math, as textContent would give it.
+    for (const scope of document.querySelectorAll("main, article")) {
+      if (scope.parentElement?.closest("main, article")) continue;
+      const m = /\[-?@[A-Za-z0-9_:.-]+[^\]]*\]/.exec(proseText(scope));
       if (m) report(m[0], `unrendered citation "${m[0]}"`);
     }
   }
@@ -171,6 +171,18 @@ export function inlineScriptProblems(document: Document): { needle: string; mess
     }
   }
   return found;
+}
+
+const notProse = new Set(["code", "pre", "annotation", "script", "style"]);
+
+/** An element's text content, leaving out code, KaTeX's TeX annotations, scripts and styles. */
+function proseText(el: Element): string {
+  let out = "";
+  for (const child of Array.from(el.childNodes)) {
+    if (child.nodeType === 3) out += child.textContent ?? "";
+    else if (child.nodeType === 1 && !notProse.has((child as Element).tagName.toLowerCase())) out += proseText(child as Element);
+  }
+  return out;
 }
 
 function splitRef(ref: string): [string, string | undefined] {
