@@ -105,7 +105,7 @@ export function atomFeed(entries: readonly ChangelogEntry[], siteUrl: string, pa
     '<?xml version="1.0" encoding="utf-8"?>',
     `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${escapeXml(book.language)}">`,
     `  <title>${escapeXml(book.title)}: changelog</title>`,
-    `  <subtitle>${escapeXml(`What changed in ${book.title}, ${book.subtitle[0]!.toLowerCase()}${book.subtitle.slice(1)}.`)}</subtitle>`,
+    `  <subtitle>${escapeXml(`Changes to ${book.title}: ${book.subtitle}, day by day.`)}</subtitle>`,
     `  <id>${escapeXml(feedId())}</id>`,
     `  <link rel="self" type="application/atom+xml" href="${abs(feedUrl)}"/>`,
     `  <link rel="alternate" type="text/html" href="${abs(changelogUrl)}"/>`,

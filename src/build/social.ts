@@ -200,12 +200,19 @@ export function cardSvg(card: CardText, measure = measureText): string {
 
 /* ── Rendering with a cache ── */
 
-let resvgVersion: string | undefined;
+let renderer: string | undefined;
+/** What else decides a card's pixels besides its SVG: the resvg version and the font files. */
+function rendererId(): string {
+  if (renderer === undefined) {
+    const version = JSON.parse(readFileSync(require.resolve("@resvg/resvg-js/package.json"), "utf8")).version as string;
+    const fonts = cardFontFiles().map((f) => `${path.basename(f)} ${createHash("sha256").update(readFileSync(f)).digest("hex")}`);
+    renderer = [`resvg ${version}`, ...fonts].join("\n");
+  }
+  return renderer;
+}
+
 function cacheKey(svg: string): string {
-  resvgVersion ??= JSON.parse(readFileSync(require.resolve("@resvg/resvg-js/package.json"), "utf8")).version as string;
-  const h = createHash("sha256").update(`resvg ${resvgVersion}\n`);
-  for (const f of cardFontFiles()) h.update(`${path.basename(f)} ${readFileSync(f).length}\n`);
-  return h.update(svg).digest("hex").slice(0, 32);
+  return createHash("sha256").update(rendererId()).update("\n").update(svg).digest("hex").slice(0, 32);
 }
 
 export function defaultCacheDir(): string {
