@@ -8,14 +8,15 @@
  * starts each chapter on a new page and hides the site chrome and widget controls.
  *
  * Links stay clickable: links inside the book become links inside the PDF; links to other
- * pages of the site point at the published site when its address is known (`book.siteUrl` in
- * src/data/book.ts or the `SITE_URL` environment variable) and are otherwise printed as plain
- * text, so the PDF never links to the temporary local server. Links to other sites are kept.
+ * pages of the site point at the published site (`SITE_URL`, else `book.siteUrl` in
+ * src/data/book.ts, resolved as for the Open Graph URLs), never at the temporary local server.
+ * Links to other sites are kept.
  */
 import { statSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { book } from "../src/data/book.ts";
+import { resolveSiteUrl } from "../src/build/social.ts";
 import { startSiteServer } from "../tests/helpers/site-server.ts";
 
 const siteDir = process.env.SITE_DIR ?? "_site";
@@ -32,7 +33,7 @@ export const footerTemplate = `<div style="${templateStyle} text-align: center;"
 
 export async function printBook(outputDir = siteDir): Promise<{ file: string; bytes: number; seconds: number }> {
   const started = performance.now();
-  const siteUrl = ((book as { siteUrl?: string }).siteUrl ?? process.env.SITE_URL ?? "").replace(/\/+$/, "");
+  const siteUrl = resolveSiteUrl(book.siteUrl, process.env.SITE_URL);
   const server = await startSiteServer(outputDir);
   const browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -53,8 +54,7 @@ export async function printBook(outputDir = siteDir): Promise<{ file: string; by
           const url = new URL(a.href);
           if (url.origin !== origin) continue;
           if (url.pathname === location.pathname && url.hash) continue; // inside the book: a PDF link
-          if (site) a.href = site + url.pathname + url.search + url.hash;
-          else a.removeAttribute("href");
+          a.href = site + url.pathname + url.search + url.hash;
         }
         await document.fonts.ready;
       },
