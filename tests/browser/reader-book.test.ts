@@ -9,6 +9,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { load as loadYaml } from "js-yaml";
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium, watchPage, type PageProblems } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
@@ -35,7 +36,8 @@ function bookChapters(): { slug: string; title: string }[] {
 before(async () => {
   server = await startSiteServer();
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+  page = await context.newPage();
   problems = watchPage(page, server.url);
   await page.goto(`${server.url}/book/`, { waitUntil: "load" });
 });
@@ -120,4 +122,25 @@ test("widgets are static figures; solutions collapsed on screen, shown in print;
   assert.equal(await page.locator(".site-header").isVisible(), false);
   assert.equal(await page.locator(".widget-controls").first().isVisible(), false);
   await page.emulateMedia({ media: "screen" });
+});
+
+test("the page's own parts (cover, contents, a chapter) pass axe in both themes", async () => {
+  // The chapters' markup is checked on the chapter pages (tests/browser/a11y.test.ts); here the
+  // parts /book/ adds, and one whole chapter as it sits in the page. axe over the whole page
+  // (about 77,000 elements) takes minutes, so the other chapters are removed first (this is the
+  // file's last test).
+  await page.evaluate(() => {
+    for (const a of document.querySelectorAll("article.edition-chapter:not(#preface)")) a.remove();
+  });
+  for (const theme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
+    const result = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    assert.deepEqual(
+      result.violations.map((v) => `${theme} ${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`),
+      [],
+    );
+  }
 });
