@@ -2,7 +2,7 @@
  * Accessibility of every built page (issue #15), in Chromium:
  * - axe-core (WCAG 2.0/2.1 A and AA rules) finds nothing on any page, in the light and the dark
  *   theme (colour scheme emulated, and `data-theme` set on <html> as the theme toggle does),
- *   with every widget mounted so its controls are checked too;
+ *   with every widget mounted so its controls are checked too; and again at phone width (390px);
  * - every control of every widget is reached with the Tab key, in order from the page before it,
  *   and shows a visible focus indicator when focused from the keyboard;
  * - every widget announces its result: changing a control with the keyboard alone changes the
@@ -59,6 +59,27 @@ describe("axe-core", () => {
       await context.close();
     });
   }
+
+  // At phone width wide equations, tables and code scroll sideways and must be focusable
+  // (scrollable-region-focusable); the ToC is a drawer. One theme: colours do not change with width.
+  test("no WCAG 2.1 A/AA violation on any page at phone width (390px), widgets mounted", async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, reducedMotion: "reduce" });
+    const page = await context.newPage();
+    const found: string[] = [];
+    for (const p of sitePages().filter((path) => path !== "/book/")) {
+      await page.goto(server.url + p, { waitUntil: "load" });
+      await mountAllWidgets(page);
+      await page.evaluate(() => document.fonts.ready);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      for (const v of result.violations) {
+        const where = v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ");
+        found.push(`${p} ${v.id} (${v.nodes.length}×): ${where}`);
+      }
+    }
+    assert.deepEqual(found, []);
+    await context.close();
+  });
 });
 
 /** Tab stops in document order: what the Tab key visits (no tabindex > 0 is used in the book). */
