@@ -1,7 +1,7 @@
 /**
  * First-use glossary marks (src/build/glossary-marks.ts, CSS in book.css "Glossary marks") in
  * a real browser: Tab to each marked term of a chapter and its definition shows, below the
- * line and inside the viewport at 360 and 1280 px; hover shows it too; its text is the
+ * line and inside the viewport at 360 and 1280 px; hover shows it too; Escape hides it; its text is the
  * glossary's definition and it is the link's accessible description; print hides it. Then,
  * over the built HTML: every chapter has marks, none sits in a heading, code, math, a link,
  * a figure, a table or a widget, and Pagefind's index holds no definition. Saves screenshots
@@ -131,6 +131,40 @@ test("Tab to each marked term shows its definition below the line, inside the vi
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await context.close();
   }
+});
+
+test("Escape hides a definition shown by focus or hover; it shows again when focus or pointer moves on", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: "reduce" });
+  const page = await context.newPage();
+  const problems = watchPage(page, server.url);
+  await page.goto(`${server.url}/data-parallelism/`);
+  const links = page.locator("a.gloss");
+  const visibility = async (i: number) => (await defState(page, i)).visibility;
+  // Focus: shown, Escape hides it and the focus stays; Tab to the next mark shows that one.
+  await links.nth(1).focus();
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("Tab");
+  assert.equal(await visibility(1), "visible");
+  await page.keyboard.press("Escape");
+  assert.equal(await visibility(1), "hidden", "hidden after Escape");
+  assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("gloss")), true, "focus stays on the mark");
+  await links.nth(2).focus();
+  await page.keyboard.press("Shift+Tab");
+  await page.keyboard.press("Tab");
+  assert.equal(await visibility(2), "visible", "the next mark shows its definition");
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  // Hover: shown, Escape hides it with the pointer still on the term; leaving and coming back shows it.
+  await links.nth(0).scrollIntoViewIfNeeded();
+  await page.mouse.move(1, 1);
+  await links.nth(0).hover();
+  assert.equal(await visibility(0), "visible");
+  await page.keyboard.press("Escape");
+  assert.equal(await visibility(0), "hidden", "hidden after Escape, pointer still over the term");
+  await page.mouse.move(1, 1);
+  await links.nth(0).hover();
+  assert.equal(await visibility(0), "visible", "shown again after the pointer left and came back");
+  assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
+  await context.close();
 });
 
 test("the definition is the link's accessible description", async () => {

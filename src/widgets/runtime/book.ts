@@ -9,6 +9,7 @@
  *   drawer that closes after a jump.
  * - Previews: hovering or focusing a citation, cross-reference or footnote shows the target
  *   in a small card; on touch screens a footnote opens its card on tap.
+ * - Glossary marks: Escape hides the definition shown on hover or focus.
  * - Theme: the header's button switches light/dark and stores the choice (theme.ts applies
  *   it before the first paint on the next page).
  */
@@ -262,6 +263,32 @@ function setUpPreviews(): void {
   });
 }
 
+/* Glossary marks: CSS shows a definition on hover and focus (book.css, "Glossary marks"). Escape
+   hides it without moving the pointer or the focus (WCAG 1.4.13, content on hover or focus is
+   dismissible); it shows again once the pointer or the focus moves to another place. */
+
+function setUpGlossaryMarks(): void {
+  if (!document.querySelector(".gloss-term")) return;
+  const root = document.documentElement;
+  let dismissed: Element | null | undefined;
+  const termAt = (el: EventTarget | null) => (el instanceof Element ? el.closest(".gloss-term") : null);
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape") return;
+    const hovered = document.querySelectorAll(".gloss-term:hover");
+    const term = termAt(document.activeElement) ?? hovered[hovered.length - 1] ?? null;
+    if (!term) return;
+    dismissed = term;
+    root.classList.add("gloss-dismissed");
+  });
+  const restore = (e: Event) => {
+    if (dismissed === undefined || termAt(e.target) === dismissed) return;
+    dismissed = undefined;
+    root.classList.remove("gloss-dismissed");
+  };
+  document.addEventListener("mouseover", restore);
+  document.addEventListener("focusin", restore);
+}
+
 /* Theme button */
 
 function setUpThemeToggle(): void {
@@ -353,6 +380,7 @@ function start(): void {
   setUpWidgets();
   setUpToc();
   setUpPreviews();
+  setUpGlossaryMarks();
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
