@@ -62,6 +62,9 @@ test("every page has Open Graph and Twitter meta; og:image is a 1200×630 PNG in
     assert.equal(png.toString("ascii", 12, 16), "IHDR");
     assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1200, 630], `${p}: card size`);
     const isChapter = document.querySelector("body.chapter-page") !== null;
+    // "Cite this book" names the chapter's address on the published site.
+    const bibtex = document.querySelector("pre.bibtex")?.textContent ?? "";
+    if (isChapter) assert.match(bibtex, new RegExp(`^  url += \\{${(base + p.slice(1)).replace(/[.?]/g, "\\$&")}\\},$`, "m"), `${p}: BibTeX url`);
     assert.equal(meta(document, "og:type"), isChapter ? "article" : p === "/" ? "book" : "website", `${p}: og:type`);
     // A chapter shares its own card; other pages the book's.
     assert.equal(image.slice(base.length), isChapter ? `assets/cards/${p.replace(/\//g, "")}.png` : "assets/cards/book.png", `${p}: card`);
