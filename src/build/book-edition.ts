@@ -25,12 +25,16 @@
  *
  * - Named `<section>`s (exercises, footnotes, references) get the chapter in their accessible
  *   name, so the page's landmarks stay unique ("Exercise 1, Chapter 3").
+ * - Glossary marks: the collection's HTML is the chapter before the page transforms ran, so the
+ *   first-use glossary marks (src/build/glossary-marks.ts) are added here, per chapter, with the
+ *   chapter pages' rules; their tooltip ids are then prefixed like every other id.
  *
  * The rewrite is a small tokenizer over tags (comments, `<script>` and `<style>` bodies are
  * copied untouched); it changes only the attributes above, so KaTeX's and the widgets' markup
  * reaches the page byte for byte otherwise.
  */
 import { chapterInfo } from "./chapters.ts";
+import { buildTermMatcher, markGlossaryTerms, termsExplainedIn, type TermMatcher } from "./glossary-marks.ts";
 import { chapterParts } from "./layout-helpers.ts";
 import type { TocEntry } from "./summary.ts";
 
@@ -165,6 +169,8 @@ interface ChapterItem {
   data: { title: string; subtitle?: string };
 }
 
+let matcher: TermMatcher | undefined;
+
 /** Every chapter of the collection, rewritten for /book/, in collection (book) order. */
 export function bookEdition(chapters: readonly ChapterItem[]): EditionChapter[] {
   const infos = chapters.map((c) => {
@@ -173,9 +179,11 @@ export function bookEdition(chapters: readonly ChapterItem[]): EditionChapter[] 
     return info;
   });
   const slugs = new Set(infos.map((i) => i.slug));
+  matcher ??= buildTermMatcher();
   return chapters.map((c, k) => {
     const info = infos[k]!;
     const parts = chapterParts(c.content ?? "", c.inputPath);
+    const body = markGlossaryTerms(parts.body, { slug: info.slug, skip: termsExplainedIn(info.slug), matcher }).html;
     const names: LandmarkNames = { chapter: info.label || "Preface", titleId: `${info.slug}-title` };
     const rewrite = (html: string) => (html ? rewriteChapterHtml(html, info.slug, slugs, names) : "");
     return {
@@ -186,7 +194,7 @@ export function bookEdition(chapters: readonly ChapterItem[]): EditionChapter[] 
       title: c.data.title,
       subtitle: c.data.subtitle ?? "",
       toc: parts.toc.map((e: TocEntry) => ({ id: bookId(info.slug, e.id), number: e.number, html: e.html })),
-      body: addBookPermalinks(rewrite(parts.body)),
+      body: addBookPermalinks(rewrite(body)),
       footnotes: rewrite(parts.footnotes),
       references: rewrite(parts.references),
     };

@@ -1,11 +1,11 @@
 /**
  * First-use glossary marks (src/build/glossary-marks.ts, CSS in book.css "Glossary marks") in
  * a real browser: Tab to each marked term of a chapter and its definition shows, below the
- * line and inside the viewport at 360 and 1280 px; hover shows it too; Escape hides it; its text is the
- * glossary's definition and it is the link's accessible description; print hides it. Then,
- * over the built HTML: every chapter has marks, none sits in a heading, code, math, a link,
- * a figure, a table or a widget, and Pagefind's index holds no definition. Saves screenshots
- * to test-output/screenshots/reader-glossary-*.png.
+ * line and inside the viewport at 360 and 1280 px; hover shows it too; Escape hides it; its
+ * text is the glossary's definition and it is the link's accessible description; print hides
+ * it. Then, over the built HTML: every chapter has marks, none sits in a heading, code, math, a
+ * link, a figure, a table or a widget, /book/ marks each chapter the same way, and Pagefind's
+ * index holds no definition. Saves screenshots to test-output/screenshots/reader-glossary-*.png.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -183,8 +183,9 @@ test("the definition is the link's accessible description", async () => {
   await context.close();
 });
 
-test("built HTML: every chapter has marks, one per term, only in running text, with unique ids", () => {
+test("built HTML: every chapter has marks, one per term, only in running text, with unique ids; /book/ has the same", () => {
   const forbidden = "h1, h2, h3, h4, h5, h6, code, pre, .katex, .math, figure, figcaption, table, [data-widget], summary, nav, .callout-title, .exercise-title, .aside, .sidenote";
+  const markedOnPage = new Map<string, string[]>();
   for (const slug of chapterSlugs) {
     const { document } = parseHTML(readFileSync(path.join(siteDir, slug, "index.html"), "utf8"));
     const terms = [...document.querySelectorAll(".gloss-term")];
@@ -207,6 +208,19 @@ test("built HTML: every chapter has marks, one per term, only in running text, w
     }
     const ids = [...document.querySelectorAll("[id]")].map((e) => e.getAttribute("id"));
     assert.equal(new Set(ids).size, ids.length, `/${slug}/: ids unique`);
+    markedOnPage.set(slug, [...seen]);
+  }
+  // /book/ marks each chapter as its own page does, with the tooltip ids prefixed like every id there.
+  const book = parseHTML(readFileSync(path.join(siteDir, "book", "index.html"), "utf8")).document;
+  for (const slug of chapterSlugs) {
+    const article = book.getElementById(slug);
+    assert.ok(article, `/book/ has the chapter ${slug}`);
+    const links = [...article.querySelectorAll(".chapter-body a.gloss")];
+    assert.deepEqual(links.map((a) => /#term-(.+)$/.exec(a.getAttribute("href") ?? "")?.[1]), markedOnPage.get(slug), `/book/#${slug}: the chapter page's marks`);
+    for (const a of links) {
+      const def = book.getElementById(a.getAttribute("aria-describedby") ?? "");
+      assert.ok(def?.classList.contains("gloss-def") && def.id.startsWith(`${slug}--gloss-${slug}-`), `/book/#${slug}: ${a.getAttribute("href")} tooltip`);
+    }
   }
   // The definitions are hidden from search: no Pagefind fragment (the indexed text of a page) holds one.
   const fragmentsDir = path.join(siteDir, "pagefind", "fragment");
