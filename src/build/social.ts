@@ -11,11 +11,11 @@
  * Cards. Drawn here as SVG (book title, chapter label and title, byline, a small version of the
  * cover's GPU grid) and rasterized by resvg (@resvg/resvg-js, native, no browser) with KaTeX's
  * sans-serif TTF fonts from node_modules and no system fonts, so every machine draws the same
- * pixels. A rendered card is cached under node_modules/.cache/scaling-out/cards/ by a hash of
+ * pixels. A rendered card is cached (src/build/cache.ts) under node_modules/.cache/scaling-out/cards/ by a hash of
  * its SVG, fonts and resvg version: an unchanged card costs a file copy on the next build.
  */
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { Resvg, type ResvgRenderOptions } from "@resvg/resvg-js";
@@ -23,6 +23,7 @@ import { load as loadYaml } from "js-yaml";
 import { book } from "../data/book.ts";
 import { chapterInfo, isChapterPath } from "./chapters.ts";
 import { normalizeFile } from "./errors.ts";
+import { cacheDir, readCached, writeCached } from "./cache.ts";
 import { escapeHtml } from "./doc-state.ts";
 
 export const cardWidth = 1200;
@@ -216,22 +217,20 @@ function cacheKey(svg: string): string {
 }
 
 export function defaultCacheDir(): string {
-  return path.resolve("node_modules/.cache/scaling-out/cards");
+  return cacheDir("cards");
 }
 
 /** Renders (or takes from the cache) one card; writes it to `outFile`. Returns true when it rendered. */
-export function writeCard(svg: string, outFile: string, cacheDir = defaultCacheDir()): boolean {
+export function writeCard(svg: string, outFile: string, dir = defaultCacheDir()): boolean {
   mkdirSync(path.dirname(outFile), { recursive: true });
-  const cached = path.join(cacheDir, `${cacheKey(svg)}.png`);
-  if (existsSync(cached)) {
-    copyFileSync(cached, outFile);
+  const name = `${cacheKey(svg)}.png`;
+  const hit = readCached(dir, name);
+  if (hit) {
+    writeFileSync(outFile, hit);
     return false;
   }
   const png = new Resvg(svg, resvgOptions()).render().asPng();
-  mkdirSync(cacheDir, { recursive: true });
-  const tmp = `${cached}.${process.pid}.tmp`;
-  writeFileSync(tmp, png);
-  renameSync(tmp, cached); // atomic: two builds at once never read half a file
+  writeCached(dir, name, png);
   writeFileSync(outFile, png);
   return true;
 }
