@@ -1,14 +1,15 @@
 /**
  * The build's check for citation syntax left unrendered (src/build/site-checks.ts): found in
  * prose, ignored in code and in KaTeX's TeX annotations, reported once per page even when an
- * article sits inside main (as on every chapter page and, seventeen times, on /book/).
+ * article sits inside main (as on every chapter page and, seventeen times, on /book/); and the
+ * one-pass page scan the checks read (ids, links, loaded files, prose).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { checkSite } from "../../src/build/site-checks.ts";
+import { checkSite, scanPage } from "../../src/build/site-checks.ts";
 
 function check(body: string): string[] {
   const dir = mkdtempSync(path.join(tmpdir(), "site-checks-"));
@@ -36,4 +37,24 @@ test("citation syntax in code, pre and math annotations is not prose", () => {
 
 test("text outside main and article is not checked", () => {
   assert.deepEqual(check("<header><p>[@not-checked]</p></header><main><p>ok</p></main>"), []);
+});
+
+test("scanPage reads ids, links and loaded files with entities decoded, inside SVG and math too", () => {
+  const scan = scanPage(
+    '<!doctype html><html><head><link rel="stylesheet" href="/a.css"><script src="/b.js?v=1&amp;x=2"></script></head><body>' +
+      '<main id="m"><p id="p:1">Text <a href="#fig&#58;x">fig</a> <img src="i.svg" alt=""></p>' +
+      '<svg><use href="#g"/><g id="g"/><a href="/svg-link/">s</a></svg><math><mi id="mi">x</mi></math></main>' +
+      '<footer><a href="https://example.org/?a=1&amp;b=2">ext</a></footer></body></html>',
+  );
+  assert.deepEqual([...scan.ids], ["m", "p:1", "g", "mi"]);
+  assert.deepEqual(scan.refs, [
+    ["/a.css", "link"],
+    ["/b.js?v=1&x=2", "script"],
+    ["#fig:x", "a"],
+    ["i.svg", "img"],
+    ["/svg-link/", "a"],
+    ["https://example.org/?a=1&b=2", "a"],
+  ]);
+  assert.deepEqual(scan.inlineScripts, []);
+  assert.deepEqual(scan.prose, ["Text fig sx"]);
 });
