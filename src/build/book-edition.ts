@@ -179,26 +179,45 @@ export function bookEdition(chapters: readonly ChapterItem[]): EditionChapter[] 
     return info;
   });
   const slugs = new Set(infos.map((i) => i.slug));
+  const slugList = [...slugs].join(",");
   matcher ??= buildTermMatcher();
   return chapters.map((c, k) => {
     const info = infos[k]!;
-    const parts = chapterParts(c.content ?? "", c.inputPath);
-    const body = markGlossaryTerms(parts.body, { slug: info.slug, skip: termsExplainedIn(info.slug), matcher }).html;
-    const names: LandmarkNames = { chapter: info.label || "Preface", titleId: `${info.slug}-title` };
-    const rewrite = (html: string) => (html ? rewriteChapterHtml(html, info.slug, slugs, names) : "");
-    return {
-      slug: info.slug,
-      titleId: names.titleId!,
-      url: c.url,
-      label: info.label,
-      title: c.data.title,
-      subtitle: c.data.subtitle ?? "",
-      toc: parts.toc.map((e: TocEntry) => ({ id: bookId(info.slug, e.id), number: e.number, html: e.html })),
-      body: addBookPermalinks(rewrite(body)),
-      footnotes: rewrite(parts.footnotes),
-      references: rewrite(parts.references),
-    };
+    // In watch mode one edited chapter re-renders /book/: the other chapters come from here.
+    const memo = memos.get(info.slug);
+    const key = [c.inputPath, c.url, c.data.title, c.data.subtitle ?? "", slugList].join("\n");
+    if (memo && memo.key === key && memo.content === c.content) return memo.result;
+    const result = editionChapter(c, info, slugs);
+    memos.set(info.slug, { key, content: c.content, result });
+    return result;
   });
+}
+
+interface Memo {
+  /** Everything but the content the result depends on. */
+  key: string;
+  content: string;
+  result: EditionChapter;
+}
+const memos = new Map<string, Memo>();
+
+function editionChapter(c: ChapterItem, info: NonNullable<ReturnType<typeof chapterInfo>>, slugs: ReadonlySet<string>): EditionChapter {
+  const parts = chapterParts(c.content ?? "", c.inputPath);
+  const body = markGlossaryTerms(parts.body, { slug: info.slug, skip: termsExplainedIn(info.slug), matcher }).html;
+  const names: LandmarkNames = { chapter: info.label || "Preface", titleId: `${info.slug}-title` };
+  const rewrite = (html: string) => (html ? rewriteChapterHtml(html, info.slug, slugs, names) : "");
+  return {
+    slug: info.slug,
+    titleId: names.titleId!,
+    url: c.url,
+    label: info.label,
+    title: c.data.title,
+    subtitle: c.data.subtitle ?? "",
+    toc: parts.toc.map((e: TocEntry) => ({ id: bookId(info.slug, e.id), number: e.number, html: e.html })),
+    body: addBookPermalinks(rewrite(body)),
+    footnotes: rewrite(parts.footnotes),
+    references: rewrite(parts.references),
+  };
 }
 
 export function bookEditionPlugin(eleventyConfig: any): void {

@@ -1,6 +1,6 @@
 /**
  * Search: after every build, Pagefind indexes the built pages into `<output>/pagefind/` (its
- * Node API, no separate CLI step). Only chapter bodies are indexed: the chapter layout marks
+ * Node API, no separate CLI step; in watch mode without holding up the reload). Only chapter bodies are indexed: the chapter layout marks
  * `<article data-pagefind-body>`, so the home page, reading list and search page stay out, and
  * the selectors below drop what a reader would not search for (KaTeX's MathML copy of every
  * formula, widget drawings, the reference list). Headings with ids become Pagefind
@@ -42,7 +42,15 @@ export async function buildSearchIndex(outputDir: string): Promise<number> {
 }
 
 export function searchPlugin(eleventyConfig: any): void {
-  eleventyConfig.on("eleventy.after", async ({ directories }: { directories: { output: string } }) => {
-    await buildSearchIndex(directories.output);
+  // While `npm start` watches, the index is rebuilt in the background: the browser reloads the
+  // edited page without waiting about half a second for Pagefind, and search catches up a moment
+  // later. Runs are queued, never overlapped. A one-off build waits for the index.
+  let queue: Promise<unknown> = Promise.resolve();
+  eleventyConfig.on("eleventy.after", async ({ directories, runMode }: { directories: { output: string }; runMode?: string }) => {
+    if (runMode !== "watch" && runMode !== "serve") {
+      await buildSearchIndex(directories.output);
+      return;
+    }
+    queue = queue.then(() => buildSearchIndex(directories.output)).catch((err: unknown) => console.error(`[book] search index: ${String(err)}`));
   });
 }

@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { addBookPermalinks, bookHref, bookId, rewriteChapterHtml } from "../../src/build/book-edition.ts";
+import { addBookPermalinks, bookEdition, bookHref, bookId, rewriteChapterHtml } from "../../src/build/book-edition.ts";
 
 const slugs = new Set(["preface", "data-parallelism", "tensor-parallelism"]);
 
@@ -69,4 +69,25 @@ test("addBookPermalinks adds one anchor per h3/h4 with an id, once", () => {
       '<h4 id="p--b">B<a class="heading-anchor" href="#p--b" aria-label="Link to this section"></a></h4><h3>No id</h3>',
   );
   assert.equal(addBookPermalinks(once), once);
+});
+
+test("bookEdition marks glossary terms, and reuses an unchanged chapter while redoing an edited one", () => {
+  const chapter = (file: string, content: string) => ({ url: `/${file.slice(3, -3)}/`, inputPath: `./content/chapters/${file}`, content, data: { title: file } });
+  const a = chapter("02-one-gpu.md", '<p>Each all-reduce runs, see <a href="#sec:x">there</a>.</p><h2 id="sec:x">X</h2>');
+  const b = chapter("03-data-parallelism.md", '<p>A microbatch of gradients, then a <a href="/one-gpu/#sec:x">look back</a>.</p>');
+  const first = bookEdition([a, b]);
+  // Marked where the chapter does not explain the term itself (one-gpu explains microbatches, data-parallelism all-reduce).
+  assert.match(first[0]!.body, /<a class="gloss" href="\/glossary\/#term-all-reduce" aria-describedby="one-gpu--gloss-one-gpu-all-reduce">all-reduce<\/a>/);
+  assert.match(first[1]!.body, /<a class="gloss" href="\/glossary\/#term-microbatch" aria-describedby="data-parallelism--gloss-data-parallelism-microbatch">microbatch<\/a>/);
+  assert.match(first[0]!.body, /href="#one-gpu--sec:x"/);
+  assert.match(first[1]!.body, /href="#one-gpu--sec:x"/);
+  const again = bookEdition([a, b]);
+  assert.equal(again[0], first[0], "unchanged chapter: the same result object");
+  const edited = bookEdition([a, { ...b, content: b.content.replace("gradients", "gradients, twice") }]);
+  assert.equal(edited[0], first[0]);
+  assert.notEqual(edited[1], first[1]);
+  assert.match(edited[1]!.body, /gradients, twice/);
+  // A renamed chapter set changes every link target: nothing is reused.
+  const renamed = bookEdition([a]);
+  assert.notEqual(renamed[0], first[0]);
 });
