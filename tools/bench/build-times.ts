@@ -4,6 +4,7 @@
  * - Cold build: `npm run build`'s command in a child process, output into a fresh empty
  *   folder (SITE_DIR), wall-clock from spawn to exit. Includes Node and tsx start-up, loading
  *   the config, esbuild bundling every widget, KaTeX, citations and the post-build checks.
+ *   Timed twice: with the build's disk cache as it is, and with an empty one.
  * - Incremental rebuild: the book is copied into a temporary folder (content/, assets/,
  *   bibliography.bib, .eleventy.ts; src/ and node_modules/ are symlinked, so nobody's working
  *   tree is touched), Eleventy runs there in watch mode with `--incremental`, and after the
@@ -25,17 +26,26 @@ export interface ColdBuild {
   siteDir: string;
 }
 
-/** Builds the repository into a fresh folder; returns the wall-clock seconds and the folder (caller removes it). */
-export async function coldBuild(): Promise<ColdBuild> {
+/**
+ * Builds the repository into a fresh folder; returns the wall-clock seconds and the folder
+ * (caller removes it). The build's disk cache (src/build/cache.ts: social cards, formatted
+ * references) is used as it is, unless `emptyCache`: then the build gets an empty cache folder
+ * of its own, as on a fresh clone (`npm ci` empties node_modules/.cache too).
+ */
+export async function coldBuild(emptyCache = false): Promise<ColdBuild> {
   const siteDir = mkdtempSync(path.join(os.tmpdir(), "bench-site-"));
+  const cacheDir = emptyCache ? mkdtempSync(path.join(os.tmpdir(), "bench-cache-")) : undefined;
+  const env = { ...process.env, SITE_DIR: siteDir, ...(cacheDir ? { BOOK_CACHE_DIR: cacheDir } : {}) };
   const t0 = performance.now();
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [...eleventyArgs, "--quiet"], { cwd: repo, env: { ...process.env, SITE_DIR: siteDir }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [...eleventyArgs, "--quiet"], { cwd: repo, env, stdio: ["ignore", "ignore", "pipe"] });
     let err = "";
     child.stderr.on("data", (d) => (err += d));
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`build failed (${code}):\n${err}`))));
   });
-  return { seconds: (performance.now() - t0) / 1000, siteDir };
+  const seconds = (performance.now() - t0) / 1000;
+  if (cacheDir) rmSync(cacheDir, { recursive: true, force: true });
+  return { seconds, siteDir };
 }
 
 export interface IncrementalBuild {

@@ -43,7 +43,11 @@ const kb = (b: number) => `${(b / 1000).toFixed(1)} KB`;
 // Other work on the machine slows every number here; record how busy it was (1-minute load average).
 const loadAtStart = os.loadavg()[0]!;
 console.log(`load average ${loadAtStart.toFixed(2)} on ${os.cpus().length} CPUs`);
-console.log("cold build…");
+console.log("cold build, empty cache…");
+const coldEmpty = await coldBuild(true);
+rmSync(coldEmpty.siteDir, { recursive: true, force: true });
+console.log(`  ${coldEmpty.seconds.toFixed(2)} s`);
+console.log("cold build (cache as it is: cards, references)…");
 const cold = await coldBuild();
 console.log(`  ${cold.seconds.toFixed(2)} s`);
 console.log("incremental rebuild (watch --incremental, one chapter edited)…");
@@ -102,6 +106,7 @@ try {
     machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "", node: process.version, chromium: chromiumPath, loadAverage: round(loadAtStart) },
     build: {
       coldSeconds: round(cold.seconds),
+      coldEmptyCacheSeconds: round(coldEmpty.seconds),
       incrementalSeconds: round(incremental.seconds),
       incrementalEleventySeconds: incremental.eleventySeconds,
       incrementalChapter: incremental.chapter,
@@ -120,6 +125,7 @@ try {
       commit: report.commit,
       loadAverage: report.machine.loadAverage,
       coldSeconds: report.build.coldSeconds,
+      coldEmptyCacheSeconds: report.build.coldEmptyCacheSeconds,
       incrementalSeconds: report.build.incrementalSeconds,
       pageBytes: Object.fromEntries(pages.map((p) => [p.page, p.total])),
       widgetBytes: Object.fromEntries(widgets.map((w) => [w.widget, w.gzip])),
