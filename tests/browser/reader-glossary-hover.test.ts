@@ -1,7 +1,8 @@
 /**
  * First-use glossary marks (src/build/glossary-marks.ts, CSS in book.css "Glossary marks") in
  * a real browser: Tab to each marked term of a chapter and its definition shows, below the
- * line and inside the viewport at 360 and 1280 px; hover shows it too; Escape hides it; its
+ * line and inside the viewport at 360 and 1280 px; hover shows it too; Escape hides it; on a
+ * touch screen the first tap shows it and the second follows the link; its
  * text is the glossary's definition and it is the link's accessible description; print hides
  * it. Then, over the built HTML: every chapter has marks, none sits in a heading, code, math, a
  * link, a figure, a table or a widget, /book/ marks each chapter the same way, and Pagefind's
@@ -163,6 +164,33 @@ test("Escape hides a definition shown by focus or hover; it shows again when foc
   await page.mouse.move(1, 1);
   await links.nth(0).hover();
   assert.equal(await visibility(0), "visible", "shown again after the pointer left and came back");
+  assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
+  await context.close();
+});
+
+test("on a touch screen the first tap shows the definition, a tap elsewhere hides it, a second tap follows the link", async () => {
+  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, reducedMotion: "reduce" });
+  const page = await context.newPage();
+  const problems = watchPage(page, server.url);
+  await page.goto(`${server.url}/data-parallelism/`);
+  assert.equal(await page.evaluate(() => matchMedia("(hover: hover)").matches), false, "the emulated phone has no hover");
+  const links = page.locator("a.gloss");
+  const href = (await links.nth(1).getAttribute("href")) ?? "";
+  await links.nth(1).scrollIntoViewIfNeeded();
+  await links.nth(1).tap();
+  assert.equal(new URL(page.url()).pathname, "/data-parallelism/", "the first tap stays on the page");
+  assertShownBelow(await defState(page, 1), "tapped mark");
+  await page.screenshot({ path: `${shotsDir}/reader-glossary-tap-360.png` });
+  // A tap on plain text elsewhere closes it.
+  await page.locator(".chapter-body > p").first().tap({ position: { x: 5, y: 5 } });
+  await page.waitForFunction(() => {
+    const a = document.querySelectorAll("a.gloss")[1]!;
+    return getComputedStyle(document.getElementById(a.getAttribute("aria-describedby")!)!).visibility === "hidden";
+  });
+  // Tap, tap: the second follows the link.
+  await links.nth(1).tap();
+  await Promise.all([page.waitForURL((u) => u.pathname === "/glossary/"), links.nth(1).tap()]);
+  assert.equal(new URL(page.url()).hash, new URL(href, server.url).hash);
   assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
   await context.close();
 });

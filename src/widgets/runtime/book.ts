@@ -9,7 +9,8 @@
  *   drawer that closes after a jump.
  * - Previews: hovering or focusing a citation, cross-reference or footnote shows the target
  *   in a small card; on touch screens a footnote opens its card on tap.
- * - Glossary marks: Escape hides the definition shown on hover or focus.
+ * - Glossary marks: Escape hides the definition shown on hover or focus; on touch screens the
+ *   first tap on a term shows its definition, the second follows the link.
  * - Theme: the header's button switches light/dark and stores the choice (theme.ts applies
  *   it before the first paint on the next page).
  */
@@ -265,11 +266,34 @@ function setUpPreviews(): void {
 
 /* Glossary marks: CSS shows a definition on hover and focus (book.css, "Glossary marks"). Escape
    hides it without moving the pointer or the focus (WCAG 1.4.13, content on hover or focus is
-   dismissible); it shows again once the pointer or the focus moves to another place. */
+   dismissible); it shows again once the pointer or the focus moves to another place. On a touch
+   screen, which has no hover, the first tap on a term shows its definition (class `gloss-open`)
+   and a second tap follows the link to the glossary; a tap anywhere else closes it. */
 
 function setUpGlossaryMarks(): void {
   if (!document.querySelector(".gloss-term")) return;
   const root = document.documentElement;
+  const hoverable = window.matchMedia("(hover: hover)");
+  let open: Element | undefined;
+  const close = () => {
+    open?.classList.remove("gloss-open");
+    open = undefined;
+  };
+  document.addEventListener("click", (e) => {
+    const link = (e.target as Element).closest?.("a.gloss");
+    const term = link?.closest(".gloss-term") ?? undefined;
+    if (term && !hoverable.matches && term !== open) {
+      e.preventDefault();
+      close();
+      term.classList.add("gloss-open");
+      open = term;
+      return;
+    }
+    if (!term || term !== open) close();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") close();
+  });
   let dismissed: Element | null | undefined;
   const termAt = (el: EventTarget | null) => (el instanceof Element ? el.closest(".gloss-term") : null);
   document.addEventListener("keydown", (e) => {
