@@ -1,7 +1,7 @@
 /**
  * Accessibility of every built page (issue #15), in Chromium:
  * - axe-core (WCAG 2.0/2.1 A and AA rules) finds nothing on any page, in the light and the dark
- *   theme (colour scheme emulated, and `data-theme` set on <html> as the theme toggle does),
+ *   theme (color scheme emulated, and `data-theme` set on <html> as the theme toggle does),
  *   with every widget mounted so its controls are checked too; and again at phone width (390px);
  * - every control of every widget is reached with the Tab key, in order from the page before it,
  *   and shows a visible focus indicator when focused from the keyboard;
@@ -35,49 +35,43 @@ after(async () => {
   await server?.close();
 });
 
+/**
+ * axe on every page but /book/, widgets mounted: one line per violation ("<page> <rule> (n×): <targets>").
+ * /book/ repeats the chapters' markup (checked here on their own pages) in one page of about
+ * 77,000 elements that axe needs minutes for; tests/browser/reader-book.test.ts runs axe on the
+ * parts /book/ adds (cover, contents) and one chapter in place.
+ */
+async function axeEveryPage(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const p of sitePages().filter((path) => path !== "/book/")) {
+    await page.goto(server.url + p, { waitUntil: "load" });
+    await mountAllWidgets(page);
+    await page.evaluate(() => document.fonts.ready);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    for (const v of result.violations) {
+      const where = v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ");
+      found.push(`${p} ${v.id} (${v.nodes.length}×): ${where}`);
+    }
+  }
+  return found;
+}
+
 describe("axe-core", () => {
   for (const theme of ["light", "dark"] as const) {
     test(`no WCAG 2.1 A/AA violation on any page, ${theme} theme, widgets mounted`, async () => {
       const context = await browser.newContext({ ...desktop, colorScheme: theme });
       await context.addInitScript((t) => document.documentElement.setAttribute("data-theme", t), theme);
-      const page = await context.newPage();
-      const found: string[] = [];
-      // /book/ repeats the chapters' markup (checked here on their own pages) in one page of
-      // about 77,000 elements that axe needs minutes for; tests/browser/reader-book.test.ts runs
-      // axe on the parts /book/ adds (cover, contents) and one chapter in place.
-      for (const p of sitePages().filter((path) => path !== "/book/")) {
-        await page.goto(server.url + p, { waitUntil: "load" });
-        await mountAllWidgets(page);
-        await page.evaluate(() => window.scrollTo(0, 0));
-        const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-        for (const v of result.violations) {
-          const where = v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ");
-          found.push(`${p} ${v.id} (${v.nodes.length}×): ${where}`);
-        }
-      }
-      assert.deepEqual(found, []);
+      assert.deepEqual(await axeEveryPage(await context.newPage()), []);
       await context.close();
     });
   }
 
   // At phone width wide equations, tables and code scroll sideways and must be focusable
-  // (scrollable-region-focusable); the ToC is a drawer. One theme: colours do not change with width.
+  // (scrollable-region-focusable); the ToC is a drawer. One theme: colors do not change with width.
   test("no WCAG 2.1 A/AA violation on any page at phone width (390px), widgets mounted", async () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, reducedMotion: "reduce" });
-    const page = await context.newPage();
-    const found: string[] = [];
-    for (const p of sitePages().filter((path) => path !== "/book/")) {
-      await page.goto(server.url + p, { waitUntil: "load" });
-      await mountAllWidgets(page);
-      await page.evaluate(() => document.fonts.ready);
-      await page.evaluate(() => window.scrollTo(0, 0));
-      const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-      for (const v of result.violations) {
-        const where = v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ");
-        found.push(`${p} ${v.id} (${v.nodes.length}×): ${where}`);
-      }
-    }
-    assert.deepEqual(found, []);
+    assert.deepEqual(await axeEveryPage(await context.newPage()), []);
     await context.close();
   });
 });
