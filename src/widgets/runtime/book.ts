@@ -291,13 +291,11 @@ function setUpGlossaryMarks(): void {
     }
     if (!term || term !== open) close();
   });
-  document.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") close();
-  });
   let dismissed: Element | null | undefined;
   const termAt = (el: EventTarget | null) => (el instanceof Element ? el.closest(".gloss-term") : null);
   document.addEventListener("keydown", (e) => {
     if (e.key !== "Escape") return;
+    close();
     const hovered = document.querySelectorAll(".gloss-term:hover");
     const term = termAt(document.activeElement) ?? hovered[hovered.length - 1] ?? null;
     if (!term) return;
