@@ -1,10 +1,11 @@
 /**
  * Search: after every build, Pagefind indexes the built pages into `<output>/pagefind/` (its
  * Node API, no separate CLI step; in watch mode without holding up the reload). Only chapter
- * bodies are indexed: the chapter layout marks `<article data-pagefind-body>`, so the home page, reading list and search page stay out, and
- * the selectors below drop what a reader would not search for (KaTeX's MathML copy of every
- * formula, widget drawings, the reference list). Headings with ids become Pagefind
- * sub-results, so a hit names the chapter and the section.
+ * bodies are indexed: the chapter layout marks `<article data-pagefind-body>`, so the home
+ * page, reading list and search page stay out, and the selectors below drop what a reader
+ * would not search for (KaTeX's MathML copy of every formula, widget drawings, the reference
+ * list). Headings with ids become Pagefind sub-results, so a hit names the chapter and the
+ * section.
  *
  * The browser side is Pagefind's own Default UI (`/pagefind/pagefind-ui.js`, written by this
  * step) on the /search/ page: it is maintained upstream, keyboard- and screen-reader-tested,
