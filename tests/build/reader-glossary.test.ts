@@ -23,6 +23,8 @@ test("ids are unique and kebab-case; definitions are one or two sentences", () =
   for (const e of glossary) {
     assert.match(e.id, /^[a-z0-9]+(-[a-z0-9]+)*$/, e.id);
     assert.match(e.definition, /\.$/, `${e.term}: ends with a period`);
+    // Printed as is (no Markdown typographer runs on data): apostrophes must already be typographic.
+    assert.doesNotMatch(e.definition, /'/, `${e.term}: straight apostrophe (write ’)`);
     const sentences = e.definition.split(/(?<=\.)\s+(?=[A-Z])/).length;
     assert.ok(sentences <= 2, `${e.term}: ${sentences} sentences`);
     assert.ok(e.definition.length <= 260, `${e.term}: ${e.definition.length} characters`);
