@@ -140,5 +140,8 @@ function figuresCoreRule(state: StateCore, assetsDir: string): boolean {
 
 export function figuresPlugin(md: MarkdownIt, options: FiguresOptions = {}): void {
   const assetsDir = path.resolve(options.assetsDir ?? "assets");
-  md.core.ruler.push("book_figures", (state) => figuresCoreRule(state, assetsDir));
+  // Before the typographer (smartquotes) so that a caption, which comes from the image's title
+  // attribute and is parsed here, gets curly quotes and apostrophes like the text around it;
+  // after markdown-it-attrs, whose {#fig:…} ids and classes it reads.
+  md.core.ruler.after("curly_attributes", "book_figures", (state) => figuresCoreRule(state, assetsDir));
 }

@@ -121,6 +121,11 @@ describe("figures and tables", () => {
     );
   });
 
+  test("a figure caption gets the typographer's quotes and apostrophes, like the text around it", () => {
+    const html = render(`![A box](/assets/img/box.svg "The GPU's \\"peak\\" and the book's model.")`);
+    assert.match(html, /<figcaption><span class="fig-label">Figure 1\.<\/span> The GPU’s “peak” and the book’s model\.<\/figcaption>/);
+  });
+
   test("a ::: figure block holds raw SVG and takes its caption from the Caption: paragraph", () => {
     assert.equal(
       render('::: figure {#fig:blk .full-width}\n<svg viewBox="0 0 1 1"></svg>\n\nCaption: Block caption.\n:::\n\n@fig:blk'),
