@@ -93,7 +93,7 @@ export function drawCoalescing(container: Element, s: CoalescingSettings, idPref
   attr(svg, { viewBox: `0 0 ${width} ${height}`, width: "100%", role: "img", "aria-labelledby": `${idPrefix}-title ${idPrefix}-desc`, class: "coalescing-svg" });
   const title = doc.createElementNS(SVG_NS, "title");
   attr(title, { id: `${idPrefix}-title` });
-  title.textContent = "A warp's load and the memory sectors it touches";
+  title.textContent = "A warp’s load and the memory sectors it touches";
   const desc = doc.createElementNS(SVG_NS, "desc");
   attr(desc, { id: `${idPrefix}-desc` });
   desc.textContent = summarizeCoalescing(s, access);
@@ -195,7 +195,7 @@ function renderStatic(root: Element, settings: CoalescingSettings): void {
 }
 
 export const coalescingWidget = defineWidget<CoalescingSettings>({
-  description: "a warp's 32 loads at a stride and the 32-byte memory sectors they touch",
+  description: "a warp’s 32 loads at a stride and the 32-byte memory sectors they touch",
   parseSettings,
   renderStatic,
 });

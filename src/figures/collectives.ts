@@ -312,7 +312,7 @@ function renderStatic(root: Element, s: CollectivesSettings): void {
   const legend = el(
     "p",
     { class: "coll-legend" },
-    "Rows are GPUs, columns the n chunks of each buffer. Darker cells hold more GPUs' contributions; solid outlines are the chunks sent in this step, dashed outlines where they land.",
+    "Rows are GPUs, columns the n chunks of each buffer. Darker cells hold more GPUs’ contributions; solid outlines are the chunks sent in this step, dashed outlines where they land.",
   );
   const list = el("ul", { class: "coll-transfers" });
   fillTransferList(list, s);

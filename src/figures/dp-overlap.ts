@@ -431,7 +431,7 @@ export const chapterAssumptions = {
 function chapterBasics() {
   const preset = findModelPreset(chapterAssumptions.preset);
   const gpu = findGpu(chapterAssumptions.gpu);
-  if (!preset || !gpu) throw new ModelInputError("preset", "the chapter's model or GPU preset is missing");
+  if (!preset || !gpu) throw new ModelInputError("preset", "the chapter’s model or GPU preset is missing");
   const flopsPerToken = modelFlopsPerToken(preset.config, chapterAssumptions.sequenceTokens).total;
   const effectiveFlopsPerSecond = chapterAssumptions.mfu * gpu.bf16FlopsPerSecond;
   const microbatchSeconds = (flopsPerToken * chapterAssumptions.sequenceTokens) / effectiveFlopsPerSecond;
@@ -623,7 +623,7 @@ export function renderDpOverlapStatic(root: Element, settings: DpOverlapSettings
 
 /** The `dp-overlap` widget: a DP step's compute and all-reduce timelines without and with overlap. */
 export const dpOverlapWidget = defineWidget<DpOverlapSettings>({
-  description: "draws one data-parallel step's backward pass, gradient buckets and all-reduces without and with overlap",
+  description: "draws one data-parallel step’s backward pass, gradient buckets and all-reduces without and with overlap",
   parseSettings: parseWidgetSettings,
   renderStatic: renderDpOverlapStatic,
 });

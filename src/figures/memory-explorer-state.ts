@@ -298,7 +298,7 @@ export function breakdownRows(memory: TrainingMemory, stage: StageMemory): Break
   ];
   if (detail.embedding > 0) actParts.push(`embedding dropout mask ${formatBytes(detail.embedding)}`);
   if (detail.head > 0) actParts.push(`final norm, LM-head input and fp32 logits ${formatBytes(detail.head)}`);
-  if (detail.recomputeWorkspace > 0) actParts.push(`one layer's recomputed tensors ${formatBytes(detail.recomputeWorkspace)}`);
+  if (detail.recomputeWorkspace > 0) actParts.push(`one layer’s recomputed tensors ${formatBytes(detail.recomputeWorkspace)}`);
   const perParam = (label: string, beta: number, sharded: boolean) =>
     `${where} × ${beta} bytes (${label})${shardText(sharded)}`;
   return [
@@ -562,7 +562,7 @@ export type DecodeResult = { ok: true; state: MemoryExplorerState; ignored: stri
  * combination; any problem rejects the whole link with a message.
  */
 export function decodeMemoryState(text: string, base: MemoryExplorerState, fixed: readonly MemoryControl[] = []): DecodeResult {
-  if (text.length > 4 * maxConfigChars) return { ok: false, message: "The link's settings are too long." };
+  if (text.length > 4 * maxConfigChars) return { ok: false, message: "The link’s settings are too long." };
   const state: MemoryExplorerState = { ...base };
   const ignored: string[] = [];
   try {
@@ -592,7 +592,7 @@ export function decodeMemoryState(text: string, base: MemoryExplorerState, fixed
     if (state.preset !== "custom") state.config = null;
     checkWithModel(state);
   } catch (err) {
-    if (err instanceof WidgetSettingsError) return { ok: false, message: `The settings in this page's link were not used: ${err.message}.` };
+    if (err instanceof WidgetSettingsError) return { ok: false, message: `The settings in this page’s link were not used: ${err.message}.` };
     throw err;
   }
   return { ok: true, state, ignored };

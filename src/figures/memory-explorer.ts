@@ -204,7 +204,7 @@ function tokensTick(x: number): string {
 export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoint[], axis: CurveAxis): SVGSVGElement {
   const current = axis === "seqLength" ? view.state.seqLength : view.state.microBatch;
   const what = axis === "seqLength" ? "sequence length" : "micro-batch size";
-  const svg = freshSvg(host, "mx-curve", `Line chart of memory per GPU against ${what}, log scales, with the GPU's capacity and the current setting marked.`);
+  const svg = freshSvg(host, "mx-curve", `Line chart of memory per GPU against ${what}, log scales, with the GPU’s capacity and the current setting marked.`);
   const m = { l: 46, r: 14, t: 28, b: 66 };
   const valid = curve.filter((p) => p.total !== null) as Array<{ x: number; total: number; modelStates: number }>;
   const values = [view.gpu.hbmBytes, view.memory.perGpu.total, ...valid.flatMap((p) => [p.total, p.modelStates])].filter((v) => v > 0);

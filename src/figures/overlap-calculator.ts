@@ -286,7 +286,7 @@ function renderStatic(root: Element, s: OverlapCalculatorSettings): void {
   const note = el(
     "p",
     { class: "ovl-note" },
-    `Assumes ${OVERLAP_MFU * 100}% of the GPU's dense bf16 peak, ${DP_BUS_BYTES_PER_SECOND / 1e9} GB/s for data-parallel and pipeline traffic, half the GPU's NVLink figure (one direction) for tensor parallelism, and sequence parallelism whenever t > 1.`,
+    `Assumes ${OVERLAP_MFU * 100}% of the GPU’s dense bf16 peak, ${DP_BUS_BYTES_PER_SECOND / 1e9} GB/s for data-parallel and pipeline traffic, half the GPU’s NVLink figure (one direction) for tensor parallelism, and sequence parallelism whenever t > 1.`,
   );
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
   const scroll = el("div", { class: "table-scroll" });

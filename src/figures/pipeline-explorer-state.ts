@@ -152,7 +152,7 @@ export function compareBubble(s: PipelineExplorerState, r: PipelineResult): Bubb
     closedForm: `idle per GPU (p/2 − 1)(F&B + B − 3W) = ${fmt.format(value)}, with B the full backward`,
     measured: `${fmt.format(idle)} on the most idle GPU`,
     agree: close(idle, value),
-    caveat: holds ? null : "the README's expression matches this layout when T_F = T_B = T_W",
+    caveat: holds ? null : "the README’s expression matches this layout when T_F = T_B = T_W",
   };
 }
 
@@ -291,7 +291,7 @@ export type PipelineDecodeResult = { ok: true; state: PipelineExplorerState } | 
 
 /** Restores a state from the URL over `base`; controls in `fixed` are ignored; any bad value rejects the link. */
 export function decodePipelineState(text: string, base: PipelineExplorerState, fixed: readonly PipelineControl[] = []): PipelineDecodeResult {
-  if (text.length > 1000) return { ok: false, message: "The link's settings are too long." };
+  if (text.length > 1000) return { ok: false, message: "The link’s settings are too long." };
   const state: PipelineExplorerState = { ...base };
   try {
     for (const part of text.split(",")) {
@@ -305,7 +305,7 @@ export function decodePipelineState(text: string, base: PipelineExplorerState, f
     }
     checkWithModel(state);
   } catch (err) {
-    if (err instanceof WidgetSettingsError) return { ok: false, message: `The settings in this page's link were not used: ${err.message}.` };
+    if (err instanceof WidgetSettingsError) return { ok: false, message: `The settings in this page’s link were not used: ${err.message}.` };
     throw err;
   }
   return { ok: true, state };

@@ -263,7 +263,7 @@ export function fillPipelineReadout(list: Element, view: PipelineView): void {
   };
   item("Bubble, measured", `${formatPercent(result.bubbleFraction)} of busy time (idle ÷ busy, summed over GPUs); ${formatPercent(result.bubbleRate)} of the step (idle ÷ total)${bubble.measured.endsWith("%") ? "" : `; ${bubble.measured}`}`);
   item("Closed form", `${bubble.closedForm}${bubble.caveat ? ` (${bubble.caveat})` : bubble.agree ? ", as measured" : ""}`);
-  const unit = state.schedule === "interleaved" ? `chunk-microbatches of ${state.chunks === 1 ? "" : `1/${state.chunks} of `}a stage` : state.schedule === "dualpipe" ? "chunk-microbatches, one stage's layers each" : "microbatches";
+  const unit = state.schedule === "interleaved" ? `chunk-microbatches of ${state.chunks === 1 ? "" : `1/${state.chunks} of `}a stage` : state.schedule === "dualpipe" ? "chunk-microbatches, one stage’s layers each" : "microbatches";
   item("Peak activations in flight", `${result.peakInFlight.map((v, i) => `GPU ${i}: ${v}`).join(", ")} (${unit})`);
 }
 

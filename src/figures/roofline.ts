@@ -326,7 +326,7 @@ function renderStatic(root: Element, settings: RooflineSettings): void {
 }
 
 export const rooflineWidget = defineWidget<RooflineSettings>({
-  description: "places a transformer's operations on a GPU's roofline (arithmetic intensity vs attainable FLOP/s)",
+  description: "places a transformer’s operations on a GPU’s roofline (arithmetic intensity vs attainable FLOP/s)",
   parseSettings,
   renderStatic,
 });

@@ -149,9 +149,9 @@ export function summarizeTpSharding(s: TpShardingSettings): string {
   const parts = [
     `${name}, t = ${s.tp}, sequence parallelism ${s.sp ? "on" : "off"}, ${fmt(s.microBatch)} × ${fmt(s.seq)} tokens.`,
     `Each GPU holds ${layout.queryHeadsPerGpu} of ${arch.numHeads} query heads and ${layout.kvHeadsPerGpu} of ${arch.numKvHeads} KV heads.`,
-    `One layer's weights per GPU: ${millions(layout.layerWeightElementsPerGpu)} of ${millions(layout.layerWeightElements)} elements.`,
+    `One layer’s weights per GPU: ${millions(layout.layerWeightElementsPerGpu)} of ${millions(layout.layerWeightElements)} elements.`,
     activationBytes === null
-      ? `Stored activations: the book's activation model assumes whole KV heads per GPU, so it gives no total for t = ${s.tp}.`
+      ? `Stored activations: the book’s activation model assumes whole KV heads per GPU, so it gives no total for t = ${s.tp}.`
       : `Stored activations per layer per GPU: ${formatBytes(activationBytes)} (bf16, FlashAttention).`,
     s.tp === 1
       ? "With t = 1 there is no tensor-parallel traffic."

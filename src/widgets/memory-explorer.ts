@@ -300,7 +300,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
       else c.value = v[name] as string;
     }
     textarea.value = v.configText;
-    status.textContent = "Back to this example's settings.";
+    status.textContent = "Back to this example’s settings.";
     update();
   });
 

@@ -281,7 +281,7 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
   };
   reset.addEventListener("click", () => {
     setValues(base);
-    status.textContent = "Back to this example's settings.";
+    status.textContent = "Back to this example’s settings.";
     update();
   });
 

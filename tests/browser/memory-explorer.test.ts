@@ -199,7 +199,7 @@ describe("memory-explorer widget", () => {
     for (const bad of ["microBatch:0", "microBatch:1e40", "preset:llama-9", "seqLength:abc", "nonsense:1"]) {
       const page2 = await open("one-gpu", desktop, `?widget-memory-explorer-1=${bad}`);
       assert.equal(await verdict(page2), "Fits: 48.2 GB of 80 GB (60%).", bad);
-      assert.match((await page2.locator(`${sel} [role=status]`).textContent()) ?? "", /^The settings in this page's link were not used/, bad);
+      assert.match((await page2.locator(`${sel} [role=status]`).textContent()) ?? "", /^The settings in this page’s link were not used/, bad);
       await page2.context().close();
     }
   });

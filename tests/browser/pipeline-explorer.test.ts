@@ -170,7 +170,7 @@ describe("pipeline-explorer widget", () => {
     assert.equal(await field(restored, 2, "microbatches").inputValue(), "16");
     await restored.context().close();
     const bad = await open(4, desktop, "?widget-pipeline-explorer-4=stages:0");
-    assert.match((await bad.locator(`${w(4)} [role=status]`).textContent()) ?? "", /^The settings in this page's link were not used/);
+    assert.match((await bad.locator(`${w(4)} [role=status]`).textContent()) ?? "", /^The settings in this page’s link were not used/);
     assert.equal(await field(bad, 4, "stages").inputValue(), "4");
     await bad.context().close();
   });

@@ -208,7 +208,7 @@ describe("memory-explorer: URL state", () => {
     for (const bad of ["dp:0", "dp:1e40", "dp:-3", "dp:abc", "dp:", "zero:9", "preset:llama-9", "gpu:tpu", "sp:maybe", "tp:3", "nonsense:1", "preset:custom", "preset:custom,config:!!!", "preset:custom,config:e30"]) {
       const r = decodeMemoryState(bad, memoryDefaults);
       assert.equal(r.ok, false, bad);
-      if (!r.ok) assert.match(r.message, /^The settings in this page's link were not used: setting "/, bad);
+      if (!r.ok) assert.match(r.message, /^The settings in this page’s link were not used: setting "/, bad);
     }
   });
 
