@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { findModelPreset, trainingMemory } from "../../src/model/index.ts";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 
 const shots = "test-output/screenshots";
@@ -60,7 +60,7 @@ describe("activation-curve widget", () => {
     const page = await context.newPage();
     const problems = watchPage(page, server.url);
     await page.goto(`${server.url}/one-gpu/`);
-    await page.waitForLoadState("networkidle");
+    await settle(page);
     assert.ok(!server.requests.some((r) => r.endsWith("/widgets/activation-curve.js")), "widget script loaded before scrolling");
     await openWidget(page);
     assert.ok(server.requests.some((r) => r.endsWith("/widgets/activation-curve.js")));

@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 import { collectiveSteps } from "../../src/model/index.ts";
 import { summarizeCollectives } from "../../src/figures/collectives.ts";
@@ -39,7 +39,7 @@ describe("collectives widget", () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems = watchPage(page, server.url);
     await page.goto(`${server.url}/collectives/`);
-    await page.waitForLoadState("load");
+    await settle(page);
     assert.ok(!server.requests.some((r) => r.endsWith("/widgets/collectives.js")), "loaded before scrolling");
     await open(page);
     await page.fill(`${w} input[name=ranks]`, "6");

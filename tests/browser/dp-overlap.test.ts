@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 
 const shots = "test-output/screenshots";
@@ -54,7 +54,7 @@ describe("dp-overlap widget", () => {
     const page = await context.newPage();
     const problems = watchPage(page, server.url);
     await page.goto(`${server.url}/data-parallelism/`);
-    await page.waitForLoadState("load");
+    await settle(page);
     assert.ok(!server.requests.some((r) => r.endsWith("/widgets/dp-overlap.js")), "widget script loaded before scrolling");
     await openWidget(page);
     assert.ok(server.requests.some((r) => r.endsWith("/widgets/dp-overlap.js")));

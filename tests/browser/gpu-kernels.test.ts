@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 import { memoryTransactions } from "../../src/model/index.ts";
 
@@ -57,7 +57,7 @@ describe("GPU-kernels chapter widgets", () => {
     const page = await context.newPage();
     const problems = watchPage(page, server.url);
     await page.goto(`${server.url}/gpu-kernels/`);
-    await page.waitForLoadState("load");
+    await settle(page);
     assert.ok(!server.requests.some((r) => r.endsWith("/widgets/roofline.js")), "roofline script loaded before scrolling");
     await openWidget(page, "roofline", "tokens");
     await openWidget(page, "coalescing", "stride");

@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 
 const shots = "test-output/screenshots";
@@ -67,7 +67,7 @@ describe("memory-explorer widget", () => {
     const page = await context.newPage();
     const problems = watchPage(page, server.url);
     await page.goto(`${server.url}/tensor-parallelism/`);
-    await page.waitForLoadState("networkidle");
+    await settle(page);
     assert.ok(!server.requests.some((r) => r.endsWith("/widgets/memory-explorer.js")), "loaded before scrolling");
     await page.locator(sel).scrollIntoViewIfNeeded();
     await page.waitForFunction((s) => document.querySelector(`${s} form`) !== null, sel);

@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 
 const shots = "test-output/screenshots";
@@ -52,7 +52,7 @@ describe("moe-routing widget", () => {
     const page = await context.newPage();
     const problems = watchPage(page, server.url);
     await page.goto(`${server.url}/expert-parallelism/`);
-    await page.waitForLoadState("networkidle");
+    await settle(page);
     assert.ok(!server.requests.some((r) => r.endsWith("/widgets/moe-routing.js")), "widget script loaded before scrolling");
     await openWidget(page);
     assert.ok(server.requests.some((r) => r.endsWith("/widgets/moe-routing.js")));

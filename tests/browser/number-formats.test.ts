@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 
 const shots = "test-output/screenshots";
@@ -65,7 +65,7 @@ describe("number-formats widget", () => {
     const problems = watchPage(page, server.url);
     const before = server.requests.length;
     await page.goto(`${server.url}${chapter}`);
-    await page.waitForLoadState("networkidle");
+    await settle(page);
     assert.ok(!server.requests.slice(before).some((r) => r.endsWith("/widgets/number-formats.js")), "widget script loaded before scrolling");
     await openWidget(page);
     assert.ok(server.requests.some((r) => r.endsWith("/widgets/number-formats.js")));

@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 import { computeOverlap, defaultOverlapSettings, formatRatio, formatSeconds } from "../../src/figures/overlap-calculator.ts";
 
@@ -38,7 +38,7 @@ describe("overlap-calculator widget", () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems = watchPage(page, server.url);
     await page.goto(`${server.url}/overlap-math/`);
-    await page.waitForLoadState("load");
+    await settle(page);
     assert.ok(!server.requests.some((r) => r.endsWith("/widgets/overlap-calculator.js")), "loaded before scrolling");
     await open(page);
     await page.fill(`${w} input[name=tp]`, "8");

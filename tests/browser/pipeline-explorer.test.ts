@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 
 const shots = "test-output/screenshots";
@@ -71,7 +71,7 @@ describe("pipeline-explorer widget", () => {
     const problems = watchPage(page, server.url);
     const before = server.requests.length;
     await page.goto(`${server.url}/pipeline-parallelism/`);
-    await page.waitForLoadState("networkidle");
+    await settle(page);
     assert.ok(!server.requests.slice(before).some((r) => r.endsWith("/widgets/pipeline-explorer.js")), "loaded before scrolling");
     for (let n = 1; n <= 5; n++) {
       await page.locator(w(n)).scrollIntoViewIfNeeded();

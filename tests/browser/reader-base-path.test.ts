@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
 
 const prefix = "/sub/";
 const mime: Record<string, string> = {
@@ -82,7 +82,7 @@ test(`every page reachable from ${prefix} loads without a broken link or failed 
     assert.equal(response?.status(), 200, `${p} answers 200`);
     // Scroll through so every lazy widget bundle is requested too.
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await page.waitForLoadState("networkidle");
+    await settle(page);
     const hrefs = await page.locator("a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
     for (const href of hrefs) {
       if (/^(https?:|mailto:|#)/.test(href)) continue;

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 import { mountAllWidgets, siteDir, sitePages } from "../helpers/site-pages.ts";
 import { contentSecurityPolicy, cspMetaTag, headersFile } from "../../src/build/csp.ts";
@@ -66,7 +66,7 @@ describe("Content-Security-Policy", () => {
       });
       await page.goto(server.url + p, { waitUntil: "load" });
       widgets += (await mountAllWidgets(page)).length;
-      await page.waitForLoadState("networkidle");
+      await settle(page);
       const violations = await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
       assert.deepEqual(violations, [], `CSP violations on ${p}`);
       assert.deepEqual(cspConsole, [], `CSP console messages on ${p}`);

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContextOptions } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
+import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 
 const shotsDir = "test-output/screenshots";
@@ -70,7 +70,7 @@ describe("every page", () => {
           await new Promise((r) => setTimeout(r, 20));
         }
       });
-      await page.waitForLoadState("networkidle");
+      await settle(page);
       assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] }, `problems on ${p}`);
       await page.close();
     }
@@ -161,7 +161,8 @@ describe("the preface", () => {
     const context = await browser.newContext(phone);
     const page = await context.newPage();
     const problems = watchPage(page, server.url);
-    await page.goto(server.url + "/preface/", { waitUntil: "networkidle" });
+    await page.goto(server.url + "/preface/");
+    await settle(page);
     const widgetRequests = () => server.requests.filter((r) => r.startsWith("/assets/js/widgets/"));
     const before = widgetRequests().length;
     await page.waitForTimeout(300);
@@ -236,7 +237,8 @@ describe("the preface", () => {
       const context = await browser.newContext({ ...desktop, colorScheme });
       const page = await context.newPage();
       for (const p of ["/preface/", "/"]) {
-        await page.goto(server.url + p, { waitUntil: "networkidle" });
+        await page.goto(server.url + p);
+        await settle(page);
         const result = await new AxeBuilder({ page }).analyze();
         const summary = result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
         assert.deepEqual(summary, [], `axe on ${p} (${colorScheme})`);
@@ -250,13 +252,15 @@ describe("the preface", () => {
       for (const [name, options] of [["desktop", desktop], ["phone", phone]] as const) {
         const context = await browser.newContext({ ...options, colorScheme });
         const page = await context.newPage();
-        await page.goto(server.url + "/preface/", { waitUntil: "networkidle" });
+        await page.goto(server.url + "/preface/");
+        await settle(page);
         await page.screenshot({ path: `${shotsDir}/preface-${name}-${colorScheme}.png` });
         await page.locator("#sec\\:units").scrollIntoViewIfNeeded();
         await page.evaluate(() => window.scrollBy(0, 250));
         await page.waitForTimeout(150);
         await page.screenshot({ path: `${shotsDir}/preface-${name}-${colorScheme}-units.png` });
-        await page.goto(server.url + "/", { waitUntil: "networkidle" });
+        await page.goto(server.url + "/");
+        await settle(page);
         await page.screenshot({ path: `${shotsDir}/home-${name}-${colorScheme}.png` });
         await context.close();
       }

@@ -33,9 +33,49 @@ export function watchPage(page: Page, origin: string): PageProblems {
     const url = req.url();
     if (!url.startsWith(origin) && !url.startsWith("data:") && !url.startsWith("blob:")) problems.offOrigin.push(url);
   });
-  page.on("requestfailed", (req) => problems.failed.push(`${req.url()} ${req.failure()?.errorText ?? ""}`));
+  page.on("requestfailed", (req) => {
+    const reason = req.failure()?.errorText ?? "";
+    // A lazy image whose load Chromium itself cancels (net::ERR_ABORTED while the test scrolls
+    // past it) is not a fault of the site; a missing image still shows as HTTP 404 below.
+    if (req.resourceType() === "image" && reason === "net::ERR_ABORTED") return;
+    problems.failed.push(`${req.url()} ${reason}`);
+  });
   page.on("response", (res) => {
     if (res.status() >= 400) problems.failed.push(`${res.url()} HTTP ${res.status()}`);
   });
   return problems;
+}
+
+/**
+ * Waits for the load event, then until the page has started and finished every request for
+ * `quietMs` in a row (at most `maxMs` in all, then it returns anyway). This is Playwright's
+ * "networkidle" idea, used instead of it because in this Chromium "networkidle" now and then never
+ * fires although no request of the page is pending (seen as 30 s timeouts, about one run in
+ * thirty). Tests use it before asserting that something was *not* loaded and before screenshots.
+ */
+export async function settle(page: Page, quietMs = 500, maxMs = 10_000): Promise<void> {
+  await page.waitForLoadState("load");
+  let inFlight = 0;
+  let last = Date.now();
+  const started = () => {
+    inFlight++;
+    last = Date.now();
+  };
+  const ended = () => {
+    inFlight = Math.max(0, inFlight - 1);
+    last = Date.now();
+  };
+  page.on("request", started);
+  page.on("requestfinished", ended);
+  page.on("requestfailed", ended);
+  try {
+    const deadline = Date.now() + maxMs;
+    while (Date.now() < deadline && (inFlight > 0 || Date.now() - last < quietMs)) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } finally {
+    page.off("request", started);
+    page.off("requestfinished", ended);
+    page.off("requestfailed", ended);
+  }
 }
