@@ -1,26 +1,26 @@
 /**
- * Eleventy configuration: a table of contents of the build plugins in src/build/, one per
+ * Eleventy configuration: a table of contents of the build plugins in src/plugins/, one per
  * file. Run through tsx (Node 20 cannot load .ts configs): see the npm scripts.
  */
 import { HtmlBasePlugin } from "@11ty/eleventy";
-import { frontMatterPlugin } from "./src/build/frontmatter.ts";
-import { collectionsPlugin } from "./src/build/collections.ts";
-import { markdownLibraryPlugin } from "./src/build/markdown-library.ts";
-import { layoutHelpersPlugin } from "./src/build/layout-helpers.ts";
-import { bundlePlugin } from "./src/build/bundle.ts";
-import { assetsPlugin } from "./src/build/assets.ts";
-import { siteChecksPlugin } from "./src/build/site-checks.ts";
-import { readingListPlugin } from "./src/build/reading-list.ts";
-import { cspPlugin } from "./src/build/csp.ts";
-import { searchPlugin } from "./src/build/search.ts";
-import { glossaryPlugin } from "./src/build/glossary.ts";
-import { permalinksPlugin } from "./src/build/permalinks.ts";
-import { bookEditionPlugin } from "./src/build/book-edition.ts";
-import { glossaryMarksPlugin } from "./src/build/glossary-marks.ts";
-import { highlightPlugin } from "./src/build/highlight.ts";
-import { socialPlugin } from "./src/build/social.ts";
-import { sitemapPlugin } from "./src/build/sitemap.ts";
-import { feedPlugin } from "./src/build/feed.ts";
+import { frontMatterPlugin } from "./src/plugins/frontmatter.ts";
+import { collectionsPlugin } from "./src/plugins/collections.ts";
+import { markdownLibraryPlugin } from "./src/plugins/markdown-library.ts";
+import { layoutHelpersPlugin } from "./src/plugins/layout-helpers.ts";
+import { bundlePlugin } from "./src/plugins/bundle.ts";
+import { assetsPlugin } from "./src/plugins/assets.ts";
+import { siteChecksPlugin } from "./src/plugins/site-checks.ts";
+import { readingListPlugin } from "./src/plugins/reading-list.ts";
+import { cspPlugin } from "./src/plugins/csp.ts";
+import { searchPlugin } from "./src/plugins/search.ts";
+import { glossaryPlugin } from "./src/plugins/glossary.ts";
+import { permalinksPlugin } from "./src/plugins/permalinks.ts";
+import { bookEditionPlugin } from "./src/plugins/book-edition.ts";
+import { glossaryMarksPlugin } from "./src/plugins/glossary-marks.ts";
+import { highlightPlugin } from "./src/plugins/highlight.ts";
+import { socialPlugin } from "./src/plugins/social.ts";
+import { sitemapPlugin } from "./src/plugins/sitemap.ts";
+import { feedPlugin } from "./src/plugins/feed.ts";
 
 export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail

@@ -16,7 +16,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { book } from "../src/data/book.ts";
-import { resolveSiteUrl } from "../src/build/social.ts";
+import { resolveSiteUrl } from "../src/plugins/social.ts";
 import { startSiteServer } from "../tests/helpers/site-server.ts";
 
 const siteDir = process.env.SITE_DIR ?? "_site";

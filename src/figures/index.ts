@@ -1,7 +1,7 @@
 /**
  * The registry of widgets: name (as written after `::: widget`) → definition. Add a widget
  * with one line here, plus `src/figures/<name>.ts` (settings parser and static drawing) and
- * `src/widgets/<name>.ts` (browser entry exporting `mount`). tests/build/widgets.test.ts checks
+ * `src/widgets/<name>.ts` (browser entry exporting `mount`). tests/plugins/widgets.test.ts checks
  * that every entry here has a browser entry and vice versa. See widget.ts for the contract.
  */
 import type { WidgetDefinition } from "./widget.ts";

@@ -1,5 +1,5 @@
 /**
- * The single-page edition /book/ (src/build/book-edition.ts, content/book.njk): every chapter
+ * The single-page edition /book/ (src/plugins/book-edition.ts, content/book.njk): every chapter
  * in book order (the same list the build uses: content/chapters/ sorted by file name), ids
  * unique on the page, every internal link resolves, a cross-chapter reference lands inside
  * /book/, widgets stay static, solutions collapsed on screen and shown in print, and search
@@ -13,7 +13,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium, watchPage, type PageProblems } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
-import { chapterInfo } from "../../src/build/chapters.ts";
+import { chapterInfo } from "../../src/plugins/chapters.ts";
 
 let server: SiteServer;
 let browser: Browser;

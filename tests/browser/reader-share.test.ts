@@ -1,8 +1,8 @@
 /**
  * Sharing and metadata on the built site (SITE_DIR): build-time highlighting and copy buttons
- * (src/build/highlight.ts, src/widgets/runtime/code-copy.ts), Open Graph/Twitter meta and social
- * cards (src/build/social.ts), sitemap.xml (src/build/sitemap.ts), the changelog's Atom feed
- * (src/build/feed.ts). One browser launch; the file checks read the built files directly.
+ * (src/plugins/highlight.ts, src/widgets/runtime/code-copy.ts), Open Graph/Twitter meta and social
+ * cards (src/plugins/social.ts), sitemap.xml (src/plugins/sitemap.ts), the changelog's Atom feed
+ * (src/plugins/feed.ts). One browser launch; the file checks read the built files directly.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,7 +14,7 @@ import { launchChromium, watchPage } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 import { siteDir, sitePages } from "../helpers/site-pages.ts";
 import { book } from "../../src/data/book.ts";
-import { absoluteUrl, resolveSiteUrl } from "../../src/build/social.ts";
+import { absoluteUrl, resolveSiteUrl } from "../../src/plugins/social.ts";
 
 let server: SiteServer;
 let browser: Browser;

@@ -1,8 +1,8 @@
 /**
  * Security of the built site (issue #15): every page carries the Content-Security-Policy from
- * src/build/csp.ts and, loaded in Chromium with every widget scrolled into view and mounted,
+ * src/plugins/csp.ts and, loaded in Chromium with every widget scrolled into view and mounted,
  * causes no CSP violation and no request to another origin, and an injected inline script is
- * refused. Escaping and the build's inline-script and link checks: tests/build/security.test.ts.
+ * refused. Escaping and the build's inline-script and link checks: tests/plugins/security.test.ts.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,7 +12,7 @@ import type { Browser } from "playwright-core";
 import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
 import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
 import { mountAllWidgets, siteDir, sitePages } from "../helpers/site-pages.ts";
-import { contentSecurityPolicy, cspMetaTag, headersFile } from "../../src/build/csp.ts";
+import { contentSecurityPolicy, cspMetaTag, headersFile } from "../../src/plugins/csp.ts";
 
 let server: SiteServer;
 let browser: Browser;

@@ -1,7 +1,7 @@
 /** A bare markdown-it configured like the book's, with a small in-memory bibliography, for plugin tests. */
-import { createBookMarkdown } from "../../src/build/markdown.ts";
-import { parseBibliography } from "../../src/build/bibliography.ts";
-import { findBookError, type BookError } from "../../src/build/errors.ts";
+import { createBookMarkdown } from "../../src/plugins/markdown.ts";
+import { parseBibliography } from "../../src/plugins/bibliography.ts";
+import { findBookError, type BookError } from "../../src/plugins/errors.ts";
 
 export const testBib = parseBibliography(
   `@inproceedings{rajbhandari2020zero,
@@ -25,7 +25,7 @@ export const testBib = parseBibliography(
   "test.bib",
 );
 
-export const md = createBookMarkdown({ bibliography: () => testBib, assetsDir: "tests/build/fixtures/assets" });
+export const md = createBookMarkdown({ bibliography: () => testBib, assetsDir: "tests/plugins/fixtures/assets" });
 
 /** Renders Markdown as if it were the body of `file` (default: chapter 3, so sections are numbered 3.x). */
 export function render(src: string, file = "content/chapters/03-zero.md"): string {

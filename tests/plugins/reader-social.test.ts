@@ -1,10 +1,10 @@
-/** Sharing metadata (src/build/social.ts): site URL, absolute URLs, card paths, card drawing. */
+/** Sharing metadata (src/plugins/social.ts): site URL, absolute URLs, card paths, card drawing. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { absoluteUrl, bookCard, cardPath, cardSvg, resolveSiteUrl, wrapText, writeCard } from "../../src/build/social.ts";
+import { absoluteUrl, bookCard, cardPath, cardSvg, resolveSiteUrl, wrapText, writeCard } from "../../src/plugins/social.ts";
 
 test("SITE_URL overrides the configured URL; trailing slashes go; bad values fail", () => {
   assert.equal(resolveSiteUrl("https://a.example/book/", undefined), "https://a.example/book");

@@ -111,7 +111,7 @@ function formatterId(): string {
 
 /**
  * citeproc's HTML for one entry. It takes about 10 ms an entry, plus about a second to build
- * the APA style on first use, so results are kept on disk (src/build/cache.ts), one file per
+ * the APA style on first use, so results are kept on disk (src/plugins/cache.ts), one file per
  * entry named by a hash of the entry's CSL data and the formatter's versions: a cold build with
  * a warm cache skips citeproc entirely.
  */

@@ -1,7 +1,7 @@
-/** Heading permalinks (src/build/permalinks.ts): only h2/h3 with ids, only in the chapter body, once. */
+/** Heading permalinks (src/plugins/permalinks.ts): only h2/h3 with ids, only in the chapter body, once. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { addHeadingPermalinks } from "../../src/build/permalinks.ts";
+import { addHeadingPermalinks } from "../../src/plugins/permalinks.ts";
 
 const page = (body: string, outside = "") =>
   `<html><body><header><h2 id="nav">Site</h2></header><article><div class="chapter-body">${body}</div></article>${outside}</body></html>`;

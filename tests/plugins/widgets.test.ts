@@ -7,8 +7,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { widgetRegistry } from "../../src/figures/index.ts";
-import { widgetEntryNames } from "../../src/build/bundle.ts";
-import { renderWidgetHtml } from "../../src/build/widgets.ts";
+import { widgetEntryNames } from "../../src/plugins/bundle.ts";
+import { renderWidgetHtml } from "../../src/plugins/widgets.ts";
 import { parseHTML } from "linkedom";
 
 test("every registered widget has a browser entry and every browser entry is registered", () => {

@@ -1,5 +1,5 @@
 /**
- * Skipping the browser bundles on a rebuild (src/build/bundle.ts): they count as current only
+ * Skipping the browser bundles on a rebuild (src/plugins/bundle.ts): they count as current only
  * for the same output folder and widget list, with the outputs in place and no source file
  * touched since they were made.
  */
@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { bundleIsCurrent, widgetEntryNames } from "../../src/build/bundle.ts";
+import { bundleIsCurrent, widgetEntryNames } from "../../src/plugins/bundle.ts";
 
 test("bundles are current until a source changes, the outputs go, or the widget list changes", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "bundle-"));

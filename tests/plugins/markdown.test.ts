@@ -204,8 +204,8 @@ describe("widgets", () => {
 
 describe("page summary for the layout", () => {
   test("the ToC (h2 with nested h3, numbers, math kept) and word count come from the tokens", async () => {
-    const { pageSummary } = await import("../../src/build/summary.ts");
-    const { chapterParts } = await import("../../src/build/layout-helpers.ts");
+    const { pageSummary } = await import("../../src/plugins/summary.ts");
+    const { chapterParts } = await import("../../src/plugins/layout-helpers.ts");
     const html = render("## One two {#sec:a}\n\nThree four five.[^1]\n\n### Six $x$\n\n## Seven\n\nSee [@rajbhandari2020zero].\n\n[^1]: Eight.", "content/chapters/04-test.md");
     const summary = pageSummary("content/chapters/04-test.md")!;
     assert.deepEqual(

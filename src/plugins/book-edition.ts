@@ -8,7 +8,7 @@
  *
  * - Ids are made unique across the page by prefixing them with the chapter's slug and `--`:
  *   `sec:zero` in /data-parallelism/ becomes `data-parallelism--sec:zero`. Slugs never contain
- *   `--` (src/build/chapters.ts), so the first `--` always ends the slug. The chapter itself is
+ *   `--` (src/plugins/chapters.ts), so the first `--` always ends the slug. The chapter itself is
  *   the `<article id="<slug>">`.
  * - Every reference to an id follows: `href="#x"` (within the chapter), `href="/slug/#x"` and
  *   `href="/slug/"` (another chapter: `#slug--x`, `#slug`), `for`, `headers`, the `aria-…`
@@ -26,7 +26,7 @@
  * - Named `<section>`s (exercises, footnotes, references) get the chapter in their accessible
  *   name, so the page's landmarks stay unique ("Exercise 1, Chapter 3").
  * - Glossary marks: the collection's HTML is the chapter before the page transforms ran, so the
- *   first-use glossary marks (src/build/glossary-marks.ts) are added here, per chapter, with the
+ *   first-use glossary marks (src/plugins/glossary-marks.ts) are added here, per chapter, with the
  *   chapter pages' rules; their tooltip ids are then prefixed like every other id.
  *
  * The rewrite is a small tokenizer over tags (comments, `<script>` and `<style>` bodies are

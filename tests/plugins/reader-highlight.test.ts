@@ -1,9 +1,9 @@
-/** Build-time code highlighting (src/build/highlight.ts) through the book's own Markdown. */
+/** Build-time code highlighting (src/plugins/highlight.ts) through the book's own Markdown. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import MarkdownIt from "markdown-it";
-import { fenceLanguage, highlightCode, highlightMarkdown, isKnownLanguage, knownLanguages } from "../../src/build/highlight.ts";
-import { isBookError } from "../../src/build/errors.ts";
+import { fenceLanguage, highlightCode, highlightMarkdown, isKnownLanguage, knownLanguages } from "../../src/plugins/highlight.ts";
+import { isBookError } from "../../src/plugins/errors.ts";
 
 function render(src: string): string {
   const md = new MarkdownIt();

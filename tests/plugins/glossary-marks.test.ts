@@ -1,5 +1,5 @@
 /**
- * First-use glossary marks (src/build/glossary-marks.ts): which text is marked (first use per
+ * First-use glossary marks (src/plugins/glossary-marks.ts): which text is marked (first use per
  * chapter, running text only, whole words, longest form, aliases and plurals), the exact
  * markup, byte-for-byte copying of everything else, idempotence, and ids that stay unique when
  * chapters share a page.
@@ -16,7 +16,7 @@ import {
   pluralForm,
   termForms,
   termsExplainedIn,
-} from "../../src/build/glossary-marks.ts";
+} from "../../src/plugins/glossary-marks.ts";
 
 const entry = (id: string): GlossaryEntry => {
   const e = glossary.find((g) => g.id === id);

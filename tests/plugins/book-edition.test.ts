@@ -1,11 +1,11 @@
 /**
- * The single-page edition's rewrite (src/build/book-edition.ts): ids prefixed by the chapter
+ * The single-page edition's rewrite (src/plugins/book-edition.ts): ids prefixed by the chapter
  * slug, references and chapter links pointed inside /book/, headings one level down, widgets
  * static, landmark names unique, and everything else byte for byte.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { addBookPermalinks, bookEdition, bookHref, bookId, rewriteChapterHtml } from "../../src/build/book-edition.ts";
+import { addBookPermalinks, bookEdition, bookHref, bookId, rewriteChapterHtml } from "../../src/plugins/book-edition.ts";
 
 const slugs = new Set(["preface", "data-parallelism", "tensor-parallelism"]);
 

@@ -1,8 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseBibliography, loadBibliography } from "../../src/build/bibliography.ts";
-import { BookError } from "../../src/build/errors.ts";
-import { entryTopic, plainNote, readingList, readingListHtml, READING_TOPICS, LEGACY_TOPICS, OTHER_TOPIC } from "../../src/build/reading-list.ts";
+import { parseBibliography, loadBibliography } from "../../src/plugins/bibliography.ts";
+import { BookError } from "../../src/plugins/errors.ts";
+import { entryTopic, plainNote, readingList, readingListHtml, READING_TOPICS, LEGACY_TOPICS, OTHER_TOPIC } from "../../src/plugins/reading-list.ts";
 
 const entry = (key: string, extra: string, author = "Doe, Jane") => `
 @misc{${key},

@@ -1,6 +1,6 @@
 /**
  * sitemap.xml and robots.txt, written after every build. The sitemap lists every built HTML
- * page once, by absolute URL (src/build/social.ts: `book.siteUrl` or `SITE_URL`, with the path
+ * page once, by absolute URL (src/plugins/social.ts: `book.siteUrl` or `SITE_URL`, with the path
  * prefix), sorted, with `<lastmod>`: the date of the last commit that touched the page's source
  * file (one `git log` over content/), or the book's `updated` date for a file git does not know
  * (new, or no repository). Never the clock, so two builds of the same tree are identical.

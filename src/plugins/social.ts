@@ -11,7 +11,7 @@
  * Cards. Drawn here as SVG (book title, chapter label and title, byline, a small version of the
  * cover's GPU grid) and rasterized by resvg (@resvg/resvg-js, native, no browser) with KaTeX's
  * sans-serif TTF fonts from node_modules and no system fonts, so every machine draws the same
- * pixels. A rendered card is cached (src/build/cache.ts) under node_modules/.cache/scaling-out/cards/ by a hash of
+ * pixels. A rendered card is cached (src/plugins/cache.ts) under node_modules/.cache/scaling-out/cards/ by a hash of
  * its SVG, fonts and resvg version: an unchanged card costs a file copy on the next build.
  */
 import { createHash } from "node:crypto";

@@ -17,7 +17,7 @@
  * - `connect-src 'self'`: Pagefind fetches its index and WebAssembly from our origin.
  * - `object-src 'none'`, `base-uri 'self'`, `form-action 'self'`: no plugins, no `<base>`
  *   hijacking, forms (the search box) submit only to us.
- * The build also fails on inline `<script>` and `on…=` attributes (src/build/site-checks.ts),
+ * The build also fails on inline `<script>` and `on…=` attributes (src/plugins/site-checks.ts),
  * so the policy never has to be loosened for them.
  */
 import { writeFileSync } from "node:fs";
@@ -48,7 +48,7 @@ export const cspMetaTag = `<meta http-equiv="Content-Security-Policy" content="$
 export function headersFile(): string {
   const policy = [...cspDirectives, ...headerOnlyDirectives].map(([k, v]) => `${k} ${v}`).join("; ");
   return [
-    "# Written by the build (src/build/csp.ts); edit the policy there, not here.",
+    "# Written by the build (src/plugins/csp.ts); edit the policy there, not here.",
     "/*",
     `  Content-Security-Policy: ${policy}`,
     "  X-Content-Type-Options: nosniff",
@@ -66,7 +66,7 @@ export function headersFile(): string {
  */
 export function insertCspMeta(html: string, inputPath: string): string {
   if (html.includes('http-equiv="Content-Security-Policy"')) {
-    throw new BookError(inputPath, undefined, "the page sets its own Content-Security-Policy; the policy lives in src/build/csp.ts");
+    throw new BookError(inputPath, undefined, "the page sets its own Content-Security-Policy; the policy lives in src/plugins/csp.ts");
   }
   const charset = /<meta charset="?utf-8"?\s*\/?>/i.exec(html);
   if (charset) {

@@ -8,8 +8,8 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { renderError } from "../helpers/book-markdown.ts";
 import { buildTinyBook, minimalBib, removeTinyBook, type TinyBuild } from "../helpers/tiny-book.ts";
-import { parseBibliography } from "../../src/build/bibliography.ts";
-import { BookError } from "../../src/build/errors.ts";
+import { parseBibliography } from "../../src/plugins/bibliography.ts";
+import { BookError } from "../../src/plugins/errors.ts";
 
 const file = "content/chapters/03-zero.md";
 
@@ -31,7 +31,7 @@ describe("Markdown errors name the file and line", () => {
     ["unknown widget setting", "::: widget unit-converter\ncolour: red\n:::", `${file}:2 widget "unit-converter": setting "colour": unknown setting (known: value, unit)`],
     ["widget settings that are not YAML", "::: widget unit-converter\nvalue: [1\n:::", `${file}:`],
     ["image without alt text", "Text.\n\n![](/assets/img/box.svg)", `${file}:3 image "/assets/img/box.svg" has no alt text (write what the figure shows inside ![…])`],
-    ["missing image", "![A box](/assets/img/nope.svg \"Cap.\")", `${file}:1 missing image "/assets/img/nope.svg" (no file tests/build/fixtures/assets/img/nope.svg)`],
+    ["missing image", "![A box](/assets/img/nope.svg \"Cap.\")", `${file}:1 missing image "/assets/img/nope.svg" (no file tests/plugins/fixtures/assets/img/nope.svg)`],
     ["image from another origin", "![A box](https://example.com/x.svg \"Cap.\")", `${file}:1 image "https://example.com/x.svg" is not on this site (copy it under assets/img/ and use /assets/img/…)`],
     ["raster image", "![A box](/assets/img/box.png \"Cap.\")", `${file}:1 image "/assets/img/box.png" is not an SVG (figures are SVG only)`],
     ["figure without caption", "![A box](/assets/img/box.svg)", `${file}:1 figure "/assets/img/box.svg" has no caption (add one in quotes: ![alt](/assets/img/x.svg "Caption"))`],
@@ -67,7 +67,7 @@ describe("bibliography errors name the entry and line", () => {
     assert.throws(() => parseBibliography(minimalBib + "\n" + minimalBib), { message: 'bibliography.bib:10 duplicate entry "known2020" (first on line 1)' });
   });
   test("fields are escaped: a <script> in a title stays text", async () => {
-    const { formatEntry } = await import("../../src/build/bibliography.ts");
+    const { formatEntry } = await import("../../src/plugins/bibliography.ts");
     const bib = parseBibliography(minimalBib.replace("A Known Paper", "A <script>alert(1)</script> Paper"));
     const html = formatEntry(bib.entries.get("known2020")!);
     assert.ok(html.includes("A &lt;script&gt;alert(1)&lt;/script&gt; Paper"), html);

@@ -5,7 +5,7 @@
  * http(s) or mailto URLs (checked offline: syntax only, no network), no citation syntax (`[@…`)
  * was left unrendered, and no page carries inline script (a `<script>` without `src`, except
  * JSON data blocks, or an `on…=` event handler attribute), which the Content-Security-Policy
- * (src/build/csp.ts) would block. A problem fails the build as a BookError naming the source
+ * (src/plugins/csp.ts) would block. A problem fails the build as a BookError naming the source
  * file, and the line when the source contains the link text literally.
  *
  * Each page is read once by htmlparser2's streaming parser (the tokenizer linkedom itself
