@@ -1,0 +1,44 @@
+/**
+ * `npm run bench:paint`: paint time of built pages against their bare twins (method in paint.ts),
+ * on an existing build (SITE_DIR or _site). Options: `--runs N` (default 5), `--pages /a/,/b/`
+ * (default: every chapter page and /book/), `--out FILE` (JSON report, default
+ * bench/paint.json). Prints one line per page and viewport; never fails on times.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { launchChromium } from "../../tests/helpers/chromium.ts";
+import { siteDir, sitePages } from "../../tests/helpers/site-pages.ts";
+import { measurePaints } from "./paint.ts";
+import { serveCompressed } from "./serve.ts";
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const runs = Number(option("--runs") ?? 5);
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number ≥ 1, got ${option("--runs")}`);
+const chapterPages = (root: string) => {
+  const chapters = new Set(
+    sitePages(root).filter((p) => !["/", "/search/", "/glossary/", "/reading-list/", "/changelog/", "/book/"].includes(p)),
+  );
+  return [...chapters, "/book/"];
+};
+const pages = option("--pages")?.split(",") ?? chapterPages(siteDir);
+const out = option("--out") ?? "bench/paint.json";
+
+console.log(`load average ${os.loadavg()[0]!.toFixed(2)} on ${os.cpus().length} CPUs; ${runs} runs per page and twin, CPU 4× slower`);
+const server = await serveCompressed(siteDir);
+const browser = await launchChromium();
+try {
+  const rows = await measurePaints(browser, server.url, siteDir, pages, runs, (l) => console.log(l));
+  const over = rows.filter((r) => Math.max(r.fcpRatio, r.lcpRatio) > r.budget);
+  console.log(over.length ? `${over.length} of ${rows.length} rows over budget` : `all ${rows.length} rows within budget`);
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadAverage: os.loadavg()[0], runs, rows }, null, 2) + "\n");
+  console.log(`wrote ${out}`);
+} finally {
+  await browser.close();
+  await server.close();
+}

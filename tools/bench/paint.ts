@@ -1,0 +1,186 @@
+/**
+ * Paint time against the physical limit. For each page, a "bare twin" is written beside it: the
+ * same HTML with every <link>, <script> and <style> element removed (no stylesheet, font or script
+ * can be fetched), which is the fastest this content can paint. Both are loaded in the same run,
+ * alternately, in a fresh browser context each time (cold cache, as a first visit), with Chromium's
+ * CPU throttled 4× (Emulation.setCPUThrottlingRate), over a loopback server that gzips text like a
+ * static host. First contentful paint and largest contentful paint are read from the page's own
+ * PerformanceObserver entries once the load event has fired and the page has been idle for a
+ * moment. The report gives the median of the runs and the ratio page / twin.
+ *
+ * Budget (issue: "paint as fast as the bare text"): every chapter page within 1.5× of its twin, the
+ * single-page edition /book/ within 2×. Nothing fails on times: the numbers are machine- and
+ * load-dependent; the ratios are what to compare, and only within one run.
+ *
+ * The twin is cut from the source with htmlparser2's source offsets (no regular expression over
+ * HTML): every element named link, script or style is removed with its content.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Parser } from "htmlparser2";
+import type { Browser } from "playwright-core";
+
+export const BARE_PREFIX = "__bare__";
+const REMOVED = new Set(["link", "script", "style"]);
+
+/** The page's HTML with every link, script and style element cut out (source offsets). */
+export function bareTwin(html: string): string {
+  const cuts: Array<[number, number]> = [];
+  const open: number[] = [];
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (REMOVED.has(name)) open.push(parser.startIndex);
+      },
+      onclosetag(name) {
+        if (!REMOVED.has(name)) return;
+        const start = open.pop();
+        if (start === undefined) return;
+        // A void <link> is closed (implied) at the end of its own tag; script and style at </…>.
+        cuts.push([start, parser.endIndex + 1]);
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  // Keep the outermost cuts only (a <style> inside a removed <script> is gone with it).
+  cuts.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let at = 0;
+  for (const [start, end] of cuts) {
+    if (start < at) continue;
+    out += html.slice(at, start);
+    at = end;
+  }
+  return out + html.slice(at);
+}
+
+/** Writes `<root>/__bare__/<page>/index.html` for each page; returns the twins' URL paths. */
+export function writeBareTwins(root: string, pages: string[]): Map<string, string> {
+  rmSync(path.join(root, BARE_PREFIX), { recursive: true, force: true });
+  const twins = new Map<string, string>();
+  for (const p of pages) {
+    const html = readFileSync(path.join(root, p, "index.html"), "utf8");
+    const twinPath = `/${BARE_PREFIX}${p}`;
+    mkdirSync(path.join(root, twinPath), { recursive: true });
+    writeFileSync(path.join(root, twinPath, "index.html"), bareTwin(html));
+    twins.set(p, twinPath);
+  }
+  return twins;
+}
+
+export interface Viewport {
+  name: string;
+  width: number;
+  height: number;
+}
+
+export const viewports: Viewport[] = [
+  { name: "desktop", width: 1280, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+];
+
+export interface PaintSample {
+  fcpMs: number;
+  lcpMs: number;
+}
+
+/** One cold load of `url` with the CPU throttled `slowdown`×; FCP and LCP in milliseconds. */
+export async function measurePaint(browser: Browser, url: string, viewport: Viewport, slowdown = 4): Promise<PaintSample> {
+  const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: slowdown });
+    await page.goto(url, { waitUntil: "load" });
+    return await page.evaluate(
+      () =>
+        new Promise<{ fcpMs: number; lcpMs: number }>((resolve) => {
+          let lcp = 0;
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries()) lcp = Math.max(lcp, e.startTime);
+          }).observe({ type: "largest-contentful-paint", buffered: true });
+          // Let late paints (a web font swapping in) register before reading.
+          setTimeout(() => {
+            const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN;
+            resolve({ fcpMs: fcp, lcpMs: lcp || fcp });
+          }, 300);
+        }),
+    );
+  } finally {
+    await context.close();
+  }
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+export interface PaintRow {
+  page: string;
+  viewport: string;
+  fcpMs: number;
+  lcpMs: number;
+  bareFcpMs: number;
+  bareLcpMs: number;
+  fcpRatio: number;
+  lcpRatio: number;
+  /** The ratio this page must stay under: 2 for /book/, 1.5 for every other page. */
+  budget: number;
+}
+
+export function paintBudget(page: string): number {
+  return page === "/book/" ? 2 : 1.5;
+}
+
+/**
+ * Measures every page at every viewport, `runs` loads of the page and of its twin, alternating,
+ * and returns one row per page and viewport with the medians and ratios.
+ */
+export async function measurePaints(
+  browser: Browser,
+  origin: string,
+  root: string,
+  pages: string[],
+  runs = 5,
+  log: (line: string) => void = () => {},
+): Promise<PaintRow[]> {
+  const twins = writeBareTwins(root, pages);
+  const rows: PaintRow[] = [];
+  try {
+    for (const viewport of viewports) {
+      for (const p of pages) {
+        const full: PaintSample[] = [];
+        const bare: PaintSample[] = [];
+        for (let i = 0; i < runs; i++) {
+          full.push(await measurePaint(browser, origin + p, viewport));
+          bare.push(await measurePaint(browser, origin + twins.get(p)!, viewport));
+        }
+        const row: PaintRow = {
+          page: p,
+          viewport: viewport.name,
+          fcpMs: Math.round(median(full.map((s) => s.fcpMs))),
+          lcpMs: Math.round(median(full.map((s) => s.lcpMs))),
+          bareFcpMs: Math.round(median(bare.map((s) => s.fcpMs))),
+          bareLcpMs: Math.round(median(bare.map((s) => s.lcpMs))),
+          fcpRatio: 0,
+          lcpRatio: 0,
+          budget: paintBudget(p),
+        };
+        row.fcpRatio = Math.round((row.fcpMs / row.bareFcpMs) * 100) / 100;
+        row.lcpRatio = Math.round((row.lcpMs / row.bareLcpMs) * 100) / 100;
+        rows.push(row);
+        const flag = Math.max(row.fcpRatio, row.lcpRatio) > row.budget ? "  over budget" : "";
+        log(
+          `  ${viewport.name.padEnd(7)} ${p.padEnd(28)} FCP ${String(row.fcpMs).padStart(5)} / ${String(row.bareFcpMs).padStart(5)} ms = ${row.fcpRatio.toFixed(2)}×   LCP ${String(row.lcpMs).padStart(5)} / ${String(row.bareLcpMs).padStart(5)} ms = ${row.lcpRatio.toFixed(2)}×${flag}`,
+        );
+      }
+    }
+  } finally {
+    rmSync(path.join(root, BARE_PREFIX), { recursive: true, force: true });
+  }
+  return rows;
+}
