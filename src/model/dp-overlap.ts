@@ -347,14 +347,16 @@ export function zero3HidingTokens(
 }
 
 /**
- * Tokens each GPU must process per optimizer step for ZeRO-Offload's PCIe traffic to hide behind
- * compute: the GPU sends 2Ψ bytes of bf16 gradients to the CPU and receives 2Ψ bytes of updated
- * bf16 parameters (ren2021zerooffload), one direction each, while it computes 6Ψ FLOPs per token
- * (kaplan2020scaling). 6Ψ·T / F ≥ 2Ψ / B_pcie gives T ≥ F / (3 · B_pcie). Optimistic: it assumes
- * each transfer can run under compute, which the delayed parameter update of ZeRO-Offload allows.
+ * Tokens each GPU must process per optimizer step for ZeRO-Offload's gradient transfer to hide
+ * behind compute. The GPU sends 2Ψ bytes of bf16 gradients to the CPU as the backward pass
+ * produces them (ren2021zerooffload), and only the backward pass can hide them: it computes 4Ψ
+ * FLOPs per token (kaplan2020scaling), so 4Ψ·T / F ≥ 2Ψ / B_pcie gives T ≥ F / (2 · B_pcie). The
+ * 2Ψ bytes of updated parameters coming back cannot hide this way: they follow the CPU's Adam step,
+ * and the next forward pass needs them, unless ZeRO-Offload's one-step delayed parameter update
+ * lets that forward pass run on the previous step's parameters.
  */
 export function offloadHidingTokens(effectiveFlopsPerSecond: number, pcieBytesPerSecond: number): number {
   requirePositiveNumber(effectiveFlopsPerSecond, "effectiveFlopsPerSecond");
   requirePositiveNumber(pcieBytesPerSecond, "pcieBytesPerSecond");
-  return effectiveFlopsPerSecond / (3 * pcieBytesPerSecond);
+  return effectiveFlopsPerSecond / (2 * pcieBytesPerSecond);
 }

@@ -38,6 +38,7 @@ export {
   stageLayerIndices,
   inFlightMicrobatches,
   type BytesPerParameter,
+  type Fp32GradBuffer,
   type MemoryBreakdown,
   type MemorySchedule,
   type ModelStateBytes,

@@ -9,8 +9,11 @@
  * - `bf16` mixed precision: bf16 weights 2 + bf16 gradients 2 + optimizer 12 (fp32 master weights 4,
  *   Adam first moment 4, second moment 4) = 16, the paper's $2\Psi + 2\Psi + K\Psi$ with $K = 12$.
  * - `fp32`: weights 4 + gradients 4 + optimizer 8 (Adam moments) = 16; there is no master copy.
- * - `fp32GradAccum` (bf16 only): an fp32 gradient-accumulation buffer, +4 bytes per parameter, counted
- *   under gradients (Megatron-LM's `main_grad`). With `fp32` precision it changes nothing.
+ * - `fp32GradAccum` (bf16 only): an fp32 gradient buffer, counted under gradients. By default it is kept
+ *   alongside the bf16 gradients, +4 bytes (20 in total, the layout of Megatron-LM's fp16 path in its
+ *   distributed-optimizer table); with `fp32GradBuffer: "replace"` ({@link modelStateBytes} only) it
+ *   replaces them, 4 bytes instead of 2 (18 in total: Megatron-LM's bf16 `main_grad`, into which each
+ *   bf16 gradient is added and then freed). With `fp32` precision it changes nothing.
  *
  * ZeRO over the sharding group of $N_d$ ranks (ZeRO §5): stage 1 ($P_{os}$) divides the optimizer
  * states by $N_d$, stage 2 ($P_{os+g}$) also the gradients, stage 3 ($P_{os+g+p}$) also the
@@ -76,6 +79,13 @@ export interface BytesPerParameter {
   optimizer: number;
 }
 
+/**
+ * Where an fp32 gradient buffer sits relative to the bf16 gradients: `"alongside"` keeps both
+ * (2 + 4 bytes per parameter), `"replace"` keeps only the fp32 buffer (4 bytes; Megatron-LM's
+ * `main_grad` with bf16 parameters).
+ */
+export type Fp32GradBuffer = "alongside" | "replace";
+
 /** Model-state bytes per GPU. */
 export interface ModelStateBytes {
   parameters: number;
@@ -90,6 +100,8 @@ export interface ModelStateOptions {
   precision?: Precision;
   /** fp32 gradient-accumulation buffer (default false). */
   fp32GradAccum?: boolean;
+  /** With `fp32GradAccum`: whether the fp32 buffer sits alongside the bf16 gradients or replaces them (default `"alongside"`). */
+  fp32GradBuffer?: Fp32GradBuffer;
   /** Default 0. */
   zeroStage?: ZeroStage;
   /** Sharding group size $N_d$ (default 1). */
@@ -97,9 +109,14 @@ export interface ModelStateOptions {
 }
 
 /** Bytes per parameter for `precision` (see the module comment). */
-export function bytesPerParameter(precision: Precision, fp32GradAccum = false): BytesPerParameter {
+export function bytesPerParameter(
+  precision: Precision,
+  fp32GradAccum = false,
+  fp32GradBuffer: Fp32GradBuffer = "alongside",
+): BytesPerParameter {
   if (precision === "fp32") return { parameters: 4, gradients: 4, optimizer: 8 };
-  return { parameters: 2, gradients: 2 + (fp32GradAccum ? 4 : 0), optimizer: 12 };
+  if (!fp32GradAccum) return { parameters: 2, gradients: 2, optimizer: 12 };
+  return { parameters: 2, gradients: fp32GradBuffer === "replace" ? 4 : 2 + 4, optimizer: 12 };
 }
 
 /**
@@ -112,7 +129,8 @@ export function modelStateBytes(parameterCount: number, options: ModelStateOptio
   const zeroStage = requireOneOf(options.zeroStage ?? 0, [0, 1, 2, 3] as const, "zeroStage");
   const dp = requirePositiveInteger(options.dp ?? 1, "dp");
   const fp32GradAccum = requireBoolean(options.fp32GradAccum ?? false, "fp32GradAccum");
-  const per = bytesPerParameter(precision, fp32GradAccum);
+  const fp32GradBuffer = requireOneOf(options.fp32GradBuffer ?? "alongside", ["alongside", "replace"] as const, "fp32GradBuffer");
+  const per = bytesPerParameter(precision, fp32GradAccum, fp32GradBuffer);
   const parameters = (parameterCount * per.parameters) / (zeroStage >= 3 ? dp : 1);
   const gradients = (parameterCount * per.gradients) / (zeroStage >= 2 ? dp : 1);
   const optimizer = (parameterCount * per.optimizer) / (zeroStage >= 1 ? dp : 1);

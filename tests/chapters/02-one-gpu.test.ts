@@ -42,13 +42,17 @@ function preset(id: string) {
 }
 const n = (id: string) => countParameters(preset(id).config).total;
 
-test("bytes per parameter: 16 in fp32, 16 in bf16 mixed precision, 20 with an fp32 accumulation buffer", () => {
+test("bytes per parameter: 16 in fp32 and bf16 mixed precision, 18 with fp32 gradients in place of bf16 (megatroncore2025distoptimizer), 20 with both", () => {
   const total = (b: { parameters: number; gradients: number; optimizer: number }) => b.parameters + b.gradients + b.optimizer;
   assert.equal(total(bytesPerParameter("fp32")), 16);
   assert.equal(total(bytesPerParameter("bf16")), 16);
+  const mainGrad = bytesPerParameter("bf16", true, "replace");
+  assert.equal(total(mainGrad), 18);
   assert.equal(total(bytesPerParameter("bf16", true)), 20);
   assertMentions(text, "= 16 bytes per parameter, exactly the same as fp32", "bf16 mixed total");
-  assertMentions(text, "brings the total to 20 bytes per parameter", "with fp32 accumulation");
+  assertMentions(text, `${mainGrad.parameters} + ${mainGrad.gradients} + ${mainGrad.optimizer} = ${total(mainGrad)} bytes per parameter`, "fp32 gradients in place of bf16");
+  assertMentions(text, "side pays for both, 20 bytes per parameter", "both buffers");
+  assertMentions(text, "fp32 gradients in place of bf16 ones make it 18; keeping both, 20", "takeaway");
 });
 
 test("model states: Llama 3.1 8B 128.5 GB (optimizer 96.4 GB), Llama 3.2 1B 19.8 GB", () => {
@@ -159,10 +163,11 @@ test("Megatron-LM 1T: the full-recompute count is 4/3 of the model count (ratio 
   assertMentions(text, `the ratio of the two is ${ratio.toFixed(3)}, so the run's ${pct(hfu)} HFU is an MFU of\n${pct(ratio * hfu)}`, "MFU from HFU");
 });
 
-test("exercise: Llama 2 7B needs 107.8 GB of model states (134.8 GB with fp32 accumulation; weights 13.5 GB)", () => {
+test("exercise: Llama 2 7B needs 107.8 GB of model states (121.3 GB with fp32 gradients, 134.8 GB with both buffers; weights 13.5 GB)", () => {
   const count = n("llama-2-7b");
   assertMentions(text, `$${tex(grouped(count))} \\times 16$ bytes = ${gb(modelStateBytes(count).total)}`, "7B states");
-  assertMentions(text, `20 bytes per parameter, it is ${gb(modelStateBytes(count, { fp32GradAccum: true }).total)}`, "with buffer");
+  assertMentions(text, `18 bytes per parameter, it is ${gb(modelStateBytes(count, { fp32GradAccum: true, fp32GradBuffer: "replace" }).total)}`, "fp32 gradients");
+  assertMentions(text, `20 bytes per parameter, it is\n${gb(modelStateBytes(count, { fp32GradAccum: true }).total)}`, "with buffer");
   assertMentions(text, `The bf16 weights alone are only ${gb(modelStateBytes(count).parameters)}`, "weights");
   assertMentions(text, `Llama 2 7B has ${grouped(count)} parameters`, "question");
 });
@@ -175,6 +180,9 @@ test("exercise: a SwiGLU MLP storing every intermediate keeps 2sbh + 8sbf bytes,
   assertMentions(text, `$sb \\times (${tex(grouped(2 * h))} + ${tex(grouped(8 * f))})$ =\n${grouped(2 * h + 8 * f)} $sb$ bytes`, "SwiGLU bytes");
   assertMentions(text, `$19sbh$ = ${grouped(19 * h)} $sb$ bytes`, "GPT MLP bytes");
   assertMentions(text, `${((2 * h + 8 * f) / (19 * h)).toFixed(2)} times as much`, "ratio");
+  // 8sbf = four f-wide bf16 tensors (g, u, SiLU(g), their product) against the GPT MLP's two 4h-wide ones (16sbh).
+  assert.equal((8 * f) / (2 * f), 4);
+  assertMentions(text, "there are four wide tensors instead of two", "count of wide tensors");
   // The model's fused SwiGLU keeps one 2sbf tensor fewer (the SiLU output is recomputed), as the solution says.
   const mlp = layerActivations(arch, { seqLength: 1, microBatchSize: 1 }).tensors.filter((t) => /MLP input|gate|down/.test(t.name));
   assert.equal(mlp.reduce((sum, t) => sum + t.bytes, 0), 2 * h + 6 * f);

@@ -198,10 +198,20 @@ test("offloading over PCIe (ren2021zerooffload)", () => {
   assertMentions(text, `each takes ${ms(grad8 / oneWay)}`, "transfer time in the exercise");
   assertMentions(text, `${grouped(offloadHidingTokens(F, oneWay))} tokens for an H100 at 40% utilization`, "offload bound");
   assertMentions(text, `processes at least ${grouped(offloadHidingTokens(F, oneWay))} tokens per step`, "offload bound in the exercise");
+  // F / (2 B): the gradient upload hides behind the backward pass (4Ψ FLOPs per token) only.
+  assert.equal(offloadHidingTokens(F, oneWay), F / (2 * oneWay));
   const cpuStates = modelStateBytes(psi8, { zeroStage: 0 }).optimizer;
   assert.equal(cpuStates, 12 * psi8);
-  assertMentions(text, `${gb(cpuStates)} for the 8B model on a single GPU`, "CPU memory");
+  // CPU memory: optimizer states plus gradients, 16-bit in the paper's design (14Ψ), fp32 in DeepSpeed (16Ψ).
+  const cpu16 = cpuStates + modelStateBytes(psi8).gradients;
+  const cpu32 = cpuStates + modelStateBytes(psi8, { fp32GradAccum: true, fp32GradBuffer: "replace" }).gradients;
+  assert.equal(cpu16, 14 * psi8);
+  assert.equal(cpu32, 16 * psi8);
+  assertMentions(text, `least $14\\Psi$, ${gb(cpu16)} for the 8B model on a single GPU`, "CPU memory, 16-bit gradients");
+  assertMentions(text, `$16\\Psi$, ${gb(cpu32)}, in DeepSpeed`, "CPU memory, DeepSpeed");
   assertMentions(text, `$12\\Psi = ${(cpuStates / 1e9).toFixed(1)}$ GB`, "CPU memory in the exercise");
+  assertMentions(text, `in 16 bits (${gb(cpu16)} in all), or $4\\Psi$ more in DeepSpeed's fp32 buffer (${gb(cpu32)})`, "CPU memory with gradients in the exercise");
+  assertMentions(text, `for up to ${ms(grad8 / oneWay)} of upload`, "exposed upload in the exercise");
   assertMentions(text, `$2\\Psi = ${(grad8 / 1e9).toFixed(2)}$ GB`, "gradient bytes in the exercise");
 });
 
@@ -254,5 +264,10 @@ test("exercise: which ZeRO stage fits Llama 3.1 70B in 60 GB", () => {
   assertMentions(text, `$2\\Psi = ${(2 * psi70 / 1e9).toFixed(1)}$ GB also exceeds`, "ZeRO-2 floor");
   const needed = (16 * psi70) / 60e9;
   assertMentions(text, `$d \\ge ${(16 * psi70 / 1e9).toFixed(1)} / 60 = ${needed.toFixed(1)}$, so $d = ${Math.ceil(needed)}$`, "ZeRO-3 degree");
-  assertMentions(text, `giving ${gb(modelStateBytes(psi70, { zeroStage: 3, dp: 32 }).total)}`, "ZeRO-3 at 32");
+  assertMentions(text, `so $d = ${Math.ceil(needed)}$, giving ${gb(modelStateBytes(psi70, { zeroStage: 3, dp: Math.ceil(needed) }).total)}`, "ZeRO-3 at 19");
+  const servers = Math.ceil(Math.ceil(needed) / 8) * 8;
+  assert.equal(servers, 24);
+  assert.ok(modelStateBytes(psi70, { zeroStage: 3, dp: servers }).total <= 60e9);
+  assertMentions(text, `from 19 up is $d = ${servers}$, giving ${gb(modelStateBytes(psi70, { zeroStage: 3, dp: servers }).total)}`, "ZeRO-3 at 24");
+  assertMentions(text, `so 32 (${gb(modelStateBytes(psi70, { zeroStage: 3, dp: 32 }).total)})`, "ZeRO-3 at 32");
 });

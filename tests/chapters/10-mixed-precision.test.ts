@@ -142,7 +142,9 @@ export function chapterStrings(): [string, string][] {
   out.push([`$N = ${mathInt(llama)}$`, "Llama-3.1-8B parameters"]);
   out.push([`that is ${gb(modelStateBytes(llama, { precision: "bf16" }).total)} for either recipe`, "8B states"]);
   if (modelStateBytes(llama, { precision: "fp32" }).total !== modelStateBytes(llama, { precision: "bf16" }).total) throw new Error("fp32 != mixed");
-  out.push([`add 4 bytes per parameter: ${gb(modelStateBytes(llama, { precision: "bf16", fp32GradAccum: true }).total)}`, "8B states with fp32 accumulation"]);
+  const mainGrad = bytesPerParameter("bf16", true, "replace");
+  out.push([`${sum(mainGrad)} bytes per parameter in its own table, ${gb(modelStateBytes(llama, { precision: "bf16", fp32GradAccum: true, fp32GradBuffer: "replace" }).total)} here`, "8B states with fp32 gradients in place of bf16 (Megatron-LM)"]);
+  out.push([`pays ${sum(bytesPerParameter("bf16", true))} bytes per parameter: ${gb(modelStateBytes(llama, { precision: "bf16", fp32GradAccum: true }).total)}`, "8B states with both gradient buffers"]);
 
   // loss scaling
   out.push([`down to $2^{${log2(minSubnormal("fp16") / 2 ** 16)}} \\approx ${sci(minSubnormal("fp16") / 2 ** 16)}$`, "smallest gradient surviving with S = 2^16"]);

@@ -34,6 +34,14 @@ describe("model states follow rajbhandari2020zero", () => {
     assert.deepEqual(bytesPerParameter("fp32"), { parameters: 4, gradients: 4, optimizer: 8 });
     assert.deepEqual(bytesPerParameter("bf16", true), { parameters: 2, gradients: 6, optimizer: 12 });
   });
+  test("an fp32 gradient buffer that replaces the bf16 gradients gives Megatron-LM's 18 bytes (bf16 params, fp32 grads); alongside them, 20", () => {
+    assert.deepEqual(bytesPerParameter("bf16", true, "replace"), { parameters: 2, gradients: 4, optimizer: 12 });
+    assert.deepEqual(bytesPerParameter("bf16", false, "replace"), bytesPerParameter("bf16"));
+    assert.equal(modelStateBytes(1e9, { fp32GradAccum: true, fp32GradBuffer: "replace" }).total, 18e9);
+    assert.equal(modelStateBytes(1e9, { fp32GradAccum: true }).total, 20e9);
+    assert.equal(modelStateBytes(1e9, { fp32GradAccum: true, fp32GradBuffer: "replace", zeroStage: 1, dp: 4 }).total, 6e9 + 12e9 / 4);
+    throwsField(() => modelStateBytes(1e9, { fp32GradBuffer: "both" as never }), "fp32GradBuffer");
+  });
   test("Ψ = 7.5B, N_d = 64: 120 / 31.4 / 16.6 / 1.9 GB for baseline, P_os, P_os+g, P_os+g+p (§5, Fig. 1)", () => {
     const gb = [0, 1, 2, 3].map((stage) => modelStateBytes(7.5e9, { zeroStage: stage as 0 | 1 | 2 | 3, dp: 64 }).total / 1e9);
     assert.deepEqual(gb, [120, 31.40625, 16.640625, 1.875]);

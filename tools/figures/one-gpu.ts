@@ -38,10 +38,15 @@ export function memoryTimelineInput(): MemoryTimelineInput {
   };
 }
 
-/** The three layouts of the bytes-per-parameter figure, from the model. */
+/**
+ * The four layouts of the bytes-per-parameter figure, from the model: fp32, bf16 mixed precision,
+ * fp32 gradients in place of bf16 ones (Megatron-LM's bf16 layout, 18 bytes), and bf16 gradients
+ * plus a separate fp32 buffer (20 bytes).
+ */
 export function bytesLayouts(): BytesLayout[] {
   const fp32 = bytesPerParameter("fp32");
   const bf16 = bytesPerParameter("bf16");
+  const bf16MainGrad = bytesPerParameter("bf16", true, "replace");
   const bf16Accum = bytesPerParameter("bf16", true);
   const master = 4; // fp32 master weights, part of the model's optimizer bytes in mixed precision
   return [
@@ -60,6 +65,15 @@ export function bytesLayouts(): BytesLayout[] {
         { kind: "grads", label: "gradients", bytesPerParameter: bf16.gradients },
         { kind: "master", label: "fp32 master weights", bytesPerParameter: master },
         { kind: "optim", label: "Adam moments", bytesPerParameter: bf16.optimizer - master },
+      ],
+    },
+    {
+      label: "bf16, fp32 gradients",
+      segments: [
+        { kind: "params", label: "weights", bytesPerParameter: bf16MainGrad.parameters },
+        { kind: "accum", label: "fp32 gradients", bytesPerParameter: bf16MainGrad.gradients },
+        { kind: "master", label: "fp32 master weights", bytesPerParameter: master },
+        { kind: "optim", label: "Adam moments", bytesPerParameter: bf16MainGrad.optimizer - master },
       ],
     },
     {
