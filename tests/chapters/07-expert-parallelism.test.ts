@@ -62,6 +62,10 @@ test("Mixtral expert size, expert share and memory", () => {
   assert.equal(bpp.parameters + bpp.gradients + bpp.optimizer, 16);
   assertMentions(text, gb(statesBytes), "mixed-precision Adam model states");
   assertMentions(text, `that is ${(statesBytes / 80e9).toFixed(1)}`, "GPUs of 80 GB");
+  // nvidia-smi reports 81,559 MiB for an "80 GB" H100 (nvidia2024nccl1264).
+  const usable = 81_559 * 2 ** 20;
+  assertMentions(text, `the ${(usable / 1e9).toFixed(1)} GB that \`nvidia-smi\` reports`, "usable H100 memory");
+  assertMentions(text, `it is\n${(statesBytes / usable).toFixed(1)}, so ${Math.ceil(statesBytes / usable)} GPUs`.replace("\n", " "), "GPUs of 85.5 GB");
 });
 
 test("capacity examples follow Eq. (capacity)", () => {
