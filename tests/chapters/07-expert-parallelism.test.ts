@@ -110,6 +110,7 @@ test("dispatch volume and times for a Mixtral-sized layer", () => {
   const perDirection = h100.nvlinkBytesPerSecond / 2;
   assertMentions(text, `${(h100.nvlinkBytesPerSecond / 1e9).toFixed(0)} GB/s of\ntotal bandwidth, ${(perDirection / 1e9).toFixed(0)} GB/s`.replace("\n", " "), "NVLink");
   assertMentions(text, `the dispatch takes about ${ms(v / perDirection, 3)}`, "NVLink dispatch time");
+  assertMentions(text, `or ${ms(v / 370e9, 3)} at the 370 GB/s that NCCL reaches`, "NVLink dispatch time at measured bandwidth");
   const ib = 50e9;
   assertMentions(text, `one dispatch would take ${ms(v / ib, 2)}`, "IB dispatch time");
   assertMentions(text, `would then cost ${ms((2 * v) / ib, 2)}`, "IB dispatch + combine");
