@@ -76,7 +76,7 @@ test("activation memory of the 175B example (Korthikanti et al. Table 3 configur
   assert.equal(Math.round(states / 1e9), 44);
   assertMentions(text, `do not\nfit in the ${gb(h100UsableBytes - gpipe)} that would be left`.replace("\n", " "), "room left");
   assertMentions(text, `GPipe needs ${gb(gpipe + 44e9)} in all and does not fit; its activations alone\nwould take ${((gpipe / h100UsableBytes) * 100).toFixed(0)}% of the GPU`.replace("\n", " "), "exercise 3 GPipe total");
-  assertMentions(text, `(${gb(h100UsableBytes)} usable, the "80 GB" model)`, "exercise 3 GPU");
+  assertMentions(text, `(${gb(h100UsableBytes)} by \`nvidia-smi\`'s count, the "80 GB" model)`, "exercise 3 GPU");
   assertMentions(text, `$96 \\times ${(perLayer / 1e6).toFixed(1)}$ MB = ${gb(oneF1B)}`, "1F1B");
   assertMentions(text, `(${gb(oneF1B)} becomes ${gb(interleaved)} in the 175B example)`, "interleaved");
   assertMentions(text, `a factor of ${(1 + 7 / 24).toFixed(2)}`, "interleaved factor");

@@ -16,6 +16,7 @@ import {
   layerParameters,
   parseModelConfig,
   simulateMoeRouting,
+  switchBalanceLoss,
 } from "../../src/model/index.ts";
 import { moeRoutingDefaults, parseMoeRoutingSettings } from "../../src/figures/moe-routing.ts";
 
@@ -123,4 +124,9 @@ test("exercise 5: DeepSeek-V3-like dispatch with and without node-limited routin
   const bound = 4096 * 4 * 7168;
   assertMentions(text, `${fmt(bound).replace(/,/g, "{,}")}$ B, about\n${mb(bound)}`.replace("\n", " "), "node-limited bound");
   assertMentions(text, `at most ${ms(bound / 50e9, 2)}`, "node-limited time");
+});
+
+test("Switch's balance loss is not uniquely minimized by uniform routing: 3 tokens, 3 experts, 2 on one expert → 0.84α", () => {
+  const loss = switchBalanceLoss([[0.34, 0.33, 0.33], [0.34, 0.33, 0.33], [0, 0.51, 0.49]]);
+  assertMentions(text, `can reach $${loss.toFixed(2)}\\alpha$`, "counterexample");
 });
