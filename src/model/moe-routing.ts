@@ -291,3 +291,35 @@ export function expertDispatchBytes(input: ExpertDispatchInput): number {
   const bytesPerElement = requireFinite("bytesPerElement", input.bytesPerElement, 0, 8, true);
   return (tokensPerGpu * topK * hidden * bytesPerElement * (epDegree - 1)) / epDegree;
 }
+
+/**
+ * Switch Transformers' load-balancing loss without its coefficient α (fedus2022switch Eq. 4–6):
+ * E · Σ_i f_i · P_i, where f_i is the fraction of tokens whose top-1 expert is i and P_i the mean
+ * router probability of expert i over the batch. Equals 1 when f and P are both uniform, and also
+ * whenever either one alone is uniform; some unbalanced routings give less than 1, so uniform routing
+ * is not its unique minimum. Ties in a token's probabilities go to the lower expert index.
+ *
+ * @param probabilities One row per token: the router's softmax over the E experts (each row sums to 1).
+ */
+export function switchBalanceLoss(probabilities: readonly (readonly number[])[]): number {
+  if (!Array.isArray(probabilities) || probabilities.length === 0) {
+    throw new ModelInputError("probabilities", "probabilities must be a non-empty list of rows");
+  }
+  const experts = probabilities[0].length;
+  if (experts < 1) throw new ModelInputError("probabilities", "each row must have at least one expert");
+  const dispatched = new Array<number>(experts).fill(0);
+  const meanProbability = new Array<number>(experts).fill(0);
+  for (const row of probabilities) {
+    if (!Array.isArray(row) || row.length !== experts || row.some((p) => typeof p !== "number" || !Number.isFinite(p) || p < 0)) {
+      throw new ModelInputError("probabilities", `every row must hold ${experts} non-negative finite numbers`);
+    }
+    const sum = row.reduce((a, b) => a + b, 0);
+    if (Math.abs(sum - 1) > 1e-9) throw new ModelInputError("probabilities", `every row must sum to 1 (got ${sum})`);
+    let top = 0;
+    for (let e = 1; e < experts; e++) if (row[e] > row[top]) top = e;
+    dispatched[top] += 1;
+    row.forEach((p, e) => (meanProbability[e] += p));
+  }
+  const tokens = probabilities.length;
+  return experts * dispatched.reduce((acc, count, e) => acc + (count / tokens) * (meanProbability[e] / tokens), 0);
+}

@@ -238,6 +238,10 @@ export function ringForwardBytesPerLayer(input: RingAttentionCostInput): number 
  * Bytes each GPU sends in one layer's forward pass under DeepSpeed-Ulysses (jacobs2023ulysses):
  * an all-to-all of Q, K and V before attention and one of the output after it. Each GPU keeps
  * 1/c of its local b·(s/c)·(2·n_h + 2·n_kv)·d elements and sends the rest.
+ *
+ * This counts each KV head once, which is only possible when c divides n_kv. When c > n_kv every
+ * GPU still needs a whole KV head for its queries, the KV heads must be replicated, and the true
+ * volume is {@link ulyssesReplicatedForwardBytesPerLayer}; this function then gives a lower bound.
  */
 export function ulyssesForwardBytesPerLayer(input: RingAttentionCostInput): number {
   checkCost(input);
@@ -279,4 +283,67 @@ export function ringOverlapMinTokensPerGpu(
   }
   const full = (peakFlopsPerSecond / linkBytesPerSecond) * (kvHeads / heads) * (bytesPerElement / 2);
   return causal ? 2 * full : full;
+}
+
+/**
+ * Query and KV heads that one GPU of a context-parallel group works on when tensor parallelism of
+ * degree t runs inside each CP rank (grattafiori2024llama3 §3.3.2 runs TP 8 inside CP 16): a/t query
+ * heads and n_kv/t KV heads when t divides n_kv, or one KV head replicated t/n_kv times when n_kv
+ * divides t (the same rule as the TP layout in tp-sharding.ts). Pass the result's `heads` and
+ * `kvHeads` to the cost helpers above to get per-GPU bytes under TP × CP.
+ */
+export function headsPerTensorParallelRank(
+  heads: number,
+  kvHeads: number,
+  tp: number,
+): { heads: number; kvHeads: number; kvReplication: number } {
+  const named: [string, number][] = [
+    ["heads", heads],
+    ["kvHeads", kvHeads],
+    ["tp", tp],
+  ];
+  for (const [f, v] of named) {
+    if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
+      throw new ModelInputError(f, `${f} must be a positive integer, got ${String(v)}`);
+    }
+  }
+  if (heads % kvHeads !== 0) throw new ModelInputError("kvHeads", `kvHeads (${kvHeads}) must divide heads (${heads})`);
+  if (heads % tp !== 0) throw new ModelInputError("tp", `tp (${tp}) must divide the query heads (${heads})`);
+  if (kvHeads % tp === 0) return { heads: heads / tp, kvHeads: kvHeads / tp, kvReplication: 1 };
+  if (tp % kvHeads === 0) return { heads: heads / tp, kvHeads: 1, kvReplication: tp / kvHeads };
+  throw new ModelInputError("tp", `tp (${tp}) must divide the KV heads (${kvHeads}) or be a multiple of them`);
+}
+
+/**
+ * Why DeepSpeed-Ulysses cannot split these heads over c GPUs with whole heads per GPU, as a
+ * sentence, or null when it can without replication: c must divide the query heads
+ * (jacobs2023ulysses §3.1), and each GPU needs whole KV heads, so c must also divide n_kv. When c is
+ * a multiple of n_kv the split still works if every KV head is replicated c/n_kv times, which the
+ * sentence says; {@link ulyssesReplicatedForwardBytesPerLayer} prices that case.
+ */
+export function ulyssesHeadProblem(input: RingAttentionCostInput): string | null {
+  checkCost(input);
+  const { cp, heads, kvHeads } = input;
+  if (heads % cp !== 0) return `${heads} query heads do not split ${cp} ways`;
+  if (kvHeads % cp === 0) return null;
+  if (cp % kvHeads === 0) {
+    return `${kvHeads} KV head${kvHeads === 1 ? "" : "s"} for ${cp} GPUs: each must be replicated ${cp / kvHeads} times`;
+  }
+  return `${kvHeads} KV heads do not split ${cp} ways`;
+}
+
+/**
+ * Bytes each GPU sends in one layer's forward pass under DeepSpeed-Ulysses when the KV heads are
+ * replicated as needed: K and V then travel as max(n_kv, c) heads, so the local data is
+ * b·(s/c)·(2·n_h + 2·max(n_kv, c))·d elements, of which (c − 1)/c leave the GPU. Equal to
+ * {@link ulyssesForwardBytesPerLayer} when c divides n_kv. Throws {@link ModelInputError} (field
+ * `cp`) when c does not divide the query heads or is neither a divisor nor a multiple of n_kv.
+ */
+export function ulyssesReplicatedForwardBytesPerLayer(input: RingAttentionCostInput): number {
+  const problem = ulyssesHeadProblem(input);
+  if (problem !== null && !/replicated/.test(problem)) throw new ModelInputError("cp", `cp = ${input.cp}: ${problem}`);
+  const { seqLength, microBatch, cp, heads, kvHeads, headDim, bytesPerElement } = input;
+  const kvMoved = Math.max(kvHeads, cp);
+  const localElements = microBatch * (seqLength / cp) * (2 * heads + 2 * kvMoved) * headDim;
+  return (localElements * (cp - 1) * bytesPerElement) / cp;
 }

@@ -9,7 +9,8 @@
  * embedding and LM head by vocabulary rows. Without sequence parallelism the norm/residual regions
  * are replicated and the boundaries are the f/g operators (identity/all-reduce); with it
  * (korthikanti2023reducing §4.2.2) those regions hold s/t tokens and the boundaries become
- * all-gather and reduce-scatter along the sequence.
+ * all-gather and reduce-scatter along the sequence; because only the sequence shard of a
+ * column-parallel input is stored, the backward pass all-gathers it once more.
  *
  * GQA rule: the query heads are dealt out in contiguous blocks of a/t; a GPU needs every KV head
  * that one of its query heads reads (query head j reads KV head ⌊j / (a/n_kv)⌋). When t divides
@@ -57,6 +58,11 @@ export interface TpBoundary {
   name: string;
   forward: TpCollectiveKind;
   backward: TpCollectiveKind;
+  /**
+   * true at the entry of a TP region under sequence parallelism: the backward pass also
+   * all-gathers the stored sequence shard again for the weight gradient (overlapped in Megatron-LM).
+   */
+  backwardRegather?: boolean;
   /** Elements of the full tensor the collective operates on (b·s·h). */
   elements: number;
 }
@@ -92,8 +98,17 @@ export interface TpShardingLayout {
   layerWeightElements: number;
   /** Embedding table (and untied LM head) elements on one GPU. */
   embeddingElementsPerGpu: number;
-  /** Elements each GPU sends per layer per microbatch for the TP collectives: 8·b·s·h·(t−1)/t. */
+  /**
+   * Elements each GPU sends per layer per microbatch for the f/g collectives or their SP
+   * replacements: 8·b·s·h·(t−1)/t with or without sequence parallelism.
+   */
   commElementsPerLayer: number;
+  /**
+   * Elements each GPU sends per layer per microbatch for SP's backward re-gather of the stored
+   * sequence shards, 2·b·s·h·(t−1)/t (0 without SP); overlapped with compute in Megatron-LM. The
+   * total TP traffic is commElementsPerLayer + spRegatherElementsPerLayer.
+   */
+  spRegatherElementsPerLayer: number;
   /** Plain-language notes: replication, padding, etc. */
   notes: string[];
 }
@@ -103,7 +118,8 @@ export interface TpShardingLayout {
  * b·s·h elements (two forward, two backward), each 2(t−1)/t of the tensor with a ring, i.e.
  * 8·b·s·h·(t−1)/t (narayanan2021efficient §3.2). With sequence parallelism the four all-reduces
  * become four all-gathers and four reduce-scatters that send the same total
- * (korthikanti2023reducing §4.2.2).
+ * (korthikanti2023reducing §4.2.2), but SP also re-gathers the stored sequence shards in the
+ * backward pass: see {@link tpSpRegatherElementsPerLayer} and {@link tpSpCommElementsPerLayer}.
  */
 export function tpCommElementsPerLayer(microBatchSize: number, seqLength: number, hiddenSize: number, tp: number): number {
   requirePositiveInteger(microBatchSize, "microBatchSize");
@@ -111,6 +127,29 @@ export function tpCommElementsPerLayer(microBatchSize: number, seqLength: number
   requirePositiveInteger(hiddenSize, "hiddenSize");
   requirePositiveInteger(tp, "tp");
   return (8 * microBatchSize * seqLength * hiddenSize * (tp - 1)) / tp;
+}
+
+/**
+ * Elements each GPU sends per layer and microbatch for the all-gathers that sequence parallelism
+ * adds in the backward pass: 2·b·s·h·(t−1)/t. Only the sequence shard of each column-parallel input
+ * (the inputs of the QKV and first MLP matmuls) is stored, so the backward pass all-gathers it again
+ * to form the weight gradient. Megatron-LM issues that all-gather asynchronously and overlaps it
+ * with the input-gradient matmul (megatronlm2024code, megatron/core/tensor_parallel/layers.py,
+ * LinearWithGradAccumulationAndAsyncCommunication.backward).
+ */
+export function tpSpRegatherElementsPerLayer(microBatchSize: number, seqLength: number, hiddenSize: number, tp: number): number {
+  return tpCommElementsPerLayer(microBatchSize, seqLength, hiddenSize, tp) / 4;
+}
+
+/**
+ * Elements each GPU sends per layer and microbatch for tensor parallelism with sequence
+ * parallelism: 10·b·s·h·(t−1)/t, from six all-gathers (two forward, two backward, two backward
+ * re-gathers) and four reduce-scatters (two forward, two backward) of b·s·h elements, each sending
+ * (t−1)/t of the tensor. Two of the ten parts are the overlapped re-gathers
+ * ({@link tpSpRegatherElementsPerLayer}).
+ */
+export function tpSpCommElementsPerLayer(microBatchSize: number, seqLength: number, hiddenSize: number, tp: number): number {
+  return (tpCommElementsPerLayer(microBatchSize, seqLength, hiddenSize, tp) * 10) / 8;
 }
 
 /**
@@ -232,7 +271,7 @@ export function tpShardingLayout(arch: ModelArchitecture, input: TpShardingInput
 
   const enter = (after: string): TpBoundary =>
     sp
-      ? { after, name: "all-gather", forward: "all-gather", backward: "reduce-scatter", elements: n * h }
+      ? { after, name: "all-gather", forward: "all-gather", backward: "reduce-scatter", backwardRegather: true, elements: n * h }
       : { after, name: "f", forward: "none", backward: "all-reduce", elements: n * h };
   const leave = (after: string): TpBoundary =>
     sp
@@ -268,6 +307,7 @@ export function tpShardingLayout(arch: ModelArchitecture, input: TpShardingInput
     layerWeightElements,
     embeddingElementsPerGpu,
     commElementsPerLayer: tpCommElementsPerLayer(b, s, h, t),
+    spRegatherElementsPerLayer: sp ? tpSpRegatherElementsPerLayer(b, s, h, t) : 0,
     notes,
   };
 }

@@ -14,6 +14,8 @@ import {
   tpCommToComputeRatio,
   tpDegreeProblem,
   tpShardingLayout,
+  tpSpCommElementsPerLayer,
+  tpSpRegatherElementsPerLayer,
   type ModelArchitecture,
 } from "../../src/model/index.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
@@ -63,9 +65,16 @@ test("TP volume for Llama-3.1-70B at s = 8192, b = 1, t = 8 (Eq. tp-volume)", ()
   assertMentions(text, `and ${((elements * 2 * a.numLayers) / 1e9).toFixed(1)} GB per microbatch across the 80 layers`, "per microbatch");
 });
 
-test("comm/compute ratio: 0.54 on NVLink, 4.8 across servers, about ten times at t = 16", () => {
-  assertMentions(text, `@eq:tp-ratio gives ${tpCommToComputeRatio(8, F, nvlinkPerDirection, 8192, 8192).toFixed(2)}`, "NVLink ratio");
-  assertMentions(text, `the ratio becomes ${tpCommToComputeRatio(8, F, networkPerDirection, 8192, 8192).toFixed(1)}`, "network ratio");
+test("comm/compute ratio: 0.54 on NVLink (0.65 at NCCL's 370 GB/s, 0.50 with NVLS at 480 GB/s), 4.8 across servers (about nine times), about ten times at t = 16", () => {
+  const nvlink = tpCommToComputeRatio(8, F, nvlinkPerDirection, 8192, 8192);
+  const network = tpCommToComputeRatio(8, F, networkPerDirection, 8192, 8192);
+  assertMentions(text, `@eq:tp-ratio gives ${nvlink.toFixed(2)}`, "NVLink ratio");
+  assertMentions(text, `the ratio becomes ${network.toFixed(1)}, about nine times the line-rate figure on NVLink`, "network ratio");
+  assert.equal(Math.round(network / nvlink), 9);
+  assertMentions(text, "about nine times that across servers", "takeaway");
+  // Measured NVLink bandwidths from the NCCL maintainers (nvidia2024nccltests212).
+  assertMentions(text, `which raises the ratio to ${tpCommToComputeRatio(8, F, 370e9, 8192, 8192).toFixed(2)}`, "ring at 370 GB/s");
+  assertMentions(text, `which lowers it to ${tpCommToComputeRatio(8, F, 480e9, 8192, 8192).toFixed(2)}`, "NVLS at 480 GB/s");
   const t16 = tpCommToComputeRatio(16, F, networkPerDirection, 8192, 8192);
   assert.equal(Math.round(t16), 10);
   assertMentions(text, "take about ten times as long as the ideal compute", "exercise: t = 16 across servers");
@@ -137,4 +146,16 @@ test("exercise: overflow thresholds ln(65504) ≈ 11.1, ln(max bf16/fp32) ≈ 88
   assertMentions(text, `fp16 overflows above $z \\approx ${Math.log(maxFinite("fp16")).toFixed(1)}$ (its largest value is 65,504)`, "fp16");
   assert.equal(Math.log(maxFinite("bf16")).toFixed(1), Math.log(maxFinite("fp32")).toFixed(1));
   assertMentions(text, `bf16 and fp32 overflow above $z \\approx ${Math.log(maxFinite("fp32")).toFixed(1)}$`, "bf16/fp32");
+});
+
+test("sequence parallelism sends 10bsh(t−1)/t: 1,174.4 MB instead of 939.5 MB per layer for the 70B example, 234.9 MB of it overlapped", () => {
+  const a = arch("llama-3.1-70b");
+  const plain = tpCommElementsPerLayer(1, 8192, a.hiddenSize, 8);
+  const sp = tpSpCommElementsPerLayer(1, 8192, a.hiddenSize, 8);
+  const regather = tpSpRegatherElementsPerLayer(1, 8192, a.hiddenSize, 8);
+  assert.equal(sp, plain + regather);
+  const mb = (elements: number) => ((elements * 2) / 1e6).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  assertMentions(text, `for the Llama-3.1-70B example above, ${mb(sp)} MB per layer instead of ${mb(plain)} MB. The extra ${mb(regather)} MB rarely cost time`, "SP volume");
+  assertMentions(text, "6 all-gathers (2 of them overlapped re-gathers) + 4 reduce-scatters of $bsh$", "table");
+  assertMentions(text, "V_{\\text{TP+SP}} = 10\\,bsh\\,\\frac{t-1}{t}", "equation");
 });

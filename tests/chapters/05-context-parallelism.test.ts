@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import {
   findGpu,
   findModelPreset,
+  headsPerTensorParallelRank,
   layerActivations,
   parseModelConfig,
   planRingAttention,
@@ -14,6 +15,8 @@ import {
   ringKvBlockBytes,
   ringOverlapMinTokensPerGpu,
   ulyssesForwardBytesPerLayer,
+  ulyssesHeadProblem,
+  ulyssesReplicatedForwardBytesPerLayer,
   type ModelArchitecture,
 } from "../../src/model/index.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
@@ -43,6 +46,10 @@ const cost = {
   headDim: a405.headDim,
   bytesPerElement: 2,
 };
+/** Llama 3's long-context layout runs TP 8 inside each CP rank (grattafiori2024llama3 §3.3.2, Table 4). */
+const perRankHeads = headsPerTensorParallelRank(a405.numHeads, a405.numKvHeads, 8);
+const llama3 = { ...cost, heads: perRankHeads.heads, kvHeads: perRankHeads.kvHeads };
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 test("Llama-3.1-405B at 131,072 tokens, TP 8 + SP: 8.52 GB per layer, 68.2 GB for eight layers, 532.7 MB with c = 16 (= 8,192 tokens without CP)", () => {
   const opts = { seqLength: S, microBatchSize: 1, tp: 8, sequenceParallel: true, attention: "flash" as const };
@@ -55,14 +62,20 @@ test("Llama-3.1-405B at 131,072 tokens, TP 8 + SP: 8.52 GB per layer, 68.2 GB fo
   assertMentions(text, `the same layer stores ${(cp16 / 1e6).toFixed(1)} MB per GPU, exactly what it stores at 8,192 tokens without CP`, "CP 16");
 });
 
-test("ring K/V block 33.6 MB, 15 transfers = 503.3 MB per GPU per layer; query block 268.4 MB", () => {
-  const block = ringKvBlockBytes(cost);
-  const fwd = ringForwardBytesPerLayer(cost);
-  assertMentions(text, `a block is ${(block / 1e6).toFixed(1)} MB, and the 15 transfers of a forward pass move ${(fwd / 1e6).toFixed(1)} MB per GPU per layer`, "ring volume");
-  const qBlock = (S / 16) * a405.numHeads * a405.headDim * 2;
-  assertMentions(text, `a GPU's query block is ${(qBlock / 1e6).toFixed(1)} MB while the K/V block it passes on is ${(block / 1e6).toFixed(1)} MB`, "Q vs KV");
-  assertMentions(text, `$2 \\cdot 8192 \\cdot 8 \\cdot 128 = ${texGrouped(block / 2)}$ elements, or ${(block / 1e6).toFixed(1)} MB in bf16`, "exercise block");
-  assertMentions(text, `$c - 1 = 15$ transfers: ${(fwd / 1e6).toFixed(1)} MB per GPU per layer`, "exercise total");
+test("ring K/V traffic in Llama 3's layout (TP 8 × CP 16): 16 query heads and 1 KV head per GPU, 4.2 MB block, 62.9 MB per layer, 33.6 MB query block; CP alone 33.6 / 503.3 MB", () => {
+  assert.deepEqual(perRankHeads, { heads: 16, kvHeads: 1, kvReplication: 1 });
+  assertMentions(text, "each GPU holds 16 of the 128 query heads and 1 of the 8 KV heads", "heads per GPU");
+  const block = ringKvBlockBytes(llama3);
+  const fwd = ringForwardBytesPerLayer(llama3);
+  assertMentions(text, `In bf16 a block is then ${mb(block)}, and the 15 transfers of a forward pass move ${mb(fwd)} per GPU per layer`, "ring volume, Llama 3 layout");
+  const blockCp = ringKvBlockBytes(cost);
+  const fwdCp = ringForwardBytesPerLayer(cost);
+  assertMentions(text, `With CP alone, each GPU would hold all 8 KV heads: ${mb(blockCp)} per block and ${mb(fwdCp)} per layer`, "ring volume, CP alone");
+  const qBlock = (S / 16) * perRankHeads.heads * a405.headDim * 2;
+  assertMentions(text, `a GPU's query block is ${mb(qBlock)} while the K/V block it passes on is ${mb(block)}`, "Q vs KV");
+  assertMentions(text, `$2 \\cdot 8192 \\cdot 1 \\cdot 128 = ${texGrouped(block / 2)}$ elements, or ${mb(block)} in bf16`, "exercise block");
+  assertMentions(text, `$c - 1 = 15$ transfers: ${mb(fwd)} per GPU per layer`, "exercise total");
+  assertMentions(text, `$2 \\cdot 8192 \\cdot 8 \\cdot 128 = ${texGrouped(blockCp / 2)}$ elements, ${mb(blockCp)} per block and ${mb(fwdCp)} per layer`, "exercise CP alone");
 });
 
 test("overlap bound: 19,788 tokens (MHA), 1,237 (GQA 128:8), 2,474 (causal)", () => {
@@ -71,21 +84,24 @@ test("overlap bound: 19,788 tokens (MHA), 1,237 (GQA 128:8), 2,474 (causal)", ()
   const causal = Math.ceil(ringOverlapMinTokensPerGpu(F, B, a405.numHeads, a405.numKvHeads, 2, true));
   assert.equal(a405.numHeads / a405.numKvHeads, 16);
   assertMentions(text, `gives ${grouped(mha)} tokens per GPU for multi-head attention`, "MHA");
-  assertMentions(text, `which is 16 for Llama-3.1-405B, giving ${grouped(gqa)} tokens`, "GQA");
+  assertMentions(text, `which is 16 for Llama-3.1-405B (and still 16 per GPU under TP 8, which divides both head counts), giving ${grouped(gqa)} tokens`, "GQA");
+  assert.equal(perRankHeads.heads / perRankHeads.kvHeads, 16);
   assertMentions(text, `doubles the bound, to ${grouped(causal)} tokens`, "causal");
   assertMentions(text, `$s/c \\ge F/B = 989.4\\times10^{12} / 50\\times10^{9} = ${texGrouped(mha)}$ tokens`, "exercise MHA");
   assertMentions(text, `$n_{kv}/n_h = 8/128$: ${grouped(gqa)} tokens`, "exercise GQA");
   assertMentions(text, `double it: ${grouped(causal)} tokens`, "exercise causal");
 });
 
-test("at s/c = 8192 a zig-zag step computes about three times as long as it transfers (2.2 TFLOP, 2.2 ms vs 0.67 ms)", () => {
+test("at s/c = 8192 a zig-zag step computes about three times as long as it transfers (TP 8: 0.27 TFLOP, 0.28 ms vs 4.2 MB, 0.08 ms)", () => {
   const sc = S / 16;
-  const flops = (4 * sc * sc * a405.numHeads * a405.headDim) / 2;
+  const flops = (4 * sc * sc * llama3.heads * a405.headDim) / 2;
   const computeSeconds = flops / F;
-  const commSeconds = ringKvBlockBytes(cost) / B;
+  const commSeconds = ringKvBlockBytes(llama3) / B;
   assert.equal(Math.round(computeSeconds / commSeconds), 3);
+  // TP divides compute and K/V traffic alike: the same ratio as CP alone.
+  assert.equal(Math.round(((4 * sc * sc * a405.numHeads * a405.headDim) / 2 / F) / (ringKvBlockBytes(cost) / B)), 3);
   assertMentions(text, "the compute of a step is about three times its transfer", "ratio");
-  assertMentions(text, `\\approx ${(flops / 1e12).toFixed(1)}$ TFLOP (about ${(computeSeconds * 1e3).toFixed(1)} ms at peak) while sending ${(ringKvBlockBytes(cost) / 1e6).toFixed(1)} MB (${(commSeconds * 1e3).toFixed(2)} ms at 50 GB/s)`, "exercise step");
+  assertMentions(text, `\\approx ${(flops / 1e12).toFixed(2)}$ TFLOP (about ${(computeSeconds * 1e3).toFixed(2)} ms at peak) while sending ${mb(ringKvBlockBytes(llama3))} (${(commSeconds * 1e3).toFixed(2)} ms at 50 GB/s)`, "exercise step");
 });
 
 test("contiguous causal sharding at c = 16: 62 tiles vs 32, 51.6% efficient, busiest GPU 31× the idlest", () => {
@@ -98,10 +114,15 @@ test("contiguous causal sharding at c = 16: 62 tiles vs 32, 51.6% efficient, bus
   assertMentions(text, "Every GPU does 2 tiles in every step, and the critical path is $2c$ tiles", "zig-zag");
 });
 
-test("ring vs Ulysses for Llama-3.1-405B at c = 16: ratio 0.94, 503.3 MB vs 534.8 MB; MHA ratio c/2", () => {
+test("ring vs Ulysses for Llama-3.1-405B at c = 16: ratio 0.94, 503.3 MB vs 534.8 MB (566.2 MB with replicated KV heads); Llama 3 layout 62.9 vs 125.8 MB; MHA ratio c/2", () => {
   const ring = ringForwardBytesPerLayer(cost);
   const uly = ulyssesForwardBytesPerLayer(cost);
-  assertMentions(text, `the ratio is $16 \\cdot 8/136 \\approx ${(ring / uly).toFixed(2)}$, ${(ring / 1e6).toFixed(1)} MB for the ring against ${(uly / 1e6).toFixed(1)} MB for Ulysses`, "GQA");
+  assertMentions(text, `gives $16 \\cdot 8/136 \\approx ${(ring / uly).toFixed(2)}$: ${mb(ring)} for the ring against ${mb(uly)} for Ulysses`, "GQA");
+  assert.match(ulyssesHeadProblem(cost) ?? "", /replicated 2 times/);
+  assertMentions(text, `each must be replicated on 2 GPUs, K and V travel as 16 heads, and Ulysses sends ${mb(ulyssesReplicatedForwardBytesPerLayer(cost))}`, "replicated Ulysses");
+  assert.match(ulyssesHeadProblem(llama3) ?? "", /1 KV head for 16 GPUs/);
+  assertMentions(text, `${mb(ulyssesReplicatedForwardBytesPerLayer(llama3))} per GPU per layer, twice the ring's ${mb(ringForwardBytesPerLayer(llama3))}`, "Llama 3 layout Ulysses");
+  assert.equal(ulyssesReplicatedForwardBytesPerLayer(llama3), 2 * ringForwardBytesPerLayer(llama3));
   const mha = { ...cost, kvHeads: cost.heads };
   assert.equal(ringForwardBytesPerLayer(mha) / ulyssesForwardBytesPerLayer(mha), 16 / 2);
   for (const id of ["llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"]) assert.equal(arch(id).numKvHeads, 8);

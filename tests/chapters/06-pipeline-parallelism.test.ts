@@ -12,6 +12,8 @@ import {
   findModelPreset,
   korthikantiLayerActivationBytes,
   layerParameters,
+  matmulParameters,
+  modelFlopsPerToken,
   parseModelConfig,
 } from "../../src/model/index.ts";
 
@@ -24,6 +26,8 @@ const texPct = (x: number) => `${(x * 100).toFixed(1)}\\%`;
 const gb = (bytes: number, digits = 1) => `${(bytes / 1e9).toFixed(digits)} GB`;
 const mb = (bytes: number, digits = 1) => `${(bytes / 1e6).toFixed(digits)} MB`;
 const h100 = findGpu("h100-sxm")!;
+/** What nvidia-smi reports for an "80 GB" H100: 81,559 MiB (nvidia2024nccl1264, cited in the chapter). */
+const h100UsableBytes = 81_559 * 2 ** 20;
 
 /** Narayanan et al. §2.2: (p − 1)/m, divided by v when interleaved. */
 const bubble = (p: number, m: number, v = 1) => (p - 1) / (v * m);
@@ -64,7 +68,15 @@ test("activation memory of the 175B example (Korthikanti et al. Table 3 configur
   const gpipe = 64 * (96 / 8) * perLayer;
   const oneF1B = 96 * perLayer;
   const interleaved = oneF1B * (1 + 7 / (8 * 3));
-  assertMentions(text, `every stage: ${gb(gpipe)}`, "GPipe");
+  assertMentions(text, `every stage: ${gb(gpipe)}, or ${(gpipe / 2 ** 30).toFixed(1)} GiB, before`, "GPipe");
+  assertMentions(text, `which is ${(h100UsableBytes / 2 ** 30).toFixed(1)} GiB or\n${gb(h100UsableBytes)}`.replace("\n", " "), "H100 usable memory");
+  assertMentions(text, `The activations alone would take ${((gpipe / h100UsableBytes) * 100).toFixed(0)}% of it`, "GPipe share");
+  // 175B parameters over t·p = 64 GPUs at 16 bytes each.
+  const states = (175e9 / 64) * 16;
+  assert.equal(Math.round(states / 1e9), 44);
+  assertMentions(text, `do not\nfit in the ${gb(h100UsableBytes - gpipe)} that would be left`.replace("\n", " "), "room left");
+  assertMentions(text, `GPipe needs ${gb(gpipe + 44e9)} in all and does not fit; its activations alone\nwould take ${((gpipe / h100UsableBytes) * 100).toFixed(0)}% of the GPU`.replace("\n", " "), "exercise 3 GPipe total");
+  assertMentions(text, `(${gb(h100UsableBytes)} by \`nvidia-smi\`'s count, the "80 GB" model)`, "exercise 3 GPU");
   assertMentions(text, `$96 \\times ${(perLayer / 1e6).toFixed(1)}$ MB = ${gb(oneF1B)}`, "1F1B");
   assertMentions(text, `(${gb(oneF1B)} becomes ${gb(interleaved)} in the 175B example)`, "interleaved");
   assertMentions(text, `a factor of ${(1 + 7 / 24).toFixed(2)}`, "interleaved factor");
@@ -80,6 +92,14 @@ test("balancing: Llama 3.1 8B vocabulary matrix and logits", () => {
   assertMentions(text, `holds ${fmt(counts.breakdown.embedding)} parameters`, "8B embedding");
   assertMentions(text, `${(counts.breakdown.embedding / layer).toFixed(2)} layers' worth (a layer holds ${fmt(layer)})`, "ratio");
   assertMentions(text, `= ${gb(4 * 8192 * 128256)}`, "fp32 logits");
+  // Compute, not parameters: a layer also spends attention FLOPs that grow with s (PaLM's 12·L·a·d·s term).
+  const mp = matmulParameters(preset.config);
+  const arch8b = parseModelConfig(preset.config).architecture;
+  const f = modelFlopsPerToken(preset.config, 8192);
+  const layerFull = (6 * mp.layers + f.attentionTerm) / arch8b.numLayers;
+  const layerCausal = (6 * mp.layers + f.attentionTerm / 2) / arch8b.numLayers;
+  const headFlops = 6 * mp.head;
+  assertMentions(text, `as much as ${(headFlops / layerFull).toFixed(2)} layers if the causal mask saves nothing and ${(headFlops / layerCausal).toFixed(2)} layers if attention kernels skip the masked\nhalf`.replace("\n", " "), "head in layers of compute");
   const l405 = parseModelConfig(findModelPreset("llama-3.1-405b")!.config).architecture;
   assert.equal(l405.numLayers + 2, 16 * 8);
 });

@@ -16,6 +16,7 @@ import {
   layerParameters,
   parseModelConfig,
   simulateMoeRouting,
+  switchBalanceLoss,
 } from "../../src/model/index.ts";
 import { moeRoutingDefaults, parseMoeRoutingSettings } from "../../src/figures/moe-routing.ts";
 
@@ -62,6 +63,10 @@ test("Mixtral expert size, expert share and memory", () => {
   assert.equal(bpp.parameters + bpp.gradients + bpp.optimizer, 16);
   assertMentions(text, gb(statesBytes), "mixed-precision Adam model states");
   assertMentions(text, `that is ${(statesBytes / 80e9).toFixed(1)}`, "GPUs of 80 GB");
+  // nvidia-smi reports 81,559 MiB for an "80 GB" H100 (nvidia2024nccl1264).
+  const usable = 81_559 * 2 ** 20;
+  assertMentions(text, `the ${(usable / 1e9).toFixed(1)} GB that \`nvidia-smi\` reports`, "usable H100 memory");
+  assertMentions(text, `it is\n${(statesBytes / usable).toFixed(1)}, so ${Math.ceil(statesBytes / usable)} GPUs`.replace("\n", " "), "GPUs of 85.5 GB");
 });
 
 test("capacity examples follow Eq. (capacity)", () => {
@@ -106,6 +111,7 @@ test("dispatch volume and times for a Mixtral-sized layer", () => {
   const perDirection = h100.nvlinkBytesPerSecond / 2;
   assertMentions(text, `${(h100.nvlinkBytesPerSecond / 1e9).toFixed(0)} GB/s of\ntotal bandwidth, ${(perDirection / 1e9).toFixed(0)} GB/s`.replace("\n", " "), "NVLink");
   assertMentions(text, `the dispatch takes about ${ms(v / perDirection, 3)}`, "NVLink dispatch time");
+  assertMentions(text, `or ${ms(v / 370e9, 3)} at the 370 GB/s that NCCL reaches`, "NVLink dispatch time at measured bandwidth");
   const ib = 50e9;
   assertMentions(text, `one dispatch would take ${ms(v / ib, 2)}`, "IB dispatch time");
   assertMentions(text, `would then cost ${ms((2 * v) / ib, 2)}`, "IB dispatch + combine");
@@ -118,4 +124,9 @@ test("exercise 5: DeepSeek-V3-like dispatch with and without node-limited routin
   const bound = 4096 * 4 * 7168;
   assertMentions(text, `${fmt(bound).replace(/,/g, "{,}")}$ B, about\n${mb(bound)}`.replace("\n", " "), "node-limited bound");
   assertMentions(text, `at most ${ms(bound / 50e9, 2)}`, "node-limited time");
+});
+
+test("Switch's balance loss is not uniquely minimized by uniform routing: 3 tokens, 3 experts, 2 on one expert → 0.84α", () => {
+  const loss = switchBalanceLoss([[0.34, 0.33, 0.33], [0.34, 0.33, 0.33], [0, 0.51, 0.49]]);
+  assertMentions(text, `can reach $${loss.toFixed(2)}\\alpha$`, "counterexample");
 });

@@ -131,3 +131,17 @@ test("expertDispatchBytes() is T·k·h·β·(G−1)/G", () => {
   assert.equal(expertDispatchBytes({ tokensPerGpu: 10, hidden: 10, topK: 1, epDegree: 1, bytesPerElement: 2 }), 0);
   assert.throws(() => expertDispatchBytes({ tokensPerGpu: 0, hidden: 1, topK: 1, epDegree: 1, bytesPerElement: 2 }), ModelInputError);
 });
+
+test("switchBalanceLoss: 1 at uniform routing and whenever f is uniform, below 1 for some unbalanced routings (fedus2022switch Eq. 4)", async () => {
+  const { switchBalanceLoss } = await import("../../src/model/moe-routing.ts");
+  const third = 1 / 3;
+  // Uniform probabilities: every token goes to expert 0 (ties), f = (1, 0, 0), and the loss is still 1.
+  assert.ok(Math.abs(switchBalanceLoss([[third, third, third], [third, third, third], [third, third, third]]) - 1) < 1e-12);
+  assert.ok(Math.abs(switchBalanceLoss([[0.5, 0.25, 0.25], [0.2, 0.6, 0.2], [0.1, 0.1, 0.8]]) - 1) < 1e-12);
+  assert.ok(Math.abs(switchBalanceLoss([[0.9, 0.05, 0.05], [0.05, 0.9, 0.05], [0.05, 0.05, 0.9]]) - 1) < 1e-12);
+  const unbalanced = switchBalanceLoss([[0.34, 0.33, 0.33], [0.34, 0.33, 0.33], [0, 0.51, 0.49]]);
+  assert.ok(unbalanced < 1);
+  assert.equal(unbalanced.toFixed(2), "0.84");
+  assert.throws(() => switchBalanceLoss([[0.5, 0.4]]), (e: unknown) => e instanceof ModelInputError && e.field === "probabilities");
+  assert.throws(() => switchBalanceLoss([]), (e: unknown) => e instanceof ModelInputError && e.field === "probabilities");
+});

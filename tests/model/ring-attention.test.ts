@@ -153,3 +153,25 @@ test("cost helpers reject sequences that do not split into 2c chunks, and kvHead
   assert.throws(() => ringKvBlockBytes({ ...llama405bAt128k, kvHeads: 7 }), (e: unknown) => e instanceof ModelInputError && e.field === "kvHeads");
   assert.throws(() => ulyssesForwardBytesPerLayer({ ...llama405bAt128k, cp: 0 }), (e: unknown) => e instanceof ModelInputError && e.field === "cp");
 });
+
+test("heads per GPU under TP × CP: Llama 3's TP 8 leaves 16 query heads and 1 KV head per CP rank (grattafiori2024llama3 §3.3.2)", async () => {
+  const { headsPerTensorParallelRank, ulyssesHeadProblem, ulyssesReplicatedForwardBytesPerLayer } = await import("../../src/model/ring-attention.ts");
+  assert.deepEqual(headsPerTensorParallelRank(128, 8, 8), { heads: 16, kvHeads: 1, kvReplication: 1 });
+  assert.deepEqual(headsPerTensorParallelRank(64, 8, 16), { heads: 4, kvHeads: 1, kvReplication: 2 });
+  assert.deepEqual(headsPerTensorParallelRank(32, 8, 4), { heads: 8, kvHeads: 2, kvReplication: 1 });
+  assert.throws(() => headsPerTensorParallelRank(28, 4, 7), (e: unknown) => e instanceof ModelInputError && e.field === "tp");
+  assert.throws(() => headsPerTensorParallelRank(28, 4, 8), (e: unknown) => e instanceof ModelInputError && e.field === "tp");
+  const perRank = { ...llama405bAt128k, heads: 16, kvHeads: 1 };
+  assert.equal(ringKvBlockBytes(perRank), 2 * 8192 * 1 * 128 * 2);
+  assert.equal(ringForwardBytesPerLayer(perRank), 15 * 4_194_304);
+  assert.equal(ulyssesHeadProblem(perRank), "1 KV head for 16 GPUs: each must be replicated 16 times");
+  assert.equal(ulyssesHeadProblem(llama405bAt128k), "8 KV heads for 16 GPUs: each must be replicated 2 times");
+  assert.equal(ulyssesHeadProblem({ ...llama405bAt128k, cp: 8 }), null);
+  assert.equal(ulyssesHeadProblem({ ...llama405bAt128k, cp: 32, seqLength: 131072 }), "8 KV heads for 32 GPUs: each must be replicated 4 times");
+  // Replicated KV heads travel as c heads: 566.2 MB instead of the 534.8 MB that whole heads would need.
+  assert.equal(ulyssesReplicatedForwardBytesPerLayer(llama405bAt128k), (8192 * (2 * 128 + 2 * 16) * 128 * 2 * 15) / 16);
+  assert.ok(ulyssesReplicatedForwardBytesPerLayer(llama405bAt128k) > ulyssesForwardBytesPerLayer(llama405bAt128k));
+  assert.equal(ulyssesReplicatedForwardBytesPerLayer({ ...llama405bAt128k, cp: 8 }), ulyssesForwardBytesPerLayer({ ...llama405bAt128k, cp: 8 }));
+  assert.equal(ulyssesReplicatedForwardBytesPerLayer(perRank), (8192 * (2 * 16 + 2 * 16) * 128 * 2 * 15) / 16);
+  assert.throws(() => ulyssesReplicatedForwardBytesPerLayer({ ...llama405bAt128k, cp: 6, seqLength: 131072 - (131072 % 12) }), (e: unknown) => e instanceof ModelInputError && e.field === "cp");
+});

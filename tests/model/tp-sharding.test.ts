@@ -115,3 +115,18 @@ test("property: every valid degree yields finite positive shapes, and K/V heads 
     }),
   );
 });
+
+test("sequence parallelism re-gathers the stored shards in the backward pass: 10bsh(t−1)/t in all, 2 of it overlapped", async () => {
+  const { tpSpCommElementsPerLayer, tpSpRegatherElementsPerLayer } = await import("../../src/model/tp-sharding.ts");
+  // 6 all-gathers + 4 reduce-scatters of b·s·h, each (t−1)/t of the tensor per GPU.
+  assert.equal(tpSpCommElementsPerLayer(1, 8192, 8192, 8), (10 * 8192 * 8192 * 7) / 8);
+  assert.equal(tpSpRegatherElementsPerLayer(1, 8192, 8192, 8), (2 * 8192 * 8192 * 7) / 8);
+  assert.equal(tpSpCommElementsPerLayer(1, 8192, 8192, 8) - tpSpRegatherElementsPerLayer(1, 8192, 8192, 8), tpCommElementsPerLayer(1, 8192, 8192, 8));
+  const a = arch("llama-3.1-70b");
+  const sp = tpShardingLayout(a, { tp: 8, sequenceParallel: true, seqLength: 8192, microBatchSize: 1 });
+  const tp = tpShardingLayout(a, { tp: 8, sequenceParallel: false, seqLength: 8192, microBatchSize: 1 });
+  assert.equal(sp.spRegatherElementsPerLayer, tpSpRegatherElementsPerLayer(1, 8192, 8192, 8));
+  assert.equal(tp.spRegatherElementsPerLayer, 0);
+  assert.deepEqual(sp.boundaries.map((b) => b.backwardRegather === true), [true, false, true, false]);
+  assert.ok(tp.boundaries.every((b) => !b.backwardRegather));
+});
