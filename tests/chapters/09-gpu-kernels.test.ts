@@ -43,7 +43,7 @@ test("H100 per-SM shares and ridge points", () => {
   const h200 = findGpu("h200-sxm")!;
   const ra = ridgePointFlopsPerByte(a100.bf16FlopsPerSecond, a100.hbmBytesPerSecond).toFixed(1);
   const rh = ridgePointFlopsPerByte(h200.bf16FlopsPerSecond, h200.hbmBytesPerSecond).toFixed(1);
-  assertMentions(text, `has its ridge at ${ra}, an H200 (same compute, 4.8 TB/s) at ${rh}`, "A100/H200 ridges");
+  assertMentions(text, `has its ridge at ${ra} [@nvidia2020a100], an H200 (same compute, 4.8 TB/s) at ${rh} [@nvidia2024h200]`, "A100/H200 ridges");
   assertMentions(text, `$312 / 2.039 = ${ra}$ FLOP/byte; H200, $989.4 / 4.8 = ${rh}$`, "exercise 1");
   assertMentions(text, `An H100 SXM can do ${ridge.toFixed(1)} bf16 FLOPs`, "takeaway");
 });
@@ -150,4 +150,27 @@ test("coalescing, tiling and occupancy arithmetic", () => {
 test("A100 to H100 growth", () => {
   const a100 = findGpu("a100-sxm-80gb")!;
   assertMentions(text, `dense bf16 compute grew ${(P / a100.bf16FlopsPerSecond).toFixed(2)}× and HBM\nbandwidth ${(B / a100.hbmBytesPerSecond).toFixed(2)}×`.replace("\n", " "), "growth");
+});
+
+test("memory hierarchy table: register file equals shared memory/L1 per SM", () => {
+  // 65,536 32-bit registers and a 256 KiB shared/L1 block (cited); 32 banks of 4 bytes per clock.
+  assert.equal((65536 * 4) / 1024, 256);
+  assertMentions(text, "65,536 32-bit registers = 256 KiB per SM", "register file");
+  assertMentions(text, "256 KiB combined per SM, up to 228 KiB of it as shared memory", "shared memory / L1");
+  assert.equal(32 * 4, 128);
+  assertMentions(text, "32 banks of 4 bytes: 128 bytes per clock per SM", "shared-memory bandwidth");
+  assert.ok(!/roughly ten times smaller/.test(text), "the 'ten times per level' claim is gone");
+});
+
+test("FlashAttention-3's published bf16 rate as a share of the H100's dense peak", () => {
+  assert.equal(Math.round((840e12 / P) * 100), 85);
+  assertMentions(text, "840 TFLOPS in bf16 (85% of peak)", "FA3 bf16");
+  assert.equal(Math.round((740e12 / P) * 100), 75);
+  assertMentions(text, "740 TFLOPS (75%)", "FA3 preprint");
+});
+
+test("strided loads: up to 8x the DRAM bytes at stride 8", () => {
+  const s8 = memoryTransactions(8);
+  assert.equal(s8.movedBytes / s8.requestedBytes, 8);
+  assertMentions(text, "up to eight times the bytes it uses from DRAM", "stride-8 traffic");
 });

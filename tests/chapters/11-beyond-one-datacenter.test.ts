@@ -47,3 +47,12 @@ test("exercise 3: a slower site", () => {
   assertMentions(text, `${(100 * (b - a) / b).toFixed(1)}\\%`, "idle fraction");
   assert.ok(Math.abs(600 * printedStep - b) < 1e-9);
 });
+
+test("INTELLECT-1: H and int8 against fp32 data parallelism", () => {
+  // H = 100 inner steps and 1 byte instead of 4 per value (cited inputs): the report's 400x.
+  const h = 100;
+  assert.equal(h * (4 / 1), 400);
+  assertMentions(text, `$${h} \\times 4 = 400$`, "bandwidth reduction");
+  // 10 billion parameters at one byte each.
+  assertMentions(text, `about ${(10e9 * 1) / 1e9} GB (ten billion one-byte values)`, "outer gradient size");
+});

@@ -51,6 +51,28 @@ describe("prose rules on fixtures", () => {
     ]);
   });
 
+  it("confusable (GPU and ML pairs): wraps/warps, principle/principal, stationery, spare/sparse, proceeding, then/than, wait/weight, cash/cache, course/coarse, bare/bear, breath/breadth", () => {
+    assert.deepEqual(byFile.get("confusables-gpu.md"), [
+      "6:27 confusable → warps",
+      "8:6 confusable → warp",
+      "10:5 confusable → warp",
+      "12:13 confusable → warps",
+      "14:7 confusable → warp",
+      "16:10 confusable → principal",
+      "18:4 confusable → principle",
+      "20:20 confusable → stationary",
+      "22:3 confusable → sparse",
+      "24:5 confusable → preceding",
+      "26:22 confusable → than",
+      "28:7 confusable → weight",
+      "30:14 confusable → cache",
+      "32:3 confusable → coarse",
+      "34:1 confusable → Bear",
+      "36:1 confusable → Breadth",
+    ]);
+    assert.match(messages.get("confusables-gpu.md:6:27") ?? "", /warp \(32 threads scheduled together\)/);
+  });
+
   it("uk-spelling: -ise, -yse, -our, -ll-, -re and single words, with the US form in the same case", () => {
     assert.deepEqual(byFile.get("uk-spelling.md"), [
       "1:4 uk-spelling → parallelize",

@@ -66,6 +66,46 @@ export const confusableRules: PhraseRule[] = [
   confusable(/\b(?<hit>work[- ]loads?)\b/dgi, (h) => matchCase(h, h.toLowerCase().endsWith("s") ? "workloads" : "workload"), "is one word"),
   confusable(/\b(?<hit>pipe[- ]lines?)\b/dgi, (h) => matchCase(h, h.toLowerCase().endsWith("s") ? "pipelines" : "pipeline"), "is one word"),
   confusable(/\b(?<hit>check[- ]point(?:s|ed|ing)?)\b/dgi, (h) => matchCase(h, h.toLowerCase().replace(/check[- ]point/, "checkpoint")), "is one word"),
+  // wraps/warps where the sentence is about GPU execution: "partitioned among wraps and thread blocks", "each
+  // wrap", "wrap scheduler". A verb use ("the wrapper wraps the module", "the line wraps around") has a subject
+  // before it and an object or particle after it, so it never meets these patterns.
+  confusable(/(?<=\b(?:among|across|between|into|within|per|each|every|active|resident|idle|other|several|many|multiple|different|neighboring|consecutive|whole|full|partial|entire|same)\s+)(?<hit>wraps?)\b(?!\s+(?:the|a|an|it|its|their|them|around|up|in|with|over|onto)\b)/dgi,
+    (h) => matchCase(h, h.toLowerCase().endsWith("s") ? "warps" : "warp"), "among threads, blocks and SMs is a warp (32 threads scheduled together)",
+  ),
+  confusable(/\b(?<hit>wraps?)(?=\s+and\s+(?:thread\s+)?(?:blocks?|threads?|lanes?|SMs?)\b|\s+(?:schedulers?|shuffles?|lanes?|instructions?|specialization|synchronous|reductions?)\b|-(?:synchronous|specialized|wide|shuffle))/dgi,
+    (h) => matchCase(h, h.toLowerCase().endsWith("s") ? "warps" : "warp"), "next to threads, blocks, lanes or a scheduler is a warp (32 threads scheduled together)"),
+  confusable(/(?<=\b(?:threads?|blocks?|lanes?|SMs?)\s+(?:and|or)\s+)(?<hit>wraps?)\b/dgi,
+    (h) => matchCase(h, h.toLowerCase().endsWith("s") ? "warps" : "warp"), "next to threads, blocks or lanes is a warp (32 threads scheduled together)"),
+  confusable(/\b(?:per|intra|inter|sub)-(?<hit>wraps?)\b/dgi, (h) => matchCase(h, h.toLowerCase().endsWith("s") ? "warps" : "warp"), "is a warp (32 threads scheduled together)"),
+  // principal (main) / principle (a rule)
+  confusable(/\b(?<hit>principles?)(?=[- ]components?\b|\s+(?:axes|axis|eigenvectors?|directions?|submatrix|square\s+root)\b)/dgi,
+    (h) => matchCase(h, "principal"), "is a rule; the main component, axis or direction is \"principal\""),
+  confusable(/\bin\s+(?<hit>principal)\b(?![- ](?:components?|axes|axis))/dgi, swap("principle"), "means main; \"in principle\" is the idiom"),
+  confusable(/\b(?:first|design|guiding|general|basic|same)\s+(?<hit>principals)\b/dgi, swap("principles"), "are people or money; rules are \"principles\""),
+  // stationary (not moving) / stationery (paper)
+  confusable(/\b(?:non-?)?(?<hit>stationery)\b/dgi, swap("stationary"), "is writing paper; not moving or not changing is \"stationary\""),
+  // sparse (few nonzeros) / spare (extra)
+  confusable(/\b(?<hit>spare)(?=\s+(?:matri(?:x|ces)|attention|tensors?|gradients?|experts?|activations?|models?|kernels?|formats?|representations?|updates?|mixtures?|layers?|weights?|routing|computation|GEMMs?|matmuls?|MoE|transformers?)\b)/dgi,
+    swap("sparse"), "means extra or unused; few nonzeros is \"sparse\""),
+  // preceding (coming before) / proceeding (going on)
+  confusable(/(?<=\b(?:the|a|each|every|its|their)\s+)(?<hit>proceeding)(?=\s+(?:layers?|steps?|sections?|chapters?|kernels?|tokens?|blocks?|stages?|microbatch(?:es)?|iterations?|paragraphs?|equations?|rounds?|operations?)\b)/dgi,
+    swap("preceding"), "means going on; coming before is \"preceding\""),
+  // than (comparison) / then (next)
+  confusable(/\b(?:more|less|fewer|rather|other|greater|larger|smaller|faster|slower|higher|lower|better|worse|bigger|longer|shorter|wider|cheaper|costlier)\s+(?<hit>then)\b(?!\s*,)/dgi,
+    swap("than"), "after a comparison is \"than\""),
+  // weight (a parameter) / wait
+  confusable(/\b(?<hit>wait)(?=\s+(?:decay|matri(?:x|ces)|tying|tensors?|updates?|gradients?|shards?|initialization)\b)/dgi, swap("weight"), "is to pause; a parameter is a \"weight\""),
+  // cache (fast memory) / cash (money)
+  confusable(/(?<=\b(?:L[123]|KV|K\/V|instruction|data|shared)\s+)(?<hit>cash(?:es)?)\b/dgi,
+    (h) => matchCase(h, h.toLowerCase().endsWith("es") ? "caches" : "cache"), "is money; fast memory is a \"cache\""),
+  confusable(/\b(?<hit>cash)(?=\s+(?:hits?|miss(?:es)?|lines?|hierarchy|evictions?|capacity)\b)/dgi, swap("cache"),
+    "is money; fast memory is a \"cache\""),
+  // coarse (not fine) / course
+  confusable(/\b(?<hit>course)(?=[- ]grain(?:ed)?\b)/dgi, swap("coarse"), "is a path or a class; not fine-grained is \"coarse\""),
+  // breadth (width) / breath (air)
+  confusable(/\b(?<hit>breath)(?=[- ]first\b)/dgi, swap("breadth"), "is air; the search order is \"breadth-first\""),
+  // bear in mind
+  confusable(/\b(?<hit>bare)(?=\s+in\s+mind\b)/dgi, swap("bear"), "means uncovered; the idiom is \"bear in mind\""),
   confusable(/\b(?<hit>matrice)\b/dgi, swap("matrix"), "is not a word; the singular of matrices is matrix"),
   confusable(/\b(?<hit>indice)\b/dgi, swap("index"), "is not a word; the singular of indices is index"),
   confusable(/\b(?<hit>vertice)\b/dgi, swap("vertex"), "is not a word; the singular of vertices is vertex"),
