@@ -67,13 +67,13 @@ class ExpertParallelMoE(nn.Module):
         comm.all_to_all_single(received_expert, expert, "ep-counts", receive_rows, send_rows)
 
         received = AllToAll.apply(x[token], receive_rows, send_rows)  # dispatch
-        out = torch.zeros_like(received)
-        for i, module in enumerate(self.experts):
-            rows = (received_expert == self.first + i).nonzero()[:, 0]
-            if len(rows):
-                out = out.index_add(0, rows, module(received[rows]))
-        back = AllToAll.apply(out, send_rows, receive_rows)  # combine
-        y = torch.zeros_like(x).index_add(0, token, back * weights.flatten()[order, None])
+        by_expert = received_expert.argsort(stable=True)  # rows came grouped by sender; regroup
+        counts = torch.bincount(received_expert - self.first, minlength=self.per_rank).tolist()
+        chunks = received[by_expert].split(counts)
+        out = torch.cat([expert(chunk) for expert, chunk in zip(self.experts, chunks)])
+        back = AllToAll.apply(out[by_expert.argsort()], send_rows, receive_rows)  # combine
+        copies = back[order.argsort()].view(-1, self.top_k, shape[-1])  # token by token, k copies
+        y = (copies * weights[..., None]).sum(1)
         return y.reshape(shape)
     # [end:dispatch-combine]
 

@@ -30,14 +30,15 @@ class CopyToTensorParallel(torch.autograd.Function):
     """f: the input is already on every rank; in backward each rank holds a partial input gradient."""
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx, x, tag="tp"):
+        ctx.tag = tag
         return x.view_as(x)
 
     @staticmethod
     def backward(ctx, grad):
         grad = grad.contiguous()
-        comm.all_reduce(grad, "tp")
-        return grad
+        comm.all_reduce(grad, ctx.tag)
+        return grad, None
 
 
 class ReduceFromTensorParallel(torch.autograd.Function):
@@ -198,7 +199,7 @@ class TensorParallel:
         if self.sp:
             (logits,) = GatherColumnParallel.apply(x, "tp-vocab", self.head)
         else:
-            logits = CopyToTensorParallel.apply(x) @ self.head.t()
+            logits = CopyToTensorParallel.apply(x, "tp-vocab") @ self.head.t()
         return VocabParallelCrossEntropy.apply(logits, targets, self.vocab_start)
 
     def step(self, microbatches):
