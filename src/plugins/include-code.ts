@@ -207,7 +207,7 @@ export function comparisonTable(spec: string, root = process.cwd()): string {
     const first = check.activations[0]!;
     const commModel = sum(check.communication.map((c) => c.model));
     const commMeasured = sum(check.communication.map((c) => c.measured));
-    const gap = (a: number, b: number) => (a === b ? "" : ` (${formatPercent((b - a) / a)})`);
+    const gap = (a: number, b: number) => (a === b ? "" : ` (${b > a ? "+" : ""}${formatPercent((b - a) / a)})`);
     const label = wanted.replace(/^\S+\.json\s*/, (m) => (m.startsWith("tiny.json") ? "" : `${m.replace(/\.json\s*$/, "")}, `)) || "one process";
     rows.push(
       `| \`${label}\` | ${formatBytes(statesModel)}${statesEqual ? ", equal" : ", DIFFERENT"} | ${formatBytes(first.model)} | ${formatBytes(first.measured)}${gap(first.model, first.measured)} | ${commModel ? formatBytes(commModel) : "none"} | ${commMeasured ? formatBytes(commMeasured) : "none"}${gap(commModel, commMeasured)} |`,
