@@ -38,7 +38,7 @@ class SavedTensorCounter:
     def pack(self, tensor):
         if isinstance(tensor, nn.Parameter) or isinstance(tensor._base, nn.Parameter):
             return tensor  # weights are model states, not activations
-        storage = tensor.storage()
+        storage = _storage(tensor)
         key = (storage.data_ptr(), storage.nbytes())
         kind = "floating" if tensor.is_floating_point() else "index"
         if self.refs.get(key, 0) == 0:
@@ -66,11 +66,16 @@ class _Saved:
         self.counter.release(self.key, self.kind, self.key[1])
 
 
+def _storage(tensor):
+    # PyTorch 2 names the byte storage untyped_storage(); 1.13 has storage() only.
+    return tensor.untyped_storage() if hasattr(tensor, "untyped_storage") else tensor.storage()
+
+
 def storage_bytes(tensors):
     seen = {}
     for t in tensors:
         if t is not None and t.numel():
-            s = t.storage()
+            s = _storage(t)
             seen[s.data_ptr()] = s.nbytes()
     return sum(seen.values())
 
