@@ -93,7 +93,8 @@ def all_gather_into_tensor(output, input, tag, group=None):
 
 def all_to_all_single(output, input, tag, output_splits=None, input_splits=None, group=None):
     """Rank i sends the i-th slice of `input` (sizes from input_splits) to rank i of the group.
-    Gloo and NCCL both have it (NCCL builds it from grouped send/recv)."""
+    Gloo has it; PyTorch's NCCL backend issues it as one group of ncclSend/ncclRecv calls, one pair
+    per peer (or as ncclAllToAll where NCCL provides it)."""
     _record(tag, "all-to-all", nbytes(input), size(group))
     dist.all_to_all_single(output, input, output_splits, input_splits, group=group)
     return output
@@ -101,7 +102,8 @@ def all_to_all_single(output, input, tag, output_splits=None, input_splits=None,
 
 def all_to_all(outputs, inputs, tag, group=None):
     """List form: inputs[i] goes to rank i, outputs[i] comes from rank i. Gloo lacks it; we pack the
-    list into one buffer and call all_to_all_single, which is what NCCL's grouped send/recv does."""
+    list into one buffer and call all_to_all_single. With NCCL, PyTorch sends each list entry with
+    its own ncclSend inside one group, so no packing copy is needed."""
     flat_in = torch.cat([t.reshape(-1) for t in inputs])
     flat_out = torch.empty(sum(t.numel() for t in outputs), dtype=flat_in.dtype)
     all_to_all_single(flat_out, flat_in, tag, [t.numel() for t in outputs], [t.numel() for t in inputs], group)
