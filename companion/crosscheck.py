@@ -36,8 +36,10 @@ GRID = [  # (config file in companion/configs, extra flags)
     ("tiny.json", ["--cp", "2"]),
     ("tiny.json", ["--cp", "4"]),
     ("tiny-gqa.json", ["--cp", "2"]),
+    ("tiny.json", ["--cp", "2", "--recompute", "full"]),
     ("tiny-moe.json", ["--dp", "2", "--ep", "2"]),
     ("tiny-moe.json", ["--dp", "4", "--ep", "4"]),
+    ("tiny-moe.json", ["--dp", "2", "--ep", "2", "--recompute", "full"]),
 ]
 
 

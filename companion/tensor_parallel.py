@@ -8,7 +8,7 @@ partial sum of the full output). Two operators glue them together:
 - f: identity in forward, all-reduce of the input gradient in backward (before column-parallel);
 - g: all-reduce in forward, identity in backward (after row-parallel).
 
-That is four all-reduces of a [batch, seq, hidden] tensor per layer and step. Sequence parallelism
+That is four all-reduces of a [batch, seq, hidden] tensor per layer and microbatch. Sequence parallelism
 replaces each all-reduce by a reduce-scatter and an all-gather over the sequence dimension, so the
 norms and residuals between blocks work on 1/t of the tokens. As in Megatron-LM, a column-parallel
 block keeps only its sequence shard of the input for backward and all-gathers it again there.
