@@ -57,7 +57,7 @@ class FlatShard:
             p.data = torch.empty(0, dtype=p.dtype)
 
     def flat_grad(self):
-        grads = [p.grad if p.grad is not None else torch.zeros(s) for p, s in zip(self.params, self.shapes)]
+        grads = [p.grad if p.grad is not None else torch.zeros(s, dtype=self.shard.dtype) for p, s in zip(self.params, self.shapes)]
         flat = torch.zeros(self.padded, dtype=self.shard.dtype)
         torch.cat([g.reshape(-1) for g in grads], out=flat[:sum(s.numel() for s in self.shapes)])
         return flat
