@@ -18,6 +18,7 @@ import { permalinksPlugin } from "./src/plugins/permalinks.ts";
 import { bookEditionPlugin } from "./src/plugins/book-edition.ts";
 import { glossaryMarksPlugin } from "./src/plugins/glossary-marks.ts";
 import { highlightPlugin } from "./src/plugins/highlight.ts";
+import { includeCodePlugin } from "./src/plugins/include-code.ts";
 import { socialPlugin } from "./src/plugins/social.ts";
 import { sitemapPlugin } from "./src/plugins/sitemap.ts";
 import { feedPlugin } from "./src/plugins/feed.ts";
@@ -27,6 +28,7 @@ export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(collectionsPlugin); // chapters in file-name order, /slug/ URLs
   eleventyConfig.addPlugin(markdownLibraryPlugin); // math, citations, cross-refs, blocks, widgets
   eleventyConfig.addPlugin(highlightPlugin); // code fences: highlight.js at build time, unknown language fails
+  eleventyConfig.addPlugin(includeCodePlugin); // ```include file#region``` listings and ```companion-table``` from companion/ (unknown file or region fails)
   eleventyConfig.addPlugin(socialPlugin); // absolute URLs for Open Graph/Twitter meta; a 1200×630 PNG card per chapter
   eleventyConfig.addPlugin(sitemapPlugin); // after the build: sitemap.xml (every page, lastmod from git) and robots.txt
   eleventyConfig.addPlugin(feedPlugin); // /changelog.xml: Atom feed of content/changelog.md's dated sections
