@@ -317,7 +317,7 @@ export function stepTime(input: StepInput): StepResult {
     if (L % (pp * v) !== 0) {
       throw new ModelInputError(
         "pp",
-        `pp${v > 1 ? " × chunks" : ""} (${pp * v}) must divide the number of layers (${L}); give stageLayers for an uneven split`,
+        `pp${v > 1 ? " × chunks" : ""} (${pp * v}) must divide the number of layers (${L}); give an uneven split with stageLayers (--stage-layers)`,
       );
     }
     stageLayers = Array.from({ length: pp }, () => L / pp);
