@@ -144,6 +144,8 @@ export interface StepInput {
   kernelEfficiency?: number;
   /** Override the system's bandwidths. */
   interconnect?: InterconnectSpec;
+  /** Compute memory per GPU with trainingMemory (default true; the configuration search does its own). */
+  includeMemory?: boolean;
 }
 
 /** Seconds per step by part; they sum to `stepSeconds`. */
@@ -227,7 +229,7 @@ export function balancedStageLayers(numLayers: number, pp: number, trim = 0): nu
   const p = requirePositiveInteger(pp, "pp");
   if (p === 1) return [L];
   const middle = p - 2;
-  const endLayers = Math.ceil((L + 2 * trim) / p) - trim;
+  const endLayers = Math.round(L / p) - trim;
   if (endLayers < 1) throw new ModelInputError("stageLayers", `cannot remove ${trim} layers from the end stages of a ${L}-layer, ${p}-stage split`);
   const rest = L - 2 * endLayers;
   if (middle === 0) {
@@ -496,7 +498,7 @@ export function stepTime(input: StepInput): StepResult {
 
   let memory: MemoryBreakdown | null = null;
   let memoryNote: string | null = null;
-  try {
+  if (input.includeMemory !== false) try {
     const memZero: ZeroStage = zeroStage === 3 && !reshard ? 2 : zeroStage;
     memory = trainingMemory(arch, {
       seqLength: s,
