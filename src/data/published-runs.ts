@@ -355,7 +355,7 @@ const mosaic: PublishedRun[] = mosaicRows.map(([size, seq, gpus, gpu, mb, , batc
     id: `mosaicml-mpt-${size}-${seq}-${gpus}-${gpu.startsWith("h100") ? "h100" : "a100"}`,
     source: "mosaicml2023benchmarks",
     location: `Table '${table}', row ${size} / ${seq} / ${gpus} GPUs`,
-    model: `MPT ${size}`,
+    model: `MPT-${size.toUpperCase()}`,
     config: gpt(h, a, layers, 50368, seq),
     gpu,
     gpuCount: gpus,
@@ -375,21 +375,21 @@ const TORCHTITAN_ASSUMPTIONS = [
   "Network of the A100 cluster not stated: one 200 Gb/s NIC per GPU assumed; WPS read as tokens per second per GPU (the only reading consistent with the printed MFU)",
 ];
 
-const torchtitanRows: Array<[string, string, number, number, "none" | "selective" | "full", number, string]> = [
-  // [label, preset, seq, local batch, recompute, WPS, location]
-  ["llama3-8b", "llama-3.1-8b", 8192, 1, "selective", 2973, "Llama 3 table, row 8B / selective op"],
-  ["llama3-70b", "llama-3.1-70b", 8192, 1, "full", 331, "Llama 3 table, row 70B / full"],
-  ["llama2-13b-none", "llama-2-13b", 4096, 2, "none", 2162, "Llama 2 table, row 13B / no"],
-  ["llama2-13b-selective", "llama-2-13b", 4096, 2, "selective", 1904, "Llama 2 table, row 13B / selective op"],
-  ["llama2-70b-selective", "llama-2-70b", 4096, 1, "selective", 355, "Llama 2 table, row 70B / batch 1 / selective op"],
-  ["llama2-70b-full", "llama-2-70b", 4096, 2, "full", 353, "Llama 2 table, row 70B / batch 2 / full"],
+const torchtitanRows: Array<[string, string, string, number, number, "none" | "selective" | "full", number, string]> = [
+  // [label, model, preset, seq, local batch, recompute, WPS, location]
+  ["llama3-8b", "Llama 3 8B", "llama-3.1-8b", 8192, 1, "selective", 2973, "Llama 3 table, row 8B / selective op"],
+  ["llama3-70b", "Llama 3 70B", "llama-3.1-70b", 8192, 1, "full", 331, "Llama 3 table, row 70B / full"],
+  ["llama2-13b-none", "Llama 2 13B", "llama-2-13b", 4096, 2, "none", 2162, "Llama 2 table, row 13B / no"],
+  ["llama2-13b-selective", "Llama 2 13B", "llama-2-13b", 4096, 2, "selective", 1904, "Llama 2 table, row 13B / selective op"],
+  ["llama2-70b-selective", "Llama 2 70B", "llama-2-70b", 4096, 1, "selective", 355, "Llama 2 table, row 70B / batch 1 / selective op"],
+  ["llama2-70b-full", "Llama 2 70B", "llama-2-70b", 4096, 2, "full", 353, "Llama 2 table, row 70B / batch 2 / full"],
 ];
 
-const torchtitan: PublishedRun[] = torchtitanRows.map(([label, preset, seq, local, recompute, wps, location]) => ({
+const torchtitan: PublishedRun[] = torchtitanRows.map(([label, model, preset, seq, local, recompute, wps, location]) => ({
   id: `torchtitan-${label}`,
   source: "pytorch2024torchtitanperf",
   location,
-  model: preset,
+  model,
   config: preset,
   gpu: "a100-sxm-80gb",
   gpuCount: 64,
@@ -411,7 +411,7 @@ export const EXCLUDED_RUNS: readonly { model: string; source: string; reason: st
     model: "DeepSeek-V3 (671B MoE, 2,048 H800)",
     source: "deepseekai2024v3",
     reason:
-      "Trained in FP8 with the DualPipe schedule and a custom all-to-all overlapped with compute, none of which the step model describes; the report gives GPU hours per trillion tokens, not an MFU",
+      "Trained in fp8 with the DualPipe schedule and a custom all-to-all overlapped with compute, none of which the step model describes; the report gives GPU hours per trillion tokens, not an MFU",
   },
   {
     model: "MegaScale 175B and 530B",
