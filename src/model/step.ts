@@ -444,10 +444,10 @@ export function stepTime(input: StepInput): StepResult {
     const perNode = Math.max(1, Math.min(g.ranks, Math.floor(nodeSize / stride)));
     const shardRanks = hsdp ? perNode : g.ranks;
     const replicas = g.ranks / shardRanks;
-    const add = (name: string, collective: Collective, bytes: number, ranks: number, st: number, calls: number, window: number) => {
+    const add = (name: string, collective: Collective, bytes: number, ranks: number, st: number, calls: number, windowSecondsArg: number) => {
       const per = collectiveSeconds(collective, bytes, ranks, st);
       if (per === 0) return;
-      dpTransfers.push({ name: `${g.label}${name}`, collective, ranks, messageBytes: bytes, callsPerStep: calls, secondsPerCall: per, windowSeconds: window, exposedSeconds: calls * Math.max(0, per - window) });
+      dpTransfers.push({ name: `${g.label}${name}`, collective, ranks, messageBytes: bytes, callsPerStep: calls, secondsPerCall: per, windowSeconds: windowSecondsArg, exposedSeconds: calls * Math.max(0, per - windowSecondsArg) });
     };
     const gradMessage = g.params * gradBytes;
     const paramMessage = g.params * valueBytes;
