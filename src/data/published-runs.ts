@@ -414,6 +414,12 @@ export const EXCLUDED_RUNS: readonly { model: string; source: string; reason: st
       "Trained in fp8 with the DualPipe schedule and a custom all-to-all overlapped with compute, none of which the step model describes; the report gives GPU hours per trillion tokens, not an MFU",
   },
   {
+    model: "GPT 175B and 530B under ZeRO-3 without model parallelism (Table 2)",
+    source: "narayanan2021efficient",
+    reason:
+      "The step model predicts no loss of throughput as GPUs are added for these layouts, while the measured throughput fell from 144 to 44 TFLOPS per GPU (175B) and from 138 to 48 (530B); whatever limited the ZeRO-3 implementation of 2021 at more than a thousand ranks is outside the model, and these would be its worst misses by far",
+  },
+  {
     model: "MegaScale 175B and 530B",
     source: "jiang2024megascale",
     reason: "Parallel attention/MLP blocks, sliding-window attention and the LAMB optimizer change the model the FLOP count assumes; we could not read the throughput table's layouts in a source we could verify",

@@ -5,7 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { EXCLUDED_RUNS, evaluateRuns, KERNEL_EFFICIENCY, leaveOneSourceOut, PUBLISHED_RUNS, summarizeErrors } from "../../src/model/index.ts";
+import { EXCLUDED_RUNS, evaluateRuns, KERNEL_EFFICIENCY, leaveOneSourceOut, PUBLISHED_RUNS, stepTime, summarizeErrors } from "../../src/model/index.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 import { pct1, runRow } from "./a2-rows.ts";
 
@@ -55,4 +55,10 @@ test("misses quoted in the prose", () => {
 
 test("runs left out are listed with their reasons", () => {
   for (const x of EXCLUDED_RUNS) assertMentions(text, `**${x.model}** [@${x.source}]`, x.model);
+});
+
+test("left-out ZeRO-3 rows: the step model predicts no loss of throughput as GPUs are added", () => {
+  const gpt = { model_type: "gpt2", n_embd: 12288, n_head: 96, n_layer: 96, vocab_size: 51200, n_positions: 2048 };
+  const mfu = [384, 768, 1536].map((g) => stepTime({ config: gpt, gpu: "a100-sxm-80gb", gpuCount: g, dp: g, zeroStage: 3, seqLength: 2048, microBatchSize: 1, globalBatch: 1536, recompute: "full", includeMemory: false }).mfu);
+  assert.ok(Math.abs(mfu[2] - mfu[0]) / mfu[0] < 0.01, mfu.join(", "));
 });
