@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { balancedStageLayers, ModelInputError, stepTime, type StepInput } from "../../src/model/index.ts";
+import { balancedStageLayers, findModelPreset, ModelInputError, stepTime, type StepInput } from "../../src/model/index.ts";
 
 // A tiny GPT: h = 64, a = 4 (d = 16), L = 2, V = 100, s = 16. Hand counts:
 // layer matmul parameters (weights and biases, no norms) = 4h² + 4h + 8h² + 5h = 49,728; head V·h = 6,400.
@@ -105,4 +105,24 @@ test("stepTime() refuses layouts that do not describe a run, naming the field", 
   refuses({ ...base, config: { ...tiny, n_layer: 3 }, gpuCount: 2, pp: 2, globalBatch: 2 }, "pp", /must divide the number of layers \(3\)/);
   refuses({ ...base, gpu: "v100" }, "gpu", /unknown GPU "v100"/);
   refuses({ ...base, gpuCount: 2, pp: 2, globalBatch: 2, stageLayers: [1, 2] }, "stageLayers", /sum to 3/);
+});
+
+test("stepTime(): hybrid sharding gathers inside the server and all-reduces the shard across servers", () => {
+  const input: StepInput = { ...base, config: { ...tiny, n_layer: 2 }, gpuCount: 16, dp: 16, globalBatch: 16, zeroStage: 3 };
+  const flat = stepTime(input);
+  const hsdp = stepTime({ ...input, hsdp: true });
+  assert.equal(flat.dpTransfers[0].ranks, 16);
+  assert.equal(hsdp.dpTransfers[0].ranks, 8);
+  const cross = hsdp.dpTransfers.find((t) => t.name.includes("cross-node"));
+  assert.ok(cross);
+  assert.equal(cross.ranks, 2);
+  assert.equal(cross.collective, "all-reduce");
+});
+
+test("stepTime(): expert parallelism adds exposed all-to-alls on MoE layers", () => {
+  const mixtral = findModelPreset("mixtral-8x7b")!.config;
+  const r = stepTime({ config: mixtral, gpu: "h100-sxm", gpuCount: 64, tp: 8, dp: 8, ep: 8, seqLength: 4096, microBatchSize: 1, globalBatch: 64, includeMemory: false });
+  assert.ok(r.breakdown.ep > 0);
+  const none = stepTime({ config: mixtral, gpu: "h100-sxm", gpuCount: 64, tp: 8, dp: 8, seqLength: 4096, microBatchSize: 1, globalBatch: 64, includeMemory: false });
+  assert.equal(none.breakdown.ep, 0);
 });
