@@ -67,6 +67,20 @@ export const INTERCONNECTS: readonly InterconnectSpec[] = [
     nicSource: "Assumption: 90% of the 50 GB/s line rate of a 400 Gb/s NIC (no per-NIC busBw measurement found in a primary source)",
   },
   {
+    gpuId: "h100-pcie",
+    system: "8 H100 PCIe cards per server on PCIe Gen5 (NVLink bridges join pairs only), one 400 Gb/s NIC per GPU",
+    gpusPerNode: 8,
+    nvlinkRingBusBytesPerSecond: 51 * GB,
+    nvlinkNvlsAllReduceBusBytesPerSecond: null,
+    nicLineBytesPerSecond: 50 * GB,
+    nicBusBytesPerSecond: 45 * GB,
+    hopLatencySeconds: 3e-6,
+    interNodeHopLatencySeconds: 8e-6,
+    nvlinkSource:
+      "Assumption: a ring over eight cards runs at PCIe Gen5 x16 speed (64 GB/s per direction, gpus.ts) at 80% efficiency; the NVLink bridge links only pairs, so it cannot carry an 8-GPU ring",
+    nicSource: "Assumption: 90% of the 50 GB/s line rate of a 400 Gb/s NIC",
+  },
+  {
     gpuId: "h200-sxm",
     system: "HGX H200 8-GPU (NVLink 4 through NVSwitch), one 400 Gb/s NIC per GPU",
     gpusPerNode: 8,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { balancedStageLayers, findModelPreset, ModelInputError, stepTime, type StepInput } from "../../src/model/index.ts";
+import { balancedStageLayers, findInterconnect, findModelPreset, GPUS, ModelInputError, stepTime, type StepInput } from "../../src/model/index.ts";
 
 // A tiny GPT: h = 64, a = 4 (d = 16), L = 2, V = 100, s = 16. Hand counts:
 // layer matmul parameters (weights and biases, no norms) = 4h² + 4h + 8h² + 5h = 49,728; head V·h = 6,400.
@@ -125,4 +125,12 @@ test("stepTime(): expert parallelism adds exposed all-to-alls on MoE layers", ()
   assert.ok(r.breakdown.ep > 0);
   const none = stepTime({ config: mixtral, gpu: "h100-sxm", gpuCount: 64, tp: 8, dp: 8, seqLength: 4096, microBatchSize: 1, globalBatch: 64, includeMemory: false });
   assert.equal(none.breakdown.ep, 0);
+});
+
+test("every GPU in gpus.ts has bandwidths and a kernel-efficiency generation, so the configuration finder can search it", () => {
+  for (const g of GPUS) {
+    assert.ok(findInterconnect(g.id), g.id);
+    const r = stepTime({ ...base, gpu: g.id });
+    assert.ok(r.stepSeconds > 0, g.id);
+  }
 });
