@@ -11,8 +11,12 @@ import {
   MODEL_PRESETS,
   ModelInputError,
   pipelineSchedule,
+  stepTime,
   trainingMemory,
+  GPUS,
+  INTERCONNECTS,
   type PipelineSchedule,
+  type StepInput,
   type TrainingSetup,
 } from "../model/index.ts";
 
@@ -23,6 +27,10 @@ const USAGE = `usage: model <command> [options]
          [--schedule afab|1f1b|interleaved] [--microbatches N] [--chunks V] [--attention flash|eager]
   pipeline --schedule afab|1f1b|interleaved|zb-h1|dualpipe --stages P --microbatches M [--chunks V]
          [--forward T] [--backward T] [--weight-grad T] [--forward-backward T]
+  step <config.json|preset> --gpu ID --gpus N [--tp T] [--pp P] [--cp C] [--ep E] [--dp D] [--zero 0|1|2|3]
+         [--no-reshard] [--hsdp] [--sp|--no-sp] [--recompute none|selective|full] --seq S --micro-batch B
+         --global-batch G [--schedule 1f1b|interleaved] [--chunks V] [--grad-reduce fp32|bf16]
+         [--stage-layers a,b,…] [--rank-order tp-cp-dp-pp|tp-cp-pp-dp] [--no-nvls] [--efficiency F]
   presets`;
 
 class UsageError extends Error {}
@@ -174,9 +182,95 @@ function runPipeline(args: string[]): void {
   });
 }
 
+function runStep(args: string[]): void {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      gpu: { type: "string" },
+      gpus: { type: "string" },
+      tp: { type: "string" },
+      pp: { type: "string" },
+      cp: { type: "string" },
+      ep: { type: "string" },
+      dp: { type: "string" },
+      zero: { type: "string" },
+      "no-reshard": { type: "boolean" },
+      hsdp: { type: "boolean" },
+      sp: { type: "boolean" },
+      "no-sp": { type: "boolean" },
+      recompute: { type: "string" },
+      seq: { type: "string" },
+      "micro-batch": { type: "string" },
+      "global-batch": { type: "string" },
+      schedule: { type: "string" },
+      chunks: { type: "string" },
+      "grad-reduce": { type: "string" },
+      "stage-layers": { type: "string" },
+      "rank-order": { type: "string" },
+      "no-nvls": { type: "boolean" },
+      efficiency: { type: "string" },
+    },
+  });
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
+  const config = loadConfig(positionals[0]);
+  for (const [flag, name] of [["gpu", "gpu"], ["gpus", "gpuCount"], ["seq", "seqLength"], ["micro-batch", "microBatchSize"], ["global-batch", "globalBatch"]] as const) {
+    if (values[flag] === undefined) throw new ModelInputError(name, `--${flag} is required`);
+  }
+  if (values.sp && values["no-sp"]) throw new UsageError("--sp and --no-sp contradict each other");
+  if (values.chunks !== undefined && values.schedule !== "interleaved") {
+    throw new ModelInputError("chunks", "--chunks applies to --schedule interleaved only");
+  }
+  if (values["no-reshard"] && values.zero !== "3") throw new ModelInputError("zeroStage", "--no-reshard applies to --zero 3 only");
+  const stageLayers = values["stage-layers"]?.split(",").map((x) => numeric(x));
+  const input = {
+    config,
+    gpu: values.gpu,
+    gpuCount: numeric(values.gpus),
+    tp: numeric(values.tp),
+    pp: numeric(values.pp),
+    cp: numeric(values.cp),
+    ep: numeric(values.ep),
+    dp: numeric(values.dp),
+    zeroStage: numeric(values.zero),
+    reshardAfterForward: values["no-reshard"] ? false : undefined,
+    hsdp: values.hsdp ?? false,
+    sequenceParallel: values.sp ? true : values["no-sp"] ? false : undefined,
+    recompute: values.recompute,
+    seqLength: numeric(values.seq),
+    microBatchSize: numeric(values["micro-batch"]),
+    globalBatch: numeric(values["global-batch"]),
+    schedule: values.schedule,
+    chunks: numeric(values.chunks),
+    gradReduce: values["grad-reduce"],
+    stageLayers,
+    rankOrder: values["rank-order"],
+    nvls: values["no-nvls"] ? false : undefined,
+    kernelEfficiency: numeric(values.efficiency),
+  } as unknown as StepInput;
+  const r = stepTime(input);
+  print({
+    stepSeconds: r.stepSeconds,
+    tokensPerSecondPerGpu: r.tokensPerSecondPerGpu,
+    mfu: r.mfu,
+    breakdown: r.breakdown,
+    memoryPerGpu: r.memory,
+    memoryNote: r.memoryNote,
+    microbatches: r.microbatches,
+    slowestStage: r.slowestStage,
+    stageImbalance: r.stageImbalance,
+    kernelEfficiency: r.kernelEfficiency,
+    layout: r.layout,
+    stages: r.stages,
+    dpTransfers: r.dpTransfers,
+  });
+}
+
 function runPresets(): void {
   print({
     presets: MODEL_PRESETS.map((p) => ({ id: p.id, name: p.name, hfRepo: p.hfRepo, publishedTotal: p.publishedTotal })),
+    gpus: GPUS.filter((g) => INTERCONNECTS.some((i) => i.gpuId === g.id)).map((g) => ({ id: g.id, name: g.name })),
   });
 }
 
@@ -195,6 +289,9 @@ export function main(argv: string[]): number {
       case "pipeline":
         runPipeline(rest);
         return 0;
+      case "step":
+        runStep(rest);
+        return 0;
       case "presets":
         runPresets();
         return 0;
@@ -204,7 +301,7 @@ export function main(argv: string[]): number {
         process.stderr.write(`${USAGE}\n`);
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${command}" (commands: params, memory, pipeline, presets)`);
+        throw new UsageError(`unknown command "${command}" (commands: params, memory, pipeline, step, presets)`);
     }
   } catch (error) {
     if (error instanceof ModelInputError) {

@@ -234,6 +234,12 @@ export interface OverlapRatio {
 export interface OverlapRatios {
   /** Gradient reduction of the dense parameters (all-reduce, or reduce-scatter under ZeRO-1/2) vs the backward pass (2× forward) of the last microbatch on the stage. */
   dp: OverlapRatio | null;
+  /**
+   * ZeRO-1/2 only: the all-gather of the updated parameters vs the forward pass of the next step's
+   * first microbatch, the only compute it can hide behind (it needs the optimizer step, which needs
+   * every gradient). `null` otherwise.
+   */
+  zeroParamGather?: OverlapRatio | null;
   /** ZeRO-3: all-gather of one layer's parameters vs one layer's forward of one microbatch (prefetching the next layer). */
   zero3: OverlapRatio | null;
   /** Tensor parallel: one layer's forward communication (two all-reduces, or SP's gathers and scatters) vs that layer's forward compute. */
@@ -278,6 +284,11 @@ export function overlapRatios(config: unknown, input: OverlapInput): OverlapRati
     const comm = collectiveSeconds({ collective, messageBytes: denseParams * gradBytes, ranks: dpRanks, busBandwidthBytesPerSecond: bw.dpBusBytesPerSecond });
     dp = ratio(comm, 2 * stageForwardSeconds);
   }
+  let zeroParamGather: OverlapRatio | null = null;
+  if (dpRanks > 1 && (s.zeroStage === 1 || s.zeroStage === 2)) {
+    const comm = collectiveSeconds({ collective: "all-gather", messageBytes: denseParams * valueBytes, ranks: dpRanks, busBandwidthBytesPerSecond: bw.dpBusBytesPerSecond });
+    zeroParamGather = ratio(comm, stageForwardSeconds);
+  }
   let zero3: OverlapRatio | null = null;
   if (dpRanks > 1 && s.zeroStage === 3) {
     const layerParams = layerParameters(arch, 0).total / s.tp;
@@ -300,5 +311,5 @@ export function overlapRatios(config: unknown, input: OverlapInput): OverlapRati
     const comm = collectiveSeconds({ collective: "send-recv", messageBytes: message, ranks: 2, busBandwidthBytesPerSecond: bw.ppBytesPerSecond });
     pp = ratio(comm, stageForwardSeconds / s.virtualStages);
   }
-  return { dp, zero3, tp, pp };
+  return { dp, zeroParamGather, zero3, tp, pp };
 }

@@ -1,40 +1,39 @@
 /**
  * Search over parallel configurations: enumerate (DP, TP, PP, CP, EP, ZeRO, recomputation,
- * micro-batch size) for a model on a cluster, rule out what does not divide, does not reach the
- * global batch or does not fit in memory, and rank the rest by a simple step-time model.
+ * micro-batch size, stage split) for a model on a cluster, rule out what does not divide, does not
+ * reach the global batch or does not fit in memory, and rank the rest by the step model
+ * ({@link stepTime}, src/model/step.ts), the same model the book holds against published runs.
  *
- * ## Step-time model (the assumptions, stated once)
+ * ## What the search assumes, stated once
  *
- * $$T_\text{step} = T_\text{compute}\,\bigl(1 + \tfrac{p-1}{m}\bigr) + T_\text{TP} + T_\text{CP} + T_\text{EP} + T_\text{PP} + T_\text{DP,exposed}$$
+ * - Step time: {@link stepTime} with the GPU's measured bus bandwidths and its generation's kernel
+ *   efficiency, the 1F1B schedule, fp32 gradient reduction (Megatron-LM's default), sequence
+ *   parallelism whenever $t > 1$ and Megatron-LM's rank order (TP, CP, DP, PP). The slowest
+ *   pipeline stage sets the pace, so the LM head on the last stage counts.
+ * - Stage splits: for $p > 1$ both the even split (when $p$ divides the layers; otherwise the
+ *   first stages take one extra layer) and the split with one layer fewer on each end stage (Llama
+ *   3's remedy) are tried; the faster is kept.
+ * - Sharding: ZeRO-0 to ZeRO-3 with any pipeline degree. DeepSpeed refuses ZeRO-2 and ZeRO-3
+ *   together with its pipeline engine, but that is one framework's restriction, not a law:
+ *   Megatron-LM's distributed optimizer and PyTorch FSDP combine sharding with pipelines, and Llama 3
+ *   trained with FSDP and 16 pipeline stages.
+ * - Memory: {@link trainingMemory} for the even split, bf16 mixed precision with an fp32 gradient
+ *   buffer; a configuration fits when its peak stage needs at most `usableMemoryFraction` of HBM.
  *
- * - Compute: hardware FLOPs of the step (model FLOPs plus what recomputation repeats,
- *   {@link hardwareFlopsPerToken}) spread evenly over all GPUs, running at `computeEfficiency` of
- *   the dense bf16 peak. Stage imbalance and kernel efficiency differences between shapes are ignored.
- * - Bubble: 1F1B, idle time / ideal busy time $= (p-1)/m$ (narayanan2021efficient §2.2.1).
- * - Tensor-, context- and expert-parallel traffic and pipeline sends are counted as fully exposed:
- *   they sit on the critical path between dependent operations. Volumes come from
- *   {@link communicationPerStep}.
- * - Data-parallel / ZeRO traffic can hide behind independent compute: ZeRO-0/1 behind the backward
- *   pass of the last microbatch, ZeRO-2 behind every microbatch's backward pass, ZeRO-3 behind the
- *   whole step's compute; only the excess counts.
- * - Placement: ranks are ordered TP (innermost), CP, DP/EP, PP (outermost), as Megatron-LM orders
- *   them. A group whose ranks span at most `gpusPerNode` consecutive GPUs uses the NVLink bus
- *   bandwidth (half the bidirectional NVLink figure); any larger group uses `interNodeBytesPerSecond`
- *   per GPU.
- * - Memory: {@link trainingMemory} with sequence parallelism whenever $t > 1$, the 1F1B schedule,
- *   bf16 mixed precision; a configuration fits when its peak stage needs at most
- *   `usableMemoryFraction` of the GPU's HBM.
- *
- * It is a model for ranking, not a prediction of measured throughput.
+ * It is a model for ranking and planning; the appendix on published runs states its error.
  */
 import { isArchitecture } from "./parameters.ts";
 import { parseModelConfig, type ModelArchitecture } from "./architecture.ts";
 import { ModelInputError, requireFraction, requirePositiveInteger, requirePositiveNumber } from "./errors.ts";
-import { hardwareFlopsPerToken, modelFlopsPerToken } from "./compute.ts";
 import { trainingMemory, type TrainingSetup, type ZeroStage } from "./memory.ts";
-import { collectiveSeconds, communicationPerStep, type CommunicationItem } from "./communication.ts";
 import type { Recompute } from "./activations.ts";
 import type { GpuSpec } from "../data/gpus.ts";
+import { findInterconnect } from "../data/interconnects.ts";
+import { balancedStageLayers, gpuGeneration, KERNEL_EFFICIENCY, stepTime, type StepResult } from "./step.ts";
+
+/** What the search leaves out and why, for the configuration finder to print. */
+export const CONFIG_SEARCH_EXCLUSIONS =
+  "Ruled out: layouts whose degrees do not divide the heads, sequence or layers; batches that do not split into at least p microbatches per replica; configurations whose peak stage needs more than the usable memory. ZeRO-2 and ZeRO-3 are combined with pipeline parallelism: DeepSpeed's pipeline engine refuses that pairing, but Megatron-LM and PyTorch FSDP allow it (Llama 3 trained with FSDP and 16 pipeline stages).";
 
 /** Inputs of {@link searchConfigurations}. */
 export interface ConfigSearchInput {
@@ -49,9 +48,9 @@ export interface ConfigSearchInput {
   globalBatchSequences: number;
   /** GPUs per node sharing NVLink (default 8). */
   gpusPerNode?: number;
-  /** Bus bandwidth per GPU across nodes, bytes/s (default 50e9: one 400 Gb/s NIC per GPU). */
+  /** Bus bandwidth of one NIC across nodes, bytes/s (default: the GPU system's measured or assumed figure in src/data/interconnects.ts). */
   interNodeBytesPerSecond?: number;
-  /** Fraction of the dense bf16 peak the compute runs at (default 0.6). */
+  /** Kernel efficiency, the fraction of the dense bf16 peak the kernels reach (default: the GPU generation's constant, KERNEL_EFFICIENCY). */
   computeEfficiency?: number;
   /** Fraction of HBM a configuration may use (default 0.9; the rest is for the framework, NCCL buffers, fragmentation). */
   usableMemoryFraction?: number;
@@ -75,10 +74,16 @@ export interface RankedConfig {
   microbatches: number;
   /** Peak bytes per GPU (decimal). */
   memoryBytes: number;
-  /** Step time and its parts, seconds. */
+  /** Step time and its parts, seconds (compute includes recomputation and the optimizer update). */
   stepSeconds: number;
   computeSeconds: number;
   bubbleSeconds: number;
+  /** Of computeSeconds: what recomputation repeats. */
+  recomputeSeconds: number;
+  /** Layers per pipeline stage of the ranked split. */
+  stageLayers: number[];
+  /** Slowest stage time over mean stage time. */
+  stageImbalance: number;
   /** Exposed communication by kind, seconds. */
   exposedSeconds: { tp: number; cp: number; ep: number; pp: number; dp: number };
   tokensPerSecond: number;
@@ -114,18 +119,9 @@ function divisors(n: number): number[] {
   return out;
 }
 
-/** Bus bandwidth a group of `ranks` ranks spaced `stride` apart gets (see the module comment). */
+/** Bus bandwidth a group of `ranks` ranks spaced `stride` apart gets in the simplest two-level model: NVLink inside a node, the inter-node figure otherwise. */
 export function groupBandwidth(ranks: number, stride: number, gpusPerNode: number, intraBytesPerSecond: number, interBytesPerSecond: number): number {
   return ranks * stride <= gpusPerNode ? intraBytesPerSecond : interBytesPerSecond;
-}
-
-function itemSeconds(items: CommunicationItem[], kinds: string[], bandwidth: number): number {
-  let total = 0;
-  for (const item of items) {
-    if (!kinds.includes(item.kind)) continue;
-    total += item.callsPerStep * collectiveSeconds({ collective: item.collective, messageBytes: item.messageBytes, ranks: item.ranks, busBandwidthBytesPerSecond: bandwidth });
-  }
-  return total;
 }
 
 /**
@@ -137,29 +133,21 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
   const gpuCount = requirePositiveInteger(input.gpuCount, "gpuCount");
   const seqLength = requirePositiveInteger(input.seqLength, "seqLength");
   const batch = requirePositiveInteger(input.globalBatchSequences, "globalBatchSequences");
-  const gpusPerNode = requirePositiveInteger(input.gpusPerNode ?? 8, "gpusPerNode");
-  const inter = requirePositiveNumber(input.interNodeBytesPerSecond ?? 50e9, "interNodeBytesPerSecond");
-  const efficiency = requireFraction(input.computeEfficiency ?? 0.6, "computeEfficiency");
+  const baseNet = findInterconnect(input.gpu.id);
+  if (!baseNet) throw new ModelInputError("gpu", `no measured bandwidths for GPU "${input.gpu.id}"`);
+  const gpusPerNode = requirePositiveInteger(input.gpusPerNode ?? baseNet.gpusPerNode, "gpusPerNode");
+  const inter = requirePositiveNumber(input.interNodeBytesPerSecond ?? baseNet.nicBusBytesPerSecond, "interNodeBytesPerSecond");
+  const efficiency = requireFraction(input.computeEfficiency ?? KERNEL_EFFICIENCY[gpuGeneration(input.gpu.id)], "computeEfficiency");
   const usable = requireFraction(input.usableMemoryFraction ?? 0.9, "usableMemoryFraction");
   const microBatchSizes = (input.microBatchSizes ?? [1, 2, 4, 8]).map((b) => requirePositiveInteger(b, "microBatchSizes"));
   const maxTp = requirePositiveInteger(input.maxTp ?? gpusPerNode, "maxTp");
   if (gpuCount > 1_000_000) throw new ModelInputError("gpuCount", "gpuCount must be at most 1,000,000");
   if (seqLength > 10_000_000) throw new ModelInputError("seqLength", "seqLength must be at most 10,000,000");
-  const intra = input.gpu.nvlinkBytesPerSecond / 2;
-  const peak = input.gpu.bf16FlopsPerSecond;
+  const net = { ...baseNet, gpusPerNode, nicBusBytesPerSecond: inter };
   const limit = input.gpu.hbmBytes * usable;
-
-  const modelFlops = modelFlopsPerToken(arch, seqLength).total;
-  const hwFlops: Record<Recompute, number> = {
-    none: hardwareFlopsPerToken(arch, seqLength, "none"),
-    selective: hardwareFlopsPerToken(arch, seqLength, "selective"),
-    full: hardwareFlopsPerToken(arch, seqLength, "full"),
-  };
-  const tokensPerStep = batch * seqLength;
   const experts = arch.moe?.routedExperts ?? 1;
 
   const ranked: RankedConfig[] = [];
-  const commCache = new Map<string, CommunicationItem[]>();
   let layoutsTried = 0;
   let configsTried = 0;
   let ruledOutBatch = 0;
@@ -185,7 +173,6 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
           if (!layoutValid) continue;
           layoutsTried++;
           for (const zeroStage of [0, 1, 2, 3] as ZeroStage[]) {
-            if (zeroStage >= 2 && pp > 1) continue; // DeepSpeed does not combine ZeRO-2/3 with PP.
             if (zeroStage > 0 && dp * cp === 1) continue; // nothing to shard over.
             for (const recompute of ["none", "selective", "full"] as Recompute[]) {
               // Memory grows with b, so once one b does not fit the larger ones do not either.
@@ -201,7 +188,7 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
                   ruledOutMemory++;
                   continue;
                 }
-                const setup: TrainingSetup = { seqLength, microBatchSize: b, tp, sequenceParallel: tp > 1, pp, cp, dp, ep, zeroStage, recompute, microbatches: m };
+                const setup: TrainingSetup = { seqLength, microBatchSize: b, tp, sequenceParallel: tp > 1, pp, cp, dp, ep, zeroStage, recompute, microbatches: m, fp32GradAccum: true };
                 const memory = trainingMemory(arch, setup).perGpu.total;
                 if (memory > limit) {
                   ruledOutMemory++;
@@ -221,38 +208,48 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
 
   function rankOne(
     a: ModelArchitecture,
-    setup: TrainingSetup,
+    _setup: TrainingSetup,
     c: { dp: number; tp: number; pp: number; cp: number; ep: number; zeroStage: ZeroStage; recompute: Recompute; b: number; m: number; memory: number },
   ): RankedConfig {
-    const computeSeconds = (tokensPerStep * hwFlops[c.recompute]) / (gpuCount * peak * efficiency);
-    const bubbleSeconds = (computeSeconds * (c.pp - 1)) / c.m;
-    const key = `${c.tp}/${c.pp}/${c.cp}/${c.dp}/${c.ep}/${c.b}/${c.zeroStage}/${c.recompute === "full"}`;
-    let items = commCache.get(key);
-    if (!items) {
-      items = communicationPerStep(a, setup).items;
-      commCache.set(key, items);
+    const splits: number[][] = [];
+    if (c.pp === 1) splits.push([a.numLayers]);
+    else {
+      const even = Array.from({ length: c.pp }, (_, i) => Math.floor(a.numLayers / c.pp) + (i < a.numLayers % c.pp ? 1 : 0));
+      splits.push(even);
+      try {
+        const trimmed = balancedStageLayers(a.numLayers, c.pp, 1);
+        if (trimmed.every((n) => n >= 1)) splits.push(trimmed);
+      } catch (e) {
+        if (!(e instanceof ModelInputError)) throw e;
+      }
     }
-    const bw = (ranks: number, stride: number) => groupBandwidth(ranks, stride, gpusPerNode, intra, inter);
-    const tpSeconds = itemSeconds(items, ["tp"], bw(c.tp, 1));
-    const cpSeconds = itemSeconds(items, ["cp"], bw(c.cp, c.tp));
-    // Expert all-to-alls of the stage with the most MoE layers (communicationPerStep reports the
-    // first stage, which may hold only dense layers): 4 per MoE layer and microbatch, 6 with full
-    // recomputation, each dispatching k routed copies of the microbatch's tokens.
-    let epSeconds = 0;
-    if (c.ep > 1 && a.moe) {
-      const moeLayers = a.numLayers - a.moe.firstDenseLayers;
-      const perStage = Math.ceil(moeLayers / c.pp);
-      const message = (a.moe.expertsPerToken * seqLength * c.b * a.hiddenSize * 2) / (c.cp * c.tp);
-      const calls = (4 + (c.recompute === "full" ? 2 : 0)) * perStage * c.m;
-      epSeconds = calls * collectiveSeconds({ collective: "all-to-all", messageBytes: message, ranks: c.ep, busBandwidthBytesPerSecond: bw(c.ep, c.tp * c.cp) });
+    let best: StepResult | null = null;
+    for (const stageLayers of splits) {
+      const r = stepTime({
+        config: a,
+        gpu: input.gpu,
+        gpuCount,
+        tp: c.tp,
+        pp: c.pp,
+        cp: c.cp,
+        ep: c.ep,
+        dp: c.dp,
+        zeroStage: c.zeroStage,
+        sequenceParallel: c.tp > 1,
+        recompute: c.recompute,
+        seqLength,
+        microBatchSize: c.b,
+        globalBatch: batch,
+        gradReduce: "fp32",
+        stageLayers,
+        kernelEfficiency: efficiency,
+        interconnect: net,
+        includeMemory: false,
+      });
+      if (best === null || r.stepSeconds < best.stepSeconds) best = r;
     }
-    const ppSeconds = itemSeconds(items, ["pp"], bw(c.pp, c.tp * c.cp * c.dp));
-    const dpSeconds = itemSeconds(items, ["dp", "zero"], bw(c.dp * c.cp, c.tp));
-    // Per-microbatch compute of one GPU; backward is two thirds of a step without recomputation.
-    const perMicrobatch = computeSeconds / c.m;
-    const overlapWindowSeconds = c.zeroStage === 3 ? computeSeconds : c.zeroStage === 2 ? (2 / 3) * computeSeconds : (2 / 3) * perMicrobatch;
-    const dpExposed = Math.max(0, dpSeconds - overlapWindowSeconds);
-    const stepSeconds = computeSeconds + bubbleSeconds + tpSeconds + cpSeconds + epSeconds + ppSeconds + dpExposed;
+    const r = best!;
+    const k = r.breakdown;
     return {
       dp: c.dp,
       tp: c.tp,
@@ -264,12 +261,15 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
       microBatchSize: c.b,
       microbatches: c.m,
       memoryBytes: c.memory,
-      stepSeconds,
-      computeSeconds,
-      bubbleSeconds,
-      exposedSeconds: { tp: tpSeconds, cp: cpSeconds, ep: epSeconds, pp: ppSeconds, dp: dpExposed },
-      tokensPerSecond: tokensPerStep / stepSeconds,
-      mfu: (tokensPerStep * modelFlops) / (stepSeconds * gpuCount * peak),
+      stepSeconds: r.stepSeconds,
+      computeSeconds: k.compute + k.recompute + k.optimizer,
+      bubbleSeconds: k.bubble,
+      recomputeSeconds: k.recompute,
+      stageLayers: r.layout.stageLayers,
+      stageImbalance: r.stageImbalance,
+      exposedSeconds: { tp: k.tp, cp: k.cp, ep: k.ep, pp: k.pp, dp: k.dp },
+      tokensPerSecond: r.tokensPerStep / r.stepSeconds,
+      mfu: r.mfu,
     };
   }
 }

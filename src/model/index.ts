@@ -70,6 +70,8 @@ export {
 } from "./compute.ts";
 export { MODEL_PRESETS, findModelPreset, type ModelPreset } from "../data/models.ts";
 export { GPUS, findGpu, type GpuSpec } from "../data/gpus.ts";
+export { INTERCONNECTS, findInterconnect, type InterconnectSpec } from "../data/interconnects.ts";
+export { PUBLISHED_RUNS, EXCLUDED_RUNS, type PublishedRun, type RunLayout, type ReportedThroughput } from "../data/published-runs.ts";
 export { simulateMoeRouting, validateMoeRoutingInput, expertCapacity, expertPopularity, expertDispatchBytes, type MoeRoutingInput, type MoeRoutingResult, type MoeAssignment, type ExpertDispatchInput } from "./moe-routing.ts";
 export * from "./dp-overlap.ts";
 export * from "./number-formats.ts";
@@ -114,4 +116,6 @@ export * from "./tp-sharding.ts";
 export * from "./number-formats.ts";
 export * from "./collective-steps.ts";
 export * from "./config-search.ts";
+export * from "./step.ts";
+export * from "./validation.ts";
 export * from "./roofline.ts";

@@ -67,8 +67,8 @@ describe("config-finder widget", () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
-    assert.match(await readout(page), /Fastest under this model: DP 1 · TP 1 · PP 32 · CP 8 · ZeRO-1 · b 1 · m 512/);
-    assert.match(await readout(page), /14\.75 s/);
+    assert.match(await readout(page), /Fastest under this model: DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3 · b 1 · m 8/);
+    assert.match(await readout(page), /18\.24 s/);
     const expected = searchConfigurations({ config: findModelPreset("llama-3.1-8b")!.config, gpu: findGpu("a100-sxm-80gb")!, gpuCount: 64, seqLength: 4096, globalBatchSequences: 256 });
     const top = expected.ranked[0];
     await page.selectOption(`${sel} select[name=model]`, "llama-3.1-8b");

@@ -1,74 +1,65 @@
 /**
- * Appendix D (a3-overlap-math): every printed time and ratio is recomputed from src/model's
- * overlapRatios and src/data's H100 figures. Assumptions stated in the text: u = 0.4, 50 GB/s
- * for DP and PP traffic, 450 GB/s (NVLink, one direction) for TP, bf16, s = 4096, b = 1.
+ * Overlap appendix (a3-overlap-math): every printed time, ratio and break-even point is recomputed
+ * from the step model (stepTime's data-parallel transfers and stage times), the kernel-efficiency
+ * constants and the measured bandwidths of src/data/interconnects.ts (see a3-numbers.ts).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { findGpu, findModelPreset, layerParameters, overlapRatios, parseModelConfig, type TrainingSetup } from "../../src/model/index.ts";
+import { findInterconnect } from "../../src/model/index.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
+import { a3Numbers } from "./a3-numbers.ts";
 
 const text = readChapter("a3-overlap-math");
-const h100 = findGpu("h100-sxm")!;
-const u = 0.4;
-const Fu = h100.bf16FlopsPerSecond * u;
-const nvlink = h100.nvlinkBytesPerSecond / 2;
-const bandwidths = { dpBusBytesPerSecond: 50e9, tpBusBytesPerSecond: nvlink, ppBytesPerSecond: 50e9 };
-const ratios = (id: string, setup: TrainingSetup) => overlapRatios(findModelPreset(id)!.config, { setup, peakFlopsPerSecond: h100.bf16FlopsPerSecond, mfu: u, bandwidths });
-const ms = (s: number, d: number) => `${(s * 1000).toFixed(d)} ms`;
-const base = { seqLength: 4096, microBatchSize: 1 };
+const n = a3Numbers();
 
-test("inputs: H100 peak and NVLink per direction", () => {
-  assertMentions(text, `${(h100.bf16FlopsPerSecond / 1e12).toFixed(1)} TFLOPS`, "peak");
-  assertMentions(text, `$B = ${(nvlink / 1e9).toFixed(0)}$ GB/s inside a server`, "NVLink");
+test("inputs: kernel efficiency, compute rate and measured bus bandwidths", () => {
+  assertMentions(text, `${n.ETAH} on H100. So $F$ = ${n.FRATE} TFLOPS`, "F");
+  assertMentions(text, `reaches about ${n.RING} GB/s of NVLink's 450 GB/s`, "ring");
+  assertMentions(text, `reaches about ${n.NVLS} GB/s [@nvidia2024nccltests212]`, "NVLS");
+  assertMentions(text, `assumes ${n.NIC} GB/s achieved`, "NIC");
+  assertMentions(text, `$B = \\min(${n.RING}, ${n.NIC}\\,k)$ GB/s`, "group bandwidth");
+  assertMentions(text, `gets ${n.EIGHT} GB/s`, "eight per server");
+  const net = findInterconnect("h100-sxm")!;
+  assert.equal(net.nvlinkRingBusBytesPerSecond, 370e9);
+  assert.equal(net.nvlinkNvlsAllReduceBusBytesPerSecond, 480e9);
 });
 
-test("break-even tokens T* and width h*", () => {
-  assertMentions(text, `$T^* = ${Math.round(Fu / 50e9).toLocaleString("en-US").replace(",", "{,}")}$ tokens`, "T*");
-  assertMentions(text, `$h = ${Math.round((7 * Fu) / (3 * nvlink)).toLocaleString("en-US").replace(",", "{,}")}$`, "h*");
+test("data parallelism: fp32 against bf16 gradient all-reduce", () => {
+  assertMentions(text, `the all-reduce takes ${n.DPAR32} against a backward window of ${n.DPWIN},\n$R$ = ${n.RDP32}; in bf16 it takes ${n.DPAR16}, $R$ = ${n.RDP16}`, "DP");
+  assert.equal(n.RDP32, "$3.76$");
 });
 
-test("DP and ZeRO-1 on Llama 3.1 8B over 64 GPUs", () => {
-  const dp = ratios("llama-3.1-8b", { ...base, dp: 64, zeroStage: 0 }).dp!;
-  assertMentions(text, `all-reduce takes ${ms(dp.commSeconds, 1)} while the last backward pass takes\n${ms(dp.computeSeconds, 1)}, $R = ${dp.ratio.toFixed(2)}$`, "DP");
-  const z1 = ratios("llama-3.1-8b", { ...base, dp: 64, zeroStage: 1 }).dp!;
-  assert.ok(Math.abs(z1.computeSeconds - dp.computeSeconds) < 1e-12);
-  assertMentions(text, `${ms(z1.commSeconds, 1)} against the same ${ms(z1.computeSeconds, 1)}, $R = ${z1.ratio.toFixed(2)}$`, "ZeRO-1");
+test("ZeRO-1: reduce-scatter behind the backward, parameter all-gather behind the next forward (R ≈ 1.9)", () => {
+  assertMentions(text, `reduce-scatter takes ${n.ZRS32} with fp32 gradients ($R$ = ${n.RRS32}) or ${n.ZRS16} in bf16\n($R$ = ${n.RRS16})`, "RS");
+  assertMentions(text, `all-gather takes ${n.ZAG} against a first forward pass of ${n.ZAGWIN}: $R_\\text{AG}$ =\n${n.RAG}`, "AG");
+  assertMentions(text, `still exposes ${n.ZAGEXP} of gather per step`, "exposed gather");
+  assert.equal(n.RAG, "$1.88$");
+  assertMentions(text, `the ${n.RAG} of the example`, "takeaway");
 });
 
-test("ZeRO-3 on Llama 3.1 8B over 64 GPUs", () => {
-  const z3 = ratios("llama-3.1-8b", { ...base, dp: 64, zeroStage: 3 }).zero3!;
-  assertMentions(text, `${ms(z3.commSeconds, 2)} of gather per layer against ${ms(z3.computeSeconds, 2)} of forward compute, $R = ${z3.ratio.toFixed(2)}$`, "ZeRO-3");
+test("ZeRO-3: break-even tokens and two examples", () => {
+  assertMentions(text, `$T^* = F/B$: ${n.TSTAR45} tokens for a group with one rank per server, ${n.TSTAR8} when the\ngroup takes every GPU of each server, and ${n.TSTARNV} inside one server`, "T*");
+  assertMentions(text, `gathers in ${n.Z3AG} against a forward pass of ${n.Z3WIN}, $R$ = ${n.RZ3}`, "8B ZeRO-3");
+  assertMentions(text, `has $R$ = ${n.RZ370} and exposes ${n.Z3EXP} per step`, "70B ZeRO-3");
 });
 
-test("TP and PP on Llama 3.1 70B (t = 8, p = 4, d = 16)", () => {
-  const setup = { ...base, tp: 8, pp: 4, dp: 16, microbatches: 8 };
-  const withSp = ratios("llama-3.1-70b", { ...setup, sequenceParallel: true });
-  const noSp = ratios("llama-3.1-70b", { ...setup, sequenceParallel: false });
-  assertMentions(text, `${ms(withSp.tp!.commSeconds, 3)} of communication per layer against ${ms(withSp.tp!.computeSeconds, 3)} of compute, $R = ${withSp.tp!.ratio.toFixed(2)}$`, "TP");
-  assert.equal(noSp.tp!.ratio, withSp.tp!.ratio, "SP leaves R_TP unchanged");
-  assert.ok(Math.abs(withSp.tp!.ratio * 9 - 2) < 0.1, "about 2 across servers");
-  assertMentions(text, `the send takes ${ms(withSp.pp!.commSeconds, 3)} against ${ms(withSp.pp!.computeSeconds, 2)} of stage compute, $R = ${withSp.pp!.ratio.toPrecision(2)}$`, "PP with SP");
-  assertMentions(text, `${ms(noSp.pp!.commSeconds, 3)}, $R = ${noSp.pp!.ratio.toPrecision(2)}$`, "PP without SP");
+test("tensor and pipeline parallelism with measured bandwidths", () => {
+  assertMentions(text, `$t = 8$, $h^*$ = ${n.HLINE}`, "h* line rate");
+  assertMentions(text, `$h^*$ = ${n.HRING}. Plain all-reduces get NVLink SHARP's ${n.NVLS} GB/s: $h^*$ = ${n.HNVLS}`, "h* measured");
+  assertMentions(text, `$R_\\text{TP}$ = ${n.RTPSP} with sequence parallelism and ${n.RTPNOSP} without`, "R_TP");
+  assertMentions(text, `the same layout's ratio would be about ${n.RTPIB}`, "R_TP across servers");
+  assertMentions(text, `across servers, ${n.RPPSP} with sequence parallelism and ${n.RPPNOSP} without`, "R_PP");
+  assertMentions(text, `peak grew\n${n.PEAKGROWTH}× while NVLink grew ${n.NVGROWTH}× (600 to 900 GB/s)`, "growth");
 });
 
-test("exercises: A100 break-even, SwiGLU layer size and R_TP, faster kernels", () => {
-  const a100 = findGpu("a100-sxm-80gb")!;
-  const tA = (a100.bf16FlopsPerSecond * 0.4) / 25e9;
-  assertMentions(text, `= ${Math.round(tA).toLocaleString("en-US").replace(",", "{,}")}$ tokens`, "A100 T*");
-  assertMentions(text, `${(h100.bf16FlopsPerSecond / a100.bf16FlopsPerSecond).toFixed(1)}×`, "FLOP growth");
-  assertMentions(text, `${(Fu / 50e9 / tA).toFixed(1)}×`, "break-even growth");
-  const arch = parseModelConfig(findModelPreset("llama-3.1-70b")!.config).architecture;
-  const lp = layerParameters(arch, 0);
-  const pl = lp.total - 2 * arch.hiddenSize; // without the two norms
-  assertMentions(text, `= ${pl.toLocaleString("en-US").replace(/,/g, "{,}")}$`, "P_l");
-  const rtp = (4 * 8192 * 7 * Fu) / (pl * nvlink);
-  assertMentions(text, `= ${rtp.toFixed(2)}$`, "R_TP closed form");
-  assertMentions(text, `${(Fu / 1e12).toFixed(2)} \\times 10^{12}`, "Fu");
-  assertMentions(text, `${Math.round((1 - 40 / 55) * 100)}% of its time`, "exposed share");
-});
-
-test("A100 to H100: FLOPs and NVLink growth", () => {
-  const a100 = findGpu("a100-sxm-80gb")!;
-  assertMentions(text, `grew\n${(h100.bf16FlopsPerSecond / a100.bf16FlopsPerSecond).toFixed(1)}× while NVLink grew ${(h100.nvlinkBytesPerSecond / a100.nvlinkBytesPerSecond).toFixed(1)}× (${a100.nvlinkBytesPerSecond / 1e9} to ${h100.nvlinkBytesPerSecond / 1e9} GB/s)`, "growth");
+test("exercises", () => {
+  assertMentions(text, `efficiency of ${n.ETAA}`, "A100 efficiency");
+  assertMentions(text, `$T^* = F/B = ${n.ETAAFRAC} \\times 312 \\times 10^{12} / (${n.ANIC} \\times 10^9) = ${n.TSTARA}$ tokens`, "A100 T*");
+  assertMentions(text, `needs ${n.TSTAR45}: its achieved FLOP rate grew by ${n.FGROWTH}× while the card's bandwidth in this comparison\ngrew by ${n.BGROWTH}×, so the break-even microbatch grew by ${n.TGROWTH}×`, "growth");
+  assertMentions(text, `= ${n.PL}$. Then`, "P_l");
+  assertMentions(text, `${n.FSCI} / (${n.PL} \\cdot ${n.RING} \\times 10^9) = ${n.RTPCLOSED}$`, "R_TP closed form");
+  assertMentions(text, `The step model's ${n.RTPSP} is higher`, "model vs closed form");
+  assert.ok(Number(n.RTPCLOSED) < Number(n.RTPSP.replace(/\$/g, "")));
+  assertMentions(text, `$55/41 = ${n.KFACTOR}$`, "faster kernels");
+  assertMentions(text, `so ${n.EXPSHARE} of its time`, "exposed share");
 });

@@ -48,15 +48,15 @@ describe("config-finder drawing", () => {
 
   it("labels configurations", () => {
     const top = result.ranked[0];
-    assert.equal(configLabel(top), "DP 1 · TP 1 · PP 32 · CP 8 · ZeRO-1 · b 1 · m 512 · no recompute");
-    assert.equal(compactConfigLabel(top), "DP1 TP1 PP32 CP8 Z1 b1 m512 none");
+    assert.equal(configLabel(top), "DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3 · b 1 · m 8 · no recompute");
+    assert.equal(compactConfigLabel(top), "DP64 TP1 PP1 CP4 Z3 b1 m8 none");
   });
 
   it("explains the top choice with the model's numbers", () => {
     const text = explainConfigFinder(configFinderDefaults, result);
-    assert.match(text, /^Fastest under this model: DP 1 · TP 1 · PP 32 · CP 8 · ZeRO-1/);
-    assert.match(text, /takes 14\.75 s: 13\.29 s of compute, 804 ms of pipeline bubble \(\(p − 1\)\/m = 0\.061\)/);
-    assert.match(text, /MFU 54\.1%, 46\.9 GB per GPU of 72 GB usable\. 1,243 configurations fit\. 3,720 configurations tried: 192 cannot split/);
+    assert.match(text, /^Fastest under this model: DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3/);
+    assert.match(text, /takes 18\.24 s: 18\.15 s of compute, 0 ms of pipeline bubble \(\(p − 1\)\/m = 0\.000\)/);
+    assert.match(text, /MFU 43\.7%, 51\.6 GB per GPU of 72 GB usable\. 2,399 configurations fit\. 5,976 configurations tried: 336 cannot split/);
     const none = explainConfigFinder({ ...configFinderDefaults, gpuCount: 1 }, runConfigFinder({ ...configFinderDefaults, gpuCount: 1 }));
     assert.match(none, /^Nothing fits: Llama 3\.1 70B on 1 GPUs\./);
   });
@@ -69,9 +69,9 @@ describe("config-finder drawing", () => {
       const svg = root.querySelector("svg")!;
       assert.equal(svg.getAttribute("viewBox"), `0 0 ${width} ${width < 560 ? 318 : 300}`);
       assert.equal(svg.getAttribute("aria-labelledby"), "t-title t-desc");
-      assert.match(root.querySelector("desc")!.textContent!, /^1\. DP 1 · TP 1 · PP 32 · CP 8 · ZeRO-1 · b 1 · m 512 · no recompute: 14\.75 s per step, of which 13\.29 s compute\./);
+      assert.match(root.querySelector("desc")!.textContent!, /^1\. DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3 · b 1 · m 8 · no recompute: 18\.24 s per step, of which 18\.15 s compute\./);
       const labels = [...root.querySelectorAll("text")].map((t) => t.textContent);
-      assert.ok(labels.includes(width < 560 ? "1. DP1 TP1 PP32 CP8 Z1 b1 m512 none" : `1. ${configLabel(result.ranked[0])}`));
+      assert.ok(labels.includes(width < 560 ? "1. DP64 TP1 PP1 CP4 Z3 b1 m8 none" : `1. ${configLabel(result.ranked[0])}`));
       assert.ok(!svg.outerHTML.includes("NaN") && !svg.outerHTML.includes("undefined"));
     }
   });
@@ -89,7 +89,7 @@ describe("config-finder drawing", () => {
       assert.ok(root.querySelector(`label[for="${input.id}"]`));
     }
     assert.equal(root.querySelectorAll("tbody tr").length, 5);
-    assert.equal(root.querySelector("tbody tr td:nth-child(12)")!.textContent, "14.75\u00a0s");
+    assert.equal(root.querySelector("tbody tr td:nth-child(12)")!.textContent, "18.24\u00a0s");
     assert.ok(root.querySelector(".config-finder-readout")!.textContent!.startsWith("Fastest under this model"));
     assert.ok(root.querySelector("[aria-live=polite]"));
   });

@@ -93,4 +93,37 @@ describe("model CLI", () => {
     assertOneLineError(run("pipeline", "--schedule", "dualpipe", "--stages", "3", "--microbatches", "12"), 1, /\[field: stages\]$/);
     assertOneLineError(run("pipeline", "--schedule", "1f1b", "--microbatches", "12"), 1, /^error: --stages is required \[field: stages\]$/);
   });
+  test("step <preset> prints step time, tokens/s/GPU, MFU, a breakdown that sums to the step and memory per GPU", () => {
+    const r = run("step", "llama-3.1-70b", "--gpu", "h100-sxm", "--gpus", "256", "--tp", "8", "--pp", "4", "--dp", "8", "--zero", "1",
+      "--seq", "8192", "--micro-batch", "1", "--global-batch", "512", "--schedule", "interleaved", "--chunks", "5", "--grad-reduce", "fp32");
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.ok(out.stepSeconds > 0 && out.mfu > 0 && out.mfu < 1);
+    const sum = Object.values(out.breakdown as Record<string, number>).reduce((a, x) => a + x, 0);
+    assert.ok(Math.abs(sum - out.stepSeconds) < 1e-9 * out.stepSeconds);
+    for (const k of ["compute", "recompute", "bubble", "tp", "cp", "pp", "ep", "dp", "optimizer"]) assert.equal(typeof out.breakdown[k], "number", k);
+    assert.ok(Math.abs(out.tokensPerSecondPerGpu - (512 * 8192) / (out.stepSeconds * 256)) < 1e-6);
+    assert.ok(out.memoryPerGpu.total > 0);
+    assert.equal(out.layout.chunks, 5);
+  });
+  test("step accepts an uneven split with --stage-layers and reports the slowest stage", () => {
+    const r = run("step", "llama-3.1-405b", "--gpu", "h100-sxm", "--gpus", "1024", "--tp", "8", "--pp", "16", "--dp", "8",
+      "--zero", "3", "--no-reshard", "--seq", "8192", "--micro-batch", "1", "--global-batch", "128", "--stage-layers", "7,8,8,8,8,8,8,8,8,8,8,8,8,8,8,7");
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.layout.stageLayers.length, 16);
+    assert.ok(out.stageImbalance >= 1);
+  });
+  test("presets lists the GPU ids step accepts", () => {
+    const out = JSON.parse(run("presets").stdout);
+    assert.ok(out.gpus.some((g: { id: string }) => g.id === "h100-sxm"));
+  });
+  test("step errors: degrees that do not multiply to the GPU count, layers or batch that do not divide, unknown GPU", () => {
+    const common = ["--seq", "8192", "--micro-batch", "1"];
+    assertOneLineError(run("step", "llama-3.1-70b", "--gpu", "h100-sxm", "--gpus", "256", "--tp", "8", "--pp", "4", "--dp", "4", ...common, "--global-batch", "512"), 1, /^error: tp × pp × cp × dp = 8 × 4 × 1 × 4 must equal the GPU count \(256\) \[field: gpuCount\]$/);
+    assertOneLineError(run("step", "llama-3.1-70b", "--gpu", "h100-sxm", "--gpus", "24", "--tp", "8", "--pp", "3", ...common, "--global-batch", "8"), 1, /must divide the number of layers \(80\).*\[field: pp\]$/);
+    assertOneLineError(run("step", "llama-3.1-70b", "--gpu", "h100-sxm", "--gpus", "16", "--tp", "8", "--dp", "2", ...common, "--global-batch", "3"), 1, /^error: the global batch \(3\) must be a multiple of dp × micro-batch .*\[field: globalBatch\]$/);
+    assertOneLineError(run("step", "llama-3.1-70b", "--gpu", "v100", "--gpus", "8", "--tp", "8", ...common, "--global-batch", "8"), 1, /^error: unknown GPU "v100" \[field: gpu\]$/);
+    assertOneLineError(run("step", "llama-3.1-70b", "--gpus", "8", ...common, "--global-batch", "8"), 1, /^error: --gpu is required \[field: gpu\]$/);
+  });
 });

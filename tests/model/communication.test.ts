@@ -127,3 +127,13 @@ describe("overlap ratios", () => {
     );
   });
 });
+
+test("overlapRatios(): ZeRO-1's parameter all-gather is measured against the next step's first forward pass", () => {
+  const bw = { dpBusBytesPerSecond: 50e9, tpBusBytesPerSecond: 450e9, ppBytesPerSecond: 50e9 };
+  const z0 = overlapRatios(config("llama-3.1-8b"), { setup: { dp: 64, zeroStage: 0, seqLength: 4096 }, peakFlopsPerSecond: 989.4e12, mfu: 0.4, bandwidths: bw });
+  const z1 = overlapRatios(config("llama-3.1-8b"), { setup: { dp: 64, zeroStage: 1, seqLength: 4096 }, peakFlopsPerSecond: 989.4e12, mfu: 0.4, bandwidths: bw });
+  assert.equal(z0.zeroParamGather, null);
+  // Half the all-reduce's bytes in half its window (the forward is half the backward): the same ratio.
+  assert.ok(Math.abs(z1.zeroParamGather!.ratio - z0.dp!.ratio) < 1e-9);
+  assert.ok(z1.zeroParamGather!.ratio > 1.8);
+});

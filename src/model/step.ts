@@ -1,0 +1,545 @@
+/**
+ * The step model: the time of one optimizer step for a model, a GPU type and count, and a full
+ * parallel layout, broken down into compute, recomputation, exposed communication per kind of
+ * parallelism, the pipeline bubble and the optimizer update; and from it tokens per second per GPU
+ * and MFU. The book's configuration search (config-search.ts), chapter 8 and the appendices on
+ * overlap and on published runs all use it; the appendix on published runs holds it against
+ * measured throughput.
+ *
+ * ## What it computes, stated once
+ *
+ * **Stage time.** One microbatch's forward and backward pass on pipeline stage $i$ takes
+ * $t_i = (F_i + R_i)/(\pi\,\eta) + C_i$: $F_i$ the FLOPs of its layers (and the LM head on the last
+ * stage) per GPU, $R_i$ what recomputation repeats, $\pi$ the dense bf16 peak, $\eta$ the kernel
+ * efficiency of the GPU generation ({@link KERNEL_EFFICIENCY}), and $C_i$ the communication that
+ * sits between dependent kernels inside the stage (tensor/sequence-parallel, context-parallel and
+ * expert all-to-all traffic, and the pipeline sends). FLOPs follow compute.ts: $2N$ per token
+ * forward and $4N$ backward for the matmul parameters, and attention's $QK^\top$ and $AV$; the
+ * causal mask lets FlashAttention skip half of those (an option), while MFU still counts them
+ * whole, as the book's definition does. The embedding lookup costs no FLOPs here.
+ *
+ * **Pipeline.** The slowest stage sets the pace (stage imbalance: embedding and LM head on the end
+ * stages, uneven layer splits). With $m$ microbatches, $p$ stages and $v$ chunks per stage,
+ * $T_\text{pipe} = (m + (p-1)/v)\,\max_i t_i$: 1F1B's fill and drain, divided by $v$ when
+ * interleaved (narayanan2021efficient §2.2).
+ *
+ * **Data parallelism and sharding,** each with its own window (the compute it can hide behind):
+ * - ZeRO-0: one gradient all-reduce, behind the last microbatch's backward pass.
+ * - ZeRO-1: a gradient reduce-scatter behind the last backward; the updated-parameter all-gather
+ *   behind the **next step's first forward pass** (it has nowhere else to go).
+ * - ZeRO-2 and FSDP without resharding after forward (Llama 3's choice): a reduce-scatter after
+ *   every microbatch's backward, behind that backward, and the parameter all-gather as ZeRO-1.
+ * - ZeRO-3 (FSDP full shard): per microbatch an all-gather before the forward (behind the
+ *   forward) and again before the backward plus the reduce-scatter (behind the backward).
+ * - Hybrid sharding (HSDP): the sharding group is the data-parallel ranks inside one node; an
+ *   all-reduce of the gradient shard across nodes follows, behind the last backward.
+ * Gradients travel in fp32 (Megatron-LM's default) or bf16 (an option); parameters in bf16.
+ * Only what exceeds its window counts.
+ *
+ * **Bandwidth.** Bus bandwidths are measured ones from src/data/interconnects.ts (NCCL's
+ * convention: time $= \alpha + f S/\text{busBw}$ with $f = 2(n-1)/n$ for all-reduce and
+ * $(n-1)/n$ for the others). Ranks are placed TP innermost, then CP, then DP and PP in the order
+ * given (Megatron-LM: DP inside PP; Llama 3: PP inside DP). A group whose ranks fit in one node
+ * uses NVLink (all-reduce with NVLink SHARP where the system has it); a group that spans nodes with
+ * $k$ members per node gets $\min(\text{NVLink ring}, k\,B_\text{NIC})$.
+ *
+ * **Optimizer.** Adam's update reads and writes about 32 bytes per parameter it owns (fp32 master
+ * weight, two moments and gradient, then the bf16 copy), at the GPU's HBM bandwidth.
+ *
+ * Not modeled: kernel efficiency that varies with matrix shape or micro-batch size (one constant
+ * per generation), tensor-parallel communication overlapped with compute, stragglers, data
+ * loading, failures and restarts.
+ */
+import { parseModelConfig, type ModelArchitecture } from "./architecture.ts";
+import type { Recompute } from "./activations.ts";
+import { ModelInputError, requireBoolean, requireFraction, requireOneOf, requirePositiveInteger } from "./errors.ts";
+import { matmulParameters, modelFlopsPerToken } from "./compute.ts";
+import { isArchitecture, layerParameters } from "./parameters.ts";
+import { isMoeLayer } from "./architecture.ts";
+import { trainingMemory, type MemoryBreakdown, type ZeroStage } from "./memory.ts";
+import { busBandwidthFactor, type Collective } from "./communication.ts";
+import { findGpu, type GpuSpec } from "../data/gpus.ts";
+import { findInterconnect, type InterconnectSpec } from "../data/interconnects.ts";
+
+/** GPU generations that share one kernel-efficiency constant. */
+export type GpuGeneration = "ampere" | "hopper" | "blackwell";
+
+/**
+ * Kernel efficiency $\eta$: the fraction of the dense bf16 peak that a transformer layer's
+ * matmuls and attention kernels reach, one named constant per GPU generation. These are the
+ * only numbers fitted to the published runs (src/data/published-runs.ts): each is the value that
+ * minimizes the median absolute MFU error over that generation's runs, rounded to 0.01
+ * (tests/model/step-validation.test.ts recomputes the fit). Blackwell has no runs in the data
+ * set; its value is Hopper's, an assumption.
+ */
+export const KERNEL_EFFICIENCY: Readonly<Record<GpuGeneration, number>> = {
+  ampere: 0.53,
+  hopper: 0.41,
+  blackwell: 0.41,
+};
+
+/** The generation of a GPU id from gpus.ts. */
+export function gpuGeneration(gpuId: string): GpuGeneration {
+  if (gpuId.startsWith("a100")) return "ampere";
+  if (gpuId.startsWith("h100") || gpuId.startsWith("h200")) return "hopper";
+  if (gpuId.startsWith("b200")) return "blackwell";
+  throw new ModelInputError("gpu", `no kernel-efficiency constant for GPU "${gpuId}"`);
+}
+
+/** Pipeline schedules the step model knows. */
+export type StepSchedule = "1f1b" | "interleaved";
+
+/** Precision of the gradient reduction. */
+export type GradReduce = "fp32" | "bf16";
+
+/** Placement of the data- and pipeline-parallel dimensions (TP and CP are always innermost). */
+export type RankOrder = "tp-cp-dp-pp" | "tp-cp-pp-dp";
+
+/** Inputs of {@link stepTime}. Degrees default to 1. */
+export interface StepInput {
+  /** HF config object or parsed architecture. */
+  config: unknown;
+  /** GPU id from gpus.ts, or the record itself. */
+  gpu: string | GpuSpec;
+  /** GPUs in the job; must equal tp × pp × cp × dp. */
+  gpuCount: number;
+  tp?: number;
+  pp?: number;
+  cp?: number;
+  /** Expert-parallel degree (MoE only), carved out of dp × cp. */
+  ep?: number;
+  /** Data-parallel degree; default gpuCount / (tp × pp × cp). */
+  dp?: number;
+  /** 0 plain data parallelism, 1 optimizer states, 2 + gradients, 3 + parameters (default 1). */
+  zeroStage?: ZeroStage;
+  /** ZeRO-3 only: free gathered parameters after the forward pass (default true); false is FSDP without resharding. */
+  reshardAfterForward?: boolean;
+  /** Hybrid sharding: shard inside a node, replicate across nodes (default false). */
+  hsdp?: boolean;
+  /** Sequence parallelism (default: on when tp > 1). */
+  sequenceParallel?: boolean;
+  /** Activation recomputation (default "none"). */
+  recompute?: Recompute;
+  /** Sequence length $s$. */
+  seqLength: number;
+  /** Micro-batch size $b$ in sequences. */
+  microBatchSize: number;
+  /** Global batch in sequences per optimizer step. */
+  globalBatch: number;
+  /** Default "1f1b". */
+  schedule?: StepSchedule;
+  /** Chunks per stage $v$ for "interleaved" (default 2). */
+  chunks?: number;
+  /** Default "fp32" (Megatron-LM's default). */
+  gradReduce?: GradReduce;
+  /** Layers per pipeline stage, first to last; default an even split (which must then divide). */
+  stageLayers?: number[];
+  /** Default "tp-cp-dp-pp" (Megatron-LM). */
+  rankOrder?: RankOrder;
+  /** FlashAttention skips the masked half of causal attention (default true). */
+  causalAttention?: boolean;
+  /** Use NVLink SHARP for in-node all-reduce where the system has it (default true). */
+  nvls?: boolean;
+  /** Override {@link KERNEL_EFFICIENCY} for this GPU. */
+  kernelEfficiency?: number;
+  /** Override the system's bandwidths. */
+  interconnect?: InterconnectSpec;
+  /** Compute memory per GPU with trainingMemory (default true; the configuration search does its own). */
+  includeMemory?: boolean;
+}
+
+/** Seconds per step by part; they sum to `stepSeconds`. */
+export interface StepBreakdown {
+  /** Model FLOPs of the slowest stage over m microbatches. */
+  compute: number;
+  /** What recomputation repeats, on the slowest stage. */
+  recompute: number;
+  /** Pipeline fill and drain. */
+  bubble: number;
+  /** Tensor/sequence-parallel collectives (exposed). */
+  tp: number;
+  /** Context-parallel K/V gathers and gradient reductions (exposed). */
+  cp: number;
+  /** Pipeline sends between stages (exposed). */
+  pp: number;
+  /** Expert all-to-alls (exposed). */
+  ep: number;
+  /** Data-parallel and sharding traffic beyond its overlap windows. */
+  dp: number;
+  /** Adam update. */
+  optimizer: number;
+}
+
+/** One pipeline stage's time for one microbatch (forward + backward), seconds. */
+export interface StageTime {
+  stage: number;
+  layers: number;
+  compute: number;
+  recompute: number;
+  tp: number;
+  cp: number;
+  ep: number;
+  pp: number;
+  total: number;
+}
+
+/** One data-parallel collective and how much of it stays exposed. */
+export interface DpTransfer {
+  name: string;
+  collective: Collective;
+  ranks: number;
+  messageBytes: number;
+  callsPerStep: number;
+  /** Seconds for one call. */
+  secondsPerCall: number;
+  /** Seconds of compute that one call can hide behind. */
+  windowSeconds: number;
+  /** Exposed seconds per step. */
+  exposedSeconds: number;
+}
+
+/** Result of {@link stepTime}. */
+export interface StepResult {
+  stepSeconds: number;
+  tokensPerStep: number;
+  tokensPerSecondPerGpu: number;
+  /** Model FLOPs utilization, 0–1: model FLOPs of the step / (step time × GPUs × dense bf16 peak). */
+  mfu: number;
+  breakdown: StepBreakdown;
+  /** Microbatches per step per data-parallel rank. */
+  microbatches: number;
+  stages: StageTime[];
+  /** Index of the slowest stage. */
+  slowestStage: number;
+  /** Slowest stage time / mean stage time (1 = balanced). */
+  stageImbalance: number;
+  dpTransfers: DpTransfer[];
+  /** Kernel efficiency used. */
+  kernelEfficiency: number;
+  /** Bytes per GPU from trainingMemory, or null with the reason when the memory model cannot describe the layout. */
+  memory: MemoryBreakdown | null;
+  memoryNote: string | null;
+  /** Resolved degrees. */
+  layout: { tp: number; pp: number; cp: number; ep: number; dp: number; zeroStage: ZeroStage; reshardAfterForward: boolean; hsdp: boolean; sequenceParallel: boolean; recompute: Recompute; schedule: StepSchedule; chunks: number; gradReduce: GradReduce; rankOrder: RankOrder; stageLayers: number[] };
+}
+
+/** Layers per stage with `trim` layers removed from each end stage and spread over the others (Llama 3's remedy for the embedding and LM head). */
+export function balancedStageLayers(numLayers: number, pp: number, trim = 0): number[] {
+  const L = requirePositiveInteger(numLayers, "numLayers");
+  const p = requirePositiveInteger(pp, "pp");
+  if (p === 1) return [L];
+  const middle = p - 2;
+  const endLayers = Math.round(L / p) - trim;
+  if (endLayers < 1) throw new ModelInputError("stageLayers", `cannot remove ${trim} layers from the end stages of a ${L}-layer, ${p}-stage split`);
+  const rest = L - 2 * endLayers;
+  if (middle === 0) {
+    if (rest !== 0) throw new ModelInputError("stageLayers", `${L} layers do not split over ${p} stages with ${trim} removed from each end`);
+    return [endLayers, endLayers];
+  }
+  if (rest < middle) throw new ModelInputError("stageLayers", `${L} layers leave fewer than one per middle stage`);
+  const out = [endLayers];
+  for (let i = 0; i < middle; i++) out.push(Math.floor(rest / middle) + (i < rest % middle ? 1 : 0));
+  out.push(endLayers);
+  return out;
+}
+
+function resolveGpu(gpu: string | GpuSpec): GpuSpec {
+  if (typeof gpu !== "string") return gpu;
+  const found = findGpu(gpu);
+  if (!found) throw new ModelInputError("gpu", `unknown GPU "${gpu}"`);
+  return found;
+}
+
+const ADAM_BYTES_PER_PARAMETER = 32;
+
+/**
+ * Predicts one optimizer step (see the module comment). Throws `ModelInputError` naming the field
+ * when the layout does not describe a valid run.
+ */
+export function stepTime(input: StepInput): StepResult {
+  const arch: ModelArchitecture = isArchitecture(input.config) ? input.config : parseModelConfig(input.config).architecture;
+  const gpu = resolveGpu(input.gpu);
+  const net = input.interconnect ?? findInterconnect(gpu.id);
+  if (!net) throw new ModelInputError("gpu", `no measured bandwidths for GPU "${gpu.id}"`);
+  const eta = input.kernelEfficiency !== undefined ? requireFraction(input.kernelEfficiency, "kernelEfficiency") : KERNEL_EFFICIENCY[gpuGeneration(gpu.id)];
+  const gpuCount = requirePositiveInteger(input.gpuCount, "gpuCount");
+  const tp = requirePositiveInteger(input.tp ?? 1, "tp");
+  const pp = requirePositiveInteger(input.pp ?? 1, "pp");
+  const cp = requirePositiveInteger(input.cp ?? 1, "cp");
+  const ep = requirePositiveInteger(input.ep ?? 1, "ep");
+  const dpDefault = gpuCount / (tp * pp * cp);
+  const dp = input.dp === undefined ? dpDefault : requirePositiveInteger(input.dp, "dp");
+  if (!Number.isInteger(dp) || tp * pp * cp * dp !== gpuCount) {
+    throw new ModelInputError(
+      "gpuCount",
+      `tp × pp × cp × dp = ${tp} × ${pp} × ${cp} × ${Number.isInteger(dp) ? dp : "?"} must equal the GPU count (${gpuCount})`,
+    );
+  }
+  const zeroStage = requireOneOf(input.zeroStage ?? 1, [0, 1, 2, 3] as const, "zeroStage");
+  const reshard = requireBoolean(input.reshardAfterForward ?? true, "reshardAfterForward");
+  const hsdp = requireBoolean(input.hsdp ?? false, "hsdp");
+  const sp = requireBoolean(input.sequenceParallel ?? tp > 1, "sequenceParallel");
+  const recompute = requireOneOf(input.recompute ?? "none", ["none", "selective", "full"] as const, "recompute");
+  const s = requirePositiveInteger(input.seqLength, "seqLength");
+  const b = requirePositiveInteger(input.microBatchSize, "microBatchSize");
+  const batch = requirePositiveInteger(input.globalBatch, "globalBatch");
+  const schedule = requireOneOf(input.schedule ?? "1f1b", ["1f1b", "interleaved"] as const, "schedule");
+  const v = schedule === "interleaved" ? requirePositiveInteger(input.chunks ?? 2, "chunks") : 1;
+  if (schedule === "interleaved" && v < 2) throw new ModelInputError("chunks", `the interleaved schedule needs at least 2 chunks per stage (got ${v})`);
+  const gradReduce = requireOneOf(input.gradReduce ?? "fp32", ["fp32", "bf16"] as const, "gradReduce");
+  const rankOrder = requireOneOf(input.rankOrder ?? "tp-cp-dp-pp", ["tp-cp-dp-pp", "tp-cp-pp-dp"] as const, "rankOrder");
+  const causal = requireBoolean(input.causalAttention ?? true, "causalAttention");
+  const useNvls = requireBoolean(input.nvls ?? true, "nvls");
+  const L = arch.numLayers;
+
+  if (arch.numHeads % tp !== 0) throw new ModelInputError("tp", `tp (${tp}) must divide the number of attention heads (${arch.numHeads})`);
+  if (s % cp !== 0) throw new ModelInputError("cp", `cp (${cp}) must divide the sequence length (${s})`);
+  if (sp && (s / cp) % tp !== 0) throw new ModelInputError("tp", `with sequence parallelism, tp (${tp}) must divide the per-GPU sequence length (${s / cp})`);
+  if (ep > 1) {
+    if (!arch.moe) throw new ModelInputError("ep", `ep (${ep}) > 1 needs a mixture-of-experts model`);
+    if (arch.moe.routedExperts % ep !== 0) throw new ModelInputError("ep", `ep (${ep}) must divide the number of experts (${arch.moe.routedExperts})`);
+    if ((dp * cp) % ep !== 0) throw new ModelInputError("ep", `ep (${ep}) must divide dp × cp (${dp * cp})`);
+  }
+  if (batch % (dp * b) !== 0) {
+    throw new ModelInputError("globalBatch", `the global batch (${batch}) must be a multiple of dp × micro-batch (${dp} × ${b} = ${dp * b})`);
+  }
+  const m = batch / (dp * b);
+  let stageLayers: number[];
+  if (input.stageLayers !== undefined) {
+    if (!Array.isArray(input.stageLayers) || input.stageLayers.length !== pp) {
+      throw new ModelInputError("stageLayers", `stageLayers must list ${pp} stage sizes`);
+    }
+    stageLayers = input.stageLayers.map((n) => requirePositiveInteger(n, "stageLayers"));
+    const sum = stageLayers.reduce((a, x) => a + x, 0);
+    if (sum !== L) throw new ModelInputError("stageLayers", `stageLayers sum to ${sum}, not the number of layers (${L})`);
+    if (schedule === "interleaved" && stageLayers.some((n) => n < v)) {
+      throw new ModelInputError("stageLayers", `every stage needs at least ${v} layers for ${v} chunks`);
+    }
+  } else {
+    if (L % (pp * v) !== 0) {
+      throw new ModelInputError(
+        "pp",
+        `pp${v > 1 ? " × chunks" : ""} (${pp * v}) must divide the number of layers (${L}); give an uneven split with stageLayers (--stage-layers)`,
+      );
+    }
+    stageLayers = Array.from({ length: pp }, () => L / pp);
+  }
+
+  const peak = gpu.bf16FlopsPerSecond;
+  const rate = peak * eta;
+  const h = arch.hiddenSize;
+  const valueBytes = 2;
+  const gradBytes = gradReduce === "fp32" ? 4 : 2;
+  // Tokens one GPU processes per microbatch: the CP shard of b sequences.
+  const tokens = (b * s) / cp;
+  const qk = arch.mla ? arch.mla.qkNopeHeadDim + arch.mla.qkRopeHeadDim : arch.headDim;
+  const vd = arch.mla ? arch.mla.vHeadDim : arch.headDim;
+  const attnForwardPerToken = 2 * s * arch.numHeads * (qk + vd); // QKᵀ and AV, per layer
+  const attnHardware = causal ? 0.5 : 1;
+  const matmul = matmulParameters(arch);
+  const layerMatmul = matmul.layers / L; // average active matmul parameters per layer
+  const headMatmul = matmul.head;
+
+  // Group bandwidth (see the module comment).
+  const strides = rankOrder === "tp-cp-dp-pp" ? { dp: tp * cp, pp: tp * cp * dp } : { pp: tp * cp, dp: tp * cp * pp };
+  const nodeSize = net.gpusPerNode;
+  function collectiveSeconds(collective: Collective, bytes: number, ranks: number, stride: number): number {
+    if (ranks <= 1 || bytes <= 0) return 0;
+    const intra = ranks * stride <= nodeSize;
+    let bw: number;
+    if (intra) {
+      bw = collective === "all-reduce" && useNvls && net!.nvlinkNvlsAllReduceBusBytesPerSecond !== null ? net!.nvlinkNvlsAllReduceBusBytesPerSecond : net!.nvlinkRingBusBytesPerSecond;
+    } else {
+      const perNode = Math.max(1, Math.min(ranks, Math.floor(nodeSize / stride)));
+      bw = Math.min(net!.nvlinkRingBusBytesPerSecond, perNode * net!.nicBusBytesPerSecond);
+    }
+    const steps = collective === "send-recv" ? 1 : collective === "all-reduce" ? 2 * (ranks - 1) : ranks - 1;
+    const alpha = steps * (intra ? net!.hopLatencySeconds : net!.interNodeHopLatencySeconds);
+    return alpha + (busBandwidthFactor(collective, ranks) * bytes) / bw;
+  }
+
+  // Per-stage, per-microbatch times.
+  const stages: StageTime[] = [];
+  let firstLayer = 0;
+  for (let i = 0; i < pp; i++) {
+    const n = stageLayers[i];
+    const indices = Array.from({ length: n }, (_, k) => firstLayer + k);
+    firstLayer += n;
+    const isLast = i === pp - 1;
+    const layerForward = tokens * (2 * layerMatmul + attnHardware * attnForwardPerToken) / tp;
+    let flops = 3 * n * layerForward;
+    if (isLast) flops += (3 * tokens * 2 * headMatmul) / tp;
+    let recomputeFlops = 0;
+    if (recompute === "selective") recomputeFlops = (n * tokens * attnHardware * attnForwardPerToken) / tp;
+    if (recompute === "full") recomputeFlops = n * layerForward;
+    const compute = flops / rate;
+    const recomputeSeconds = recomputeFlops / rate;
+    // Tensor parallel: 2 collectives forward, 2 backward, 2 more under full recomputation, per layer.
+    const activationBytes = tokens * h * valueBytes;
+    const tpCalls = (4 + (recompute === "full" ? 2 : 0)) * n;
+    const tpPerCall = sp
+      ? collectiveSeconds("all-gather", activationBytes, tp, 1) + collectiveSeconds("reduce-scatter", activationBytes, tp, 1)
+      : collectiveSeconds("all-reduce", activationBytes, tp, 1);
+    const tpSeconds = tpCalls * tpPerCall;
+    // Context parallel: all-gather K and V forward (again under full recomputation), reduce-scatter their gradients backward.
+    let cpSeconds = 0;
+    if (cp > 1) {
+      const kvColumns = arch.mla ? arch.numHeads * (qk + vd) : 2 * arch.numKvHeads * arch.headDim;
+      const kvBytes = (b * s * kvColumns * valueBytes) / Math.min(tp, arch.mla ? tp : arch.numKvHeads);
+      const gathers = 1 + (recompute === "full" ? 1 : 0);
+      cpSeconds = n * (gathers * collectiveSeconds("all-gather", kvBytes, cp, tp) + collectiveSeconds("reduce-scatter", kvBytes, cp, tp));
+    }
+    // Expert parallel: dispatch and combine, forward and backward (+2 under full recomputation).
+    let epSeconds = 0;
+    if (ep > 1 && arch.moe) {
+      const moeLayers = indices.filter((k) => isMoeLayer(arch, k)).length;
+      const dispatchBytes = (arch.moe.expertsPerToken * tokens * h * valueBytes) / (sp ? tp : 1);
+      epSeconds = (4 + (recompute === "full" ? 2 : 0)) * moeLayers * collectiveSeconds("all-to-all", dispatchBytes, ep, tp * cp);
+    }
+    // Pipeline sends: activations forward and gradients back, once per chunk.
+    let ppSeconds = 0;
+    if (pp > 1) {
+      const p2pBytes = sp ? activationBytes / tp : activationBytes;
+      const sends = (i === 0 || isLast ? 1 : 2) * v;
+      ppSeconds = sends * collectiveSeconds("send-recv", p2pBytes, 2, strides.pp);
+    }
+    const total = compute + recomputeSeconds + tpSeconds + cpSeconds + epSeconds + ppSeconds;
+    stages.push({ stage: i, layers: n, compute, recompute: recomputeSeconds, tp: tpSeconds, cp: cpSeconds, ep: epSeconds, pp: ppSeconds, total });
+  }
+  let slowest = 0;
+  for (const st of stages) if (st.total > stages[slowest].total) slowest = st.stage;
+  const tMax = stages[slowest].total;
+  const tMean = stages.reduce((a, st) => a + st.total, 0) / pp;
+  const bubble = ((pp - 1) / v) * tMax;
+
+  // Data parallel and sharding on the slowest stage.
+  const slow = stages[slowest];
+  let parametersDense = 0;
+  let parametersExpert = 0;
+  {
+    let first = 0;
+    for (let i = 0; i < slowest; i++) first += stageLayers[i];
+    for (let k = first; k < first + slow.layers; k++) {
+      const lp = layerParameters(arch, k);
+      const expert = lp.routedExperts;
+      parametersExpert += expert / (tp * ep);
+      parametersDense += (lp.total - expert) / tp;
+    }
+    if (slowest === 0) parametersDense += (arch.vocabSize * h) / tp;
+    if (slowest === pp - 1 && (!arch.tiedEmbeddings || pp > 1)) parametersDense += (arch.vocabSize * h) / tp;
+  }
+  const forwardWindow = slow.compute / 3;
+  const backwardWindow = (2 * slow.compute) / 3 + slow.recompute;
+  const dpTransfers: DpTransfer[] = [];
+  const denseStride = cp > 1 ? tp : strides.dp;
+  const denseShardRanks = hsdp ? Math.max(1, Math.min(dp * cp, Math.floor(nodeSize / denseStride))) : dp * cp;
+  const shardGroups = [
+    { label: "", params: parametersDense, ranks: dp * cp, stride: denseStride },
+    { label: "expert ", params: parametersExpert, ranks: (dp * cp) / ep, stride: strides.dp * ep },
+  ];
+  for (const g of shardGroups) {
+    if (g.params === 0 || g.ranks <= 1) continue;
+    const stride = g.stride;
+    // Hybrid sharding: shard inside the node (as many ranks of the group as one node holds).
+    const perNode = Math.max(1, Math.min(g.ranks, Math.floor(nodeSize / stride)));
+    const shardRanks = hsdp ? perNode : g.ranks;
+    const replicas = g.ranks / shardRanks;
+    const add = (name: string, collective: Collective, bytes: number, ranks: number, st: number, calls: number, windowSecondsArg: number) => {
+      const per = collectiveSeconds(collective, bytes, ranks, st);
+      if (per === 0) return;
+      dpTransfers.push({ name: `${g.label}${name}`, collective, ranks, messageBytes: bytes, callsPerStep: calls, secondsPerCall: per, windowSeconds: windowSecondsArg, exposedSeconds: calls * Math.max(0, per - windowSecondsArg) });
+    };
+    const gradMessage = g.params * gradBytes;
+    const paramMessage = g.params * valueBytes;
+    if (zeroStage === 0) {
+      add("gradient all-reduce", "all-reduce", gradMessage, g.ranks, stride, 1, backwardWindow);
+    } else if (zeroStage === 1 || zeroStage === 2 || (zeroStage === 3 && !reshard)) {
+      const perMicrobatch = zeroStage !== 1;
+      add("gradient reduce-scatter", "reduce-scatter", gradMessage, shardRanks, stride, perMicrobatch ? m : 1, backwardWindow);
+      add("parameter all-gather (next step's first forward)", "all-gather", paramMessage, shardRanks, stride, 1, forwardWindow);
+    } else {
+      add("parameter all-gather (forward)", "all-gather", paramMessage, shardRanks, stride, m, forwardWindow);
+      // The backward gather and the gradient reduce-scatter share the backward window.
+      const gatherB = collectiveSeconds("all-gather", paramMessage, shardRanks, stride);
+      const scatter = collectiveSeconds("reduce-scatter", gradMessage, shardRanks, stride);
+      dpTransfers.push({
+        name: `${g.label}parameter all-gather (backward) + gradient reduce-scatter`,
+        collective: "reduce-scatter",
+        ranks: shardRanks,
+        messageBytes: gradMessage,
+        callsPerStep: m,
+        secondsPerCall: gatherB + scatter,
+        windowSeconds: backwardWindow,
+        exposedSeconds: m * Math.max(0, gatherB + scatter - backwardWindow),
+      });
+    }
+    if (hsdp && replicas > 1) {
+      add("cross-node gradient all-reduce of the shard", "all-reduce", gradMessage / shardRanks, replicas, stride * perNode, 1, backwardWindow);
+    }
+  }
+  const dpExposed = dpTransfers.reduce((a, t) => a + t.exposedSeconds, 0);
+  const ownedParameters = zeroStage >= 1 ? parametersDense / denseShardRanks + parametersExpert / Math.max(1, (dp * cp) / ep) : parametersDense + parametersExpert;
+  const optimizer = (ownedParameters * ADAM_BYTES_PER_PARAMETER) / gpu.hbmBytesPerSecond;
+
+  const breakdown: StepBreakdown = {
+    compute: m * slow.compute,
+    recompute: m * slow.recompute,
+    bubble,
+    tp: m * slow.tp,
+    cp: m * slow.cp,
+    pp: m * slow.pp,
+    ep: m * slow.ep,
+    dp: dpExposed,
+    optimizer,
+  };
+  const stepSeconds = Object.values(breakdown).reduce((a, x) => a + x, 0);
+  const tokensPerStep = batch * s;
+  const modelFlops = modelFlopsPerToken(arch, s).total;
+
+  let memory: MemoryBreakdown | null = null;
+  let memoryNote: string | null = null;
+  if (input.includeMemory !== false) try {
+    const memZero: ZeroStage = zeroStage === 3 && !reshard ? 2 : zeroStage;
+    memory = trainingMemory(arch, {
+      seqLength: s,
+      microBatchSize: b,
+      dp: hsdp && zeroStage >= 1 && Number.isInteger(denseShardRanks / cp) ? denseShardRanks / cp : dp,
+      tp,
+      sequenceParallel: sp,
+      pp,
+      cp,
+      ep,
+      zeroStage: memZero,
+      recompute,
+      schedule,
+      microbatches: m,
+      virtualStages: schedule === "interleaved" ? v : undefined,
+      fp32GradAccum: gradReduce === "fp32",
+    }).perGpu;
+    const notes: string[] = [];
+    if (input.stageLayers !== undefined) notes.push("memory assumes the memory model's own layer split, not stageLayers");
+    if (hsdp) notes.push("hybrid sharding: model states sharded over the ranks inside one node");
+    if (zeroStage === 3 && !reshard) notes.push("FSDP without resharding: parameters counted whole, as under ZeRO-2");
+    memoryNote = notes.length > 0 ? notes.join("; ") : null;
+  } catch (error) {
+    if (!(error instanceof ModelInputError)) throw error;
+    memoryNote = `memory model: ${error.message}`;
+  }
+
+  return {
+    stepSeconds,
+    tokensPerStep,
+    tokensPerSecondPerGpu: tokensPerStep / (stepSeconds * gpuCount),
+    mfu: (tokensPerStep * modelFlops) / (stepSeconds * gpuCount * peak),
+    breakdown,
+    microbatches: m,
+    stages,
+    slowestStage: slowest,
+    stageImbalance: tMax / tMean,
+    dpTransfers,
+    kernelEfficiency: eta,
+    memory,
+    memoryNote,
+    layout: { tp, pp, cp, ep, dp, zeroStage, reshardAfterForward: reshard, hsdp, sequenceParallel: sp, recompute, schedule, chunks: v, gradReduce, rankOrder, stageLayers },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Row format of the appendix on published runs (content/chapters/a2-typical-scales.md): shared by
+ * its test, which recomputes every row, and by whoever regenerates the table.
+ */
+import type { RunEvaluation } from "../../src/model/index.ts";
+import { formatInteger, formatNumber } from "../../src/figures/kit/format.ts";
+
+/** A fraction as a percentage with one decimal, kept: 0.56 → "56.0%". */
+export const pct1 = (x: number): string => `${formatNumber(x * 100, { decimals: 1 })}%`;
+
+const RECOMPUTE = { none: "", selective: ", selective recompute", full: ", full recompute" } as const;
+
+/** "TP 8 · PP 8 (v 2) · DP 24 · ZeRO-0, full recompute" */
+export function layoutLabel(e: RunEvaluation): string {
+  const l = e.run.layout;
+  const parts: string[] = [];
+  if (l.tp > 1) parts.push(`TP ${l.tp}`);
+  if (l.cp > 1) parts.push(`CP ${l.cp}`);
+  if (l.pp > 1) parts.push(`PP ${l.pp}${l.schedule === "interleaved" ? ` (v ${l.chunks ?? 2})` : ""}`);
+  const shard = l.zeroStage === 3 ? (l.reshardAfterForward === false ? "FSDP, no reshard" : "ZeRO-3") : `ZeRO-${l.zeroStage}`;
+  parts.push(`DP ${formatInteger(l.dp)} (${shard})`);
+  return parts.join(" · ") + RECOMPUTE[l.recompute];
+}
+
+/** Signed relative error with one decimal: "+27.4%", "−5.3%". */
+export function signedPct(x: number): string {
+  return `${x > 0 ? "+" : x < 0 ? "−" : ""}${pct1(Math.abs(x))}`;
+}
+
+/** One table row: run and source, GPUs, sequence length, layout, reported MFU, predicted MFU, error. */
+export function runRow(e: RunEvaluation): string {
+  const gpu = e.generation === "ampere" ? "A100" : "H100";
+  return `| ${e.run.model} [@${e.run.source}] | ${formatInteger(e.run.gpuCount)} ${gpu} | ${formatInteger(e.run.seqLength)} | ${layoutLabel(e)} | ${pct1(e.reportedMfu)} | ${pct1(e.predictedMfu)} | ${signedPct(e.relativeError)} |`;
+}

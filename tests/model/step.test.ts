@@ -1,0 +1,136 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { balancedStageLayers, findInterconnect, findModelPreset, GPUS, ModelInputError, stepTime, type StepInput } from "../../src/model/index.ts";
+
+// A tiny GPT: h = 64, a = 4 (d = 16), L = 2, V = 100, s = 16. Hand counts:
+// layer matmul parameters (weights and biases, no norms) = 4h² + 4h + 8h² + 5h = 49,728; head V·h = 6,400.
+// Attention forward per token per layer 2·s·a·(d + d) = 4,096 FLOPs, half of it computed under the causal mask.
+const tiny = { model_type: "gpt2", n_embd: 64, n_head: 4, n_layer: 2, vocab_size: 100, n_positions: 16 };
+const base: StepInput = { config: tiny, gpu: "h100-sxm", gpuCount: 1, seqLength: 16, microBatchSize: 1, globalBatch: 1, kernelEfficiency: 0.5 };
+const PEAK = 989.4e12;
+
+test("stepTime() on one GPU: compute is 3 × (2N + causal attention) per token plus the head, at η × peak", () => {
+  const r = stepTime(base);
+  const perToken = 2 * 3 * (2 * 49_728 + 2_048) + 3 * 2 * 6_400; // 647,424 FLOPs
+  const expected = (16 * perToken) / (PEAK * 0.5);
+  assert.ok(Math.abs(r.breakdown.compute - expected) / expected < 1e-12, `${r.breakdown.compute} vs ${expected}`);
+  for (const k of ["bubble", "tp", "cp", "pp", "ep", "dp", "recompute"] as const) assert.equal(r.breakdown[k], 0, k);
+  // Adam: 32 bytes per parameter owned (2 layers of 49,984 with norms + the 6,400 embedding) at HBM speed.
+  assert.ok(Math.abs(r.breakdown.optimizer - ((2 * 49_984 + 6_400) * 32) / 3350e9) < 1e-18);
+  const sum = Object.values(r.breakdown).reduce((a, x) => a + x, 0);
+  assert.equal(r.stepSeconds, sum);
+  assert.equal(r.tokensPerSecondPerGpu, 16 / r.stepSeconds);
+});
+
+test("stepTime(): MFU counts attention whole while the GPU computes half of it under the causal mask", () => {
+  const r = stepTime(base);
+  const modelFlops = 16 * (6 * (2 * 49_728 + 6_400) + 3 * 2 * 4_096);
+  assert.ok(Math.abs(r.mfu - modelFlops / (r.stepSeconds * PEAK)) < 1e-12);
+  const full = stepTime({ ...base, causalAttention: false });
+  assert.ok(full.breakdown.compute > r.breakdown.compute);
+});
+
+test("stepTime(): recomputation adds one attention forward (selective) or one layer forward (full)", () => {
+  const none = stepTime(base);
+  const selective = stepTime({ ...base, recompute: "selective" });
+  const full = stepTime({ ...base, recompute: "full" });
+  const rate = PEAK * 0.5;
+  assert.ok(Math.abs(selective.breakdown.recompute - (16 * 2 * 2_048) / rate) < 1e-18);
+  assert.ok(Math.abs(full.breakdown.recompute - (16 * 2 * (2 * 49_728 + 2_048)) / rate) < 1e-18);
+  assert.equal(none.breakdown.recompute, 0);
+});
+
+test("stepTime(): the slowest pipeline stage sets the pace, and the bubble is (p − 1)/v of its time", () => {
+  const r = stepTime({ ...base, gpuCount: 2, pp: 2, globalBatch: 4 });
+  assert.equal(r.slowestStage, 1, "the last stage carries the LM head");
+  assert.ok(r.stageImbalance > 1);
+  const tMax = r.stages[1].total;
+  assert.ok(Math.abs(r.breakdown.bubble - tMax) < 1e-18);
+  assert.ok(Math.abs(r.breakdown.compute - 4 * r.stages[1].compute) < 1e-18);
+  const v2 = stepTime({ ...base, config: { ...tiny, n_layer: 4 }, gpuCount: 2, pp: 2, globalBatch: 4, schedule: "interleaved", chunks: 2 });
+  assert.ok(Math.abs(v2.breakdown.bubble - v2.stages[v2.slowestStage].total / 2) < 1e-18);
+});
+
+test("balancedStageLayers() moves layers off the end stages (Llama 3's 126 layers over 16 stages)", () => {
+  assert.deepEqual(balancedStageLayers(126, 16, 1), [7, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 7]);
+  assert.deepEqual(balancedStageLayers(80, 4, 0), [20, 20, 20, 20]);
+});
+
+test("stepTime(): ZeRO-1's parameter all-gather hides behind the next step's first forward pass", () => {
+  const r = stepTime({ ...base, gpuCount: 8, dp: 8, globalBatch: 8, zeroStage: 1 });
+  const gather = r.dpTransfers.find((t) => t.name.includes("first forward"));
+  assert.ok(gather);
+  assert.ok(Math.abs(gather.windowSeconds - r.stages[0].compute / 3) < 1e-18);
+  const scatter = r.dpTransfers.find((t) => t.name.includes("reduce-scatter"));
+  assert.ok(scatter);
+  assert.ok(Math.abs(scatter.windowSeconds - (2 * r.stages[0].compute) / 3) < 1e-18);
+});
+
+test("stepTime(): bf16 gradient reduction moves half the bytes of fp32", () => {
+  const fp32 = stepTime({ ...base, gpuCount: 8, dp: 8, globalBatch: 8, zeroStage: 1, gradReduce: "fp32" });
+  const bf16 = stepTime({ ...base, gpuCount: 8, dp: 8, globalBatch: 8, zeroStage: 1, gradReduce: "bf16" });
+  const bytes = (r: typeof fp32) => r.dpTransfers.find((t) => t.name.includes("reduce-scatter"))!.messageBytes;
+  assert.equal(bytes(fp32), 2 * bytes(bf16));
+});
+
+test("stepTime(): an in-node all-reduce uses the measured NVLS bus bandwidth (480 GB/s), 370 GB/s without it", () => {
+  const input = { ...base, gpuCount: 8, dp: 8, globalBatch: 8, zeroStage: 0 as const };
+  const nvls = stepTime(input).dpTransfers[0];
+  const ring = stepTime({ ...input, nvls: false }).dpTransfers[0];
+  const alpha = 2 * 7 * 3e-6;
+  assert.ok(Math.abs(nvls.secondsPerCall - (alpha + ((2 * 7) / 8) * nvls.messageBytes / 480e9)) < 1e-15);
+  assert.ok(Math.abs(ring.secondsPerCall - (alpha + ((2 * 7) / 8) * ring.messageBytes / 370e9)) < 1e-15);
+});
+
+test("stepTime(): a data-parallel group with one rank per node runs at one NIC's bus bandwidth", () => {
+  const r = stepTime({ ...base, config: { ...tiny, n_head: 8 }, gpuCount: 16, tp: 8, dp: 2, globalBatch: 2, zeroStage: 0 });
+  const t = r.dpTransfers[0];
+  const alpha = 2 * 1 * 8e-6;
+  assert.ok(Math.abs(t.secondsPerCall - (alpha + t.messageBytes / 45e9)) < 1e-15);
+});
+
+test("stepTime(): ZeRO-3 gathers parameters every microbatch; FSDP without resharding gathers once", () => {
+  const z3 = stepTime({ ...base, gpuCount: 8, dp: 8, globalBatch: 32, zeroStage: 3 });
+  const noReshard = stepTime({ ...base, gpuCount: 8, dp: 8, globalBatch: 32, zeroStage: 3, reshardAfterForward: false });
+  assert.equal(z3.microbatches, 4);
+  assert.equal(z3.dpTransfers.find((t) => t.name.includes("(forward)"))!.callsPerStep, 4);
+  assert.equal(noReshard.dpTransfers.find((t) => t.name.includes("first forward"))!.callsPerStep, 1);
+});
+
+test("stepTime() refuses layouts that do not describe a run, naming the field", () => {
+  const refuses = (input: StepInput, field: string, pattern: RegExp) =>
+    assert.throws(() => stepTime(input), (e: unknown) => e instanceof ModelInputError && e.field === field && pattern.test(e.message));
+  refuses({ ...base, gpuCount: 8, tp: 2, dp: 2 }, "gpuCount", /must equal the GPU count \(8\)/);
+  refuses({ ...base, gpuCount: 2, dp: 2, globalBatch: 3 }, "globalBatch", /multiple of dp × micro-batch/);
+  refuses({ ...base, config: { ...tiny, n_layer: 3 }, gpuCount: 2, pp: 2, globalBatch: 2 }, "pp", /must divide the number of layers \(3\)/);
+  refuses({ ...base, gpu: "v100" }, "gpu", /unknown GPU "v100"/);
+  refuses({ ...base, gpuCount: 2, pp: 2, globalBatch: 2, stageLayers: [1, 2] }, "stageLayers", /sum to 3/);
+});
+
+test("stepTime(): hybrid sharding gathers inside the server and all-reduces the shard across servers", () => {
+  const input: StepInput = { ...base, config: { ...tiny, n_layer: 2 }, gpuCount: 16, dp: 16, globalBatch: 16, zeroStage: 3 };
+  const flat = stepTime(input);
+  const hsdp = stepTime({ ...input, hsdp: true });
+  assert.equal(flat.dpTransfers[0].ranks, 16);
+  assert.equal(hsdp.dpTransfers[0].ranks, 8);
+  const cross = hsdp.dpTransfers.find((t) => t.name.includes("cross-node"));
+  assert.ok(cross);
+  assert.equal(cross.ranks, 2);
+  assert.equal(cross.collective, "all-reduce");
+});
+
+test("stepTime(): expert parallelism adds exposed all-to-alls on MoE layers", () => {
+  const mixtral = findModelPreset("mixtral-8x7b")!.config;
+  const r = stepTime({ config: mixtral, gpu: "h100-sxm", gpuCount: 64, tp: 8, dp: 8, ep: 8, seqLength: 4096, microBatchSize: 1, globalBatch: 64, includeMemory: false });
+  assert.ok(r.breakdown.ep > 0);
+  const none = stepTime({ config: mixtral, gpu: "h100-sxm", gpuCount: 64, tp: 8, dp: 8, seqLength: 4096, microBatchSize: 1, globalBatch: 64, includeMemory: false });
+  assert.equal(none.breakdown.ep, 0);
+});
+
+test("every GPU in gpus.ts has bandwidths and a kernel-efficiency generation, so the configuration finder can search it", () => {
+  for (const g of GPUS) {
+    assert.ok(findInterconnect(g.id), g.id);
+    const r = stepTime({ ...base, gpu: g.id });
+    assert.ok(r.stepSeconds > 0, g.id);
+  }
+});
