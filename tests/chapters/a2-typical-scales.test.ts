@@ -46,6 +46,8 @@ test("misses quoted in the prose", () => {
   assertMentions(text, `MPT-760M, hidden size 1,536, by ${err("mosaicml-mpt-760m-2048-8-h100")}`, "760M");
   assertMentions(text, `under-predicted by ${err("korthikanti2022-1t")}`, "1T");
   assertMentions(text, `(MPT-30B on 32 GPUs by ${err("mosaicml-mpt-30b-2048-32-h100")})`, "MPT-30B");
+  assertMentions(text, `MPT-70B on 64 GPUs with 8 by\n${err("mosaicml-mpt-70b-2048-64-h100")}`, "MPT-70B, 64 GPUs");
+  assertMentions(text, `microbatches of 2 by only ${err("mosaicml-mpt-70b-2048-32-h100")}`, "MPT-70B, 32 GPUs");
   assertMentions(text, `under-predicted by ${err("grattafiori2024-405b-8192-8192")} and ${err("grattafiori2024-405b-16384-8192")}`, "Llama 3 8K");
   assertMentions(text, `over-predicted by ${err("grattafiori2024-405b-16384-131072")}`, "Llama 3 128K");
   for (const id of ["smith2022-530b-2240", "smith2022-530b-2800", "smith2022-530b-3360", "bigscience2022-bloom-176b", "zhang2022-opt-175b"]) {
