@@ -27,7 +27,9 @@ export interface DocState {
   lineOffset: number;
   chapter: ChapterInfo | undefined;
   labels: Map<string, Label>;
-  counters: { eq: number; fig: number; tbl: number; exercise: number };
+  counters: { eq: number; fig: number; tbl: number; exercise: number; aside: number };
+  /** Words of running text (summary.ts). */
+  words: number;
 }
 
 const states = new WeakMap<object, DocState>();
@@ -100,7 +102,8 @@ export function bookStatePlugin(md: MarkdownIt): void {
       lineOffset: env.page?.inputPath ? frontMatterLines(inputPath, state.src) : 0,
       chapter: chapterInfo(file),
       labels: new Map(),
-      counters: { eq: 0, fig: 0, tbl: 0, exercise: 0 },
+      counters: { eq: 0, fig: 0, tbl: 0, exercise: 0, aside: 0 },
+      words: 0,
     });
     return true;
   });

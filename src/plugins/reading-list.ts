@@ -10,6 +10,7 @@
 import path from "node:path";
 import { BookError } from "./errors.ts";
 import { escapeHtml } from "./doc-state.ts";
+import { permalinkHtml } from "./edition.ts";
 import { formatEntry, loadBibliography, type BibEntry, type Bibliography } from "./bibliography.ts";
 
 /** A group of the reading list. */
@@ -178,7 +179,7 @@ export function readingListHtml(groups: readonly ReadingGroup[]): string {
             `<li id="read-${escapeHtml(e.key)}"><p class="reading-ref">${e.referenceHtml}</p>\n<p class="reading-note">${escapeHtml(e.note)}</p></li>`,
         )
         .join("\n");
-      return `<section class="reading-topic" aria-labelledby="topic-${g.topic.id}">\n<h2 id="topic-${g.topic.id}">${escapeHtml(g.topic.title)}</h2>\n<ul class="reading-list">\n${items}\n</ul>\n</section>`;
+      return `<section class="reading-topic" aria-labelledby="topic-${g.topic.id}">\n<h2 id="topic-${g.topic.id}">${escapeHtml(g.topic.title)}${permalinkHtml(`topic-${g.topic.id}`)}</h2>\n<ul class="reading-list">\n${items}\n</ul>\n</section>`;
     })
     .join("\n");
   const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? "" : "s"}`;

@@ -7,6 +7,7 @@
  */
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { docState, escapeHtml, fail, lineInContent } from "./doc-state.ts";
+import { docHref } from "./edition.ts";
 
 const refPattern = /^@(eq|fig|sec|tbl):([A-Za-z0-9][A-Za-z0-9_-]*)/;
 
@@ -50,9 +51,9 @@ function xrefsCoreRule(state: StateCore): boolean {
 export function xrefsPlugin(md: MarkdownIt): void {
   md.inline.ruler.before("emphasis", "book_xref", xrefRule);
   md.core.ruler.push("book_xrefs", xrefsCoreRule);
-  md.renderer.rules.book_xref = (tokens: Token[], idx: number) => {
+  md.renderer.rules.book_xref = (tokens: Token[], idx: number, _options, env) => {
     const meta = tokens[idx]!.meta as { id: string; text: string };
     const kind = meta.id.split(":")[0]!;
-    return `<a class="xref" href="#${escapeHtml(meta.id)}" data-xref="${kind}">${escapeHtml(meta.text)}</a>`;
+    return `<a class="xref" href="${escapeHtml(docHref(env, `#${meta.id}`))}" data-xref="${kind}">${escapeHtml(meta.text)}</a>`;
   };
 }
