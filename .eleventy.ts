@@ -2,7 +2,7 @@
  * Eleventy configuration: a table of contents of the build plugins in src/plugins/, one per
  * file. Run through tsx (Node 20 cannot load .ts configs): see the npm scripts.
  */
-import { HtmlBasePlugin } from "@11ty/eleventy";
+import { HtmlBasePlugin, type UserConfig } from "@11ty/eleventy";
 import { frontMatterPlugin } from "./src/plugins/frontmatter.ts";
 import { collectionsPlugin } from "./src/plugins/collections.ts";
 import { markdownLibraryPlugin } from "./src/plugins/markdown-library.ts";
@@ -19,7 +19,7 @@ import { socialPlugin } from "./src/plugins/social.ts";
 import { sitemapPlugin } from "./src/plugins/sitemap.ts";
 import { feedPlugin } from "./src/plugins/feed.ts";
 
-export default function (eleventyConfig: any) {
+export default function (eleventyConfig: UserConfig) {
   eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail
   eleventyConfig.addPlugin(collectionsPlugin); // chapters in file-name order, /slug/ URLs
   eleventyConfig.addPlugin(markdownLibraryPlugin); // math, citations, cross-refs, blocks, widgets; chapters rendered per edition (page, /book/)

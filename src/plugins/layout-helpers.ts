@@ -6,6 +6,7 @@
 import { book, type BookMetadata } from "../data/book.ts";
 import { escapeHtml } from "./doc-state.ts";
 import { coverArtSvg } from "./cover.ts";
+import type { UserConfig } from "@11ty/eleventy";
 
 /** Minutes at 230 words per minute, at least 1. */
 export function readingMinutes(words: number): number {
@@ -33,7 +34,7 @@ export function citeBibtex(meta: BookMetadata, siteUrl: string, chapterTitle?: s
   return lines.join("\n");
 }
 
-export function layoutHelpersPlugin(eleventyConfig: any): void {
+export function layoutHelpersPlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.addGlobalData("book", book);
   eleventyConfig.addFilter("readingMinutes", readingMinutes);
   eleventyConfig.addFilter("formatDate", formatDate);

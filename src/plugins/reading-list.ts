@@ -12,6 +12,7 @@ import { BookError } from "./errors.ts";
 import { escapeHtml } from "./doc-state.ts";
 import { permalinkHtml } from "./edition.ts";
 import { formatEntry, loadBibliography, type BibEntry, type Bibliography } from "./bibliography.ts";
+import type { UserConfig } from "@11ty/eleventy";
 
 /** A group of the reading list. */
 export interface ReadingTopic {
@@ -187,7 +188,7 @@ export function readingListHtml(groups: readonly ReadingGroup[]): string {
 }
 
 /** Adds the `readingList` shortcode (the whole list as HTML, from bibliography.bib, re-read on each build). */
-export function readingListPlugin(eleventyConfig: any, options: { bibliographyFile?: string } = {}): void {
+export function readingListPlugin(eleventyConfig: UserConfig, options: { bibliographyFile?: string } = {}): void {
   const bibFile = options.bibliographyFile ?? "bibliography.bib";
   eleventyConfig.addShortcode("readingList", () => readingListHtml(readingList(loadBibliography(path.resolve(bibFile)))));
 }

@@ -13,7 +13,7 @@ import { parseHTML } from "linkedom";
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { widgetRegistry } from "../figures/index.ts";
 import { WidgetSettingsError, type WidgetDefinition } from "../figures/widget.ts";
-import { docState, escapeHtml, fail } from "./doc-state.ts";
+import { docState, fail } from "./doc-state.ts";
 import { editionAttribute, editionOf } from "./edition.ts";
 
 export interface WidgetsOptions {

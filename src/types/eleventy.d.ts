@@ -5,12 +5,15 @@
  * signatures (node_modules/@11ty/eleventy/src/UserConfig.js).
  */
 declare module "@11ty/eleventy" {
-  /** What `eleventy.before` and `eleventy.after` handlers receive. */
+  /** What an `eleventy.before` handler receives. */
   export interface EleventyEventArguments {
     directories: { input: string; output: string; includes: string; data: string };
-    runMode?: "build" | "watch" | "serve";
-    /** `eleventy.after` only: every page written. */
-    results?: { inputPath: string; outputPath: string | false; url: string; content: string }[];
+    runMode: "build" | "watch" | "serve";
+  }
+
+  /** What an `eleventy.after` handler receives: also every page written. */
+  export interface EleventyAfterArguments extends EleventyEventArguments {
+    results: { inputPath: string; outputPath: string | false; url: string; content: string }[];
   }
 
   /** `this` in a filter, shortcode or transform. */
@@ -52,7 +55,8 @@ declare module "@11ty/eleventy" {
     addPassthroughCopy(fileOrDir: string | Record<string, string>, copyOptions?: Record<string, unknown>): void;
     addWatchTarget(target: string, options?: Record<string, unknown>): void;
     amendLibrary<Library>(engineName: "md", callback: (library: Library) => void): void;
-    on(eventName: "eleventy.before" | "eleventy.after", callback: (args: EleventyEventArguments) => unknown): void;
+    on(eventName: "eleventy.before", callback: (args: EleventyEventArguments) => unknown): void;
+    on(eventName: "eleventy.after", callback: (args: EleventyAfterArguments) => unknown): void;
   }
 
   export const HtmlBasePlugin: (eleventyConfig: UserConfig, options?: Record<string, unknown>) => void;
