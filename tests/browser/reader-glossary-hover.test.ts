@@ -17,9 +17,9 @@ import { parseHTML } from "linkedom";
 import type { Browser, Page } from "playwright-core";
 import { glossary } from "../../src/data/glossary.ts";
 import { chapterInfo } from "../../src/plugins/chapters.ts";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
-import { siteDir } from "../helpers/site-pages.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage } from "../../harness/chromium.ts";
+import { siteDir } from "../../harness/site-pages.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 const shotsDir = "test-output/screenshots";
 const definitions = new Map(glossary.map((e) => [e.id, e.definition]));

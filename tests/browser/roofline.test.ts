@@ -14,8 +14,8 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 import { attainableFlopsPerSecond, findGpu, matmulCost, ridgePointFlopsPerByte } from "../../src/model/index.ts";
 
 const shots = "test-output/screenshots";

@@ -10,8 +10,8 @@ import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContextOptions } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 const shotsDir = "test-output/screenshots";
 const desktop: BrowserContextOptions = { viewport: { width: 1440, height: 900 }, reducedMotion: "reduce" };
