@@ -53,7 +53,7 @@ function displayMathRule(state: StateBlock, startLine: number, endLine: number, 
   if (silent) return true;
 
   const first = state.src.slice(start + 2, max);
-  let texSource = "";
+  let texSource: string;
   let label: string | undefined;
   let badLabel: string | undefined;
   let line = startLine;

@@ -17,7 +17,7 @@ import { docState, fail } from "./doc-state.ts";
 import { editionAttribute, editionOf } from "./edition.ts";
 
 export interface WidgetsOptions {
-  registry?: Readonly<Record<string, WidgetDefinition<any>>>;
+  registry?: Readonly<Record<string, WidgetDefinition<unknown>>>;
 }
 
 /**
@@ -27,7 +27,7 @@ export interface WidgetsOptions {
  * in the DOM, before it is serialized.
  */
 export function renderWidgetHtml(
-  definition: WidgetDefinition<any>,
+  definition: WidgetDefinition<unknown>,
   name: string,
   id: string,
   settings: unknown,
@@ -52,7 +52,7 @@ export function renderWidgetHtml(
   return root.outerHTML;
 }
 
-function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, WidgetDefinition<any>>>): boolean {
+function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, WidgetDefinition<unknown>>>): boolean {
   const doc = docState(state.env);
   const counts = new Map<string, number>();
   for (const t of state.tokens) {
