@@ -79,3 +79,20 @@ export async function settle(page: Page, quietMs = 500, maxMs = 10_000): Promise
     page.off("requestfailed", ended);
   }
 }
+
+/**
+ * Resolves once the page has rendered `frames` more frames. IntersectionObserver and
+ * ResizeObserver deliver their notifications as part of rendering a frame, so after this
+ * anything they would trigger for the current layout has started: use it instead of a fixed
+ * sleep before asserting that something did not happen (a widget not loaded, no overflow).
+ */
+export async function afterFrames(page: Page, frames = 2): Promise<void> {
+  await page.evaluate(
+    (n) =>
+      new Promise<void>((resolve) => {
+        const step = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => step(left - 1)));
+        step(n);
+      }),
+    frames,
+  );
+}
