@@ -9,7 +9,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "../../harness/chromium.ts";
+import { afterPageTimers, launchChromium } from "../../harness/chromium.ts";
 import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 let server: SiteServer;
@@ -27,14 +27,13 @@ for (const width of [390, 1280]) {
   test(`element screenshot of a whole chapter at ${width}px finishes and leaves the ToC as it was`, async () => {
     const context = await browser.newContext({ viewport: { width, height: 844 } });
     const page = await context.newPage();
-    await page.clock.install(); // book.js's timers run when the test says so, not after a real sleep
     await page.goto(`${server.url}/data-parallelism/`);
     const tocOpen = () => page.evaluate(() => document.querySelector<HTMLDetailsElement>("details.toc")?.open);
     const before = await tocOpen();
     assert.equal(before, width >= 1280);
     const png = await page.locator("main").screenshot({ timeout: 10_000 }) // ~2 s with the fix, ~27 s without;
     assert.ok(png.length > 10_000, "a real image came back");
-    await page.clock.runFor(300); // past book.js's 150 ms settle delay, on the page's fake clock
+    await afterPageTimers(page, 150); // book.js's settle delay after the screenshot's viewport changes has run
     assert.equal(await tocOpen(), before);
     assert.equal(await page.evaluate(() => window.innerWidth), width);
     await context.close();
