@@ -7,6 +7,7 @@
  */
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { docState, escapeHtml, fail, lineInContent } from "./doc-state.ts";
+import { didYouMean } from "./errors.ts";
 import { formatEntry, type Bibliography } from "./bibliography.ts";
 import { docHref, docId, headingTag, landmarkLabelledBy } from "./edition.ts";
 
@@ -62,7 +63,9 @@ function citationsCoreRule(state: StateCore, options: CitationsOptions): boolean
       if (meta.error) fail(doc, line, meta.error);
       bib ??= options.bibliography();
       meta.numbers = meta.keys.map((key) => {
-        if (!bib!.entries.has(key)) fail(doc, line, `unknown citation key "@${key}" (not in bibliography.bib)`);
+        if (!bib!.entries.has(key)) {
+          fail(doc, line, `unknown citation key "@${key}" (not in bibliography.bib)${didYouMean(key, bib!.entries.keys())}`, undefined, `@${key}`);
+        }
         let n = order.indexOf(key);
         if (n < 0) n = order.push(key) - 1;
         return n + 1;

@@ -79,9 +79,23 @@ export function sourceLine(state: DocState, bodyLine: number): number {
   return state.lineOffset + bodyLine + 1;
 }
 
-/** Throws a BookError at a 0-based body line. */
-export function fail(state: DocState, bodyLine: number | undefined, message: string, cause?: unknown): never {
-  throw new BookError(state.file, bodyLine === undefined ? undefined : sourceLine(state, bodyLine), message, { cause });
+/**
+ * Throws a BookError at a 0-based body line; with `needle`, also at the column where that text
+ * starts on the line in the file (when it can be found there).
+ */
+export function fail(state: DocState, bodyLine: number | undefined, message: string, cause?: unknown, needle?: string): never {
+  const line = bodyLine === undefined ? undefined : sourceLine(state, bodyLine);
+  throw new BookError(state.file, line, message, { cause, column: line && needle ? columnOf(state.file, line, needle) : undefined });
+}
+
+/** 1-based column of `needle` on 1-based `line` of `file`, if it is there. */
+function columnOf(file: string, line: number, needle: string): number | undefined {
+  try {
+    const at = readFileSync(file, "utf8").split("\n")[line - 1]?.indexOf(needle) ?? -1;
+    return at < 0 ? undefined : at + 1;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Line (0-based, in the body) of a character offset inside an inline token's content. */

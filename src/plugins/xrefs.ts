@@ -8,6 +8,7 @@
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { docState, escapeHtml, fail, lineInContent } from "./doc-state.ts";
 import { docHref } from "./edition.ts";
+import { didYouMean } from "./errors.ts";
 
 const refPattern = /^@(eq|fig|sec|tbl):([A-Za-z0-9][A-Za-z0-9_-]*)/;
 
@@ -40,7 +41,9 @@ function xrefsCoreRule(state: StateCore): boolean {
         const offset = t.content.indexOf(`@${meta.id}`);
         const line = lineInContent(t.map?.[0] ?? 0, t.content, Math.max(0, offset));
         const known = [...doc.labels.keys()].filter((k) => k.startsWith(meta.id.split(":")[0]! + ":"));
-        fail(doc, line, `unknown cross-reference "@${meta.id}"${known.length ? ` (labels on this page: ${known.join(", ")})` : ""}`);
+        const suggestion = didYouMean(meta.id, known);
+        const list = known.length ? ` (labels on this page: ${known.join(", ")})` : "";
+        fail(doc, line, `unknown cross-reference "@${meta.id}"${list}${suggestion}`, undefined, `@${meta.id}`);
       }
       meta.text = label.text;
     }
