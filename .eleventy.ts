@@ -2,7 +2,7 @@
  * Eleventy configuration: a table of contents of the build plugins in src/plugins/, one per
  * file. Run through tsx (Node 20 cannot load .ts configs): see the npm scripts.
  */
-import { HtmlBasePlugin } from "@11ty/eleventy";
+import { HtmlBasePlugin, type UserConfig } from "@11ty/eleventy";
 import { frontMatterPlugin } from "./src/plugins/frontmatter.ts";
 import { collectionsPlugin } from "./src/plugins/collections.ts";
 import { markdownLibraryPlugin } from "./src/plugins/markdown-library.ts";
@@ -14,19 +14,16 @@ import { readingListPlugin } from "./src/plugins/reading-list.ts";
 import { cspPlugin } from "./src/plugins/csp.ts";
 import { searchPlugin } from "./src/plugins/search.ts";
 import { glossaryPlugin } from "./src/plugins/glossary.ts";
-import { permalinksPlugin } from "./src/plugins/permalinks.ts";
-import { bookEditionPlugin } from "./src/plugins/book-edition.ts";
-import { glossaryMarksPlugin } from "./src/plugins/glossary-marks.ts";
 import { highlightPlugin } from "./src/plugins/highlight.ts";
 import { includeCodePlugin } from "./src/plugins/include-code.ts";
 import { socialPlugin } from "./src/plugins/social.ts";
 import { sitemapPlugin } from "./src/plugins/sitemap.ts";
 import { feedPlugin } from "./src/plugins/feed.ts";
 
-export default function (eleventyConfig: any) {
+export default function (eleventyConfig: UserConfig) {
   eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail
   eleventyConfig.addPlugin(collectionsPlugin); // chapters in file-name order, /slug/ URLs
-  eleventyConfig.addPlugin(markdownLibraryPlugin); // math, citations, cross-refs, blocks, widgets
+  eleventyConfig.addPlugin(markdownLibraryPlugin); // math, citations, cross-refs, blocks, widgets; chapters rendered per edition (page, /book/)
   eleventyConfig.addPlugin(highlightPlugin); // code fences: highlight.js at build time, unknown language fails
   eleventyConfig.addPlugin(includeCodePlugin); // ```include file#region``` listings and ```companion-table``` from companion/ (unknown file or region fails)
   eleventyConfig.addPlugin(socialPlugin); // absolute URLs for Open Graph/Twitter meta; a 1200×630 PNG card per chapter
@@ -34,12 +31,9 @@ export default function (eleventyConfig: any) {
   eleventyConfig.addPlugin(feedPlugin); // /changelog.xml: Atom feed of content/changelog.md's dated sections
   eleventyConfig.addPlugin(layoutHelpersPlugin); // book metadata, ToC, reading time, cite-this
   eleventyConfig.addPlugin(glossaryPlugin); // /glossary/: terms from src/data/glossary.ts
-  eleventyConfig.addPlugin(bookEditionPlugin); // /book/: every chapter on one page, ids prefixed by chapter
   eleventyConfig.addPlugin(readingListPlugin); // {% readingList %}: bibliography grouped by topic
   eleventyConfig.addPlugin(bundlePlugin); // esbuild: book.js and one bundle per widget
   eleventyConfig.addPlugin(assetsPlugin); // assets/ and KaTeX's CSS and fonts
-  eleventyConfig.addPlugin(permalinksPlugin); // a # link on every chapter h2/h3
-  eleventyConfig.addPlugin(glossaryMarksPlugin); // first use of each glossary term per chapter: link + definition on hover/focus
   eleventyConfig.addPlugin(HtmlBasePlugin); // honours --pathPrefix for sub-path deployments
   eleventyConfig.addPlugin(cspPlugin); // Content-Security-Policy <meta> on every page, _headers
   eleventyConfig.addPlugin(siteChecksPlugin); // after the build: links, anchors, origins

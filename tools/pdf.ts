@@ -17,7 +17,7 @@ import path from "node:path";
 import { chromium } from "playwright-core";
 import { book } from "../src/data/book.ts";
 import { resolveSiteUrl } from "../src/plugins/social.ts";
-import { startSiteServer } from "../tests/helpers/site-server.ts";
+import { startSiteServer } from "../harness/site-server.ts";
 
 const siteDir = process.env.SITE_DIR ?? "_site";
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

@@ -198,7 +198,7 @@ function planAfab(r: Resolved): PlannedOp[][] {
   return plans;
 }
 
-function fOp(stage: number, mb: number, chunk: number, duration: number, vs: number, _vTotal: number): PlannedOp {
+function fOp(_stage: number, mb: number, chunk: number, duration: number, vs: number, _vTotal: number): PlannedOp {
   return {
     kind: "F",
     microbatch: mb,
@@ -210,7 +210,7 @@ function fOp(stage: number, mb: number, chunk: number, duration: number, vs: num
   };
 }
 
-function bOp(stage: number, mb: number, chunk: number, duration: number, vs: number, vTotal: number): PlannedOp {
+function bOp(_stage: number, mb: number, chunk: number, duration: number, vs: number, vTotal: number): PlannedOp {
   return {
     kind: "B",
     microbatch: mb,

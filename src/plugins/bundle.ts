@@ -10,6 +10,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { build, type Metafile } from "esbuild";
+import type { UserConfig } from "@11ty/eleventy";
 
 export interface BundleOptions {
   outputDir: string;
@@ -81,13 +82,13 @@ export function bundleIsCurrent(last: LastBundle | undefined, outputDir: string)
   return true;
 }
 
-export function bundlePlugin(eleventyConfig: any): void {
+export function bundlePlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.addWatchTarget("./src/widgets/");
   eleventyConfig.addWatchTarget("./src/figures/");
   // A rebuild in watch mode after a chapter edit skips the bundling (about 0.5 s, mostly
   // Plotly) when no file that went into the last bundles has changed since.
   let last: LastBundle | undefined;
-  eleventyConfig.on("eleventy.before", async ({ directories }: { directories: { output: string } }) => {
+  eleventyConfig.on("eleventy.before", async ({ directories }) => {
     if (bundleIsCurrent(last, directories.output)) return;
     const entries = widgetEntryNames(path.resolve("src/widgets")).join(",");
     const started = Date.now();

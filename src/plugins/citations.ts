@@ -7,8 +7,9 @@
  */
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { docState, escapeHtml, fail, lineInContent } from "./doc-state.ts";
+import { didYouMean } from "./errors.ts";
 import { formatEntry, type Bibliography } from "./bibliography.ts";
-import { referencesMarker } from "./summary.ts";
+import { docHref, docId, headingTag, landmarkLabelledBy } from "./edition.ts";
 
 export interface CitationsOptions {
   /** Called once per page, so that edits to bibliography.bib show up in watch mode. */
@@ -62,7 +63,9 @@ function citationsCoreRule(state: StateCore, options: CitationsOptions): boolean
       if (meta.error) fail(doc, line, meta.error);
       bib ??= options.bibliography();
       meta.numbers = meta.keys.map((key) => {
-        if (!bib!.entries.has(key)) fail(doc, line, `unknown citation key "@${key}" (not in bibliography.bib)`);
+        if (!bib!.entries.has(key)) {
+          fail(doc, line, `unknown citation key "@${key}" (not in bibliography.bib)${didYouMean(key, bib!.entries.keys())}`, undefined, `@${key}`);
+        }
         let n = order.indexOf(key);
         if (n < 0) n = order.push(key) - 1;
         return n + 1;
@@ -71,10 +74,12 @@ function citationsCoreRule(state: StateCore, options: CitationsOptions): boolean
   }
   if (order.length > 0) {
     const items = order
-      .map((key) => `<li id="ref-${escapeHtml(key)}">${formatEntry(bib!.entries.get(key)!)}</li>`)
+      .map((key) => `<li id="${escapeHtml(docId(state.env, `ref-${key}`))}">${formatEntry(bib!.entries.get(key)!)}</li>`)
       .join("\n");
-    const token = new state.Token("html_block", "", 0);
-    token.content = `${referencesMarker}\n<section class="references" aria-labelledby="references">\n<h2 id="references">References</h2>\n<ol class="references-list">\n${items}\n</ol>\n</section>\n`;
+    const h = headingTag(state.env, 2);
+    const labelledBy = landmarkLabelledBy(state.env, "references");
+    const token = new state.Token("book_references", "", 0);
+    token.content = `<section class="references" aria-labelledby="${labelledBy}">\n<${h} id="${docId(state.env, "references")}">References</${h}>\n<ol class="references-list">\n${items}\n</ol>\n</section>\n`;
     state.tokens.push(token);
   }
   return true;
@@ -83,10 +88,11 @@ function citationsCoreRule(state: StateCore, options: CitationsOptions): boolean
 export function citationsPlugin(md: MarkdownIt, options: CitationsOptions): void {
   md.inline.ruler.before("link", "book_cite", citationRule);
   md.core.ruler.push("book_citations", (state) => citationsCoreRule(state, options));
-  md.renderer.rules.book_cite = (tokens: Token[], idx: number) => {
+  md.renderer.rules.book_references = (tokens: Token[], idx: number) => tokens[idx]!.content;
+  md.renderer.rules.book_cite = (tokens: Token[], idx: number, _options, env) => {
     const meta = tokens[idx]!.meta as CiteMeta;
     const links = meta.keys.map(
-      (key, i) => `<a class="cite" href="#ref-${escapeHtml(key)}" data-cite="${escapeHtml(key)}">${meta.numbers![i]}</a>`,
+      (key, i) => `<a class="cite" href="${escapeHtml(docHref(env, `#ref-${key}`))}" data-cite="${escapeHtml(key)}">${meta.numbers![i]}</a>`,
     );
     return `<span class="citation">[${links.join(", ")}]</span>`;
   };

@@ -4,17 +4,18 @@
  * layouts.
  */
 import { chapterInfo, isChapterPath } from "./chapters.ts";
+import type { UserConfig } from "@11ty/eleventy";
 
 interface PageData {
   page: { inputPath: string };
   permalink?: unknown;
 }
 
-export function collectionsPlugin(eleventyConfig: any): void {
-  eleventyConfig.addCollection("chapters", (api: any) =>
+export function collectionsPlugin(eleventyConfig: UserConfig): void {
+  eleventyConfig.addCollection("chapters", (api) =>
     api
       .getFilteredByGlob("./content/chapters/*.md")
-      .sort((a: PageData, b: PageData) => a.page.inputPath.localeCompare(b.page.inputPath)),
+      .sort((a, b) => a.page.inputPath.localeCompare(b.page.inputPath)),
   );
   eleventyConfig.addGlobalData("eleventyComputed", () => ({
     chapter: (data: PageData) => (isChapterPath(data.page.inputPath) ? chapterInfo(data.page.inputPath) : undefined),

@@ -16,6 +16,7 @@
  */
 import type { MarkdownIt, StateBlock, StateCore, Token } from "markdown-it";
 import { addLabel, docState, escapeHtml, fail, sourceLine } from "./doc-state.ts";
+import { docId, editionOf, landmarkLabel } from "./edition.ts";
 
 export const containerNames = ["aside", "note", "warning", "takeaway", "exercise", "solution", "figure", "widget"] as const;
 export type ContainerName = (typeof containerNames)[number];
@@ -151,6 +152,7 @@ function containersCoreRule(state: StateCore): boolean {
     stack.push({ token: t, name: meta.name });
 
     if (meta.name === "exercise") meta.number = ++doc.counters.exercise;
+    if (meta.name === "aside") meta.number = ++doc.counters.aside;
     if (meta.name === "figure") {
       if (!attrs.id?.startsWith("fig:")) fail(doc, line, `"::: figure" needs a label: ::: figure {#fig:name}`);
       // The caption is the last paragraph at this block's top level that starts with "Caption:".
@@ -224,17 +226,18 @@ export function containersPlugin(md: MarkdownIt): void {
   });
   md.core.ruler.push("book_containers", containersCoreRule);
 
-  md.renderer.rules.book_container_open = (tokens, idx) => {
+  md.renderer.rules.book_container_open = (tokens, idx, _options, env) => {
     const t = tokens[idx]!;
     const meta = t.meta as OpenMeta;
     const attrs = meta.attrs;
     const hasTitle = tokens[idx + 1]?.type === "book_title_open";
-    const id = attrs.id ? ` id="${escapeHtml(attrs.id)}"` : "";
+    const id = attrs.id ? ` id="${escapeHtml(docId(env, attrs.id))}"` : "";
     const cls = classAttr(attrs.classes);
     let html: string;
     switch (meta.name) {
       case "aside":
-        html = `<aside class="aside${cls}"${id}>\n`;
+        // On /book/ every margin note is a landmark with a name unique on the page.
+        html = `<aside class="aside${cls}"${id}${editionOf(env)?.landmark ? ` aria-label="${escapeHtml(landmarkLabel(env, `Margin note ${meta.number}`))}"` : ""}>\n`;
         break;
       case "note":
       case "warning":
@@ -244,7 +247,7 @@ export function containersPlugin(md: MarkdownIt): void {
         break;
       case "exercise": {
         const exId = attrs.id ?? `exercise-${meta.number}`;
-        html = `<section class="exercise${cls}" id="${escapeHtml(exId)}" aria-label="Exercise ${meta.number}">\n`;
+        html = `<section class="exercise${cls}" id="${escapeHtml(docId(env, exId))}" aria-label="${escapeHtml(landmarkLabel(env, `Exercise ${meta.number}`))}">\n`;
         html += `<p class="exercise-title"><span class="exercise-label">Exercise ${meta.number}</span>${hasTitle ? "" : "</p>\n"}`;
         break;
       }

@@ -22,6 +22,8 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { Parser } from "htmlparser2";
+import type { UserConfig } from "@11ty/eleventy";
 import { BookError } from "./errors.ts";
 
 /** The policy's directives, in the order they are written. */
@@ -62,30 +64,41 @@ export function headersFile(): string {
 
 /**
  * Puts the policy into one page's HTML, right after `<meta charset>` (or first in `<head>`), so
- * it governs everything the page loads. A page without `<head>` is a build error.
+ * it governs everything the page loads. htmlparser2 finds the tags and their source offsets;
+ * the rest of the page is copied as it was. A page without `<head>`, or one that sets its own
+ * policy, is a build error.
  */
 export function insertCspMeta(html: string, inputPath: string): string {
-  if (html.includes('http-equiv="Content-Security-Policy"')) {
+  let charsetEnd: number | undefined;
+  let headEnd: number | undefined;
+  let ownPolicy = false;
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (name === "head") headEnd ??= parser.endIndex + 1;
+        if (name !== "meta") return;
+        if (attrs.charset?.toLowerCase() === "utf-8") charsetEnd ??= parser.endIndex + 1;
+        if (attrs["http-equiv"]?.toLowerCase() === "content-security-policy") ownPolicy = true;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  if (ownPolicy) {
     throw new BookError(inputPath, undefined, "the page sets its own Content-Security-Policy; the policy lives in src/plugins/csp.ts");
   }
-  const charset = /<meta charset="?utf-8"?\s*\/?>/i.exec(html);
-  if (charset) {
-    const at = charset.index + charset[0].length;
-    return `${html.slice(0, at)}\n${cspMetaTag}${html.slice(at)}`;
-  }
-  const head = /<head(\s[^>]*)?>/i.exec(html);
-  if (!head) throw new BookError(inputPath, undefined, "page has no <head> to put the Content-Security-Policy in");
-  const at = head.index + head[0].length;
+  const at = charsetEnd ?? headEnd;
+  if (at === undefined) throw new BookError(inputPath, undefined, "page has no <head> to put the Content-Security-Policy in");
   return `${html.slice(0, at)}\n${cspMetaTag}${html.slice(at)}`;
 }
 
-export function cspPlugin(eleventyConfig: any): void {
-  eleventyConfig.addTransform("content-security-policy", function (this: any, content: string) {
-    const outputPath: unknown = this.page?.outputPath;
+export function cspPlugin(eleventyConfig: UserConfig): void {
+  eleventyConfig.addTransform("content-security-policy", function (content) {
+    const outputPath = this.page.outputPath;
     if (typeof outputPath !== "string" || !outputPath.endsWith(".html")) return content;
     return insertCspMeta(content, this.page.inputPath);
   });
-  eleventyConfig.on("eleventy.after", ({ directories }: { directories: { output: string } }) => {
+  eleventyConfig.on("eleventy.after", ({ directories }) => {
     writeFileSync(path.join(directories.output, "_headers"), headersFile());
   });
 }

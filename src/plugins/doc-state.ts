@@ -27,7 +27,9 @@ export interface DocState {
   lineOffset: number;
   chapter: ChapterInfo | undefined;
   labels: Map<string, Label>;
-  counters: { eq: number; fig: number; tbl: number; exercise: number };
+  counters: { eq: number; fig: number; tbl: number; exercise: number; aside: number };
+  /** Words of running text (summary.ts). */
+  words: number;
 }
 
 const states = new WeakMap<object, DocState>();
@@ -77,9 +79,23 @@ export function sourceLine(state: DocState, bodyLine: number): number {
   return state.lineOffset + bodyLine + 1;
 }
 
-/** Throws a BookError at a 0-based body line. */
-export function fail(state: DocState, bodyLine: number | undefined, message: string, cause?: unknown): never {
-  throw new BookError(state.file, bodyLine === undefined ? undefined : sourceLine(state, bodyLine), message, { cause });
+/**
+ * Throws a BookError at a 0-based body line; with `needle`, also at the column where that text
+ * starts on the line in the file (when it can be found there).
+ */
+export function fail(state: DocState, bodyLine: number | undefined, message: string, cause?: unknown, needle?: string): never {
+  const line = bodyLine === undefined ? undefined : sourceLine(state, bodyLine);
+  throw new BookError(state.file, line, message, { cause, column: line && needle ? columnOf(state.file, line, needle) : undefined });
+}
+
+/** 1-based column of `needle` on 1-based `line` of `file`, if it is there. */
+function columnOf(file: string, line: number, needle: string): number | undefined {
+  try {
+    const at = readFileSync(file, "utf8").split("\n")[line - 1]?.indexOf(needle) ?? -1;
+    return at < 0 ? undefined : at + 1;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Line (0-based, in the body) of a character offset inside an inline token's content. */
@@ -100,7 +116,8 @@ export function bookStatePlugin(md: MarkdownIt): void {
       lineOffset: env.page?.inputPath ? frontMatterLines(inputPath, state.src) : 0,
       chapter: chapterInfo(file),
       labels: new Map(),
-      counters: { eq: 0, fig: 0, tbl: 0, exercise: 0 },
+      counters: { eq: 0, fig: 0, tbl: 0, exercise: 0, aside: 0 },
+      words: 0,
     });
     return true;
   });

@@ -4,25 +4,57 @@
  * Its message always starts with the source file and line, so that the first line Eleventy
  * prints is enough to fix the problem:
  *
- *   content/chapters/03-zero.md:41 unknown citation key "@raj2020zero"
+ *   content/chapters/03-zero.md:41:12 unknown citation key "@raj2020zero" (not in bibliography.bib); did you mean `rajbhandari2020zero`?
  *
  * `file` is relative to the repository root (no leading "./"); `line` is 1-based and counts
- * the front matter, i.e. it is the line an editor shows. `line` is undefined when a problem
- * concerns a whole file (for example a page generated from a layout).
+ * the front matter, i.e. it is the line an editor shows; `column` (1-based) is there when the
+ * offending text is known. `line` is undefined when a problem concerns a whole file (for
+ * example a page generated from a layout). `npm run build` prints a BookError as that one line
+ * (tools/build-errors.ts), not Eleventy's wrapper with a stack trace.
  */
 export class BookError extends Error {
   readonly file: string;
   readonly line: number | undefined;
+  readonly column: number | undefined;
   readonly rawMessage: string;
 
-  constructor(file: string, line: number | undefined, rawMessage: string, options?: { cause?: unknown }) {
-    const where = line === undefined ? normalizeFile(file) : `${normalizeFile(file)}:${line}`;
-    super(`${where} ${rawMessage}`, options);
+  constructor(file: string, line: number | undefined, rawMessage: string, options?: { cause?: unknown; column?: number }) {
+    const column = line === undefined ? undefined : options?.column;
+    const where = line === undefined ? normalizeFile(file) : `${normalizeFile(file)}:${line}${column ? `:${column}` : ""}`;
+    super(`${where} ${rawMessage}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "BookError";
     this.file = normalizeFile(file);
     this.line = line;
+    this.column = column;
     this.rawMessage = rawMessage;
   }
+}
+
+/** Edit distance (insertions, deletions, substitutions) between two strings. */
+export function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * "; did you mean `narayanan2021efficient`?" for the known name nearest to `name` by edit
+ * distance, or "" when none is close (more than a third of the name would have to change).
+ */
+export function didYouMean(name: string, known: Iterable<string>): string {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const d = editDistance(name.toLowerCase(), k.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.ceil(name.length / 3)) ? `; did you mean \`${best}\`?` : "";
 }
 
 /** "./content/x.md" and absolute paths inside the repository become "content/x.md". */

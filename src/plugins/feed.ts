@@ -18,6 +18,7 @@ import MarkdownIt from "markdown-it";
 import { book } from "../data/book.ts";
 import { BookError } from "./errors.ts";
 import { absoluteUrl, resolveSiteUrl } from "./social.ts";
+import type { UserConfig } from "@11ty/eleventy";
 
 export const changelogFile = "content/changelog.md";
 export const changelogUrl = "/changelog/";
@@ -128,7 +129,7 @@ export function atomFeed(entries: readonly ChangelogEntry[], siteUrl: string, pa
   return out.join("\n");
 }
 
-export function feedPlugin(eleventyConfig: any): void {
+export function feedPlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.addWatchTarget(`./${changelogFile}`);
   eleventyConfig.addShortcode("changelogAtomFeed", () => {
     const entries = parseChangelog(readFileSync(changelogFile, "utf8"));

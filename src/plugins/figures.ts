@@ -15,6 +15,7 @@ import path from "node:path";
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { parseHTML } from "linkedom";
 import { addLabel, docState, escapeHtml, fail, lineInContent, sourceLine, type DocState } from "./doc-state.ts";
+import { docId } from "./edition.ts";
 import { stripPrefix } from "./containers.ts";
 
 export interface FiguresOptions {
@@ -93,7 +94,7 @@ function figuresCoreRule(state: StateCore, assetsDir: string): boolean {
       image.attrSet("decoding", "async");
 
       const open = new state.Token("html_block", "", 0);
-      open.content = `<figure class="${["figure", ...classes].map(escapeHtml).join(" ")}"${id ? ` id="${escapeHtml(id)}"` : ""}>\n`;
+      open.content = `<figure class="${["figure", ...classes].map(escapeHtml).join(" ")}"${id ? ` id="${escapeHtml(docId(state.env, id))}"` : ""}>\n`;
       const body = new state.Token("inline", "", 0);
       body.content = inline.content;
       body.map = inline.map;
@@ -125,7 +126,7 @@ function figuresCoreRule(state: StateCore, assetsDir: string): boolean {
       if (id) addLabel(doc, { kind: "tbl", id, text: `Table ${n}`, line: sourceLine(doc, line) });
       stripPrefix(inline, /^Table:\s*/);
       const open = new state.Token("html_block", "", 0);
-      open.content = `<figure class="table-figure"${id ? ` id="${escapeHtml(id)}"` : ""}>\n<figcaption><span class="fig-label">Table ${n}.</span> `;
+      open.content = `<figure class="table-figure"${id ? ` id="${escapeHtml(docId(state.env, id))}"` : ""}>\n<figcaption><span class="fig-label">Table ${n}.</span> `;
       const mid = new state.Token("html_block", "", 0);
       mid.content = `</figcaption>\n<div class="table-scroll">\n`;
       const end = new state.Token("html_block", "", 0);

@@ -6,7 +6,7 @@
  */
 import footnote from "markdown-it-footnote";
 import type { MarkdownIt, PluginSimple, StateCore, Token } from "markdown-it";
-import { footnotesMarker } from "./summary.ts";
+import { docHref, docId, headingTag, landmarkLabelledBy } from "./edition.ts";
 
 interface FootnoteRefMeta {
   id: number;
@@ -43,17 +43,19 @@ export function footnotesPlugin(md: MarkdownIt): void {
     const parts = bodies.get(env)?.get(meta.id) ?? [];
     const body = parts.map((children) => md.renderer.renderInline(children, options, env)).join(" ");
     const side = meta.subId ? "" : `<span class="sidenote" role="note"><span class="sidenote-number">${n}</span> ${body}</span>`;
-    return `<sup class="footnote-ref"><a href="#fn-${n}" id="${refId}" data-footnote="${n}">${n}</a></sup>${side}`;
+    return `<sup class="footnote-ref"><a href="${docHref(env, `#fn-${n}`)}" id="${docId(env, refId)}" data-footnote="${n}">${n}</a></sup>${side}`;
   };
-  r.footnote_block_open = () =>
-    `${footnotesMarker}\n<section class="footnotes" aria-labelledby="footnotes">\n<h2 id="footnotes">Footnotes</h2>\n<ol class="footnotes-list">\n`;
+  r.footnote_block_open = (_tokens, _idx, _options, env) => {
+    const h = headingTag(env, 2);
+    return `<section class="footnotes" aria-labelledby="${landmarkLabelledBy(env, "footnotes")}">\n<${h} id="${docId(env, "footnotes")}">Footnotes</${h}>\n<ol class="footnotes-list">\n`;
+  };
   r.footnote_block_close = () => "</ol>\n</section>\n";
-  r.footnote_open = (tokens, idx) => `<li id="fn-${(tokens[idx]!.meta as { id: number }).id + 1}" class="footnote-item">`;
+  r.footnote_open = (tokens, idx, _options, env) => `<li id="${docId(env, `fn-${(tokens[idx]!.meta as { id: number }).id + 1}`)}" class="footnote-item">`;
   r.footnote_close = () => "</li>\n";
-  r.footnote_anchor = (tokens, idx) => {
+  r.footnote_anchor = (tokens, idx, _options, env) => {
     const meta = tokens[idx]!.meta as FootnoteRefMeta;
     const n = meta.id + 1;
     const refId = `fnref-${n}${meta.subId ? `-${meta.subId}` : ""}`;
-    return ` <a href="#${refId}" class="footnote-backref" aria-label="Back to reference ${n}">↩︎</a>`;
+    return ` <a href="${docHref(env, `#${refId}`)}" class="footnote-backref" aria-label="Back to reference ${n}">↩︎</a>`;
   };
 }

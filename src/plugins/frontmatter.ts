@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { load as loadYaml } from "js-yaml";
 import { BookError, normalizeFile } from "./errors.ts";
 import { isChapterPath } from "./chapters.ts";
+import type { UserConfig } from "@11ty/eleventy";
 
 const chapterKeys = ["title", "description", "subtitle"];
 const pageKeys = [...chapterKeys, "layout", "permalink"];
@@ -56,8 +57,8 @@ export function checkFrontMatter(text: string, file: string): void {
   }
 }
 
-export function frontMatterPlugin(eleventyConfig: any): void {
-  eleventyConfig.addPreprocessor("book-front-matter", "md", (data: { page: { inputPath: string } }, content: string) => {
+export function frontMatterPlugin(eleventyConfig: UserConfig): void {
+  eleventyConfig.addPreprocessor("book-front-matter", "md", (data, content) => {
     checkFrontMatter(readFileSync(data.page.inputPath, "utf8"), data.page.inputPath);
     return content;
   });

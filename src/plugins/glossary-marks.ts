@@ -27,16 +27,17 @@
  * - A chapter does not mark the terms it explains itself (a `see` link of the term points at
  *   the chapter): there the reader is about to get the full explanation.
  *
- * The scan is a small tokenizer over the chapter body's tags. Only the marked words change;
- * every other byte (KaTeX, inline SVG, the widgets' drawings) is copied as it was. Parsing and
- * re-serializing the body with linkedom would rewrite entities in MathML, lower-case SVG
- * element names such as `foreignObject` or `clipPath` (breaking them), and take about four
- * times as long as this scan. Running it twice changes nothing (marks already present count as
- * used), and the tooltip ids carry the chapter's slug, so chapters combined into one page
- * (/book/) keep unique ids.
+ * The scan is a markdown-it core rule over the chapter's tokens (src/plugins/edition.ts sets
+ * the render env): running text is the text and soft breaks of an inline token that opens a
+ * paragraph, outside links and outside any skipped block or raw-HTML element (raw HTML is read
+ * with htmlparser2). A mark replaces the matched text by three tokens, so KaTeX, SVG and the
+ * widgets' drawings are never touched. Raw HTML an author writes is never marked. The tooltip
+ * ids carry the chapter's slug, so chapters combined into one page (/book/) keep unique ids.
  */
+import { Parser } from "htmlparser2";
+import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { glossary, type GlossaryEntry } from "../data/glossary.ts";
-import { chapterInfo, isChapterPath } from "./chapters.ts";
+import { docId, editionOf } from "./edition.ts";
 
 /** Id of a term's tooltip in chapter `slug`. */
 export function glossTooltipId(slug: string, termId: string): string {
@@ -126,12 +127,9 @@ export function findTermMatches(text: string, matcher: TermMatcher): TermMatch[]
   return out;
 }
 
-/* The scan over tags */
+/* The scan over tokens */
 
-const voidTags = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
-/** Elements whose content is text up to their end tag (copied untouched). */
-const rawTextTags = new Set(["script", "style", "textarea", "title"]);
-/** Elements whose text is never marked. */
+/** Elements (in raw HTML) whose text is never marked. */
 const skipTags = new Set([
   "a", "abbr", "aside", "button", "code", "dfn", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6",
   "kbd", "label", "math", "nav", "option", "pre", "samp", "select", "sub", "summary", "sup", "svg", "table", "var",
@@ -142,156 +140,169 @@ const skipClasses = new Set([
   "gloss-def", "gloss-term", "heading-anchor", "katex", "math", "no-gloss", "references", "references-list",
   "secnum", "sidenote", "toc", "visually-hidden", "widget",
 ]);
-/** Elements whose text is running text. */
-const blockTags = new Set(["p", "li"]);
+/** Block tokens whose content is never marked. */
+const skipTokens = new Set(["heading_open", "table_open", "footnote_block_open", "book_figcaption_open"]);
+/** Tokens whose inline content is running text (paragraphs; a solution's title, the others are skipped). */
+const runningTextOpeners = new Set(["paragraph_open", "book_title_open"]);
+/** Blocks (`::: name`) whose content is never marked. */
+const skipContainers = new Set(["aside", "figure"]);
 
-const tagRe = /<(\/?)([a-zA-Z][a-zA-Z0-9:-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*(\/?)>/y;
-const attrRe = /\s+([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
-
-function attributes(raw: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const m of raw.matchAll(attrRe)) out.set(m[1]!.toLowerCase(), m[2] ?? m[3] ?? m[4] ?? "");
-  return out;
-}
-
-function isSkipped(tag: string, attrs: Map<string, string>): boolean {
-  if (skipTags.has(tag)) return true;
-  if (attrs.has("data-widget") || attrs.has("data-widget-static") || attrs.has("hidden")) return true;
-  if (attrs.get("aria-hidden") === "true") return true;
-  const cls = attrs.get("class");
-  return cls !== undefined && cls.split(/\s+/).some((c) => skipClasses.has(c));
-}
-
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
-
-export interface MarkOptions {
-  /** The chapter's slug: part of every tooltip id. */
-  slug: string;
-  /** Where /glossary/ is, with a trailing slash ("/glossary/", or "/sub/glossary/" under a path prefix). */
-  glossaryHref?: string;
-  /** Term ids not to mark in this chapter. */
-  skip?: ReadonlySet<string>;
-  matcher?: TermMatcher;
-}
-
-export interface MarkResult {
-  html: string;
-  /** Ids of the terms marked by this call, in order of first use. */
-  marked: string[];
-}
-
-/** The markup of one mark. `text` is the matched text exactly as it was in the HTML. */
-export function glossMarkup(text: string, entry: GlossaryEntry, slug: string, glossaryHref: string): string {
-  const tid = glossTooltipId(slug, entry.id);
-  return (
-    `<span class="gloss-term"><a class="gloss" href="${glossaryHref}#term-${entry.id}" aria-describedby="${tid}">${text}</a>` +
-    `<span class="gloss-def" id="${tid}" role="tooltip" data-pagefind-ignore>${escapeHtml(entry.definition)}</span></span>`
-  );
+function skippedByAttributes(get: (name: string) => string | null | undefined): boolean {
+  if (get("data-widget") != null || get("data-widget-static") != null || get("hidden") != null) return true;
+  if (get("aria-hidden") === "true") return true;
+  const cls = get("class");
+  return cls != null && cls.split(/\s+/).some((c) => skipClasses.has(c));
 }
 
 /**
- * Marks the first use of each glossary term in a chapter body's HTML (see the file comment for
- * the rules). Marks already in `html` count as used, so a second run changes nothing.
+ * Open elements of raw HTML (an author's `<span class="no-gloss">`, a plugin's `<figure>`), read
+ * with htmlparser2 across the chunks it is fed: `skipped` while any open one is skipped.
  */
-export function markGlossaryTerms(html: string, options: MarkOptions): MarkResult {
-  const matcher = options.matcher ?? buildTermMatcher();
-  const glossaryHref = options.glossaryHref ?? "/glossary/";
-  const used = new Set<string>(options.skip ?? []);
-  const marked: string[] = [];
-  const stack: { tag: string; skip: boolean; block: boolean }[] = [];
-  let skipDepth = 0;
-  let blockDepth = 0;
-  // The output is the input with marks spliced in: `parts` holds the pieces, `copied` is how
-  // far the input has been copied.
-  const parts: string[] = [];
-  let copied = 0;
-  let i = 0;
-
-  const push = (tag: string, skip: boolean, block: boolean) => {
-    stack.push({ tag, skip, block });
-    if (skip) skipDepth++;
-    if (block) blockDepth++;
-  };
-  const popTo = (index: number) => {
-    while (stack.length > index) {
-      const e = stack.pop()!;
-      if (e.skip) skipDepth--;
-      if (e.block) blockDepth--;
-    }
-  };
-  /** The text html[start, end) between two tags. */
-  const text = (start: number, end: number) => {
-    if (skipDepth > 0 || blockDepth === 0) return;
-    const s = html.slice(start, end);
-    if (s.trim() === "") return;
-    for (const m of findTermMatches(s, matcher)) {
-      if (used.has(m.entry.id)) continue;
-      used.add(m.entry.id);
-      marked.push(m.entry.id);
-      parts.push(html.slice(copied, start + m.start), glossMarkup(s.slice(m.start, m.end), m.entry, options.slug, glossaryHref));
-      copied = start + m.end;
-    }
-  };
-
-  while (i < html.length) {
-    const lt = html.indexOf("<", i);
-    if (lt < 0) {
-      text(i, html.length);
-      break;
-    }
-    if (lt > i) text(i, lt);
-    if (html.startsWith("<!--", lt)) {
-      const end = html.indexOf("-->", lt + 4);
-      i = end < 0 ? html.length : end + 3;
-      continue;
-    }
-    if (html.startsWith("<!", lt) || html.startsWith("<?", lt)) {
-      const end = html.indexOf(">", lt);
-      i = end < 0 ? html.length : end + 1;
-      continue;
-    }
-    tagRe.lastIndex = lt;
-    const m = tagRe.exec(html);
-    if (!m) {
-      // A "<" that starts no tag is text (and no term).
-      i = lt + 1;
-      continue;
-    }
-    const [whole, closing, name, rawAttrs, selfClosing] = m;
-    const tag = name!.toLowerCase();
-    i = lt + whole.length;
-    if (closing) {
-      for (let k = stack.length - 1; k >= 0; k--) {
-        if (stack[k]!.tag === tag) {
-          popTo(k);
-          break;
-        }
-      }
-      continue;
-    }
-    // Inside skipped content (most of it KaTeX's spans) only the tag names matter, except a
-    // mark's link, which says its term is used.
-    const attrs = skipDepth === 0 || tag === "a" ? attributes(rawAttrs ?? "") : undefined;
-    if (tag === "a" && (attrs!.get("class") ?? "").split(/\s+/).includes("gloss")) {
-      const id = /#term-([^"#]+)$/.exec(attrs!.get("href") ?? "")?.[1];
-      if (id) used.add(id);
-    }
-    if (rawTextTags.has(tag)) {
-      const close = new RegExp(`</${tag}\\s*>`, "ig");
-      close.lastIndex = i;
-      const c = close.exec(html);
-      i = c ? c.index + c[0].length : html.length;
-      continue;
-    }
-    if (voidTags.has(tag) || selfClosing) continue;
-    // An unclosed <p> or <li> ends where the next one starts.
-    if (blockTags.has(tag) && stack.length > 0 && stack[stack.length - 1]!.tag === tag) popTo(stack.length - 1);
-    push(tag, attrs !== undefined && isSkipped(tag, attrs), blockTags.has(tag));
+class RawHtmlScope {
+  private readonly stack: boolean[] = [];
+  private skips = 0;
+  private readonly parser = new Parser(
+    {
+      onopentag: (name, attribs) => {
+        const skip = skipTags.has(name) || skippedByAttributes((k) => attribs[k]);
+        this.stack.push(skip);
+        if (skip) this.skips++;
+      },
+      onclosetag: () => {
+        if (this.stack.pop()) this.skips--;
+      },
+    },
+    { lowerCaseTags: true, recognizeSelfClosing: true },
+  );
+  feed(html: string): void {
+    this.parser.write(html);
   }
-  parts.push(html.slice(copied));
-  return { html: parts.join(""), marked };
+  get skipped(): boolean {
+    return this.skips > 0;
+  }
+}
+
+/** Escapes a definition for element content (as the glossary page does). */
+function escapeText(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+function markOpen(entry: GlossaryEntry, tooltipId: string, glossaryHref: string): string {
+  return `<span class="gloss-term"><a class="gloss" href="${glossaryHref}#term-${entry.id}" aria-describedby="${tooltipId}">`;
+}
+
+function markClose(entry: GlossaryEntry, tooltipId: string): string {
+  return `</a><span class="gloss-def" id="${tooltipId}" role="tooltip" data-pagefind-ignore>${escapeText(entry.definition)}</span></span>`;
+}
+
+/** The markup of one mark. `text` is the matched text as HTML. */
+export function glossMarkup(text: string, entry: GlossaryEntry, tooltipId: string, glossaryHref: string): string {
+  return markOpen(entry, tooltipId, glossaryHref) + text + markClose(entry, tooltipId);
+}
+
+/** One mark as three tokens around the matched text. */
+function markTokens(state: StateCore, text: string, entry: GlossaryEntry, tooltipId: string): Token[] {
+  const open = new state.Token("html_inline", "", 0);
+  open.content = markOpen(entry, tooltipId, "/glossary/");
+  open.meta = { glossary: entry.id };
+  const close = new state.Token("html_inline", "", 0);
+  close.content = markClose(entry, tooltipId);
+  return [open, textToken(state, text), close];
+}
+
+interface Scan {
+  state: StateCore;
+  matcher: TermMatcher;
+  used: Set<string>;
+  slug: string;
+}
+
+/** Marks the first uses in one run of text and soft breaks; returns the run's new tokens, or undefined if unchanged. */
+function markRun(scan: Scan, run: Token[]): Token[] | undefined {
+  const text = run.map((t) => (t.type === "softbreak" ? "\n" : t.content)).join("");
+  const out: Token[] = [];
+  let copied = 0;
+  for (const m of findTermMatches(text, scan.matcher)) {
+    if (scan.used.has(m.entry.id)) continue;
+    scan.used.add(m.entry.id);
+    if (m.start > copied) out.push(textToken(scan.state, text.slice(copied, m.start)));
+    const tooltipId = docId(scan.state.env, glossTooltipId(scan.slug, m.entry.id));
+    out.push(...markTokens(scan.state, text.slice(m.start, m.end), m.entry, tooltipId));
+    copied = m.end;
+  }
+  if (copied === 0) return undefined;
+  if (copied < text.length) out.push(textToken(scan.state, text.slice(copied)));
+  return out;
+}
+
+function textToken(state: StateCore, content: string): Token {
+  const t = new state.Token("text", "", 0);
+  t.content = content;
+  return t;
+}
+
+/** Marks the running text among one inline token's children: not in links or skipped raw HTML. */
+function markInline(scan: Scan, inline: Token): void {
+  const children = inline.children ?? [];
+  const out: Token[] = [];
+  const raw = new RawHtmlScope();
+  let links = 0;
+  let run: Token[] = [];
+  const flush = () => {
+    if (run.length > 0) out.push(...(markRun(scan, run) ?? run));
+    run = [];
+  };
+  for (const c of children) {
+    if ((c.type === "text" || c.type === "softbreak") && links === 0 && !raw.skipped) {
+      run.push(c);
+      continue;
+    }
+    flush();
+    out.push(c);
+    if (c.type === "link_open") links++;
+    else if (c.type === "link_close") links--;
+    else if (c.type === "html_inline") raw.feed(c.content);
+  }
+  flush();
+  inline.children = out;
+}
+
+/**
+ * Core rule: marks the first use of each glossary term in a chapter's running text (see the
+ * file comment for the rules). Only chapter renders (an env with an edition) are marked.
+ */
+function glossaryRule(state: StateCore, matcher: TermMatcher): boolean {
+  const edition = editionOf(state.env);
+  if (!edition) return true;
+  const scan: Scan = { state, matcher, used: termsExplainedIn(edition.slug), slug: edition.slug };
+  const raw = new RawHtmlScope();
+  const open: { skip: boolean; container?: string }[] = [];
+  let skips = 0;
+  const tokens = state.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.nesting === 1) {
+      const container = t.type === "book_container_open" ? (t.meta as { name: string }).name : undefined;
+      let skip = skipTokens.has(t.type) || skippedByAttributes((k) => t.attrGet(k));
+      if (container) skip ||= skipContainers.has(container) || (t.meta as { attrs: { classes: string[] } }).attrs.classes.some((c) => skipClasses.has(c));
+      // Callout and exercise titles are skipped; a solution's title is running text.
+      if (t.type === "book_title_open") skip ||= [...open].reverse().find((o) => o.container)?.container !== "solution";
+      open.push({ skip, container });
+      if (skip) skips++;
+    } else if (t.nesting === -1) {
+      if (open.pop()?.skip) skips--;
+    } else if (t.type === "html_block") {
+      raw.feed(t.content);
+    } else if (t.type === "inline" && skips === 0 && !raw.skipped && runningTextOpeners.has(tokens[i - 1]?.type ?? "")) {
+      markInline(scan, t);
+    }
+  }
+  return true;
+}
+
+export function glossaryMarksPlugin(md: MarkdownIt): void {
+  const matcher = buildTermMatcher();
+  md.core.ruler.push("book_glossary", (state) => glossaryRule(state, matcher));
 }
 
 /** Terms that chapter `slug` explains itself: one of their `see` links points at it. */
@@ -299,31 +310,3 @@ export function termsExplainedIn(slug: string, entries: readonly GlossaryEntry[]
   return new Set(entries.filter((e) => e.see.some((s) => s.split("#")[0] === `/${slug}/`)).map((e) => e.id));
 }
 
-const bodyStart = '<div class="chapter-body">';
-
-/**
- * Marks the chapter body of a built chapter page (between `<div class="chapter-body">` and
- * `</article>`); other pages and the rest of the page are returned unchanged.
- */
-export function markChapterPage(html: string, slug: string, glossaryHref = "/glossary/", matcher?: TermMatcher): MarkResult {
-  const start = html.indexOf(bodyStart);
-  if (start < 0) return { html, marked: [] };
-  const end = html.indexOf("</article>", start);
-  const stop = end < 0 ? html.length : end;
-  const r = markGlossaryTerms(html.slice(start, stop), { slug, glossaryHref, skip: termsExplainedIn(slug), matcher });
-  return { html: html.slice(0, start) + r.html + html.slice(stop), marked: r.marked };
-}
-
-export function glossaryMarksPlugin(eleventyConfig: any): void {
-  const matcher = buildTermMatcher();
-  eleventyConfig.addTransform("glossary-marks", function (this: { page: { inputPath?: string; outputPath?: string | false } }, content: string) {
-    const { inputPath, outputPath } = this.page ?? {};
-    if (typeof outputPath !== "string" || !outputPath.endsWith(".html") || !inputPath) return content;
-    const info = isChapterPath(inputPath) ? chapterInfo(inputPath) : undefined;
-    if (!info) return content;
-    // Eleventy runs HtmlBasePlugin's URL rewriting before the transforms added here, so the
-    // path prefix is applied to this link directly.
-    const prefix = String(eleventyConfig.pathPrefix ?? "/").replace(/\/?$/, "/");
-    return markChapterPage(content, info.slug, `${prefix}glossary/`, matcher).html;
-  });
-}

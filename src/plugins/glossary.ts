@@ -4,8 +4,9 @@
  * the build's link checker (site-checks.ts) fails on one that does not resolve.
  */
 import { glossaryAlphabetical } from "../data/glossary.ts";
+import type { UserConfig } from "@11ty/eleventy";
 
-export function glossaryPlugin(eleventyConfig: any): void {
+export function glossaryPlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.addGlobalData("glossary", glossaryAlphabetical());
   eleventyConfig.addFilter("glossarySeeLabel", glossarySeeLabel);
 }

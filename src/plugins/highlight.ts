@@ -31,6 +31,7 @@ import type MarkdownIt from "markdown-it";
 import type { StateCore } from "markdown-it";
 import { BookError, normalizeFile } from "./errors.ts";
 import { escapeHtml, frontMatterLines } from "./doc-state.ts";
+import type { UserConfig } from "@11ty/eleventy";
 
 /** The fence names the book accepts: highlight.js grammar → extra names for it. */
 const grammars: ReadonlyArray<readonly [string, Parameters<typeof hljs.registerLanguage>[1], readonly string[]]> = [
@@ -99,6 +100,6 @@ export function highlightMarkdown(md: MarkdownIt): void {
   };
 }
 
-export function highlightPlugin(eleventyConfig: any): void {
+export function highlightPlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.amendLibrary("md", (md: MarkdownIt) => highlightMarkdown(md));
 }

@@ -1,42 +1,12 @@
 /**
- * What the layouts need beyond the rendered Markdown: the book metadata (`book`), the split
- * of a chapter's HTML into body / references / footnotes, the generated table of contents
- * (recorded from the markdown-it tokens by summary.ts), reading time, dates and the
- * "Cite this book" BibTeX.
+ * What the layouts need beyond the rendered Markdown: the book metadata (`book`), reading
+ * time, dates and the "Cite this book" BibTeX. (A chapter's body, footnotes, references and
+ * table of contents come from its render: src/plugins/chapter-render.ts.)
  */
 import { book, type BookMetadata } from "../data/book.ts";
 import { escapeHtml } from "./doc-state.ts";
-import { normalizeFile } from "./errors.ts";
-import { footnotesMarker, pageSummary, referencesMarker, type TocEntry } from "./summary.ts";
 import { coverArtSvg } from "./cover.ts";
-
-export interface ChapterParts {
-  body: string;
-  references: string;
-  footnotes: string;
-  toc: TocEntry[];
-  words: number;
-}
-
-/**
- * Splits a chapter's HTML for the layout: the body, and the footnotes and references that
- * our renderer appends after its marker comments; plus the ToC and word count recorded
- * while the Markdown was parsed.
- */
-export function chapterParts(html: string, inputPath: string): ChapterParts {
-  const cut = (marker: string): string => {
-    const i = html.indexOf(marker);
-    if (i < 0) return "";
-    const rest = html.slice(i + marker.length);
-    html = html.slice(0, i);
-    return rest.trim();
-  };
-  // References come after footnotes; cut from the end.
-  const references = cut(referencesMarker);
-  const footnotes = cut(footnotesMarker);
-  const summary = pageSummary(normalizeFile(inputPath));
-  return { body: html, references, footnotes, toc: summary?.toc ?? [], words: summary?.words ?? 0 };
-}
+import type { UserConfig } from "@11ty/eleventy";
 
 /** Minutes at 230 words per minute, at least 1. */
 export function readingMinutes(words: number): number {
@@ -64,9 +34,8 @@ export function citeBibtex(meta: BookMetadata, siteUrl: string, chapterTitle?: s
   return lines.join("\n");
 }
 
-export function layoutHelpersPlugin(eleventyConfig: any): void {
+export function layoutHelpersPlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.addGlobalData("book", book);
-  eleventyConfig.addFilter("chapterParts", (html: string, inputPath: string) => chapterParts(html ?? "", inputPath));
   eleventyConfig.addFilter("readingMinutes", readingMinutes);
   eleventyConfig.addFilter("formatDate", formatDate);
   eleventyConfig.addFilter("citeBibtex", (meta: BookMetadata, url: string, title?: string) => citeBibtex(meta, url, title));

@@ -15,6 +15,8 @@ import { widgetsPlugin, type WidgetsOptions } from "./widgets.ts";
 import { xrefsPlugin } from "./xrefs.ts";
 import { citationsPlugin, type CitationsOptions } from "./citations.ts";
 import { summaryPlugin } from "./summary.ts";
+import { glossaryMarksPlugin } from "./glossary-marks.ts";
+import { editionPlugin } from "./edition.ts";
 
 export interface BookMarkdownOptions extends CitationsOptions, FiguresOptions, WidgetsOptions {}
 
@@ -32,7 +34,9 @@ export function bookMarkdownPlugin(md: MarkdownIt, options: BookMarkdownOptions)
   widgetsPlugin(md, options);
   xrefsPlugin(md);
   citationsPlugin(md, options);
-  summaryPlugin(md); // ToC and word count for the layout
+  summaryPlugin(md); // word count for the layout (before marks add markup)
+  glossaryMarksPlugin(md); // chapter renders: first use of each glossary term → link + definition
+  editionPlugin(md); // chapter renders: ids, links, heading levels, permalinks per edition
 }
 
 /** A fresh markdown-it configured like the book's (for tests and tools). */

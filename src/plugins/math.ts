@@ -14,6 +14,7 @@ import { tex } from "@mdit/plugin-tex";
 import type { MarkdownIt, StateBlock, StateCore, Token } from "markdown-it";
 import { texMacros } from "./tex-macros.ts";
 import { addLabel, docState, escapeHtml, fail, sourceLine, type DocState } from "./doc-state.ts";
+import { docId } from "./edition.ts";
 
 const labelPattern = /^\{#([^}\s]*)\}$/;
 const validEqLabel = /^eq:[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -52,7 +53,7 @@ function displayMathRule(state: StateBlock, startLine: number, endLine: number, 
   if (silent) return true;
 
   const first = state.src.slice(start + 2, max);
-  let texSource = "";
+  let texSource: string;
   let label: string | undefined;
   let badLabel: string | undefined;
   let line = startLine;
@@ -130,7 +131,7 @@ function mathCoreRule(state: StateCore): boolean {
         source = `${source}\n\\tag{${n}}`;
       }
       const html = renderOrFail(doc, token.map![0], source, true);
-      const id = meta.label ? ` id="${escapeHtml(meta.label)}"` : "";
+      const id = meta.label ? ` id="${escapeHtml(docId(state.env, meta.label))}"` : "";
       token.meta = { ...meta, html: `<div class="math display"${id}>${html}</div>\n` };
     } else if (token.type === "inline" && token.children) {
       const blockLine = token.map ? token.map[0] : 0;

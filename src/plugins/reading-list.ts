@@ -10,7 +10,9 @@
 import path from "node:path";
 import { BookError } from "./errors.ts";
 import { escapeHtml } from "./doc-state.ts";
+import { permalinkHtml } from "./edition.ts";
 import { formatEntry, loadBibliography, type BibEntry, type Bibliography } from "./bibliography.ts";
+import type { UserConfig } from "@11ty/eleventy";
 
 /** A group of the reading list. */
 export interface ReadingTopic {
@@ -178,7 +180,7 @@ export function readingListHtml(groups: readonly ReadingGroup[]): string {
             `<li id="read-${escapeHtml(e.key)}"><p class="reading-ref">${e.referenceHtml}</p>\n<p class="reading-note">${escapeHtml(e.note)}</p></li>`,
         )
         .join("\n");
-      return `<section class="reading-topic" aria-labelledby="topic-${g.topic.id}">\n<h2 id="topic-${g.topic.id}">${escapeHtml(g.topic.title)}</h2>\n<ul class="reading-list">\n${items}\n</ul>\n</section>`;
+      return `<section class="reading-topic" aria-labelledby="topic-${g.topic.id}">\n<h2 id="topic-${g.topic.id}">${escapeHtml(g.topic.title)}${permalinkHtml(`topic-${g.topic.id}`)}</h2>\n<ul class="reading-list">\n${items}\n</ul>\n</section>`;
     })
     .join("\n");
   const plural = (k: number, word: string) => `${k} ${word}${k === 1 ? "" : "s"}`;
@@ -186,7 +188,7 @@ export function readingListHtml(groups: readonly ReadingGroup[]): string {
 }
 
 /** Adds the `readingList` shortcode (the whole list as HTML, from bibliography.bib, re-read on each build). */
-export function readingListPlugin(eleventyConfig: any, options: { bibliographyFile?: string } = {}): void {
+export function readingListPlugin(eleventyConfig: UserConfig, options: { bibliographyFile?: string } = {}): void {
   const bibFile = options.bibliographyFile ?? "bibliography.bib";
   eleventyConfig.addShortcode("readingList", () => readingListHtml(readingList(loadBibliography(path.resolve(bibFile)))));
 }

@@ -14,6 +14,7 @@
  */
 import path from "node:path";
 import * as pagefind from "pagefind";
+import type { UserConfig } from "@11ty/eleventy";
 
 /** What Pagefind leaves out of the index inside a chapter body. */
 export const searchExcludeSelectors: readonly string[] = [
@@ -42,12 +43,12 @@ export async function buildSearchIndex(outputDir: string): Promise<number> {
   }
 }
 
-export function searchPlugin(eleventyConfig: any): void {
+export function searchPlugin(eleventyConfig: UserConfig): void {
   // While `npm start` watches, the index is rebuilt in the background: the browser reloads the
   // edited page without waiting about half a second for Pagefind, and search catches up a moment
   // later. Runs are queued, never overlapped. A one-off build waits for the index.
   let queue: Promise<unknown> = Promise.resolve();
-  eleventyConfig.on("eleventy.after", async ({ directories, runMode }: { directories: { output: string }; runMode?: string }) => {
+  eleventyConfig.on("eleventy.after", async ({ directories, runMode }) => {
     if (runMode !== "watch" && runMode !== "serve") {
       await buildSearchIndex(directories.output);
       return;

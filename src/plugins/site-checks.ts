@@ -17,6 +17,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { Parser } from "htmlparser2";
 import { BookError, normalizeFile } from "./errors.ts";
+import type { UserConfig } from "@11ty/eleventy";
 
 export interface BuiltPage {
   inputPath: string;
@@ -210,10 +211,10 @@ function splitRef(ref: string): [string, string | undefined] {
   return i < 0 ? [noQuery, undefined] : [noQuery.slice(0, i), noQuery.slice(i + 1)];
 }
 
-export function siteChecksPlugin(eleventyConfig: any): void {
+export function siteChecksPlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.on(
     "eleventy.after",
-    ({ results, directories, runMode }: { results: BuiltPage[]; directories: { output: string }; runMode: string }) => {
+    ({ results, directories, runMode }) => {
       const problems = checkSite(results, directories.output, eleventyConfig.pathPrefix ?? "/");
       if (problems.length === 0) return;
       const errors = problems.map((p) => new BookError(p.file, p.line, p.message));

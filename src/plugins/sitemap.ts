@@ -15,6 +15,7 @@ import path from "node:path";
 import { book } from "../data/book.ts";
 import { normalizeFile } from "./errors.ts";
 import { absoluteUrl, resolveSiteUrl } from "./social.ts";
+import type { UserConfig } from "@11ty/eleventy";
 
 export interface SitemapPage {
   /** Eleventy's page URL, root-relative without the path prefix ("/zero/"). */
@@ -66,16 +67,16 @@ export function gitLastModified(dir = "content"): Map<string, string> {
   return dates;
 }
 
-export function sitemapPlugin(eleventyConfig: any): void {
+export function sitemapPlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.on(
     "eleventy.after",
-    ({ results, directories }: { results: { inputPath: string; outputPath: string | false; url: string | false }[]; directories: { output: string } }) => {
+    ({ results, directories }) => {
       const siteUrl = resolveSiteUrl(book.siteUrl, process.env.SITE_URL);
-      const prefix: string = eleventyConfig.pathPrefix ?? "/";
+      const prefix = eleventyConfig.pathPrefix ?? "/";
       const dates = gitLastModified();
       const pages: SitemapPage[] = results
         .filter((r) => typeof r.outputPath === "string" && r.outputPath.endsWith(".html") && typeof r.url === "string")
-        .map((r) => ({ url: r.url as string, lastmod: dates.get(normalizeFile(r.inputPath)) ?? book.updated }));
+        .map((r) => ({ url: r.url, lastmod: dates.get(normalizeFile(r.inputPath)) ?? book.updated }));
       writeFileSync(path.join(directories.output, "sitemap.xml"), sitemapXml(pages, siteUrl, prefix));
       writeFileSync(path.join(directories.output, "robots.txt"), robotsTxt(siteUrl, prefix));
     },

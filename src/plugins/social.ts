@@ -25,6 +25,7 @@ import { chapterInfo, isChapterPath } from "./chapters.ts";
 import { normalizeFile } from "./errors.ts";
 import { cacheDir, readCached, writeCached } from "./cache.ts";
 import { escapeHtml } from "./doc-state.ts";
+import type { UserConfig } from "@11ty/eleventy";
 
 export const cardWidth = 1200;
 export const cardHeight = 630;
@@ -262,14 +263,14 @@ export function writeCards(outputDir: string, inputPaths: readonly string[], cac
   return { written: jobs.length, rendered };
 }
 
-export function socialPlugin(eleventyConfig: any): void {
+export function socialPlugin(eleventyConfig: UserConfig): void {
   const siteUrl = () => resolveSiteUrl(book.siteUrl, process.env.SITE_URL);
-  const prefix = () => (eleventyConfig.pathPrefix as string | undefined) ?? "/";
+  const prefix = () => eleventyConfig.pathPrefix ?? "/";
   eleventyConfig.addFilter("absoluteUrl", (sitePath: string) => absoluteUrl(sitePath, siteUrl(), prefix()));
   eleventyConfig.addFilter("socialCard", (inputPath: string) => absoluteUrl(cardPath(inputPath), siteUrl(), prefix()));
   eleventyConfig.on(
     "eleventy.after",
-    ({ results, directories }: { results: { inputPath: string }[]; directories: { output: string } }) => {
+    ({ results, directories }) => {
       writeCards(directories.output, results.map((r) => r.inputPath));
     },
   );

@@ -1,14 +1,9 @@
 /**
- * What the layout needs to know about a rendered page, computed from the markdown-it tokens
- * (never by parsing the HTML again): the h2/h3 table of contents and the word count. The
- * renderer also writes two marker comments before the footnotes and the references, so the
- * layout can move them into the chapter's appendix by splitting on our own markers.
+ * What the layout needs to know about a rendered chapter, computed from its markdown-it tokens
+ * (never by parsing the HTML again): the h2/h3 table of contents and the word count.
  */
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { docState } from "./doc-state.ts";
-
-export const footnotesMarker = "<!-- book:footnotes -->";
-export const referencesMarker = "<!-- book:references -->";
 
 export interface TocEntry {
   id: string;
@@ -19,18 +14,7 @@ export interface TocEntry {
   children: TocEntry[];
 }
 
-export interface PageSummary {
-  toc: TocEntry[];
-  words: number;
-}
-
-const summaries = new Map<string, PageSummary>();
-
-/** The summary of the page rendered from `file` (repository-relative, e.g. "content/chapters/00-preface.md"). */
-export function pageSummary(file: string): PageSummary | undefined {
-  return summaries.get(file.replace(/^\.\//, ""));
-}
-
+/** Words of running text: text and code count by white space, a formula as one word. */
 function countWords(tokens: Token[]): number {
   let words = 0;
   for (const t of tokens) {
@@ -43,29 +27,38 @@ function countWords(tokens: Token[]): number {
   return words;
 }
 
-function summaryCoreRule(state: StateCore, md: MarkdownIt): boolean {
-  const doc = docState(state.env);
+/**
+ * The h2 sections with their h3 subsections, as rendered (ids as this render writes them).
+ * `headingOffset` is how far the render moved headings down (src/plugins/edition.ts).
+ */
+export function tableOfContents(tokens: Token[], md: MarkdownIt, env: object, headingOffset = 0): TocEntry[] {
   const toc: TocEntry[] = [];
-  const tokens = state.tokens;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (t.type !== "heading_open" || (t.tag !== "h2" && t.tag !== "h3")) continue;
+    const level = Number(t.tag.slice(1)) - headingOffset;
+    if (t.type !== "heading_open" || (level !== 2 && level !== 3)) continue;
     const children = (tokens[i + 1]!.children ?? []).filter(
-      (c, k) => !(k === 0 && c.type === "html_inline" && c.content.startsWith('<span class="secnum">')) && c.type !== "footnote_ref",
+      (c, k) =>
+        !(k === 0 && c.type === "html_inline" && c.content.startsWith('<span class="secnum">')) &&
+        c.type !== "footnote_ref" &&
+        !(c.meta as { permalink?: boolean } | null)?.permalink,
     );
     const entry: TocEntry = {
       id: t.attrGet("id") ?? "",
       number: t.attrGet("data-number") ?? "",
-      html: md.renderer.renderInline(children, md.options, state.env).trim(),
+      html: md.renderer.renderInline(children, md.options, env).trim(),
       children: [],
     };
-    if (t.tag === "h3" && toc.length > 0) toc[toc.length - 1]!.children.push(entry);
+    if (level === 3 && toc.length > 0) toc[toc.length - 1]!.children.push(entry);
     else toc.push(entry);
   }
-  summaries.set(doc.file, { toc, words: countWords(tokens) });
-  return true;
+  return toc;
 }
 
+/** Core rule: counts the words before any rule adds markup (glossary marks) to the text. */
 export function summaryPlugin(md: MarkdownIt): void {
-  md.core.ruler.push("book_summary", (state) => summaryCoreRule(state, md));
+  md.core.ruler.push("book_words", (state: StateCore) => {
+    docState(state.env).words = countWords(state.tokens);
+    return true;
+  });
 }

@@ -13,31 +13,46 @@ import { parseHTML } from "linkedom";
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { widgetRegistry } from "../figures/index.ts";
 import { WidgetSettingsError, type WidgetDefinition } from "../figures/widget.ts";
-import { docState, escapeHtml, fail } from "./doc-state.ts";
+import { docState, fail } from "./doc-state.ts";
+import { editionAttribute, editionOf } from "./edition.ts";
 
 export interface WidgetsOptions {
-  registry?: Readonly<Record<string, WidgetDefinition<any>>>;
+  registry?: Readonly<Record<string, WidgetDefinition<unknown>>>;
 }
 
-/** Renders one widget's static markup; throws plain Errors (the caller adds file and line). */
+/**
+ * Renders one widget's static markup; throws plain Errors (the caller adds file and line).
+ * On /book/ (`env` with the book edition) the drawing stays static (`data-widget-static`, so
+ * the lazy loader leaves it) and, once drawn, its ids and id references get the chapter prefix
+ * in the DOM, before it is serialized.
+ */
 export function renderWidgetHtml(
-  definition: WidgetDefinition<any>,
+  definition: WidgetDefinition<unknown>,
   name: string,
   id: string,
   settings: unknown,
+  env?: unknown,
 ): string {
   const { document } = parseHTML("<!doctype html><html><body></body></html>");
   const root = document.createElement("div");
   root.setAttribute("class", "widget");
   root.setAttribute("id", id);
-  root.setAttribute("data-widget", name);
+  root.setAttribute(editionOf(env)?.name === "book" ? "data-widget-static" : "data-widget", name);
   root.setAttribute("data-settings", JSON.stringify(settings));
   document.body.append(root);
   definition.renderStatic(root, settings);
+  if (editionOf(env)?.idPrefix) {
+    for (const el of [root, ...root.querySelectorAll("*")]) {
+      for (const attr of [...el.attributes]) {
+        const value = editionAttribute(env, attr.name, attr.value);
+        if (value !== attr.value) el.setAttribute(attr.name, value);
+      }
+    }
+  }
   return root.outerHTML;
 }
 
-function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, WidgetDefinition<any>>>): boolean {
+function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, WidgetDefinition<unknown>>>): boolean {
   const doc = docState(state.env);
   const counts = new Map<string, number>();
   for (const t of state.tokens) {
@@ -66,7 +81,7 @@ function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, Wid
     }
     const n = (counts.get(name) ?? 0) + 1;
     counts.set(name, n);
-    t.meta = { ...(t.meta as object), html: renderWidgetHtml(definition, name, `widget-${name}-${n}`, settings) + "\n" };
+    t.meta = { ...(t.meta as object), html: renderWidgetHtml(definition, name, `widget-${name}-${n}`, settings, state.env) + "\n" };
   }
   return true;
 }

@@ -7,6 +7,8 @@
  */
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { docState, escapeHtml, fail, lineInContent } from "./doc-state.ts";
+import { docHref } from "./edition.ts";
+import { didYouMean } from "./errors.ts";
 
 const refPattern = /^@(eq|fig|sec|tbl):([A-Za-z0-9][A-Za-z0-9_-]*)/;
 
@@ -39,7 +41,9 @@ function xrefsCoreRule(state: StateCore): boolean {
         const offset = t.content.indexOf(`@${meta.id}`);
         const line = lineInContent(t.map?.[0] ?? 0, t.content, Math.max(0, offset));
         const known = [...doc.labels.keys()].filter((k) => k.startsWith(meta.id.split(":")[0]! + ":"));
-        fail(doc, line, `unknown cross-reference "@${meta.id}"${known.length ? ` (labels on this page: ${known.join(", ")})` : ""}`);
+        const suggestion = didYouMean(meta.id, known);
+        const list = known.length ? ` (labels on this page: ${known.join(", ")})` : "";
+        fail(doc, line, `unknown cross-reference "@${meta.id}"${list}${suggestion}`, undefined, `@${meta.id}`);
       }
       meta.text = label.text;
     }
@@ -50,9 +54,9 @@ function xrefsCoreRule(state: StateCore): boolean {
 export function xrefsPlugin(md: MarkdownIt): void {
   md.inline.ruler.before("emphasis", "book_xref", xrefRule);
   md.core.ruler.push("book_xrefs", xrefsCoreRule);
-  md.renderer.rules.book_xref = (tokens: Token[], idx: number) => {
+  md.renderer.rules.book_xref = (tokens: Token[], idx: number, _options, env) => {
     const meta = tokens[idx]!.meta as { id: string; text: string };
     const kind = meta.id.split(":")[0]!;
-    return `<a class="xref" href="#${escapeHtml(meta.id)}" data-xref="${kind}">${escapeHtml(meta.text)}</a>`;
+    return `<a class="xref" href="${escapeHtml(docHref(env, `#${meta.id}`))}" data-xref="${kind}">${escapeHtml(meta.text)}</a>`;
   };
 }

@@ -15,10 +15,10 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { AxeBuilder } from "@axe-core/playwright";
-import { launchChromium } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
-import { mountAllWidgets, sitePages } from "../helpers/site-pages.ts";
-import { scenarios } from "../../tools/bench/widgets.ts";
+import { launchChromium } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { mountAllWidgets, sitePages } from "../../harness/site-pages.ts";
+import { scenarios } from "../../harness/widget-scenarios.ts";
 
 const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" };
 

@@ -10,8 +10,9 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { findModelPreset, trainingMemory } from "../../src/model/index.ts";
-import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import { keepScreenshot } from "../helpers/screenshots.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 const shots = "test-output/screenshots";
 const sel = '[data-widget="activation-curve"]';
@@ -64,8 +65,8 @@ describe("activation-curve widget", () => {
     assert.ok(!server.requests.some((r) => r.endsWith("/widgets/activation-curve.js")), "widget script loaded before scrolling");
     await openWidget(page);
     assert.ok(server.requests.some((r) => r.endsWith("/widgets/activation-curve.js")));
-    await page.screenshot({ path: `${shots}/activation-curve-page-desktop.png` });
-    await page.locator(sel).screenshot({ path: `${shots}/activation-curve-desktop.png` });
+    await keepScreenshot(page, `${shots}/activation-curve-page-desktop.png`);
+    await keepScreenshot(page.locator(sel), `${shots}/activation-curve-desktop.png`);
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await context.close();
   });
@@ -110,7 +111,7 @@ describe("activation-curve widget", () => {
     }
     const widgetText = (await page.locator(sel).textContent()) ?? "";
     assert.doesNotMatch(widgetText, /NaN|undefined|Infinity/);
-    await page.locator(sel).screenshot({ path: `${shots}/activation-curve-invalid.png` });
+    await keepScreenshot(page.locator(sel), `${shots}/activation-curve-invalid.png`);
     await input.fill("1");
     assert.equal(await input.getAttribute("aria-invalid"), null);
     assert.deepEqual(problems.pageErrors, []);
@@ -142,7 +143,7 @@ describe("activation-curve widget", () => {
     await page.waitForFunction((s) => (document.querySelector(`${s} .ac-chart-box svg`)?.getAttribute("viewBox") ?? "").split(" ")[2] !== "640", sel);
     // A page screenshot (not an element one): the widget is taller than the phone's viewport.
     await page.locator(`${sel} .ac-chart-box`).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: `${shots}/activation-curve-phone-dark.png` });
+    await keepScreenshot(page, `${shots}/activation-curve-phone-dark.png`);
     await context.close();
   });
 });

@@ -2,17 +2,17 @@
  * Byte budgets (issue #15). No timing assertions here: times vary by machine and are recorded
  * by `npm run bench` instead (docs/performance.md).
  * - Every page's initial load, before any widget (HTML + CSS + the fonts the text uses +
- *   book.js and what it imports, gzip; tools/bench/bytes.ts), is at most 150 KB (150,000 bytes).
+ *   book.js and what it imports, gzip; harness/bytes.ts), is at most 150 KB (150,000 bytes).
  * - Widget bundles load lazily: before the reader scrolls, the only widget files fetched belong
  *   to widgets that start within the lazy loader's 600px margin below the first screen.
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
-import { siteDir, sitePages } from "../helpers/site-pages.ts";
-import { measureInitialLoad } from "../../tools/bench/bytes.ts";
+import { launchChromium } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { siteDir, sitePages } from "../../harness/site-pages.ts";
+import { measureInitialLoad } from "../../harness/bytes.ts";
 
 const budgetBytes = 150_000;
 /**

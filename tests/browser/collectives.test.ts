@@ -5,10 +5,11 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { keepScreenshot } from "../helpers/screenshots.ts";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 import { collectiveSteps } from "../../src/model/index.ts";
 import { summarizeCollectives } from "../../src/figures/collectives.ts";
 
@@ -88,7 +89,7 @@ describe("collectives widget", () => {
       assert.ok(box);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
-      await page.locator(w).screenshot({ path: `${shots}/collectives-${name}.png` });
+      await keepScreenshot(page.locator(w), `${shots}/collectives-${name}.png`);
       await page.close();
     }
   });

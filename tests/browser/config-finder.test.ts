@@ -8,8 +8,9 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import { keepScreenshot } from "../helpers/screenshots.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 import { findGpu, findModelPreset, searchConfigurations } from "../../src/model/index.ts";
 
 const shots = "test-output/screenshots";
@@ -42,7 +43,7 @@ async function shoot(page: Page, path: string): Promise<void> {
   await widget.evaluate((el) => el.scrollIntoView({ block: "start" }));
   const box = await widget.boundingBox();
   assert.ok(box);
-  await page.screenshot({ path, clip: box, timeout: 10_000 });
+  await keepScreenshot(page, path, { clip: box, timeout: 10_000 });
 }
 
 const readout = async (page: Page) => (await page.locator(`${sel} .config-finder-readout`).textContent()) ?? "";

@@ -8,8 +8,9 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import { keepScreenshot } from "../helpers/screenshots.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 const shots = "test-output/screenshots";
 let server: SiteServer;
@@ -42,7 +43,7 @@ async function shoot(page: Page, path: string): Promise<void> {
   await widget.evaluate((el) => el.scrollIntoView({ block: "start" }));
   const box = await widget.boundingBox();
   assert.ok(box, "the widget has a box");
-  await page.screenshot({ path, clip: box, timeout: 10_000 });
+  await keepScreenshot(page, path, { clip: box, timeout: 10_000 });
 }
 
 const readout = (page: Page) => page.locator('[data-widget="dp-overlap"] .dp-overlap-readout').textContent();
@@ -158,7 +159,7 @@ describe("dp-overlap widget", () => {
         [...document.querySelectorAll("img")].filter((img) => !img.complete || img.naturalWidth === 0).map((img) => img.src),
       );
       assert.deepEqual(broken, []);
-      await page.screenshot({ path: `${shots}/data-parallelism-${name}.png` });
+      await keepScreenshot(page, `${shots}/data-parallelism-${name}.png`);
       assert.deepEqual(problems.failed, []);
       await context.close();
     }

@@ -9,8 +9,9 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import { keepScreenshot } from "../helpers/screenshots.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 import { memoryTransactions } from "../../src/model/index.ts";
 
 const shots = "test-output/screenshots";
@@ -47,7 +48,7 @@ async function shoot(page: Page, name: string, path: string): Promise<void> {
   assert.ok(box);
   const viewport = page.viewportSize()!;
   const clip = { x: Math.max(0, box.x), y: Math.max(0, box.y), width: Math.min(box.width, viewport.width), height: Math.min(box.height, viewport.height - Math.max(0, box.y)) };
-  await page.screenshot({ path, clip, timeout: 10_000 });
+  await keepScreenshot(page, path, { clip, timeout: 10_000 });
 }
 
 

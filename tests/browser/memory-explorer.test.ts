@@ -7,10 +7,11 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { keepScreenshot } from "../helpers/screenshots.ts";
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 const shots = "test-output/screenshots";
 const sel = '[data-widget="memory-explorer"]';
@@ -230,7 +231,7 @@ describe("memory-explorer widget", () => {
       ] as const) {
         const page = await open(slug, options);
         await page.locator(`${sel} details.mx-formulas`).evaluate((d) => ((d as HTMLDetailsElement).open = true));
-        await page.locator(sel).screenshot({ path: `${shots}/memory-explorer-${tag}-${name}.png` });
+        await keepScreenshot(page.locator(sel), `${shots}/memory-explorer-${tag}-${name}.png`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         assert.ok(overflow <= 0, `${slug} ${name}: page scrolls sideways by ${overflow}px`);
         await page.context().close();

@@ -6,10 +6,11 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { keepScreenshot } from "../helpers/screenshots.ts";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 const shots = "test-output/screenshots";
 const sel = '[data-widget="moe-routing"]';
@@ -135,7 +136,7 @@ describe("moe-routing widget", () => {
       const context = await browser.newContext(options);
       const page = await context.newPage();
       await openWidget(page);
-      await page.locator(sel).screenshot({ path: `${shots}/moe-routing-${name}.png` });
+      await keepScreenshot(page.locator(sel), `${shots}/moe-routing-${name}.png`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `${name}: page scrolls sideways by ${overflow}px`);
       await context.close();

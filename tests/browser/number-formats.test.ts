@@ -9,10 +9,11 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { keepScreenshot } from "../helpers/screenshots.ts";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { afterFrames, launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 const shots = "test-output/screenshots";
 const sel = '[data-widget="number-formats"]';
@@ -163,10 +164,10 @@ describe("number-formats widget", () => {
       const context = await browser.newContext({ viewport, colorScheme });
       const page = await context.newPage();
       await openWidget(page);
-      await page.waitForTimeout(200);
+      await afterFrames(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `${name}: page scrolls sideways by ${overflow}px`);
-      await page.locator(sel).screenshot({ path: `${shots}/number-formats-${name}.png` });
+      await keepScreenshot(page.locator(sel), `${shots}/number-formats-${name}.png`);
       await context.close();
     }
   });

@@ -12,7 +12,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { siteDir } from "../helpers/site-pages.ts";
+import { siteDir } from "../../harness/site-pages.ts";
 
 const file = path.join(siteDir, "book.pdf");
 

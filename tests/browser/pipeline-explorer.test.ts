@@ -7,10 +7,11 @@
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { keepScreenshot } from "../helpers/screenshots.ts";
 import { mkdirSync } from "node:fs";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 const shots = "test-output/screenshots";
 const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
@@ -233,7 +234,7 @@ describe("pipeline-explorer widget", () => {
         ["dark", { viewport: { width: 1280, height: 1600 }, colorScheme: "dark" as const }],
       ] as const) {
         const page = await open(n, options);
-        await page.locator(w(n)).screenshot({ path: `${shots}/pipeline-explorer-${n}-${name}.png` });
+        await keepScreenshot(page.locator(w(n)), `${shots}/pipeline-explorer-${n}-${name}.png`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         assert.ok(overflow <= 0, `${name}: page scrolls sideways by ${overflow}px`);
         await page.context().close();

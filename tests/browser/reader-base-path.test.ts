@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
+import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
 
 const prefix = "/sub/";
 const mime: Record<string, string> = {

@@ -11,8 +11,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { load as loadYaml } from "js-yaml";
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, type PageProblems } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage, type PageProblems } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 import { chapterInfo } from "../../src/plugins/chapters.ts";
 
 let server: SiteServer;

@@ -17,9 +17,10 @@ import { parseHTML } from "linkedom";
 import type { Browser, Page } from "playwright-core";
 import { glossary } from "../../src/data/glossary.ts";
 import { chapterInfo } from "../../src/plugins/chapters.ts";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
-import { siteDir } from "../helpers/site-pages.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage } from "../../harness/chromium.ts";
+import { keepScreenshot } from "../helpers/screenshots.ts";
+import { siteDir } from "../../harness/site-pages.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 const shotsDir = "test-output/screenshots";
 const definitions = new Map(glossary.map((e) => [e.id, e.definition]));
@@ -95,7 +96,7 @@ test("Tab to each marked term shows its definition below the line, inside the vi
     await links.nth(3).focus();
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Tab");
-    await page.screenshot({ path: `${shotsDir}/reader-glossary-focus-${width}.png` });
+    await keepScreenshot(page, `${shotsDir}/reader-glossary-focus-${width}.png`);
     // Every mark at phone width, where room is tight; the first few on a desktop screen.
     for (let i = 0; i < (width === 360 ? n : 6); i++) {
       const link = links.nth(i);
@@ -180,7 +181,7 @@ test("on a touch screen the first tap shows the definition, a tap elsewhere hide
   await links.nth(1).tap();
   assert.equal(new URL(page.url()).pathname, "/data-parallelism/", "the first tap stays on the page");
   assertShownBelow(await defState(page, 1), "tapped mark");
-  await page.screenshot({ path: `${shotsDir}/reader-glossary-tap-360.png` });
+  await keepScreenshot(page, `${shotsDir}/reader-glossary-tap-360.png`);
   // A tap on plain text elsewhere closes it.
   await page.locator(".chapter-body > p").first().tap({ position: { x: 5, y: 5 } });
   await page.waitForFunction(() => {

@@ -10,9 +10,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { DOMParser, parseHTML } from "linkedom";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
-import { siteDir, sitePages } from "../helpers/site-pages.ts";
+import { launchChromium, watchPage } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { siteDir, sitePages } from "../../harness/site-pages.ts";
 import { book } from "../../src/data/book.ts";
 import { absoluteUrl, resolveSiteUrl } from "../../src/plugins/social.ts";
 

@@ -9,8 +9,8 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Browser } from "playwright-core";
-import { launchChromium } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { afterPageTimers, launchChromium } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 let server: SiteServer;
 let browser: Browser;
@@ -33,7 +33,7 @@ for (const width of [390, 1280]) {
     assert.equal(before, width >= 1280);
     const png = await page.locator("main").screenshot({ timeout: 10_000 }) // ~2 s with the fix, ~27 s without;
     assert.ok(png.length > 10_000, "a real image came back");
-    await page.waitForTimeout(300); // past book.js's settle delay
+    await afterPageTimers(page, 150); // book.js's settle delay after the screenshot's viewport changes has run
     assert.equal(await tocOpen(), before);
     assert.equal(await page.evaluate(() => window.innerWidth), width);
     await context.close();

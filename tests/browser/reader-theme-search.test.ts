@@ -6,10 +6,11 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { keepScreenshot } from "../helpers/screenshots.ts";
 import { mkdirSync } from "node:fs";
 import type { Browser } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 const shotsDir = "test-output/screenshots";
 let server: SiteServer;
@@ -97,7 +98,7 @@ describe("search", () => {
       // Nothing from math (MathML copies), navigation or the ToC is in the excerpts.
       const excerpts = (await page.locator(".pagefind-ui__result-excerpt").allTextContents()).join(" ");
       assert.doesNotMatch(excerpts, /On this page|Skip to the text/);
-      await page.screenshot({ path: `${shotsDir}/reader-search-${name}.png` });
+      await keepScreenshot(page, `${shotsDir}/reader-search-${name}.png`);
       assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
       await context.close();
     });

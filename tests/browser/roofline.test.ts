@@ -14,8 +14,9 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage } from "../../harness/chromium.ts";
+import { keepScreenshot } from "../helpers/screenshots.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 import { attainableFlopsPerSecond, findGpu, matmulCost, ridgePointFlopsPerByte } from "../../src/model/index.ts";
 
 const shots = "test-output/screenshots";
@@ -77,7 +78,7 @@ async function shoot(page: Page, path: string): Promise<void> {
   const box = await widget.boundingBox();
   assert.ok(box);
   const vp = page.viewportSize()!;
-  await page.screenshot({ path, clip: { x: Math.max(0, box.x), y: Math.max(0, box.y), width: Math.min(box.width, vp.width), height: Math.min(box.height, vp.height - Math.max(0, box.y)) }, timeout: 10_000 });
+  await keepScreenshot(page, path, { clip: { x: Math.max(0, box.x), y: Math.max(0, box.y), width: Math.min(box.width, vp.width), height: Math.min(box.height, vp.height - Math.max(0, box.y)) }, timeout: 10_000 });
 }
 
 const h100 = findGpu("h100-sxm")!;

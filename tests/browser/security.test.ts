@@ -9,9 +9,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
-import { mountAllWidgets, siteDir, sitePages } from "../helpers/site-pages.ts";
+import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { mountAllWidgets, siteDir, sitePages } from "../../harness/site-pages.ts";
 import { contentSecurityPolicy, cspMetaTag, headersFile } from "../../src/plugins/csp.ts";
 
 let server: SiteServer;

@@ -7,11 +7,12 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { keepScreenshot } from "../helpers/screenshots.ts";
 import { mkdirSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContextOptions } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { afterFrames, launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 const shotsDir = "test-output/screenshots";
 const desktop: BrowserContextOptions = { viewport: { width: 1440, height: 900 }, reducedMotion: "reduce" };
@@ -165,7 +166,9 @@ describe("the preface", () => {
     await settle(page);
     const widgetRequests = () => server.requests.filter((r) => r.startsWith("/assets/js/widgets/"));
     const before = widgetRequests().length;
-    await page.waitForTimeout(300);
+    // The lazy loader's IntersectionObserver has reported the first layout by now; give any request it made time to show.
+    await afterFrames(page);
+    await settle(page, 300);
     assert.equal(widgetRequests().length, before, "no widget script before scrolling");
     const root = page.locator("[data-widget=unit-converter]");
     assert.equal(await root.getAttribute("data-widget-state"), null);
@@ -254,14 +257,14 @@ describe("the preface", () => {
         const page = await context.newPage();
         await page.goto(server.url + "/preface/");
         await settle(page);
-        await page.screenshot({ path: `${shotsDir}/preface-${name}-${colorScheme}.png` });
+        await keepScreenshot(page, `${shotsDir}/preface-${name}-${colorScheme}.png`);
         await page.locator("#sec\\:units").scrollIntoViewIfNeeded();
         await page.evaluate(() => window.scrollBy(0, 250));
-        await page.waitForTimeout(150);
-        await page.screenshot({ path: `${shotsDir}/preface-${name}-${colorScheme}-units.png` });
+        await afterFrames(page);
+        await keepScreenshot(page, `${shotsDir}/preface-${name}-${colorScheme}-units.png`);
         await page.goto(server.url + "/");
         await settle(page);
-        await page.screenshot({ path: `${shotsDir}/home-${name}-${colorScheme}.png` });
+        await keepScreenshot(page, `${shotsDir}/home-${name}-${colorScheme}.png`);
         await context.close();
       }
     }

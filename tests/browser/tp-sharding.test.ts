@@ -9,8 +9,9 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
 import { findModelPreset } from "../../src/data/models.ts";
-import { launchChromium, watchPage } from "../helpers/chromium.ts";
-import { startSiteServer, type SiteServer } from "../helpers/site-server.ts";
+import { launchChromium, watchPage } from "../../harness/chromium.ts";
+import { keepScreenshot } from "../helpers/screenshots.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
 
 let server: SiteServer;
 let browser: Browser;
@@ -42,7 +43,7 @@ async function shoot(page: Page, path: string): Promise<void> {
   await widget.evaluate((el) => el.scrollIntoView({ block: "start" }));
   const box = await widget.boundingBox();
   assert.ok(box, "the widget has a box");
-  await page.screenshot({ path, clip: box, timeout: 10_000 });
+  await keepScreenshot(page, path, { clip: box, timeout: 10_000 });
 }
 
 const readout = (page: Page) => page.locator('[data-widget="tp-sharding"] .tp-sharding-readout').innerText();

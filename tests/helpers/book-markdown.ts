@@ -2,6 +2,9 @@
 import { createBookMarkdown } from "../../src/plugins/markdown.ts";
 import { parseBibliography } from "../../src/plugins/bibliography.ts";
 import { findBookError, type BookError } from "../../src/plugins/errors.ts";
+import { renderChapter, type RenderedChapter } from "../../src/plugins/chapter-render.ts";
+import { chapterInfo } from "../../src/plugins/chapters.ts";
+import { bookEdition, pageEdition } from "../../src/plugins/edition.ts";
 
 export const testBib = parseBibliography(
   `@inproceedings{rajbhandari2020zero,
@@ -42,4 +45,16 @@ export function renderError(src: string, file = "content/chapters/03-zero.md"): 
     throw e;
   }
   throw new Error("expected a BookError, but the Markdown rendered");
+}
+
+/** Renders Markdown as chapter `file` for one edition: its own page (default) or /book/ among `bookSlugs`. */
+export function renderEdition(
+  src: string,
+  file = "content/chapters/03-data-parallelism.md",
+  bookSlugs?: readonly string[],
+): RenderedChapter {
+  const info = chapterInfo(file);
+  if (!info) throw new Error(`${file} is not a chapter file`);
+  const edition = bookSlugs ? bookEdition(info.slug, new Set(bookSlugs), info.label || "Preface") : pageEdition(info.slug);
+  return renderChapter(md, src, { page: { inputPath: file }, edition });
 }

@@ -1,13 +1,17 @@
 /**
- * The single-page edition's rewrite (src/plugins/book-edition.ts): ids prefixed by the chapter
- * slug, references and chapter links pointed inside /book/, headings one level down, widgets
- * static, landmark names unique, and everything else byte for byte.
+ * The single-page edition (src/plugins/edition.ts, book-edition.ts): the same Markdown rendered
+ * with the book's env gets ids prefixed by the chapter slug, references and chapter links
+ * pointed inside /book/, headings one level down, static widgets, unique landmark names and
+ * permalinks, and is otherwise the chapter page's HTML.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { addBookPermalinks, bookEdition, bookHref, bookId, rewriteChapterHtml } from "../../src/plugins/book-edition.ts";
+import { bookHref, bookId, editionRawHtml, bookEdition as bookEditionOf } from "../../src/plugins/edition.ts";
+import { bookEdition } from "../../src/plugins/book-edition.ts";
+import { md, renderEdition } from "../helpers/book-markdown.ts";
 
-const slugs = new Set(["preface", "data-parallelism", "tensor-parallelism"]);
+const slugs = ["preface", "data-parallelism", "tensor-parallelism"];
+const slugSet = new Set(slugs);
 
 test("bookId prefixes with the slug and --; top (and empty) is the chapter itself", () => {
   assert.equal(bookId("data-parallelism", "sec:zero"), "data-parallelism--sec:zero");
@@ -17,77 +21,120 @@ test("bookId prefixes with the slug and --; top (and empty) is the chapter itsel
 });
 
 test("bookHref: in-chapter and cross-chapter links point inside the page; others stay", () => {
-  assert.equal(bookHref("#eq:ring-volume", "data-parallelism", slugs), "#data-parallelism--eq:ring-volume");
-  assert.equal(bookHref("/tensor-parallelism/#sec:sp", "data-parallelism", slugs), "#tensor-parallelism--sec:sp");
-  assert.equal(bookHref("/tensor-parallelism/", "data-parallelism", slugs), "#tensor-parallelism");
-  assert.equal(bookHref("/tensor-parallelism/#top", "data-parallelism", slugs), "#tensor-parallelism");
-  assert.equal(bookHref("/glossary/#term-all-reduce", "data-parallelism", slugs), "/glossary/#term-all-reduce");
-  assert.equal(bookHref("/no-such-chapter/#x", "data-parallelism", slugs), "/no-such-chapter/#x");
-  assert.equal(bookHref("/assets/img/preface/bytes.svg", "preface", slugs), "/assets/img/preface/bytes.svg");
-  assert.equal(bookHref("https://arxiv.org/abs/1910.02054#x", "preface", slugs), "https://arxiv.org/abs/1910.02054#x");
-  assert.equal(bookHref("/", "preface", slugs), "/");
+  assert.equal(bookHref("#eq:ring-volume", "data-parallelism", slugSet), "#data-parallelism--eq:ring-volume");
+  assert.equal(bookHref("/tensor-parallelism/#sec:sp", "data-parallelism", slugSet), "#tensor-parallelism--sec:sp");
+  assert.equal(bookHref("/tensor-parallelism/", "data-parallelism", slugSet), "#tensor-parallelism");
+  assert.equal(bookHref("/tensor-parallelism/#top", "data-parallelism", slugSet), "#tensor-parallelism");
+  assert.equal(bookHref("/glossary/#term-all-reduce", "data-parallelism", slugSet), "/glossary/#term-all-reduce");
+  assert.equal(bookHref("/no-such-chapter/#x", "data-parallelism", slugSet), "/no-such-chapter/#x");
+  assert.equal(bookHref("/assets/img/preface/bytes.svg", "preface", slugSet), "/assets/img/preface/bytes.svg");
+  assert.equal(bookHref("https://arxiv.org/abs/1910.02054#x", "preface", slugSet), "https://arxiv.org/abs/1910.02054#x");
+  assert.equal(bookHref("/", "preface", slugSet), "/");
 });
 
-test("rewriteChapterHtml: ids, references, headings, widgets, landmarks", () => {
-  const html = [
-    '<h2 id="sec:zero" data-number="3.5"><span class="secnum">3.5</span> ZeRO</h2>',
-    '<h3 id="memory-per-gpu" data-number="3.5.1">Memory per GPU</h3>',
-    '<p>See <a class="xref" href="#fig:zero" data-xref="fig">Figure 2</a> and <a href="/tensor-parallelism/#sec:sp">Chapter 4</a>.<sup class="footnote-ref"><a href="#fn-1" id="fnref-1" data-footnote="1">1</a></sup></p>',
-    '<div class="widget" data-widget="dp-overlap" data-settings="{&quot;a&quot;:1}" id="widget-dp-overlap-1"><label for="w-x">x &gt; 1</label><input disabled aria-describedby="w-x-msg other" id="w-x" aria-label="a > b">',
-    '<svg aria-labelledby="t d"><title id="t">T</title><desc id="d">D</desc><rect fill="url(#grad)" style="stroke: url(#grad2)"/><style>.a>.b{fill:url(#keep)}</style></svg></div>',
-    '<section class="exercise" id="exercise-1" aria-label="Exercise 1"><details class="solution"><summary>Solution</summary></details></section>',
-    '<section class="references" aria-labelledby="references"><h2 id="references">References</h2></section>',
-    '<aside class="aside"><p>One</p></aside><aside class="aside" aria-label="Named"></aside>',
-    '<!-- <h2 id="commented"> --><pre><code>&lt;h2 id=&quot;code&quot;&gt;</code></pre>',
-  ].join("\n");
-  const out = rewriteChapterHtml(html, "data-parallelism", slugs, { chapter: "Chapter 3", titleId: "data-parallelism-title" });
-  const expected = [
-    '<h3 id="data-parallelism--sec:zero" data-number="3.5"><span class="secnum">3.5</span> ZeRO</h3>',
-    '<h4 id="data-parallelism--memory-per-gpu" data-number="3.5.1">Memory per GPU</h4>',
-    '<p>See <a class="xref" href="#data-parallelism--fig:zero" data-xref="fig">Figure 2</a> and <a href="#tensor-parallelism--sec:sp">Chapter 4</a>.<sup class="footnote-ref"><a href="#data-parallelism--fn-1" id="data-parallelism--fnref-1" data-footnote="1">1</a></sup></p>',
-    '<div class="widget" data-widget-static="dp-overlap" data-settings="{&quot;a&quot;:1}" id="data-parallelism--widget-dp-overlap-1"><label for="data-parallelism--w-x">x &gt; 1</label><input disabled aria-describedby="data-parallelism--w-x-msg data-parallelism--other" id="data-parallelism--w-x" aria-label="a > b">',
-    '<svg aria-labelledby="data-parallelism--t data-parallelism--d"><title id="data-parallelism--t">T</title><desc id="data-parallelism--d">D</desc><rect fill="url(#data-parallelism--grad)" style="stroke: url(#data-parallelism--grad2)"/><style>.a>.b{fill:url(#keep)}</style></svg></div>',
-    '<section class="exercise" id="data-parallelism--exercise-1" aria-label="Exercise 1, Chapter 3"><details class="solution"><summary>Solution</summary></details></section>',
-    '<section class="references" aria-labelledby="data-parallelism--references data-parallelism-title"><h3 id="data-parallelism--references">References</h3></section>',
-    '<aside class="aside" aria-label="Margin note 1, Chapter 3"><p>One</p></aside><aside class="aside" aria-label="Named, Chapter 3"></aside>',
-    '<!-- <h2 id="commented"> --><pre><code>&lt;h2 id=&quot;code&quot;&gt;</code></pre>',
-  ].join("\n");
-  assert.equal(out, expected);
-});
+const chapter = [
+  "## ZeRO {#sec:zero}",
+  "",
+  "### Memory per GPU",
+  "",
+  "See @fig:zero, @eq:bytes and [Chapter 4](/tensor-parallelism/#sec:sp) [@rajbhandari2020zero].[^1]",
+  "",
+  "$$",
+  "x = 1",
+  "$$ {#eq:bytes}",
+  "",
+  "::: figure {#fig:zero}",
+  "::: widget unit-converter",
+  ":::",
+  "",
+  "Caption: A widget.",
+  ":::",
+  "",
+  "::: exercise",
+  "Why?",
+  "",
+  "::: solution",
+  "Because.",
+  ":::",
+  ":::",
+  "",
+  "::: aside",
+  "A margin note.",
+  ":::",
+  "",
+  "```text",
+  '<h2 id="code">',
+  "```",
+  "",
+  "[^1]: A footnote.",
+].join("\n");
 
-test("rewriteChapterHtml leaves markup without ids or links unchanged", () => {
-  const html = '<p class="x">Text with <strong>bold</strong>, <span class="katex" style="height:0.4em;">x</span> &amp; <br> <img src="/assets/a.svg" alt="A > B"></p>';
-  assert.equal(rewriteChapterHtml(html, "preface", slugs), html);
-});
-
-test("addBookPermalinks adds one anchor per h3/h4 with an id, once", () => {
-  const html = '<h3 id="p--sec:a" data-number="1.1">A</h3><h4 id="p--b">B</h4><h3>No id</h3>';
-  const once = addBookPermalinks(html);
-  assert.equal(
-    once,
-    '<h3 id="p--sec:a" data-number="1.1">A<a class="heading-anchor" href="#p--sec:a" aria-label="Link to this section"></a></h3>' +
-      '<h4 id="p--b">B<a class="heading-anchor" href="#p--b" aria-label="Link to this section"></a></h4><h3>No id</h3>',
+test("the book render: ids, references, headings, widgets, landmarks, permalinks", () => {
+  const page = renderEdition(chapter);
+  const book = renderEdition(chapter, "content/chapters/03-data-parallelism.md", slugs);
+  const expectations: [string, string][] = [
+    [
+      '<h2 id="sec:zero" data-number="3.1"><span class="secnum">3.1</span> ZeRO<a class="heading-anchor" href="#sec:zero" aria-label="Link to this section"></a></h2>',
+      '<h3 id="data-parallelism--sec:zero" data-number="3.1"><span class="secnum">3.1</span> ZeRO<a class="heading-anchor" href="#data-parallelism--sec:zero" aria-label="Link to this section"></a></h3>',
+    ],
+    [
+      '<h3 id="memory-per-gpu" data-number="3.1.1"><span class="secnum">3.1.1</span> Memory per GPU<a class="heading-anchor" href="#memory-per-gpu"',
+      '<h4 id="data-parallelism--memory-per-gpu" data-number="3.1.1"><span class="secnum">3.1.1</span> Memory per GPU<a class="heading-anchor" href="#data-parallelism--memory-per-gpu"',
+    ],
+    ['<a class="xref" href="#fig:zero" data-xref="fig">Figure 1</a>', '<a class="xref" href="#data-parallelism--fig:zero" data-xref="fig">Figure 1</a>'],
+    ['<a href="/tensor-parallelism/#sec:sp">Chapter 4</a>', '<a href="#tensor-parallelism--sec:sp">Chapter 4</a>'],
+    ['href="#ref-rajbhandari2020zero"', 'href="#data-parallelism--ref-rajbhandari2020zero"'],
+    ['<a href="#fn-1" id="fnref-1" data-footnote="1">1</a>', '<a href="#data-parallelism--fn-1" id="data-parallelism--fnref-1" data-footnote="1">1</a>'],
+    ['<div class="math display" id="eq:bytes">', '<div class="math display" id="data-parallelism--eq:bytes">'],
+    ['<figure class="figure" id="fig:zero">', '<figure class="figure" id="data-parallelism--fig:zero">'],
+    ['data-widget="unit-converter" id="widget-unit-converter-1" class="widget">', 'data-widget-static="unit-converter" id="data-parallelism--widget-unit-converter-1" class="widget">'],
+    ['for="widget-unit-converter-1-amount"', 'for="data-parallelism--widget-unit-converter-1-amount"'],
+    [
+      '<section class="exercise" id="exercise-1" aria-label="Exercise 1">',
+      '<section class="exercise" id="data-parallelism--exercise-1" aria-label="Exercise 1, Chapter 3">',
+    ],
+    ['<aside class="aside">', '<aside class="aside" aria-label="Margin note 1, Chapter 3">'],
+    ['&lt;h2 id=&quot;code&quot;&gt;', '&lt;h2 id=&quot;code&quot;&gt;'],
+  ];
+  for (const [onPage, onBook] of expectations) {
+    assert.ok(page.body.includes(onPage), `page: ${onPage}`);
+    assert.ok(book.body.includes(onBook), `book: ${onBook}`);
+  }
+  assert.match(book.footnotes, /^<section class="footnotes" aria-labelledby="data-parallelism--footnotes data-parallelism-title">\n<h3 id="data-parallelism--footnotes">Footnotes<\/h3>/);
+  assert.match(book.footnotes, /<li id="data-parallelism--fn-1" class="footnote-item">.*<a href="#data-parallelism--fnref-1" class="footnote-backref"/s);
+  assert.match(book.references, /^<section class="references" aria-labelledby="data-parallelism--references data-parallelism-title">\n<h3 id="data-parallelism--references">References<\/h3>/);
+  assert.match(book.references, /<li id="data-parallelism--ref-rajbhandari2020zero">/);
+  assert.deepEqual(
+    book.toc.map((e) => [e.id, e.number, e.html, e.children.map((c) => c.id)]),
+    [["data-parallelism--sec:zero", "3.1", "ZeRO", ["data-parallelism--memory-per-gpu"]]],
   );
-  assert.equal(addBookPermalinks(once), once);
+  assert.equal(book.words, page.words);
 });
 
-test("bookEdition marks glossary terms, and reuses an unchanged chapter while redoing an edited one", () => {
-  const chapter = (file: string, content: string) => ({ url: `/${file.slice(3, -3)}/`, inputPath: `./content/chapters/${file}`, content, data: { title: file } });
-  const a = chapter("02-one-gpu.md", '<p>Each all-reduce runs, see <a href="#sec:x">there</a>.</p><h2 id="sec:x">X</h2>');
-  const b = chapter("03-data-parallelism.md", '<p>A microbatch of gradients, then a <a href="/one-gpu/#sec:x">look back</a>.</p>');
-  const first = bookEdition([a, b]);
+test("the page render leaves markup without ids or links as it is; only the book render prefixes them", () => {
+  const src = "Text with **bold**, $x$ & <br> ![A > B](/assets/img/box.svg).";
+  assert.equal(renderEdition(src).body, renderEdition(src, "content/chapters/03-data-parallelism.md", slugs).body);
+});
+
+test("raw HTML an author wrote: only tags whose ids or links change are written again", () => {
+  const env = { edition: bookEditionOf("data-parallelism", slugSet, "Chapter 3") };
+  assert.equal(
+    editionRawHtml(env, '<span id="x" class="a">A &amp; B</span> <svg><use xlink:href="#s"/></svg> <a href="/glossary/">g</a><!-- id="c" -->'),
+    '<span id="data-parallelism--x" class="a">A &amp; B</span> <svg><use xlink:href="#data-parallelism--s" /></svg> <a href="/glossary/">g</a><!-- id="c" -->',
+  );
+  assert.equal(editionRawHtml({}, '<span id="x">'), '<span id="x">');
+});
+
+test("bookEdition renders every chapter with the book's env, marks glossary terms, and points links inside the page", () => {
+  const item = (file: string, content: string) => ({ url: `/${file.slice(3, -3)}/`, inputPath: `./content/chapters/${file}`, content, data: { title: file } });
+  const a = item("02-one-gpu.md", "Each all-reduce runs, see [there](#sec:x).\n\n## X {#sec:x}\n");
+  const b = item("03-data-parallelism.md", "A microbatch of gradients, then a [look back](/one-gpu/#sec:x).\n");
+  const [one, dp] = bookEdition(md, [a, b]);
   // Marked where the chapter does not explain the term itself (one-gpu explains microbatches, data-parallelism all-reduce).
-  assert.match(first[0]!.body, /<a class="gloss" href="\/glossary\/#term-all-reduce" aria-describedby="one-gpu--gloss-one-gpu-all-reduce">all-reduce<\/a>/);
-  assert.match(first[1]!.body, /<a class="gloss" href="\/glossary\/#term-microbatch" aria-describedby="data-parallelism--gloss-data-parallelism-microbatch">microbatch<\/a>/);
-  assert.match(first[0]!.body, /href="#one-gpu--sec:x"/);
-  assert.match(first[1]!.body, /href="#one-gpu--sec:x"/);
-  const again = bookEdition([a, b]);
-  assert.equal(again[0], first[0], "unchanged chapter: the same result object");
-  const edited = bookEdition([a, { ...b, content: b.content.replace("gradients", "gradients, twice") }]);
-  assert.equal(edited[0], first[0]);
-  assert.notEqual(edited[1], first[1]);
-  assert.match(edited[1]!.body, /gradients, twice/);
-  // A renamed chapter set changes every link target: nothing is reused.
-  const renamed = bookEdition([a]);
-  assert.notEqual(renamed[0], first[0]);
+  assert.match(one!.body, /<a class="gloss" href="\/glossary\/#term-all-reduce" aria-describedby="one-gpu--gloss-one-gpu-all-reduce">all-reduce<\/a>/);
+  assert.match(dp!.body, /<a class="gloss" href="\/glossary\/#term-microbatch" aria-describedby="data-parallelism--gloss-data-parallelism-microbatch">microbatch<\/a>/);
+  assert.match(one!.body, /href="#one-gpu--sec:x"/);
+  assert.match(dp!.body, /href="#one-gpu--sec:x"/);
+  assert.equal(one!.titleId, "one-gpu-title");
+  assert.deepEqual(one!.toc.map((e) => e.id), ["one-gpu--sec:x"]);
 });

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { renderError } from "../helpers/book-markdown.ts";
 import { buildTinyBook, minimalBib, removeTinyBook, type TinyBuild } from "../helpers/tiny-book.ts";
 import { parseBibliography } from "../../src/plugins/bibliography.ts";
-import { BookError } from "../../src/plugins/errors.ts";
+import { BookError, didYouMean, editDistance } from "../../src/plugins/errors.ts";
 
 const file = "content/chapters/03-zero.md";
 
@@ -21,7 +21,7 @@ describe("Markdown errors name the file and line", () => {
     ["TeX error (display)", "Text.\n\n$$\n\\badmacro{x}\n$$", `${file}:3 TeX error: KaTeX parse error: Undefined control sequence: \\badmacro at position 1: \\̲b̲a̲d̲m̲a̲c̲r̲o̲{x} (in "$$\\badmacro{x}$$")`],
     ["unclosed display math", "$$\nx = 1\n\nmore", `${file}:1 display math opened with "$$" is never closed`],
     ["malformed equation label", "$$\nx\n$$ {#eq-x}", `${file}:3 equation label "eq-x" must look like eq:name (letters, digits, - and _)`],
-    ["unknown cross-reference", "## A {#sec:a}\n\nSee @sec:b.", `${file}:3 unknown cross-reference "@sec:b" (labels on this page: sec:a)`],
+    ["unknown cross-reference", "## A {#sec:a}\n\nSee @sec:b.", `${file}:3 unknown cross-reference "@sec:b" (labels on this page: sec:a); did you mean \`sec:a\`?`],
     ["duplicate label", "$$x$$ {#eq:a}\n\n$$y$$ {#eq:a}", `${file}:3 duplicate label "eq:a" (first defined on line 1)`],
     ["unknown block", "::: notes\nx\n:::", `${file}:1 unknown block "::: notes" (known: aside, note, warning, takeaway, exercise, solution, figure, widget)`],
     ["unclosed block", "Text.\n\n::: note\nx", `${file}:3 "::: note" is never closed (add a line with only ":::")`],
@@ -92,7 +92,7 @@ describe("whole-book builds fail with the file and line", () => {
 
   test("unknown citation key: the line counts the front matter", async () => {
     const b = await build({ "content/chapters/01-one.md": chapter("## Start\n\nText [@nope].") });
-    assert.equal(b.bookError?.message, 'content/chapters/01-one.md:8 unknown citation key "@nope" (not in bibliography.bib)');
+    assert.equal(b.bookError?.message, 'content/chapters/01-one.md:8:7 unknown citation key "@nope" (not in bibliography.bib)');
   });
 
   test("broken internal link", async () => {
@@ -137,4 +137,14 @@ describe("whole-book builds fail with the file and line", () => {
     const bad = await build({ "content/chapters/01-one.md": chapter('## Start\n\n![A square](/assets/img/one/b.svg "A square.")') });
     assert.equal(bad.bookError?.message, 'content/chapters/01-one.md:8 missing image "/assets/img/one/b.svg" (no file assets/img/one/b.svg)');
   });
+});
+
+test("an unknown citation key or label suggests the nearest known one by edit distance", () => {
+  assert.equal(
+    renderError("See [@rajbhandari2020zer].").rawMessage,
+    'unknown citation key "@rajbhandari2020zer" (not in bibliography.bib); did you mean `rajbhandari2020zero`?',
+  );
+  assert.equal(renderError("See [@qqqq].").rawMessage, 'unknown citation key "@qqqq" (not in bibliography.bib)');
+  assert.equal(didYouMean("narayanan2021eficient", ["narayanan2021efficient", "narayanan2019pipedream"]), "; did you mean `narayanan2021efficient`?");
+  assert.equal(editDistance("kitten", "sitting"), 3);
 });

@@ -19,12 +19,12 @@
 import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
-import { launchChromium, chromiumPath } from "../../tests/helpers/chromium.ts";
-import { sitePages } from "../../tests/helpers/site-pages.ts";
-import { measureInitialLoad, type InitialLoad } from "./bytes.ts";
+import { launchChromium, chromiumPath } from "../../harness/chromium.ts";
+import { sitePages } from "../../harness/site-pages.ts";
+import { measureInitialLoad, type InitialLoad } from "../../harness/bytes.ts";
 import { coldBuild, incrementalBuild } from "./build-times.ts";
 import { measureRedraws, widgetBundleBytes, type RedrawRow } from "./widgets.ts";
-import { runLighthouse, type LighthouseRow } from "./lighthouse.ts";
+import { lighthouseInstalled, runLighthouse, type LighthouseRow } from "./lighthouse.ts";
 import { serveCompressed } from "./serve.ts";
 
 const args = new Set(process.argv.slice(2));
@@ -86,7 +86,9 @@ try {
   }
 
   const lighthouse: LighthouseRow[] = [];
-  if (!args.has("--no-lighthouse")) {
+  if (!args.has("--no-lighthouse") && !lighthouseInstalled()) {
+    console.log("Lighthouse: skipped, not installed (bench-only, not in package.json): npm install --no-save lighthouse@12");
+  } else if (!args.has("--no-lighthouse")) {
     console.log("Lighthouse (performance, accessibility, LCP, TBT):");
     for (const p of lighthousePages) {
       for (const preset of ["mobile", "desktop"] as const) {

@@ -1,5 +1,5 @@
 /**
- * A static server for benchmarks: like tests/helpers/site-server.ts, but it compresses text with
+ * A static server for benchmarks: like harness/site-server.ts, but it compresses text with
  * gzip when the client accepts it, as any static host does, so Lighthouse sees realistic
  * transfer sizes. Loopback only, random port.
  */

@@ -43,7 +43,7 @@ const arrow = (x1, y1, x2, y2) => `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${
 // 2. coalescing
 {
   let b = "";
-  const word = 5, x0 = 60;
+  const x0 = 60;
   const row = (y, stride, label) => {
     let s = t(4, y - 30, label);
     const ww = stride === 1 ? 20 : 10; // 32 words shown for stride 1, 64 words (8 of 32 sectors) for stride 8

@@ -13,7 +13,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseHTML } from "linkedom";
-import { pipelineSchedule, type PipelineInput, type PipelineResult } from "../../src/model/pipeline.ts";
+import { pipelineSchedule, type PipelineInput, type PipelineResult } from "../../src/model/index.ts";
 import { drawPipelineTimeline } from "../../src/figures/pipeline-timeline.ts";
 
 const common = { stages: 4, microbatches: 8, forward: 1, backward: 1, weightGrad: 1 } as const;

@@ -94,6 +94,34 @@ export function checkBibliography(
   return findings;
 }
 
+/**
+ * Every entry names its reading-list topic in `keywords` (src/plugins/reading-list.ts places it
+ * there; an unknown topic fails the build): reported at the entry's key, or at the value, with
+ * the allowed topics. Entries the reading list places itself (`placed`) may leave it out.
+ */
+export function checkBibTopics(
+  file: string,
+  index: LineIndex,
+  entries: BibEntry[],
+  topics: { ids: readonly string[]; placed: ReadonlySet<string> },
+): Finding[] {
+  const findings: Finding[] = [];
+  const allowed = topics.ids.join(", ");
+  for (const e of entries) {
+    const keywords = field(e, "keywords");
+    const value = keywords?.value.split(",")[0]?.trim() ?? "";
+    if (!keywords || value === "") {
+      if (topics.placed.has(e.key)) continue;
+      const message = `entry "${e.key}" has no keywords = {topic} (its reading-list section; one of: ${allowed})`;
+      findings.push(makeFinding(file, index, e.keyOffset, e.key.length, "bib-topic", message));
+    } else if (!topics.ids.includes(value)) {
+      const message = `entry "${e.key}": keywords "${keywords.value}" is not a reading-list topic (one of: ${allowed})`;
+      findings.push(makeFinding(file, index, keywords.valueOffset, keywords.value.length, "bib-topic", message));
+    }
+  }
+  return findings;
+}
+
 function urlProblem(raw: string): string | undefined {
   const value = raw.trim();
   if (value !== raw) return "has surrounding spaces";

@@ -2,6 +2,7 @@
  * What the prose gate checks, in one place. Paths are relative to the repository root.
  * Tests build their own configuration pointing at tests/lint/fixtures.
  */
+import { LEGACY_TOPICS, READING_TOPICS } from "../../src/plugins/reading-list.ts";
 
 export interface DataFileConfig {
   /** A JSON, YAML or TypeScript file holding prose (e.g. a glossary). */
@@ -21,6 +22,11 @@ export interface LintConfig {
     titleFields: readonly string[];
     /** Our own words about an entry: every prose rule. */
     proseFields: readonly string[];
+    /**
+     * Reading-list topics (src/plugins/reading-list.ts): every entry needs one in `keywords`,
+     * except the entries the reading list places itself. Unset: no topic check.
+     */
+    topics?: { ids: readonly string[]; placed: ReadonlySet<string> };
   };
   /** Data files with prose. A listed file that does not exist is a finding. */
   dataFiles: readonly DataFileConfig[];
@@ -37,6 +43,7 @@ export const lintConfig: LintConfig = {
     path: "bibliography.bib",
     titleFields: ["title", "booktitle", "journal", "series", "howpublished"],
     proseFields: ["note"],
+    topics: { ids: READING_TOPICS.map((t) => t.id), placed: new Set(Object.keys(LEGACY_TOPICS)) },
   },
   dataFiles: [{ path: "src/data/book.ts", fields: ["title", "subtitle", "contributors"] }],
   allowedRepeats: ["that", "had"],

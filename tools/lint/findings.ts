@@ -19,6 +19,7 @@ export const ruleIds = [
   "bib-url",
   "bib-doi",
   "bib-uncited",
+  "bib-topic",
   "lint-ignore",
   "config",
 ] as const;

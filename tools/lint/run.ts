@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { checkBibliography, bibProseView, citedKeys, entryRange } from "./bibliography.ts";
+import { checkBibliography, checkBibTopics, bibProseView, citedKeys, entryRange } from "./bibliography.ts";
 import { parseBibtex } from "./bibtex.ts";
 import type { LintConfig } from "./config.ts";
 import { dataProseView } from "./data-files.ts";
@@ -104,6 +104,7 @@ export function collectSources(config: LintConfig, root: string): { sources: Sou
     const { directives, findings } = parseIgnores(bib.path, text, index, entryRange(entries, index));
     for (const e of errors) findings.push(makeFinding(bib.path, index, e.offset, 1, "bib-syntax", e.message));
     findings.push(...checkBibliography(bib.path, index, entries, cited));
+    if (bib.topics) findings.push(...checkBibTopics(bib.path, index, entries, bib.topics));
     sources.push({
       file: bib.path,
       absolutePath: bibAbs,

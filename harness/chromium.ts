@@ -79,3 +79,25 @@ export async function settle(page: Page, quietMs = 500, maxMs = 10_000): Promise
     page.off("requestfailed", ended);
   }
 }
+
+/**
+ * Resolves once the page has rendered `frames` more frames. IntersectionObserver and
+ * ResizeObserver deliver their notifications as part of rendering a frame, so after this
+ * anything they would trigger for the current layout has started: use it instead of a fixed
+ * sleep before asserting that something did not happen (a widget not loaded, no overflow).
+ */
+export async function afterFrames(page: Page, frames = 2): Promise<void> {
+  // No named functions inside: tsx would wrap them in a helper the page does not have.
+  await page.evaluate(async (n) => {
+    for (let i = 0; i < n; i++) await new Promise((resolve) => requestAnimationFrame(resolve));
+  }, frames);
+}
+
+/**
+ * Resolves once every timer the page had set for up to `ms` milliseconds from now has run: a
+ * timer the page sets now with the same delay runs after them. Use it to assert that a debounced
+ * handler (book.js waits 150 ms after a media change) did nothing, without a sleep in the test.
+ */
+export async function afterPageTimers(page: Page, ms: number): Promise<void> {
+  await page.evaluate((delay) => new Promise((resolve) => setTimeout(resolve, delay)), ms);
+}
