@@ -27,6 +27,7 @@
  * model states and communication must equal the measurement exactly, activations after the
  * corrections it lists, within {@link ACTIVATION_TOLERANCE}.
  */
+import type { UserConfig } from "@11ty/eleventy";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
@@ -267,7 +268,7 @@ export function includeCodeMarkdown(md: MarkdownIt, root = process.cwd()): void 
   });
 }
 
-export function includeCodePlugin(eleventyConfig: any): void {
+export function includeCodePlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.addWatchTarget("./companion/");
   eleventyConfig.amendLibrary("md", (md: MarkdownIt) => includeCodeMarkdown(md));
 }

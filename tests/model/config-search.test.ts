@@ -3,7 +3,6 @@ import assert from "node:assert/strict";
 import {
   findGpu,
   findModelPreset,
-  hardwareFlopsPerToken,
   modelFlopsPerToken,
   ModelInputError,
   searchConfigurations,

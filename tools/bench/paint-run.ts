@@ -7,8 +7,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { launchChromium } from "../../tests/helpers/chromium.ts";
-import { siteDir, sitePages } from "../../tests/helpers/site-pages.ts";
+import { launchChromium } from "../../harness/chromium.ts";
+import { siteDir, sitePages } from "../../harness/site-pages.ts";
 import { measurePaints } from "./paint.ts";
 import { serveCompressed } from "./serve.ts";
 
