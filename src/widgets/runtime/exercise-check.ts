@@ -145,11 +145,11 @@ function updateCounts(store: ProgressStore): void {
       continue;
     }
     if (!mark) {
-      mark = document.createElement("p");
+      mark = document.createElement("span");
       mark.className = "book-toc-exercises";
-      item.append(mark);
+      link.append(mark);
     }
-    mark.textContent = `${solved} of ${total} checkable exercises solved`;
+    mark.textContent = `${solved} of ${total} exercises solved`;
   }
 }
 
