@@ -166,6 +166,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch6.bubbleAfter", v((100 * 15) / 8, "%", d1));
   put("ch6.bubbleAfterP", v((100 * 16) / 8, "%", d1));
   put("ch6.boundaryMB", v((2 * 8192 * 8192) / MB, "MB", d1));
+  put("ch6.boundaryBf16TwiceMB", v((2 * 2 * 8192 * 8192) / MB, "MB", d1));
   put("ch6.boundaryMs", v(((2 * 8192 * 8192) / (50 * GB)) * 1000, "ms", d2));
 
   // Chapter 7.
@@ -216,6 +217,7 @@ function values(): Record<string, ExerciseValue> {
 
   // Appendix A (collectives).
   put("a0.gatherGB", v(((63 / 64) * 2 * psi8b) / GB, "GB", d2));
+  put("a0.gatherBf16TwiceGB", v(((63 / 64) * 4 * psi8b) / GB, "GB", d2));
   put("a0.gatherMs", v((((63 / 64) * 2 * psi8b) / (50 * GB)) * 1000, "ms", d1));
   put("a0.gatherAllMs", v(((2 * psi8b) / (50 * GB)) * 1000, "ms", d1));
   put("a0.busAllReduce", v(180 * 2 * (7 / 8), "GB/s", d0));

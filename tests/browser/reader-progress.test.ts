@@ -61,18 +61,21 @@ test("the scroll-spy marks the section in the upper part of the screen, and the 
     assert.equal(await currentTocHash(page), `#${id}`, "heading a third of the way down: its section is being read");
   }
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-  const last = await page.evaluate(() => Array.from(document.querySelectorAll(".chapter-body > h2[id], .chapter-body > h3[id]")).pop()!.id);
+  // Exercises are followed too: the last exercise is the last entry of the page's ToC.
+  const last = await page.evaluate(() => Array.from(document.querySelectorAll(".chapter-body > h2[id], .chapter-body > h3[id], .chapter-body > section.exercise[id]")).pop()!.id);
   assert.equal(await currentTocHash(page), `#${last}`, "end of the page");
   await context.close();
 });
 
-test("exercise titles are listed in the page's table of contents", async () => {
+test("exercise titles are listed in the page's table of contents, and a jump to one marks it", async () => {
   const context = await browser.newContext(desktop);
   const page = await context.newPage();
   await page.goto(server.url + "/one-gpu/");
   const entry = page.locator('.toc-nav a[href="#exercise-1"]');
   assert.match((await entry.textContent()) ?? "", /^Exercise 1: Estimate: can you fine-tune Llama 2 7B/);
   assert.equal(await page.locator('.toc-nav a[href^="#exercise-"]').count(), await page.locator("section.exercise").count());
+  await page.locator('.toc-nav a[href="#exercise-2"]').click();
+  assert.equal(await currentTocHash(page), "#exercise-2");
   await context.close();
 });
 

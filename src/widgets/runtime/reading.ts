@@ -63,12 +63,20 @@ export function currentHeading(headings: HTMLElement[]): HTMLElement | undefined
     else break;
   }
   const atEnd = window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2;
-  if (atEnd && headings.length > 0 && window.scrollY > 0) active = headings[headings.length - 1];
+  if (atEnd && headings.length > 0 && window.scrollY > 0) {
+    // A jump to a late section ends at the bottom too: keep the section jumped to.
+    const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+    const top = target?.getBoundingClientRect().top ?? -1;
+    active = target && headings.includes(target) && top >= 0 && top < window.innerHeight ? target : headings[headings.length - 1];
+  }
   return active;
 }
 
+/** What the scroll-spy follows: section headings and exercises (both are listed in the ToC). */
+export const spySelector = ".chapter-body > h2[id], .chapter-body > h3[id], .chapter-body > section.exercise[id]";
+
 function headingText(h: HTMLElement): string {
-  const clone = h.cloneNode(true) as HTMLElement;
+  const clone = (h.querySelector(".exercise-title") ?? h).cloneNode(true) as HTMLElement;
   clone.querySelectorAll(".heading-anchor, .katex-html, .toc-progress").forEach((n) => n.remove());
   return (clone.textContent ?? "").replace(/\s+/g, " ").trim();
 }
@@ -77,7 +85,7 @@ function setUpChapter(): void {
   const article = document.querySelector<HTMLElement>("article.chapter");
   if (!article || !document.body.classList.contains("chapter-page")) return;
   const slug = slugOf(location.pathname);
-  const headings = Array.from(document.querySelectorAll<HTMLElement>(".chapter-body > h2[id], .chapter-body > h3[id]"));
+  const headings = Array.from(document.querySelectorAll<HTMLElement>(spySelector));
 
   const bar = document.createElement("div");
   bar.className = "reading-progress";
