@@ -19,6 +19,7 @@ import { includeCodePlugin } from "./src/plugins/include-code.ts";
 import { socialPlugin } from "./src/plugins/social.ts";
 import { sitemapPlugin } from "./src/plugins/sitemap.ts";
 import { feedPlugin } from "./src/plugins/feed.ts";
+import { pdfEditionPlugin } from "./src/plugins/pdf-edition.ts";
 
 export default function (eleventyConfig: UserConfig) {
   eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail
@@ -31,6 +32,7 @@ export default function (eleventyConfig: UserConfig) {
   eleventyConfig.addPlugin(feedPlugin); // /changelog.xml: Atom feed of content/changelog.md's dated sections
   eleventyConfig.addPlugin(layoutHelpersPlugin); // book metadata, ToC, reading time, cite-this
   eleventyConfig.addPlugin(glossaryPlugin); // /glossary/: terms from src/data/glossary.ts
+  eleventyConfig.addPlugin(pdfEditionPlugin); // pdfEdition.available: link to /book.pdf only when the file is there
   eleventyConfig.addPlugin(readingListPlugin); // {% readingList %}: bibliography grouped by topic
   eleventyConfig.addPlugin(bundlePlugin); // esbuild: book.js and one bundle per widget
   eleventyConfig.addPlugin(assetsPlugin); // assets/ and KaTeX's CSS and fonts

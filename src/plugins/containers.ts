@@ -7,6 +7,7 @@
  *   ::: takeaway
  *   ::: exercise Title        numbered exercise; may contain
  *   ::: solution              a solution, collapsed by default (<details>)
+ *   ::: answer                a checkable answer: YAML lines inside (exercise-check.ts)
  *   ::: figure {#fig:name .wide}   numbered figure; its last paragraph "Caption: …" is the caption
  *   ::: widget name           interactive widget; the lines inside are YAML settings (widgets.ts)
  *
@@ -18,7 +19,7 @@ import type { MarkdownIt, StateBlock, StateCore, Token } from "markdown-it";
 import { addLabel, docState, escapeHtml, fail, sourceLine } from "./doc-state.ts";
 import { docId, editionOf, landmarkLabel } from "./edition.ts";
 
-export const containerNames = ["aside", "note", "warning", "takeaway", "exercise", "solution", "figure", "widget"] as const;
+export const containerNames = ["aside", "note", "warning", "takeaway", "exercise", "solution", "answer", "figure", "widget"] as const;
 export type ContainerName = (typeof containerNames)[number];
 
 const defaultTitles: Partial<Record<ContainerName, string>> = {
@@ -29,6 +30,8 @@ const defaultTitles: Partial<Record<ContainerName, string>> = {
 
 const openPattern = /^:{3,}\s*([A-Za-z][\w-]*)(.*)$/;
 const closePattern = /^:{3,}\s*$/;
+/** Blocks whose lines are data (YAML), not Markdown. */
+const rawBlocks = new Set(["widget", "answer"]);
 
 export interface ContainerAttrs {
   id?: string;
@@ -70,7 +73,7 @@ function containerRule(state: StateBlock, startLine: number, endLine: number, si
     if (closePattern.test(text)) {
       depth--;
       if (depth === 0) break;
-    } else if (openPattern.test(text) && name !== "widget") {
+    } else if (openPattern.test(text) && !rawBlocks.has(name)) {
       depth++;
     }
   }
@@ -83,8 +86,8 @@ function containerRule(state: StateBlock, startLine: number, endLine: number, si
   openToken.meta = { name, closed, attrs: split.attrs, badAttr: split.bad };
   openToken.block = true;
 
-  if (name === "widget") {
-    openToken.type = "book_widget";
+  if (rawBlocks.has(name)) {
+    openToken.type = "book_widget"; // exercise-check.ts retypes answers before widgets.ts reads them
     openToken.nesting = 0;
     openToken.content = state.getLines(startLine + 1, line, state.sCount[startLine]!, false);
     state.line = closed ? line + 1 : line;
@@ -212,6 +215,7 @@ const closingTags: Record<ContainerName, string> = {
   takeaway: "</div>\n",
   exercise: "</section>\n",
   solution: "</details>\n",
+  answer: "",
   figure: "</figure>\n",
   widget: "",
 };

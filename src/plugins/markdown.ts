@@ -17,6 +17,7 @@ import { citationsPlugin, type CitationsOptions } from "./citations.ts";
 import { summaryPlugin } from "./summary.ts";
 import { glossaryMarksPlugin } from "./glossary-marks.ts";
 import { editionPlugin } from "./edition.ts";
+import { exerciseCheckPlugin } from "./exercise-check.ts";
 
 export interface BookMarkdownOptions extends CitationsOptions, FiguresOptions, WidgetsOptions {}
 
@@ -35,6 +36,7 @@ export function bookMarkdownPlugin(md: MarkdownIt, options: BookMarkdownOptions)
   xrefsPlugin(md);
   citationsPlugin(md, options);
   summaryPlugin(md); // word count for the layout (before marks add markup)
+  exerciseCheckPlugin(md); // {=name} computed values, ::: answer check boxes, exercises in the ToC
   glossaryMarksPlugin(md); // chapter renders: first use of each glossary term → link + definition
   editionPlugin(md); // chapter renders: ids, links, heading levels, permalinks per edition
 }

@@ -4,6 +4,7 @@
  */
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { docState } from "./doc-state.ts";
+import { docId } from "./edition.ts";
 
 export interface TocEntry {
   id: string;
@@ -27,6 +28,26 @@ function countWords(tokens: Token[]): number {
   return words;
 }
 
+/** The parts of a `::: exercise` container's token meta that the ToC reads (src/plugins/containers.ts). */
+interface ContainerMetaLike {
+  name: string;
+  number?: number;
+  attrs?: { id?: string };
+}
+
+/** An exercise as a ToC entry under its h2: "Exercise 3: <title>", linked to its section's id. */
+function exerciseEntry(tokens: Token[], i: number, md: MarkdownIt, env: object): TocEntry {
+  const meta = tokens[i]!.meta as ContainerMetaLike;
+  const title = tokens[i + 1]?.type === "book_title_open" ? tokens[i + 2] : undefined;
+  const titleHtml = title?.children ? md.renderer.renderInline(title.children, md.options, env).trim() : "";
+  return {
+    id: docId(env, meta.attrs?.id ?? `exercise-${meta.number}`),
+    number: "",
+    html: `Exercise ${meta.number}${titleHtml ? `: ${titleHtml}` : ""}`,
+    children: [],
+  };
+}
+
 /**
  * The h2 sections with their h3 subsections, as rendered (ids as this render writes them).
  * `headingOffset` is how far the render moved headings down (src/plugins/edition.ts).
@@ -35,6 +56,10 @@ export function tableOfContents(tokens: Token[], md: MarkdownIt, env: object, he
   const toc: TocEntry[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
+    if (t.type === "book_container_open" && (t.meta as ContainerMetaLike | null)?.name === "exercise" && toc.length > 0) {
+      toc[toc.length - 1]!.children.push(exerciseEntry(tokens, i, md, env));
+      continue;
+    }
     const level = Number(t.tag.slice(1)) - headingOffset;
     if (t.type !== "heading_open" || (level !== 2 && level !== 3)) continue;
     const children = (tokens[i + 1]!.children ?? []).filter(

@@ -12,7 +12,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { siteDir } from "../../harness/site-pages.ts";
+import { parseHTML } from "linkedom";
+import { siteDir, sitePages } from "../../harness/site-pages.ts";
 
 const file = path.join(siteDir, "book.pdf");
 
@@ -42,4 +43,30 @@ test("book.pdf embeds its fonts, and keeps links: to other sites, inside the boo
   assert.deepEqual(uris.filter((u) => /127\.0\.0\.1|localhost/.test(u)), [], "no link to the temporary local server");
   assert.ok((text.match(/\/Dest\s/g) ?? []).length >= 200, "cross-references are links inside the PDF");
   assert.match(text, /\/Outlines\s/, "the headings form the PDF's outline");
+});
+
+/**
+ * The links to the PDF (home page, /book/) resolve in the built tree: a build shows them only
+ * when book.pdf is there (src/plugins/pdf-edition.ts), and the deploy workflow checks its
+ * published tree with this test, BASE_PATH set to the Pages path prefix and PDF_LINK_REQUIRED=1
+ * (it prints the PDF before its final build, so there the links must be present).
+ */
+test("every link to book.pdf in the built site resolves to the file", () => {
+  const prefix = (process.env.BASE_PATH ?? "").replace(/\/+$/, "");
+  const linked: string[] = [];
+  for (const page of sitePages()) {
+    const { document } = parseHTML(readFileSync(path.join(siteDir, page, "index.html"), "utf8"));
+    for (const a of document.querySelectorAll("a[href]")) {
+      const href = a.getAttribute("href")!;
+      if (!/book\.pdf(?:[?#]|$)/.test(href) || /^[a-z]+:/i.test(href)) continue;
+      const url = new URL(href, `http://site${prefix}${page}`);
+      assert.ok(url.pathname.startsWith(`${prefix}/`), `${page}: ${href} is outside the site (prefix "${prefix}")`);
+      const target = path.join(siteDir, decodeURIComponent(url.pathname.slice(prefix.length)));
+      assert.ok(existsSync(target), `${page} links to ${href}, but ${target} does not exist`);
+      linked.push(page);
+    }
+  }
+  if (process.env.PDF_LINK_REQUIRED === "1") {
+    assert.ok(linked.includes("/") && linked.includes("/book/"), `the home page and /book/ link to the PDF (linked from: ${linked.join(", ") || "nowhere"})`);
+  }
 });

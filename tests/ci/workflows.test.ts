@@ -14,6 +14,7 @@ interface Step {
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
+  env?: Record<string, string>;
   id?: string;
 }
 interface Job {
@@ -65,6 +66,14 @@ test("deploy.yml: main to GitHub Pages with the path prefix", () => {
   assert.ok(build.steps.some((s) => /npm run build -- --pathprefix="\$\{BASE_PATH\}\/"/.test(s.run ?? "")), "build with the base path");
   const artifact = build.steps.find((s) => s.uses?.startsWith("actions/upload-pages-artifact@"));
   assert.equal(artifact?.with?.path, "_site");
+  // The PDF edition ships with every deploy, and the published pages' links to it resolve (issue #28).
+  const at = (re: RegExp) => build.steps.findIndex((s) => re.test(s.run ?? ""));
+  const pdf = at(/npm run pdf/);
+  const prefixed = at(/--pathprefix/);
+  const linkCheck = build.steps.findIndex((s) => /tests\/browser\/pdf\.test\.ts/.test(s.run ?? "") && s.env?.PDF_LINK_REQUIRED === "1");
+  assert.ok(pdf > 0 && pdf < prefixed, "npm run pdf before the prefixed build");
+  assert.match(build.steps[prefixed]!.run!, /cp \S*book\.pdf _site\/book\.pdf[\s\S]*npm run build/, "the PDF is in the site folder when the pages are built");
+  assert.ok(linkCheck > prefixed && linkCheck < build.steps.indexOf(artifact!), "the links are checked in the tree that is uploaded");
   const deploy = wf.jobs.deploy!;
   assert.equal(deploy.needs, "build");
   assert.equal(deploy.environment?.name, "github-pages");

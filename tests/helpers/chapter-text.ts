@@ -11,13 +11,17 @@
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import assert from "node:assert/strict";
+import { expandValueReferences } from "../../src/plugins/exercise-check.ts";
 
 const chaptersDir = path.resolve("content/chapters");
 
-/** Markdown source of a chapter, by file name without `.md` (e.g. "02-one-gpu"). */
+/**
+ * Markdown source of a chapter, by file name without `.md` (e.g. "02-one-gpu"), with each
+ * computed value `{=name}` printed as the build prints it (src/plugins/exercise-check.ts).
+ */
 export function readChapter(slug: string): string {
   const file = path.join(chaptersDir, `${slug}.md`);
-  return readFileSync(file, "utf8");
+  return expandValueReferences(readFileSync(file, "utf8"));
 }
 
 /** All chapter slugs in book order. */

@@ -23,7 +23,7 @@ describe("Markdown errors name the file and line", () => {
     ["malformed equation label", "$$\nx\n$$ {#eq-x}", `${file}:3 equation label "eq-x" must look like eq:name (letters, digits, - and _)`],
     ["unknown cross-reference", "## A {#sec:a}\n\nSee @sec:b.", `${file}:3 unknown cross-reference "@sec:b" (labels on this page: sec:a); did you mean \`sec:a\`?`],
     ["duplicate label", "$$x$$ {#eq:a}\n\n$$y$$ {#eq:a}", `${file}:3 duplicate label "eq:a" (first defined on line 1)`],
-    ["unknown block", "::: notes\nx\n:::", `${file}:1 unknown block "::: notes" (known: aside, note, warning, takeaway, exercise, solution, figure, widget)`],
+    ["unknown block", "::: notes\nx\n:::", `${file}:1 unknown block "::: notes" (known: aside, note, warning, takeaway, exercise, solution, answer, figure, widget)`],
     ["unclosed block", "Text.\n\n::: note\nx", `${file}:3 "::: note" is never closed (add a line with only ":::")`],
     ["solution outside an exercise", "::: solution\nx\n:::", `${file}:1 "::: solution" must be inside "::: exercise"`],
     ["unknown widget", "Text.\n\n::: widget memory-explorerr\n:::", `${file}:3 unknown widget "memory-explorerr" (known: ${""}`],

@@ -6,7 +6,7 @@
  * Blanked: front matter except the prose keys (title, description, …), fenced code, display and
  * inline math (`$$…$$`, `$…$`, with the delimiter rules of @mdit/plugin-tex), inline code, HTML
  * tags and comments, URLs and link destinations, citation groups `[@…]`, footnote labels `[^…]`,
- * attribute blocks `{#…}`/`{.…}`/`{k=v}`, cross-references `@eq:…`, HTML entities, `::: widget`
+ * attribute blocks `{#…}`/`{.…}`/`{k=v}`, cross-references `@eq:…`, HTML entities, `::: widget`/`::: answer`
  * blocks (settings are YAML, not prose), container markers (`::: note` keeps its title), and
  * link reference definitions. Indented code blocks are not recognized (list continuations look
  * the same); the book uses fenced code.
@@ -169,7 +169,7 @@ function maskBlocks(m: Masker, lines: Line[], first: number): void {
       continue;
     }
 
-    if (/^\s*:{3,}\s*widget\b/.test(body)) {
+    if (/^\s*:{3,}\s*(?:widget|answer)\b/.test(body)) {
       let end = k + 1;
       while (end < lines.length && !/^\s*(?:>\s?)*\s*:{3,}\s*$/.test(lines[end].text)) end++;
       const last = Math.min(end, lines.length - 1);

@@ -17,6 +17,8 @@
 
 import "./scroll-regions.ts"; // wide equations, code and tables: focusable when they scroll
 import "./code-copy.ts"; // "Copy code" buttons on code blocks
+import "./exercise-check.ts"; // answer boxes of checkable exercises, solved counts
+import { currentHeading, spySelector } from "./reading.ts"; // reading progress, resume, read marks
 import { effectiveTheme, storeTheme, type Theme } from "./theme-store.ts";
 import { isTransientViewport } from "./scroll-regions.ts";
 
@@ -106,17 +108,12 @@ function setUpToc(): void {
 
   const links = new Map<string, HTMLAnchorElement>();
   for (const a of toc.querySelectorAll<HTMLAnchorElement>("a[href^='#']")) links.set(decodeURIComponent(a.hash.slice(1)), a);
-  const headings = Array.from(document.querySelectorAll<HTMLElement>(".chapter-body > h2[id], .chapter-body > h3[id]"));
+  const headings = Array.from(document.querySelectorAll<HTMLElement>(spySelector));
   if (headings.length === 0) return;
   let current: HTMLAnchorElement | undefined;
   const update = () => {
     if (isTransientViewport()) return;
-    const y = window.innerHeight * 0.25;
-    let active: HTMLElement | undefined;
-    for (const h of headings) {
-      if (h.getBoundingClientRect().top <= y) active = h;
-      else break;
-    }
+    const active = currentHeading(headings);
     const link = active ? links.get(active.id) : undefined;
     if (link === current) return;
     current?.removeAttribute("aria-current");

@@ -1,0 +1,256 @@
+/**
+ * Named values for the exercises: the number a solution prints and the answer its check box
+ * expects, defined once. A chapter refers to one by name, `{=ch2.llama2StatesGB}` in the text
+ * or inside math, and `value: ch2.llama2StatesGB` in an `::: answer` block; the build prints the
+ * first through the book's formatter (src/figures/kit/format.ts, with the `digits` given here)
+ * and writes the second, unrounded, into the answer box's `data-answer`. So the solution and
+ * the box cannot disagree, and a change to the model moves both.
+ *
+ * Each value is in the unit its `unit` names (GB = 1e9 bytes, GiB = 2^30 bytes, % = percent),
+ * computed from src/model and src/data where the book's calculators cover it, and otherwise
+ * from the exercise's own stated inputs (the question's numbers, repeated here as constants with
+ * a comment saying where they come from). Values used only as hints (a known wrong answer) are
+ * defined the same way, so a hint cannot drift from the mistake it names.
+ *
+ * Pure: no DOM, no formatting, no Node APIs (architecture.md: src/model imports src/data only).
+ */
+import { findGpu } from "../data/gpus.ts";
+import { findModelPreset } from "../data/models.ts";
+import { countParameters } from "./parameters.ts";
+import { allReduceSeconds, bucketCount, dataParallelTimeline } from "./dp-overlap.ts";
+import { modelFlopsPerToken } from "./compute.ts";
+import { KERNEL_EFFICIENCY } from "./step.ts";
+import { findInterconnect } from "../data/interconnects.ts";
+
+/** How a value prints: the option names of `Digits` in src/figures/kit/format.ts. */
+export interface PrintDigits {
+  decimals?: number;
+  significant?: number;
+  trim?: boolean;
+}
+
+export interface ExerciseValue {
+  /** The value, in `unit`. */
+  value: number;
+  /** The unit the value is in ("GB", "ms", "%", "tokens", … or "" for a pure number). */
+  unit: string;
+  /** How the solution prints it (`formatNumber(value, digits)`). */
+  digits: PrintDigits;
+}
+
+const GB = 1e9;
+const MB = 1e6;
+const MiB = 2 ** 20;
+const GiB = 2 ** 30;
+
+function params(id: string): number {
+  const preset = findModelPreset(id);
+  if (!preset) throw new Error(`exercise values: no model preset "${id}"`);
+  return countParameters(preset.config).total;
+}
+function gpu(id: string) {
+  const g = findGpu(id);
+  if (!g) throw new Error(`exercise values: no GPU "${id}"`);
+  return g;
+}
+
+/** Achieved bus bandwidth of an A100 server's 200 Gb/s network card (src/data/interconnects.ts). */
+function a100NicBusBytesPerSecond(): number {
+  const spec = findInterconnect("a100-sxm-80gb");
+  if (!spec) throw new Error("exercise values: no interconnect for a100-sxm-80gb");
+  return spec.nicBusBytesPerSecond;
+}
+
+const v = (value: number, unit: string, digits: PrintDigits): ExerciseValue => ({ value, unit, digits });
+const d0: PrintDigits = { decimals: 0 };
+const d1: PrintDigits = { decimals: 1 };
+const d2: PrintDigits = { decimals: 2 };
+const d3: PrintDigits = { decimals: 3 };
+
+const psi7b = params("llama-2-7b"); // 6,738,415,616
+const psi8b = params("llama-3.1-8b"); // 8,030,261,248
+const psi70b = params("llama-3.1-70b"); // 70,553,706,496
+const psi405b = params("llama-3.1-405b"); // 405,853,388,800
+const psiMixtral = params("mixtral-8x7b"); // 46,702,792,704
+const h100 = gpu("h100-sxm");
+const a100 = gpu("a100-sxm-80gb");
+const h200 = gpu("h200-sxm");
+
+function values(): Record<string, ExerciseValue> {
+  const out: Record<string, ExerciseValue> = {};
+  const put = (name: string, value: ExerciseValue) => (out[name] = value);
+
+  // Preface: 80 GB in GiB.
+  put("pre.gib80", v((80 * GB) / GiB, "GiB", d1));
+
+  // Chapter 1. Stated inputs: N = 70.55e9, D = 15e12, 1,024 GPUs, 40% MFU, 989 TFLOPS dense (1,979 sparse).
+  const trainSeconds = (peak: number) => (6 * 70.55e9 * 15e12) / (1024 * 0.4 * peak);
+  put("ch1.trainDays", v(trainSeconds(989e12) / 86_400, "days", d0));
+  put("ch1.trainDaysSparse", v(trainSeconds(1979e12) / 86_400, "days", d0));
+  put("ch1.statesGpus", v(Math.ceil((16 * psi70b) / (80 * GB)), "GPUs", d0));
+  put("ch1.statesGpusFloor", v(Math.floor((16 * psi70b) / (80 * GB)), "GPUs", d0));
+  put("ch1.mfuDense", v((100 * 400) / 989, "%", d1));
+  put("ch1.mfuSparse", v((100 * 400) / 1979, "%", d1));
+
+  // Chapter 2.
+  put("ch2.llama2StatesGB", v((16 * psi7b) / GB, "GB", d1));
+  put("ch2.llama2StatesBufferGB", v((20 * psi7b) / GB, "GB", d1));
+  put("ch2.llama2WeightsGB", v((2 * psi7b) / GB, "GB", d1));
+  // SwiGLU MLP of Llama 3.1 8B: 2h + 8f bytes per token (h = 4,096, f = 14,336); GPT MLP: 19h.
+  put("ch2.swigluBytes", v(2 * 4096 + 8 * 14336, "bytes", d0));
+  put("ch2.swigluRecomputeBytes", v(2 * 4096 + 6 * 14336, "bytes", d0));
+  put("ch2.gptMlpBytes", v(19 * 4096, "bytes", d0));
+  // Attention-matrix share at h = 4,096, a = 32, s = 8,192: 5as/h against 34.
+  const quad = (5 * 32 * 8192) / 4096;
+  put("ch2.attentionShare", v((100 * quad) / (quad + 34), "%", d1));
+  put("ch2.linearShare", v((100 * 34) / (quad + 34), "%", d1));
+  // Step time: 256 × 4,096 tokens × 9.03e9 FLOPs (the chapter's F_token, rounded as printed) at 40% of 989 TFLOPS.
+  const stepSeconds = (256 * 4096 * 9.03e9) / (0.4 * 989e12);
+  put("ch2.stepSeconds", v(stepSeconds, "s", d1));
+  put("ch2.trainYears", v(9e12 / ((256 * 4096) / stepSeconds) / (365.25 * 86_400), "years", d1));
+  // The memory timeline of the exercise (stated, GB): weights+master 7.4, moments 9.9, activations 7.1 per sequence.
+  put("ch2.secondStepPeakGB", v(7.4 + 9.9 + 7.1 * 10, "GB", d1));
+  put("ch2.steadyMicroBatch", v(Math.floor((80 - 7.4 - 9.9) / 7.1), "", d0));
+  put("ch2.firstStepMicroBatch", v(Math.floor((80 - 7.4) / 7.1), "", d0));
+  put("ch2.marginMicroBatch", v(Math.floor((0.9 * 80 - 7.4 - 9.9) / 7.1), "", d0));
+  put("ch2.mfu", v(50 * (6 / 8), "%", d1));
+  put("ch2.mfuInverted", v(50 * (8 / 6), "%", d1));
+
+  // Chapter 3: 64 replicas, 50 GB/s, 40% of an H100, s = 4,096, 25 MiB buckets, α = 50 µs.
+  const f40 = 0.4 * h100.bf16FlopsPerSecond;
+  put("ch3.allReduce70Seconds", v(allReduceSeconds(2 * psi70b, 64, 50 * GB), "s", d3));
+  put("ch3.allReduce70HalfSeconds", v(allReduceSeconds(2 * psi70b, 64, 50 * GB) / 2, "s", d3));
+  const mb70 = (modelFlopsPerToken(findModelPreset("llama-3.1-70b")!.config, 4096).total * 4096) / f40;
+  const exposed70 = dataParallelTimeline({
+    gradientBytes: 2 * psi70b,
+    layers: 80,
+    forwardSeconds: mb70 / 3,
+    backwardSeconds: (2 * mb70) / 3,
+    microbatches: 1,
+    dp: 64,
+    bucketBytes: 25 * MiB,
+    busBandwidthBytesPerSecond: 50 * GB,
+    collectiveLatencySeconds: 50e-6,
+    overlap: true,
+    noSync: true,
+  }).exposedCommSeconds;
+  // exposed / (mb·m + exposed) < 0.05 ⇔ m > 19·exposed/mb
+  put("ch3.microbatches70", v(Math.ceil((19 * exposed70) / mb70), "microbatches", d0));
+  put("ch3.microbatches70Floor", v(Math.floor((19 * exposed70) / mb70), "microbatches", d0));
+  put("ch3.zero3Fp32Tokens", v((1.5 * (63 / 64) * f40) / (50 * GB), "tokens", d0));
+  put("ch3.zero3Bf16Tokens", v(((63 / 64) * f40) / (50 * GB), "tokens", d0));
+  put("ch3.offloadCpuGB", v((12 * psi8b) / GB, "GB", d1));
+  put("ch3.offloadAllStatesGB", v((16 * psi8b) / GB, "GB", d1));
+  put("ch3.offloadTransferMs", v(((2 * psi8b) / (64 * GB)) * 1000, "ms", d0));
+  put("ch3.buckets1MiB", v(bucketCount(2 * psi8b, MiB), "buckets", d0));
+  put("ch3.buckets1MiBFloor", v(Math.floor((2 * psi8b) / MiB), "buckets", d0));
+  put("ch3.bucketLatencySeconds", v(bucketCount(2 * psi8b, MiB) * 50e-6, "s", d3));
+
+  // Chapter 4.
+  const tpElements = 8 * 2 * 4096 * 4096 * (3 / 4);
+  put("ch4.tpLayerMB", v((2 * tpElements) / MB, "MB", d1));
+  put("ch4.tpLayerElementsMB", v(tpElements / MB, "MB", d1));
+  put("ch4.tpLayerNoFactorMB", v((2 * 8 * 2 * 4096 * 4096) / MB, "MB", d1));
+  put("ch4.minHidden", v((4 * 7 * h100.bf16FlopsPerSecond) / (3 * 450 * GB), "", d0));
+  const sbh = 2048 * 12288;
+  put("ch4.actTpMiB", v((23 * sbh) / MiB, "MiB", d0));
+  put("ch4.actSpMiB", v((14.25 * sbh) / MiB, "MiB", d0));
+  put("ch4.actTpFlashMiB", v((13 * sbh) / MiB, "MiB", d0));
+  put("ch4.actSpFlashMiB", v((4.25 * sbh) / MiB, "MiB", d0));
+
+  // Chapter 5: s/c = 8,192 tokens, 8 KV heads of 128, bf16, c = 16.
+  const kvBlockBytes = 2 * 8192 * 8 * 128 * 2;
+  put("ch5.kvForwardMB", v((15 * kvBlockBytes) / MB, "MB", d1));
+  put("ch5.kvForwardAllMB", v((16 * kvBlockBytes) / MB, "MB", d1));
+  put("ch5.contiguousEfficiency", v((100 * 16) / (2 * 16 - 1), "%", d1));
+  const ringMha = h100.bf16FlopsPerSecond / (50 * GB);
+  put("ch5.ringTokensMha", v(ringMha, "tokens", d0));
+  put("ch5.ringTokensGqa", v(ringMha * (8 / 128), "tokens", d0));
+  put("ch5.ringTokensCausal", v(ringMha * (8 / 128) * 2, "tokens", d0));
+
+  // Chapter 6.
+  put("ch6.bubble1f1b", v((100 * 15) / 48, "%", d1));
+  put("ch6.bubble1f1bP", v((100 * 16) / 48, "%", d1));
+  put("ch6.bubbleOfStep", v((100 * 15) / 63, "%", d1));
+  put("ch6.bubbleAfter", v((100 * 15) / 8, "%", d1));
+  put("ch6.bubbleAfterP", v((100 * 16) / 8, "%", d1));
+  put("ch6.boundaryMB", v((2 * 8192 * 8192) / MB, "MB", d1));
+  put("ch6.boundaryBf16TwiceMB", v((2 * 2 * 8192 * 8192) / MB, "MB", d1));
+  put("ch6.boundaryMs", v(((2 * 8192 * 8192) / (50 * GB)) * 1000, "ms", d2));
+
+  // Chapter 7.
+  put("ch7.mixtralWeightsGB", v((2 * psiMixtral) / GB, "GB", d1));
+  put("ch7.mixtralGpus", v(Math.ceil((16 * psiMixtral) / (80 * GB)), "GPUs", d0));
+  put("ch7.mixtralGpusFloor", v(Math.floor((16 * psiMixtral) / (80 * GB)), "GPUs", d0));
+  put("ch7.capacity125", v(Math.ceil(1.25 * ((2 * 8192) / 64)), "slots", d0));
+  put("ch7.capacityFactor", v(1.5, "", d1));
+  put("ch7.dispatchMB", v((4096 * 8 * 7168 * 1 * (63 / 64)) / MB, "MB", d1));
+  put("ch7.dispatchAllMB", v((4096 * 8 * 7168) / MB, "MB", d1));
+  put("ch7.dispatchMs", v(((4096 * 8 * 7168 * (63 / 64)) / (50 * GB)) * 1000, "ms", d2));
+
+  // Chapter 8.
+  put("ch8.states405GB", v((16 * psi405b) / GB, "GB", d1));
+  put("ch8.gpus405", v(Math.ceil((16 * psi405b) / (72 * GB)), "GPUs", d0));
+  put("ch8.gpus405Floor", v(Math.floor((16 * psi405b) / (72 * GB)), "GPUs", d0));
+  put("ch8.perGpu405GB", v(((psi405b / 128) * (4 + 12 / 64)) / GB, "GB", d1));
+  put("ch8.perGpu405NoZeroGB", v(((psi405b / 128) * 16) / GB, "GB", d1));
+  put("ch8.chunks", v(Math.floor((15 / 32) / 0.1 / 1) + 1, "chunks", d0));
+  put("ch8.a100Tokens", v((KERNEL_EFFICIENCY.ampere * a100.bf16FlopsPerSecond) / a100NicBusBytesPerSecond(), "tokens", d0));
+  put("ch8.mtbiHours", v((54 * 24) / 419, "hours", d2));
+  put("ch8.lostShare", v((100 * (419 * 40)) / 60 / (54 * 24), "%", d1));
+
+  // Chapter 9.
+  put("ch9.ridgeA100", v(a100.bf16FlopsPerSecond / a100.hbmBytesPerSecond, "FLOP/byte", d1));
+  put("ch9.ridgeH200", v(h200.bf16FlopsPerSecond / h200.hbmBytesPerSecond, "FLOP/byte", d1));
+  put("ch9.tiled32", v(32 / 4, "FLOP/byte", d0));
+  put("ch9.l2Intensity", v((4 * 4096 ** 2 * 128) / (2 * (2 * 4096 * 128 * 33)), "FLOP/byte", d1));
+  put("ch9.occupancy96", v((100 * 16) / 64, "%", d0));
+  put("ch9.occupancy168", v((100 * 8) / 64, "%", d1));
+  put("ch9.fusionMB", v((8192 * 4096 * 2) / MB, "MB", d1));
+  put("ch9.fusionMicroseconds", v(((8192 * 4096 * 2) / h100.hbmBytesPerSecond) * 1e6, "µs", d1));
+  put("ch9.stridedEfficiency", v((100 * 128) / 1024, "%", d1));
+
+  // Chapter 10.
+  put("ch10.e5m2Max", v(1.75 * 2 ** 15, "", d0));
+  put("ch10.e4m3Max", v(1.75 * 2 ** 8, "", d0));
+  put("ch10.e4m3Nan", v(1.875 * 2 ** 8, "", d0));
+  put("ch10.statesGB", v((16 * psi8b) / GB, "GB", d1));
+  put("ch10.deepseekStatesGB", v((14 * psi8b) / GB, "GB", d1));
+  put("ch10.bf16LossThreshold", v(2 ** 8 * 1e-4, "", { decimals: 4 }));
+  put("ch10.deepseekTileBits", v(8 + 32 / 128, "bits", d2));
+
+  // Chapter 11: 141.1 GB per round, 500 inner steps of 18.24 s (stated in @sec:why, from chapter 8's search).
+  put("ch11.roundMBps", v((141.1 * GB) / (500 * 18.24) / MB, "MB/s", d1));
+  put("ch11.idleShare", v((100 * (500 * 18.24 * 0.2)) / (500 * 18.24 * 1.2), "%", d1));
+  put("ch11.roundSeconds", v(500 * 18.24 * 1.2, "s", d0));
+
+  // Appendix A (collectives).
+  put("a0.gatherGB", v(((63 / 64) * 2 * psi8b) / GB, "GB", d2));
+  put("a0.gatherBf16TwiceGB", v(((63 / 64) * 4 * psi8b) / GB, "GB", d2));
+  put("a0.gatherMs", v((((63 / 64) * 2 * psi8b) / (50 * GB)) * 1000, "ms", d1));
+  put("a0.gatherAllMs", v(((2 * psi8b) / (50 * GB)) * 1000, "ms", d1));
+  put("a0.busAllReduce", v(180 * 2 * (7 / 8), "GB/s", d0));
+  put("a0.busAllGather", v(180 * (7 / 8), "GB/s", d1));
+  put("a0.crossoverMB", v((10e-6 * 50 * GB * (1024 - 1 - 10)) / (10 - 1023 / 1024) / MB, "MB", d2));
+  const latency = 2 * 1023 * 10e-6;
+  const bandwidth = ((2 * 1023) / 1024) * (25e6 / 50e9);
+  put("a0.latencyShare", v((100 * latency) / (latency + bandwidth), "%", d1));
+
+  // Appendix B (profiling): 4.0e14 FLOPs per step, 1,250 ms step, 1,000 ms compute, H100 dense peak.
+  put("a1.mfu", v((100 * 4.0e14) / (1.25 * h100.bf16FlopsPerSecond), "%", d1));
+  put("a1.mfuNoGaps", v((100 * 4.0e14) / (1.0 * h100.bf16FlopsPerSecond), "%", d1));
+  put("a1.adamStatesGB", v((8 * psi8b) / GB, "GB", d2));
+  put("a1.adamAllStatesGB", v((12 * psi8b) / GB, "GB", d2));
+
+  // Appendix D (overlap math).
+  put("a3.breakEvenTokens", v((KERNEL_EFFICIENCY.ampere * gpu("a100-sxm-80gb").bf16FlopsPerSecond) / a100NicBusBytesPerSecond(), "tokens", d0));
+  return out;
+}
+
+/** Every named value, by name ("ch2.llama2StatesGB"). */
+export const exerciseValues: Readonly<Record<string, ExerciseValue>> = Object.freeze(values());
+
+/** The named value, or undefined when no value has that name. */
+export function exerciseValue(name: string): ExerciseValue | undefined {
+  return Object.prototype.hasOwnProperty.call(exerciseValues, name) ? exerciseValues[name] : undefined;
+}

@@ -1,0 +1,272 @@
+/**
+ * Self-checked exercises and computed values (issue #28).
+ *
+ * - `{=name}` prints a named value of src/model/exercise-values.ts through the book's formatter
+ *   (src/figures/kit/format.ts), in text and inside `$…$`/`$$…$$` math (where "1,234" becomes
+ *   "1{,}234"). An inline rule makes a token of it in text; math sources are rewritten on their
+ *   tokens before KaTeX runs. An unknown name fails the build at file:line.
+ * - `::: answer` inside an `::: exercise` holds YAML: a list of answers, each with a `label`, the
+ *   `value` (a name from the same module, never a typed number), a relative `tolerance`, and
+ *   optional `hints` (a value name or a number → what that wrong answer probably means):
+ *
+ *       ::: answer
+ *       - label: Model states
+ *         value: ch2.llama2StatesGB
+ *         tolerance: 0.01
+ *         hints:
+ *           ch2.llama2StatesBufferGB: That includes the fp32 accumulation buffer.
+ *       :::
+ *
+ *   It renders a `<form class="exercise-check" hidden>`: one labelled input per answer with
+ *   `data-answer` (the value, in the unit the label names), `data-tolerance`, `data-unit` and
+ *   `data-hints`, a Check button and a live region. The form stays hidden without JavaScript
+ *   (the page reads as before: question, then solution); src/widgets/runtime/exercise-check.ts
+ *   reveals it and judges answers with src/widgets/runtime/answer-check.ts.
+ * - The heading of a chapter's exercises gets `data-exercise-count` (checkable exercises); the
+ *   table of contents lists every exercise under that heading (src/plugins/summary.ts).
+ */
+import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
+import { load as loadYaml } from "js-yaml";
+import { docState, escapeHtml, fail, lineInContent, type DocState } from "./doc-state.ts";
+import { exerciseValue, type ExerciseValue } from "../model/exercise-values.ts";
+import { formatNumber } from "../figures/kit/format.ts";
+
+/** What `{=name}` prints: the value through the book's formatter. */
+export function printValue(value: ExerciseValue, inMath = false): string {
+  const text = formatNumber(value.value, value.digits);
+  return inMath ? text.replace(/,/g, "{,}") : text;
+}
+
+const referencePattern = /\{=([A-Za-z][\w.-]*)\}/g;
+
+/**
+ * Replaces every `{=name}` in a piece of Markdown source with its printed value, for the chapter
+ * tests that read the source (tests/helpers/chapter-text.ts). A reference after an odd number
+ * of `$` is taken to be inside math. Unknown names throw.
+ */
+export function expandValueReferences(source: string): string {
+  let dollars = 0;
+  let last = 0;
+  let out = "";
+  for (const m of source.matchAll(referencePattern)) {
+    const before = source.slice(last, m.index);
+    dollars += (before.replace(/\\\$/g, "").match(/\$/g) ?? []).length;
+    const value = exerciseValue(m[1]!);
+    if (!value) throw new Error(`unknown exercise value "${m[1]}"`);
+    out += before + printValue(value, dollars % 2 === 1);
+    last = m.index + m[0].length;
+  }
+  return out + source.slice(last);
+}
+
+/** Inline rule: `{=name}` → a `book_value` token (resolved by the core rule, which knows the line). */
+function valueInlineRule(state: StateInline, silent: boolean): boolean {
+  const src = state.src;
+  const pos = state.pos;
+  if (src.charCodeAt(pos) !== 0x7b /* { */ || src.charCodeAt(pos + 1) !== 0x3d /* = */) return false;
+  const m = /^\{=([A-Za-z][\w.-]*)\}/.exec(src.slice(pos));
+  if (!m) return false;
+  if (!silent) {
+    const token = state.push("book_value", "", 0);
+    token.meta = { name: m[1], offset: pos };
+  }
+  state.pos += m[0].length;
+  return true;
+}
+
+function resolve(doc: DocState, line: number, name: string): ExerciseValue {
+  const value = exerciseValue(name);
+  if (!value) fail(doc, line, `unknown value "{=${name}}" (define it in src/model/exercise-values.ts)`);
+  return value;
+}
+
+function substituteMath(doc: DocState, line: number, tex: string): string {
+  return tex.replace(referencePattern, (_all, name: string) => printValue(resolve(doc, line, name), true));
+}
+
+/** Core rule (before KaTeX): resolves `{=name}` in text tokens and in math sources. */
+function valuesCoreRule(state: StateCore): boolean {
+  const doc = docState(state.env);
+  for (const token of state.tokens) {
+    const line = token.map ? token.map[0] : 0;
+    if (token.type === "math_block") {
+      token.content = substituteMath(doc, line, token.content);
+      continue;
+    }
+    if (token.type !== "inline" || !token.children) continue;
+    for (const child of token.children) {
+      if (child.type === "book_value") {
+        const meta = child.meta as { name: string; offset: number };
+        child.content = printValue(resolve(doc, lineInContent(line, token.content, meta.offset), meta.name));
+      } else if (child.type === "math_inline" && child.content.includes("{=")) {
+        const at = token.content.indexOf(child.content);
+        child.content = substituteMath(doc, at < 0 ? line : lineInContent(line, token.content, at), child.content);
+      }
+    }
+  }
+  return true;
+}
+
+export interface AnswerHint {
+  value: number;
+  text: string;
+}
+
+export interface AnswerSpec {
+  label: string;
+  /** The value's name in src/model/exercise-values.ts. */
+  name: string;
+  value: number;
+  unit: string;
+  tolerance: number;
+  hints: AnswerHint[];
+}
+
+/** Reads an `::: answer` block's YAML into answer specs, failing the build on any mistake. */
+export function parseAnswerBlock(doc: DocState, line: number, yaml: string): AnswerSpec[] {
+  let data: unknown;
+  try {
+    data = loadYaml(yaml);
+  } catch (e) {
+    const mark = (e as { mark?: { line?: number } }).mark;
+    fail(doc, line + 1 + (mark?.line ?? 0), `answer: not valid YAML: ${(e as Error).message.split("\n")[0]}`, e);
+  }
+  if (!Array.isArray(data) || data.length === 0) {
+    fail(doc, line, `"::: answer" holds a YAML list of answers ("- label: …", "value: …", "tolerance: …")`);
+  }
+  return data.map((item: unknown, i: number): AnswerSpec => {
+    const where = `answer ${i + 1}`;
+    if (!item || typeof item !== "object") fail(doc, line, `${where}: expected "label", "value" and "tolerance"`);
+    const rec = item as Record<string, unknown>;
+    for (const key of Object.keys(rec)) {
+      if (!["label", "value", "tolerance", "hints"].includes(key)) fail(doc, line, `${where}: unknown key "${key}" (known: label, value, tolerance, hints)`);
+    }
+    if (typeof rec.label !== "string" || rec.label.trim() === "") fail(doc, line, `${where}: "label" must be a short text`);
+    if (typeof rec.value !== "string") {
+      fail(doc, line, `${where}: "value" must name a value of src/model/exercise-values.ts (the number is never typed twice)`);
+    }
+    const value = resolve(doc, line, rec.value);
+    const tolerance = rec.tolerance;
+    if (typeof tolerance !== "number" || !(tolerance > 0 && tolerance < 0.5)) {
+      fail(doc, line, `${where}: "tolerance" must be a relative tolerance between 0 and 0.5 (e.g. 0.01), got ${String(tolerance)}`);
+    }
+    const hints: AnswerHint[] = [];
+    if (rec.hints !== undefined) {
+      if (!rec.hints || typeof rec.hints !== "object" || Array.isArray(rec.hints)) {
+        fail(doc, line, `${where}: "hints" maps a value name or a number to a text`);
+      }
+      for (const [key, text] of Object.entries(rec.hints as Record<string, unknown>)) {
+        if (typeof text !== "string" || text.trim() === "") fail(doc, line, `${where}: hint "${key}" needs a text`);
+        const n = Number(key);
+        const hintValue = Number.isFinite(n) && key.trim() !== "" ? n : resolve(doc, line, key).value;
+        if (Math.abs(hintValue - value.value) <= tolerance * Math.abs(value.value)) {
+          fail(doc, line, `${where}: hint "${key}" (${hintValue}) is within the tolerance of the answer itself`);
+        }
+        hints.push({ value: round(hintValue), text: text.trim() });
+      }
+    }
+    return { label: rec.label.trim(), name: rec.value, value: round(value.value), unit: value.unit, tolerance, hints };
+  });
+}
+
+/** Ten significant digits: enough for any tolerance, and no binary noise in the attribute. */
+function round(x: number): number {
+  return Number(x.toPrecision(10));
+}
+
+interface AnswerMeta {
+  name: string;
+  answers?: AnswerSpec[];
+  exerciseKey?: string;
+  exerciseId?: string;
+}
+
+interface ContainerMeta {
+  name: string;
+  attrs: { id?: string };
+  number?: number;
+  checkable?: boolean;
+}
+
+/** The label as shown: the author's text, with the unit in parentheses unless it names it already. */
+export function answerLabel(spec: Pick<AnswerSpec, "label" | "unit">): string {
+  if (spec.unit === "" || spec.label.includes(`(${spec.unit})`) || spec.label.endsWith(` ${spec.unit}`)) return spec.label;
+  return `${spec.label} (${spec.unit})`;
+}
+
+/** Core rule (after the containers are numbered, before widgets): reads answer blocks. */
+function answersCoreRule(state: StateCore): boolean {
+  const doc = docState(state.env);
+  const stack: Token[] = [];
+  const slug = doc.chapter?.slug ?? "page";
+  let firstExercise = -1;
+  let checkable = 0;
+  for (let i = 0; i < state.tokens.length; i++) {
+    const t = state.tokens[i]!;
+    if (t.type === "book_container_open") {
+      stack.push(t);
+      if ((t.meta as ContainerMeta).name === "exercise" && firstExercise < 0) firstExercise = i;
+      continue;
+    }
+    if (t.type === "book_container_close") {
+      stack.pop();
+      continue;
+    }
+    if (t.type !== "book_widget" || (t.meta as AnswerMeta).name !== "answer") continue;
+    const line = t.map ? t.map[0] : 0;
+    const parent = stack[stack.length - 1];
+    const parentMeta = parent?.meta as ContainerMeta | undefined;
+    if (parentMeta?.name !== "exercise") fail(doc, line, `"::: answer" must be directly inside "::: exercise"`);
+    if (parentMeta.checkable) fail(doc, line, `an exercise has at most one "::: answer" block (list several answers in it)`);
+    parentMeta.checkable = true;
+    checkable++;
+    t.type = "book_answer";
+    const exerciseId = parentMeta.attrs.id ?? `exercise-${parentMeta.number}`;
+    const meta = t.meta as AnswerMeta;
+    meta.answers = parseAnswerBlock(doc, line, t.content);
+    meta.exerciseId = exerciseId;
+    meta.exerciseKey = `${slug}/${exerciseId}`;
+  }
+  // The exercises' heading: the last h2 before the first exercise.
+  if (firstExercise >= 0) {
+    for (let j = firstExercise; j >= 0; j--) {
+      const t = state.tokens[j]!;
+      if (t.type === "heading_open" && t.tag === "h2") {
+        t.attrSet("data-exercise-count", String(checkable));
+        t.attrSet("data-exercise-chapter", slug);
+        break;
+      }
+    }
+  }
+  return true;
+}
+
+function renderAnswer(meta: AnswerMeta): string {
+  const answers = meta.answers ?? [];
+  const id = meta.exerciseId!;
+  const fields = answers
+    .map((a, k) => {
+      const inputId = `${id}-answer-${k + 1}`;
+      const hints = a.hints.length > 0 ? ` data-hints="${escapeHtml(JSON.stringify(a.hints))}"` : "";
+      return (
+        `<div class="exercise-check-field"><label for="${escapeHtml(inputId)}">${escapeHtml(answerLabel(a))}</label>` +
+        `<input id="${escapeHtml(inputId)}" type="text" inputmode="decimal" autocomplete="off" spellcheck="false"` +
+        ` data-answer="${a.value}" data-tolerance="${a.tolerance}" data-unit="${escapeHtml(a.unit)}"${hints}></div>\n`
+      );
+    })
+    .join("");
+  return (
+    `<form class="exercise-check" hidden data-exercise-key="${escapeHtml(meta.exerciseKey!)}">\n` +
+    `<p class="exercise-check-title">Check your answer</p>\n${fields}` +
+    `<div class="exercise-check-actions"><button type="submit">Check</button></div>\n` +
+    `<p class="exercise-check-verdict" role="status" aria-live="polite"></p>\n</form>\n`
+  );
+}
+
+export function exerciseCheckPlugin(md: MarkdownIt): void {
+  md.inline.ruler.before("text", "book_value", valueInlineRule);
+  md.core.ruler.before("book_math", "book_values", valuesCoreRule);
+  md.core.ruler.before("book_widgets", "book_answers", answersCoreRule);
+  md.renderer.rules.book_value = (tokens, idx) => escapeHtml(tokens[idx]!.content);
+  md.renderer.rules.book_answer = (tokens, idx) => renderAnswer(tokens[idx]!.meta as AnswerMeta);
+}

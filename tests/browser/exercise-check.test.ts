@@ -1,0 +1,189 @@
+/**
+ * Self-checked exercises on the built site, driven through their public contract only (the
+ * markup of src/plugins/exercise-check.ts, issue #28): a checkable exercise's `section.exercise`
+ * holds a `form.exercise-check` whose inputs carry `data-answer` and `data-tolerance`; after a
+ * check the form's `data-state` is correct, close, wrong or invalid and its live region says so
+ * in words; a solved exercise is correct again after a reload. Desktop and 390 px, light and
+ * dark, axe clean with the boxes open; without JavaScript the box stays hidden. Screenshots go
+ * to test-output/screenshots/exercise-check-*.png.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
+import { AxeBuilder } from "@axe-core/playwright";
+import { launchChromium, settle, watchPage } from "../../harness/chromium.ts";
+import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+
+let server: SiteServer;
+let browser: Browser;
+const shots = "test-output/screenshots";
+
+before(async () => {
+  server = await startSiteServer();
+  browser = await launchChromium();
+  mkdirSync(shots, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
+const phone: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+/** The sample: one-input and several-input exercises from four chapters. */
+const sample = ["/one-gpu/", "/data-parallelism/", "/pipeline-parallelism/", "/collectives/"];
+
+/** A number printed without rounding trouble, in the input's unit, scaled by `factor`. */
+async function answerOf(input: Locator, factor = 1): Promise<string> {
+  const answer = Number(await input.getAttribute("data-answer"));
+  return String(answer * factor);
+}
+
+async function checkAll(_page: Page, form: Locator, values: (input: Locator) => Promise<string>): Promise<string> {
+  const inputs = form.locator("input[data-answer]");
+  const n = await inputs.count();
+  for (let i = 0; i < n; i++) await inputs.nth(i).fill(await values(inputs.nth(i)));
+  await inputs.nth(n - 1).press("Enter");
+  return (await form.getAttribute("data-state")) ?? "";
+}
+
+async function themed(options: BrowserContextOptions, theme: "light" | "dark") {
+  // The theme follows prefers-color-scheme when the reader has not chosen one.
+  return browser.newContext({ ...options, colorScheme: theme });
+}
+
+for (const [name, options] of [["desktop", desktop], ["phone", phone]] as const) {
+  for (const theme of ["light", "dark"] as const) {
+    describe(`${name}, ${theme}`, () => {
+      test("each sampled box goes through invalid, wrong, close and correct, and stays correct after a reload", async () => {
+        const context = await themed(options, theme);
+        const page = await context.newPage();
+        const problems = watchPage(page, server.url);
+        for (const url of sample) {
+          await page.goto(server.url + url);
+          const forms = page.locator("section.exercise form.exercise-check");
+          const count = await forms.count();
+          assert.ok(count >= 1, `${url}: no checkable exercise`);
+          const form = forms.first();
+          await form.scrollIntoViewIfNeeded();
+          assert.equal(await form.isVisible(), true, `${url}: the box is revealed with JavaScript`);
+          const status = form.locator("[role=status], [aria-live]").first();
+
+          assert.equal(await checkAll(page, form, async () => "abc"), "invalid", url);
+          assert.match((await status.textContent()) ?? "", /number/i);
+          await form.locator("input").first().fill("");
+          await form.locator("button[type=submit]").click();
+          assert.equal(await form.getAttribute("data-state"), "invalid", `${url}: empty`);
+
+          assert.equal(await checkAll(page, form, (i) => answerOf(i, 1.5)), "wrong", url);
+          assert.match((await status.textContent()) ?? "", /not quite/i);
+
+          // Three tolerances off: close (each input has its own data-tolerance).
+          const closeBy = async (i: Locator) => {
+            const tolerance = Number(await i.getAttribute("data-tolerance"));
+            assert.ok(tolerance > 0 && tolerance < 0.5, `${url}: data-tolerance ${tolerance}`);
+            return answerOf(i, 1 + 3 * tolerance);
+          };
+          assert.equal(await checkAll(page, form, closeBy), "close", url);
+          assert.match((await status.textContent()) ?? "", /rounding or units/i);
+
+          // Several inputs: correct only when all are.
+          const inputs = form.locator("input[data-answer]");
+          if ((await inputs.count()) > 1) {
+            await inputs.first().fill(await answerOf(inputs.first()));
+            await inputs.last().fill(await answerOf(inputs.last(), 1.5));
+            await inputs.last().press("Enter");
+            assert.notEqual(await form.getAttribute("data-state"), "correct", `${url}: one of two wrong`);
+          }
+
+          assert.equal(await checkAll(page, form, (i) => answerOf(i)), "correct", url);
+          assert.match((await status.textContent()) ?? "", /correct/i);
+          const heading = page.locator(".exercise-progress").first();
+          assert.match((await heading.textContent()) ?? "", new RegExp(`1 of ${count} checkable exercises solved`));
+
+          await page.reload();
+          const again = page.locator("section.exercise form.exercise-check").first();
+          assert.equal(await again.getAttribute("data-state"), "correct", `${url}: solved after a reload`);
+        }
+        if (name === "desktop" && theme === "light") {
+          // The contents page counts the solved exercises of the chapters opened.
+          await page.goto(server.url + "/");
+          const marks = await page.locator(".book-toc-exercises").allTextContents();
+          assert.equal(marks.length, sample.length, marks.join(" | "));
+        }
+        assert.deepEqual(problems.consoleErrors, []);
+        assert.deepEqual(problems.pageErrors, []);
+        await context.close();
+      });
+
+      test("a hint names a known mistake; units, separators and a leading ~ are read", async () => {
+        const context = await themed(options, theme);
+        const page = await context.newPage();
+        await page.goto(server.url + "/one-gpu/");
+        const form = page.locator("section.exercise form.exercise-check").first();
+        const [states, buffer] = [form.locator("input").nth(0), form.locator("input").nth(1)];
+        await buffer.fill("134.8 GB");
+        await states.fill("134.8");
+        await states.press("Enter");
+        assert.equal(await form.getAttribute("data-state"), "wrong");
+        assert.match((await form.locator("[role=status]").textContent()) ?? "", /accumulation buffer/);
+        for (const typed of ["107.8", "107.8 GB", "108 GB", "1.078e11 B", "~107,815 MB", "100.4 GiB"]) {
+          await states.fill(typed);
+          await states.press("Enter");
+          assert.equal(await form.getAttribute("data-state"), "correct", typed);
+        }
+        await states.fill("107.8 s");
+        await states.press("Enter");
+        assert.equal(await form.getAttribute("data-state"), "invalid", "a duration for a size");
+        await form.scrollIntoViewIfNeeded();
+        await page.locator("section.exercise").first().screenshot({ path: `${shots}/exercise-check-${name}-${theme}.png` });
+        await context.close();
+      });
+
+      test("axe finds nothing on a chapter with its boxes open and checked", async () => {
+        const context = await themed(options, theme);
+        const page = await context.newPage();
+        await page.goto(server.url + "/data-parallelism/");
+        await settle(page);
+        const forms = page.locator("form.exercise-check");
+        await checkAll(page, forms.nth(0), async () => "1");
+        await checkAll(page, forms.nth(1), async () => "x");
+        const result = await new AxeBuilder({ page }).include("section.exercise").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+        assert.deepEqual(
+          result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+          [],
+        );
+        await context.close();
+      });
+    });
+  }
+}
+
+test("without JavaScript the box stays hidden and the solution reads as before", async () => {
+  const context = await browser.newContext({ ...desktop, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(server.url + "/one-gpu/");
+  const form = page.locator("section.exercise form.exercise-check").first();
+  assert.equal(await form.count(), 1);
+  assert.equal(await form.isVisible(), false);
+  assert.equal(await page.locator("section.exercise details.solution").first().isVisible(), true);
+  await context.close();
+});
+
+test("Reset clears a chapter's solved exercises", async () => {
+  const context = await browser.newContext(desktop);
+  const page = await context.newPage();
+  await page.goto(server.url + "/collectives/");
+  const form = page.locator("form.exercise-check").first();
+  await checkAll(page, form, (i) => answerOf(i));
+  assert.equal(await form.getAttribute("data-state"), "correct");
+  await page.locator(".exercise-progress-reset").click();
+  assert.equal(await form.getAttribute("data-state"), null);
+  await page.reload();
+  assert.equal(await page.locator("form.exercise-check").first().getAttribute("data-state"), null);
+  assert.match((await page.locator(".exercise-progress").textContent()) ?? "", /^0 of/);
+  await context.close();
+});
