@@ -15,6 +15,7 @@ import { widgetsPlugin, type WidgetsOptions } from "./widgets.ts";
 import { xrefsPlugin } from "./xrefs.ts";
 import { citationsPlugin, type CitationsOptions } from "./citations.ts";
 import { summaryPlugin } from "./summary.ts";
+import { sectionWrapPlugin } from "./section-wrap.ts";
 
 export interface BookMarkdownOptions extends CitationsOptions, FiguresOptions, WidgetsOptions {}
 
@@ -33,6 +34,7 @@ export function bookMarkdownPlugin(md: MarkdownIt, options: BookMarkdownOptions)
   xrefsPlugin(md);
   citationsPlugin(md, options);
   summaryPlugin(md); // ToC and word count for the layout
+  sectionWrapPlugin(md); // <section class="part"> per h2 (content-visibility); last core rule
 }
 
 /** A fresh markdown-it configured like the book's (for tests and tools). */

@@ -106,7 +106,7 @@ function setUpToc(): void {
 
   const links = new Map<string, HTMLAnchorElement>();
   for (const a of toc.querySelectorAll<HTMLAnchorElement>("a[href^='#']")) links.set(decodeURIComponent(a.hash.slice(1)), a);
-  const headings = Array.from(document.querySelectorAll<HTMLElement>(".chapter-body > h2[id], .chapter-body > h3[id]"));
+  const headings = Array.from(document.querySelectorAll<HTMLElement>(".chapter-body > :is(h2, h3)[id], .chapter-body > .part > :is(h2, h3)[id]"));
   if (headings.length === 0) return;
   let current: HTMLAnchorElement | undefined;
   const update = () => {
@@ -405,5 +405,13 @@ function start(): void {
   setUpGlossaryMarks();
 }
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-else start();
+// After the first paint (at once when the page has painted while it was parsed; else after the
+// next frame), not before it: start() restyles the page (the class "js") and the ToC
+// measures its headings (a forced layout), which delayed the first paint by up to a second on a
+// slow phone (docs/performance.md, "Paint"). Nothing here is needed to read the first screen.
+function startAfterFirstFrame(): void {
+  if (performance.getEntriesByType("paint").length > 0) start();
+  else requestAnimationFrame(() => window.setTimeout(start, 0));
+}
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startAfterFirstFrame);
+else startAfterFirstFrame();
