@@ -18,6 +18,7 @@ import { summaryPlugin } from "./summary.ts";
 import { glossaryMarksPlugin } from "./glossary-marks.ts";
 import { editionPlugin } from "./edition.ts";
 import { exerciseCheckPlugin } from "./exercise-check.ts";
+import { sectionWrapPlugin } from "./section-wrap.ts";
 
 export interface BookMarkdownOptions extends CitationsOptions, FiguresOptions, WidgetsOptions {}
 
@@ -39,6 +40,7 @@ export function bookMarkdownPlugin(md: MarkdownIt, options: BookMarkdownOptions)
   exerciseCheckPlugin(md); // {=name} computed values, ::: answer check boxes, exercises in the ToC
   glossaryMarksPlugin(md); // chapter renders: first use of each glossary term → link + definition
   editionPlugin(md); // chapter renders: ids, links, heading levels, permalinks per edition
+  sectionWrapPlugin(md); // <section class="part"> per h2 (content-visibility); last core rule
 }
 
 /** A fresh markdown-it configured like the book's (for tests and tools). */

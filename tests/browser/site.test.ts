@@ -147,8 +147,11 @@ describe("the preface", () => {
     await page.goto(server.url + "/preface/", { waitUntil: "load" });
     assert.ok((await page.locator(".katex").count()) > 20, "KaTeX output present");
     assert.ok((await page.locator(".katex-mathml math").count()) > 20, "MathML present for screen readers");
+    // Parts off screen are not rendered (content-visibility: auto) and have no innerText: scroll first, like a reader.
+    await page.locator("#eq\\:bytes-per-param").scrollIntoViewIfNeeded();
     const tag = await page.locator("#eq\\:bytes-per-param .tag").innerText();
     assert.equal(tag.trim(), "(1)");
+    await page.locator("[data-widget=unit-converter]").scrollIntoViewIfNeeded();
     const rows = await page.locator("[data-widget=unit-converter] tbody tr").allInnerTexts();
     assert.deepEqual(
       rows.map((r) => r.replace(/\s+/g, " ").trim()),

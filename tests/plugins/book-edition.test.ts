@@ -74,8 +74,8 @@ test("the book render: ids, references, headings, widgets, landmarks, permalinks
   const book = renderEdition(chapter, "content/chapters/03-data-parallelism.md", slugs);
   const expectations: [string, string][] = [
     [
-      '<h2 id="sec:zero" data-number="3.1"><span class="secnum">3.1</span> ZeRO<a class="heading-anchor" href="#sec:zero" aria-label="Link to this section"></a></h2>',
-      '<h3 id="data-parallelism--sec:zero" data-number="3.1"><span class="secnum">3.1</span> ZeRO<a class="heading-anchor" href="#data-parallelism--sec:zero" aria-label="Link to this section"></a></h3>',
+      '<h2 id="sec:zero" data-number="3.1" data-exercise-count="0" data-exercise-chapter="data-parallelism"><span class="secnum">3.1</span> ZeRO<a class="heading-anchor" href="#sec:zero" aria-label="Link to this section"></a></h2>',
+      '<h3 id="data-parallelism--sec:zero" data-number="3.1" data-exercise-count="0" data-exercise-chapter="data-parallelism"><span class="secnum">3.1</span> ZeRO<a class="heading-anchor" href="#data-parallelism--sec:zero" aria-label="Link to this section"></a></h3>',
     ],
     [
       '<h3 id="memory-per-gpu" data-number="3.1.1"><span class="secnum">3.1.1</span> Memory per GPU<a class="heading-anchor" href="#memory-per-gpu"',
@@ -106,7 +106,7 @@ test("the book render: ids, references, headings, widgets, landmarks, permalinks
   assert.match(book.references, /<li id="data-parallelism--ref-rajbhandari2020zero">/);
   assert.deepEqual(
     book.toc.map((e) => [e.id, e.number, e.html, e.children.map((c) => c.id)]),
-    [["data-parallelism--sec:zero", "3.1", "ZeRO", ["data-parallelism--memory-per-gpu"]]],
+    [["data-parallelism--sec:zero", "3.1", "ZeRO", ["data-parallelism--memory-per-gpu", "data-parallelism--exercise-1"]]],
   );
   assert.equal(book.words, page.words);
 });

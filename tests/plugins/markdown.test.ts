@@ -92,18 +92,18 @@ describe("sections", () => {
     const html = render("## Why ZeRO? {#sec:why}\n\n### The details\n\n## Why ZeRO?\n\nSee @sec:why.");
     assert.equal(
       html,
-      '<h2 id="sec:why" data-number="3.1"><span class="secnum">3.1</span> Why ZeRO?</h2>\n' +
-        '<h3 id="the-details" data-number="3.1.1"><span class="secnum">3.1.1</span> The details</h3>\n' +
-        '<h2 id="why-zero" data-number="3.2"><span class="secnum">3.2</span> Why ZeRO?</h2>\n' +
-        '<p>See <a class="xref" href="#sec:why" data-xref="sec">Section 3.1</a>.</p>\n',
+      '<section class="part">\n<h2 id="sec:why" data-number="3.1"><span class="secnum">3.1</span> Why ZeRO?</h2>\n' +
+        '<h3 id="the-details" data-number="3.1.1"><span class="secnum">3.1.1</span> The details</h3>\n</section>\n' +
+        '<section class="part">\n<h2 id="why-zero" data-number="3.2"><span class="secnum">3.2</span> Why ZeRO?</h2>\n' +
+        '<p>See <a class="xref" href="#sec:why" data-xref="sec">Section 3.1</a>.</p>\n</section>\n',
     );
   });
 
   test("appendix sections are lettered; the preface has no numbers and @sec: prints the heading", () => {
-    assert.ok(render("## Setup", "content/chapters/a1-reference.md").startsWith('<h2 id="setup" data-number="B.1"><span class="secnum">B.1</span> Setup</h2>'));
+    assert.ok(render("## Setup", "content/chapters/a1-reference.md").startsWith('<section class="part">\n<h2 id="setup" data-number="B.1"><span class="secnum">B.1</span> Setup</h2>'));
     assert.equal(
       render("## Units {#sec:units}\n\nSee @sec:units.", "content/chapters/00-preface.md"),
-      '<h2 id="sec:units">Units</h2>\n<p>See <a class="xref" href="#sec:units" data-xref="sec">Units</a>.</p>\n',
+      '<section class="part">\n<h2 id="sec:units">Units</h2>\n<p>See <a class="xref" href="#sec:units" data-xref="sec">Units</a>.</p>\n</section>\n',
     );
   });
 });
@@ -216,7 +216,7 @@ describe("page summary for the layout", () => {
       ],
     );
     assert.equal(parts.words, 10); // one two, three four five, six x, seven, see, eight
-    assert.ok(parts.body.endsWith("</p>\n") && !parts.body.includes("footnotes") && !parts.body.includes("references"));
+    assert.ok(parts.body.endsWith("</p>\n</section>\n") && !parts.body.includes("footnotes") && !parts.body.includes("references"));
     assert.ok(parts.footnotes.startsWith('<section class="footnotes"') && parts.footnotes.endsWith("</section>"));
     assert.ok(parts.references.startsWith('<section class="references"') && parts.references.endsWith("</section>"));
   });

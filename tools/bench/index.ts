@@ -8,13 +8,17 @@
  * 3. Redraw time after an input change for every widget (median and p95; widgets.ts).
  * 4. Lighthouse performance and accessibility scores, LCP and TBT, for the home page and three
  *    chapters, mobile and desktop presets (lighthouse.ts).
+ * 5. With --paint: first and largest contentful paint of every chapter page and /book/ against its
+ *    bare twin (no link, script or style), CPU 4× slower, at 1280×900 and 390×844, as ratios
+ *    (paint.ts; budget 1.5×, /book/ 2×, reported, never enforced). About 10-20 minutes.
  *
  * Writes bench/report.json (everything, latest run) and appends one line to bench/history.jsonl
  * (the headline numbers, with the commit), which is committed so regressions show in review.
  * Prints a summary. Never fails on slow numbers: the byte budgets are enforced by
  * tests/browser/budgets.test.ts instead.
  *
- * Options: --no-lighthouse, --no-redraw (quicker runs), --no-history (do not append a line).
+ * Options: --no-lighthouse, --no-redraw (quicker runs), --no-history (do not append a line),
+ * --paint (add step 5), --paint-runs N (loads per page and twin, default 5).
  */
 import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -26,6 +30,7 @@ import { coldBuild, incrementalBuild } from "./build-times.ts";
 import { measureRedraws, widgetBundleBytes, type RedrawRow } from "./widgets.ts";
 import { lighthouseInstalled, runLighthouse, type LighthouseRow } from "./lighthouse.ts";
 import { serveCompressed } from "./serve.ts";
+import { measurePaints, type PaintRow } from "./paint.ts";
 
 const args = new Set(process.argv.slice(2));
 const lighthousePages = ["/", "/one-gpu/", "/data-parallelism/", "/pipeline-parallelism/"];
@@ -98,6 +103,20 @@ try {
       }
     }
   }
+  let paint: PaintRow[] = [];
+  if (args.has("--paint")) {
+    const i = process.argv.indexOf("--paint-runs");
+    const runs = i >= 0 ? Number(process.argv[i + 1]) : 5;
+    const skip = new Set(["/", "/search/", "/glossary/", "/reading-list/", "/changelog/", "/book/"]);
+    const paintPages = [...sitePages(cold.siteDir).filter((p) => !skip.has(p)), "/book/"];
+    console.log(`paint against the bare twin (FCP, LCP; median of ${runs}; CPU 4× slower):`);
+    const paintBrowser = await launchChromium();
+    try {
+      paint = await measurePaints(paintBrowser, server.url, cold.siteDir, paintPages, runs, (l) => console.log(l));
+    } finally {
+      await paintBrowser.close();
+    }
+  }
   await server.close();
 
   const commit = git("rev-parse", "--short", "HEAD");
@@ -118,6 +137,7 @@ try {
     widgets,
     redraws,
     lighthouse,
+    paint,
   };
   mkdirSync("bench", { recursive: true });
   writeFileSync("bench/report.json", JSON.stringify(report, null, 2) + "\n");
@@ -133,6 +153,7 @@ try {
       widgetBytes: Object.fromEntries(widgets.map((w) => [w.widget, w.gzip])),
       redrawMs: Object.fromEntries(redraws.map((r) => [r.name, [r.medianMs, r.p95Ms]])),
       lighthouse: Object.fromEntries(lighthouse.map((l) => [`${l.page} ${l.preset}`, [l.performance, l.accessibility, l.lcpMs, l.tbtMs, l.clsScore]])),
+      paintRatios: Object.fromEntries(paint.map((r) => [`${r.page} ${r.viewport}`, [r.fcpRatio, r.lcpRatio]])),
     };
     appendFileSync("bench/history.jsonl", JSON.stringify(line) + "\n");
   }

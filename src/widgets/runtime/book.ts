@@ -402,5 +402,13 @@ function start(): void {
   setUpGlossaryMarks();
 }
 
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-else start();
+// After the first paint (at once when the page has painted while it was parsed; else after the
+// next frame), not before it: start() restyles the page (the class "js") and the ToC
+// measures its headings (a forced layout), which delayed the first paint by up to a second on a
+// slow phone (docs/performance.md, "Paint"). Nothing here is needed to read the first screen.
+function startAfterFirstFrame(): void {
+  if (performance.getEntriesByType("paint").length > 0) start();
+  else requestAnimationFrame(() => window.setTimeout(start, 0));
+}
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startAfterFirstFrame);
+else startAfterFirstFrame();

@@ -73,7 +73,9 @@ export function currentHeading(headings: HTMLElement[]): HTMLElement | undefined
 }
 
 /** What the scroll-spy follows: section headings and exercises (both are listed in the ToC). */
-export const spySelector = ".chapter-body > h2[id], .chapter-body > h3[id], .chapter-body > section.exercise[id]";
+/** Headings and exercises the scroll-spy follows: at the top of the body, or inside an h2 part (section-wrap.ts). */
+export const spySelector =
+  ".chapter-body > :is(h2, h3, section.exercise)[id], .chapter-body > .part > :is(h2, h3, section.exercise)[id]";
 
 function headingText(h: HTMLElement): string {
   const clone = (h.querySelector(".exercise-title") ?? h).cloneNode(true) as HTMLElement;
