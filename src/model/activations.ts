@@ -29,7 +29,10 @@
  * - RMSNorm stores its input like LayerNorm (per-token statistics are ignored everywhere: they
  *   are $sb$ values per norm, under 0.1% of a layer).
  * - GQA: $K$ and $V$ have $n_{kv} \cdot d$ columns, not $h$. Rotary embeddings need no saved input
- *   (the rotation is linear); the rotated $Q$ and $K$ are what attention saves.
+ *   (the rotation is linear); the rotated $Q$ and $K$ are what attention saves. Eager attention
+ *   repeats $K$ and $V$ to all $a$ heads before multiplying and saves the copies, so there they
+ *   count at $a \cdot d$ columns (measured with the companion, companion/measurements.json);
+ *   FlashAttention reads the $n_{kv}$ heads directly.
  * - SwiGLU MLP of width $f$ (fused as in Megatron-LM's `bias_swiglu`): the gate and up outputs
  *   $4sbf$ (the activation is recomputed from them in backward) and the down-projection input
  *   $2sbf$, plus the shared input $2sbh$. An unfused PyTorch SwiGLU also keeps the SiLU output
@@ -197,6 +200,13 @@ export function layerActivations(
   add("query", tokens * qColumns, v, "tp");
   add("key", tokens * kColumns, v, "tp");
   add("value", tokens * vColumns, v, "tp");
+  if (o.attention === "eager" && !arch.mla && arch.numKvHeads < a) {
+    // Eager attention with grouped-query attention repeats K and V to every query head before the
+    // two batched matmuls (`repeat_kv` in Hugging Face's eager_attention_forward, `repeat_interleave`
+    // in companion/model.py), and the matmuls save the repeated copies: K and V are stored at $a$
+    // heads, not $n_{kv}$. Selective recomputation recomputes the repeat with the scores.
+    add("key and value repeated to every query head", 2 * tokens * (a - arch.numKvHeads) * arch.headDim, v, "tp", false);
+  }
   if (o.attention === "eager") {
     // Scores: a heads × (s/c local queries) × (s keys) × b.
     const scores = (a * (o.seqLength / o.cp) * o.seqLength * o.microBatchSize);

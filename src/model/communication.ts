@@ -23,10 +23,13 @@
  * - Tensor parallel: per layer and microbatch two all-reduces of the $b s h$ activations in the
  *   forward pass and two in the backward, $8bsh(t-1)/t$ elements sent (narayanan2021efficient §3.2);
  *   with sequence parallelism four all-gathers and four reduce-scatters of the same size, the same
- *   bytes (korthikanti2023reducing §4.2.2). Full recomputation repeats the forward's two.
- * - Pipeline parallel: per microbatch one send of the $bsh$ activations to the next stage and one
- *   of their gradients back (narayanan2021efficient §3.2), $bsh/t$ with sequence parallelism or the
- *   scatter/gather optimization (§4.1); $v$ times as many with interleaving.
+ *   bytes (korthikanti2023reducing §4.2.2), plus two all-gathers in the backward pass that
+ *   re-gather the column-parallel inputs, stored as sequence shards (Megatron-LM overlaps them;
+ *   tp-sharding.ts, tpSpRegatherElementsPerLayer). Full recomputation repeats the forward's collectives.
+ * - Pipeline parallel (the busiest stage): per microbatch a middle stage sends the $bsh$
+ *   activations to the next stage and their gradients back (narayanan2021efficient §3.2), $bsh/t$
+ *   with sequence parallelism or the scatter/gather optimization (§4.1); $v$ times as many with
+ *   interleaving. With two stages neither stage is a middle one: each sends $(2v-1)$ per microbatch.
  * - Context parallel (ring attention): per layer and microbatch each GPU passes its K and V chunk
  *   around the ring $c-1$ times in the forward pass and K, V plus their gradients in the backward
  *   ($3(c-1)$ chunk sends in all; one more round of K, V under full recomputation).
@@ -39,6 +42,7 @@ import { requireFraction, requireNonNegativeNumber, requireOneOf, requirePositiv
 import { modelFlopsPerToken, matmulParameters } from "./compute.ts";
 import { isArchitecture, layerParameters } from "./parameters.ts";
 import { resolveTrainingSetup, stageLayerIndices, trainingMemory, type TrainingSetup } from "./memory.ts";
+import { tpSpRegatherElementsPerLayer } from "./tp-sharding.ts";
 
 /** Collective operations. `send-recv` is point-to-point. */
 export type Collective = "all-reduce" | "all-gather" | "reduce-scatter" | "all-to-all" | "send-recv";
@@ -109,7 +113,10 @@ export interface CommunicationVolume {
   bytesSentByKind: Record<CommunicationKind, number>;
   /** Sum over all items. */
   totalBytesSent: number;
-  /** Pipeline stage the figures are for (the first; it holds the most layers). */
+  /**
+   * Pipeline stage the figures are for (the first; it holds the most layers), except the pipeline
+   * sends, which are the busiest stage's (a middle one; with two stages, either).
+   */
   stage: number;
 }
 
@@ -118,7 +125,8 @@ function toArchitecture(config: unknown): ModelArchitecture {
 }
 
 /**
- * Collectives one GPU of the first pipeline stage issues per optimizer step under `setup`
+ * Collectives one GPU of the first pipeline stage issues per optimizer step under `setup` (the
+ * pipeline sends: the busiest stage's)
  * (see the module comment for every volume and its source). Gradients are reduced in their
  * storage precision: fp32 with `fp32GradAccum` or `precision: "fp32"`, bf16 otherwise.
  */
@@ -175,13 +183,30 @@ export function communicationPerStep(config: unknown, setup: TrainingSetup = {})
   if (s.sequenceParallel) {
     push({ kind: "tp", name: "sequence-parallel all-gather", collective: "all-gather", messageBytes: activationBytes, callsPerStep: tpCalls, ranks: t, source: "korthikanti2023reducing §4.2.2" });
     push({ kind: "tp", name: "sequence-parallel reduce-scatter", collective: "reduce-scatter", messageBytes: activationBytes, callsPerStep: tpCalls, ranks: t, source: "korthikanti2023reducing §4.2.2" });
+    // The column-parallel blocks store only their sequence shard (activations.ts), so the backward
+    // pass all-gathers each input again for the weight gradient (overlapped in Megatron-LM).
+    // Calls per layer and microbatch: the re-gathered elements over one all-gather's (t-1)/t share.
+    const regathersPerLayer = Math.round(tpSpRegatherElementsPerLayer(1, 1, 1, t) / ((t - 1) / t));
+    push({
+      kind: "tp",
+      name: "sequence-parallel backward re-gather (overlapped)",
+      collective: "all-gather",
+      messageBytes: activationBytes,
+      callsPerStep: regathersPerLayer * layers.length * m,
+      ranks: t,
+      source: "megatronlm2024code, tensor_parallel/layers.py (LinearWithGradAccumulationAndAsyncCommunication.backward)",
+    });
   } else {
     push({ kind: "tp", name: "tensor-parallel all-reduce", collective: "all-reduce", messageBytes: activationBytes, callsPerStep: tpCalls, ranks: t, source: "narayanan2021efficient §3.2" });
   }
-  // Pipeline parallel: a middle stage sends m activations forward and m gradients back, v times with interleaving.
+  // Pipeline parallel, the busiest stage: a middle stage sends m activations forward and m
+  // gradients back per model chunk (v chunks with interleaving). With two stages there is no
+  // middle stage: the first chunk sends no gradient and the last no activation, so each of the
+  // two stages sends (2v - 1)m.
   if (s.pp > 1) {
     const p2pBytes = s.sequenceParallel ? activationBytes / t : activationBytes;
-    push({ kind: "pp", name: "activation and gradient sends", collective: "send-recv", messageBytes: p2pBytes, callsPerStep: 2 * m * s.virtualStages, ranks: 2, source: "narayanan2021efficient §3.2, §4.1" });
+    const sendsPerMicrobatch = 2 * s.virtualStages - (s.pp === 2 ? 1 : 0);
+    push({ kind: "pp", name: "activation and gradient sends (busiest stage)", collective: "send-recv", messageBytes: p2pBytes, callsPerStep: sendsPerMicrobatch * m, ranks: 2, source: "narayanan2021efficient §3.2, §4.1" });
   }
   // Context parallel: K and V chunk per ring step.
   if (s.cp > 1) {

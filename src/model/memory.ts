@@ -42,7 +42,9 @@
  * The first stage also keeps GPT-2's embedding dropout mask; the last stage keeps the final norm
  * input, the LM-head input and the fp32 logits ($4 s b V / t$ bytes) for its in-flight microbatches
  * ($m$ under AFAB, 1 otherwise). Under recomputation one layer's recomputed activations
- * (one microbatch) are added as a working set. Not counted: CUDA context, allocator
+ * (one microbatch) are added as a working set; on the last stage that working set and one
+ * microbatch's head tensors are not held at once (the head's backward frees them before the last
+ * layer is recomputed), so the larger of the two counts. Not counted: CUDA context, allocator
  * fragmentation, communication buffers, ZeRO-3 gather buffers and other temporaries.
  */
 import { parseModelConfig, type ModelArchitecture } from "./architecture.ts";
@@ -213,7 +215,11 @@ export interface StageActivationDetail {
   embedding: number;
   /** Last stage: final norm input, LM-head input and fp32 logits. */
   head: number;
-  /** Working set of one layer's recomputed activations (recomputation only). */
+  /**
+   * Working set of one layer's recomputed activations (recomputation only). On the last stage it
+   * shares its memory with one microbatch's `head` tensors, freed first: the stage's activations
+   * count the larger of the two, so they are not the sum of this detail.
+   */
   recomputeWorkspace: number;
 }
 
@@ -472,13 +478,18 @@ export function trainingMemory(config: unknown, setup: TrainingSetup = {}): Trai
     const layersActivation = layerBytes * inFlight;
     const embeddingActivation = first && s.dropout ? ((tokens * h) / seqDivisor) * inFlight : 0;
     const headInFlight = s.schedule === "afab" ? s.microbatches : 1;
-    const headActivation = last
-      ? headInFlight *
-        ((tokens * h * bytesPerValue) / seqDivisor + // final norm input
-          (tokens * h * bytesPerValue) / seqDivisor + // LM-head input (Korthikanti §4.3: 2sbh/t each in 16 bit)
-          (4 * tokens * arch.vocabSize) / t) // fp32 logits
+    const headPerMicrobatch = last
+      ? (tokens * h * bytesPerValue) / seqDivisor + // final norm input
+        (tokens * h * bytesPerValue) / seqDivisor + // LM-head input (Korthikanti §4.3: 2sbh/t each in 16 bit)
+        (4 * tokens * arch.vocabSize) / t // fp32 logits
       : 0;
-    const activations = layersActivation + embeddingActivation + headActivation + workspace;
+    const headActivation = headInFlight * headPerMicrobatch;
+    // Recomputation's workspace (one layer's recomputed tensors) and one microbatch's LM-head
+    // tensors are never held together: backward runs the head's backward first and frees its
+    // tensors before it recomputes the last layer. So the peak holds the larger of the two beside
+    // the stored tensors, not their sum (measured with the companion: companion/measurements.json,
+    // the `--recompute full` layouts).
+    const activations = layersActivation + embeddingActivation + (headActivation - headPerMicrobatch) + Math.max(headPerMicrobatch, workspace);
 
     const parameters =
       (dense * per.parameters) / (s.zeroStage >= 3 ? denseShard : 1) +

@@ -85,9 +85,9 @@ describe("memory-explorer widget", () => {
     const steps: Array<[() => Promise<unknown>, string]> = [
       [() => control(page, "microBatch").fill("1"), "Fits: 26.9 GB of 80 GB (34%)."],
       [() => control(page, "microBatch").fill("4"), "Fits: 48.2 GB of 80 GB (60%)."],
-      [() => control(page, "recompute").selectOption("full"), "Fits: 30.6 GB of 80 GB (38%)."],
+      [() => control(page, "recompute").selectOption("full"), "Fits: 29.4 GB of 80 GB (37%)."],
       [() => control(page, "recompute").selectOption("none"), "Fits: 48.2 GB of 80 GB (60%)."],
-      [() => control(page, "attention").selectOption("eager"), "Out of memory: 116.9 GB needed, the H100 SXM5 has 80 GB."],
+      [() => control(page, "attention").selectOption("eager"), "Out of memory: 118.5 GB needed, the H100 SXM5 has 80 GB."],
       [() => control(page, "attention").selectOption("flash"), "Fits: 48.2 GB of 80 GB (60%)."],
       [() => control(page, "fp32GradAccum").check(), "Fits: 53.1 GB of 80 GB (66%)."],
       [() => control(page, "fp32GradAccum").uncheck(), "Fits: 48.2 GB of 80 GB (60%)."],
@@ -188,7 +188,7 @@ describe("memory-explorer widget", () => {
     const restored = await open("one-gpu", desktop, "?widget-memory-explorer-1=microBatch:1,recompute:full");
     assert.equal(await control(restored, "microBatch").inputValue(), "1");
     assert.equal(await control(restored, "recompute").inputValue(), "full");
-    assert.equal(await verdict(restored), "Fits: 22.5 GB of 80 GB (28%).");
+    assert.equal(await verdict(restored), "Fits: 22.2 GB of 80 GB (28%).");
     await restored.locator(`${sel} button`, { hasText: "Reset" }).click();
     await waitVerdict(restored, "Fits: 48.2 GB of 80 GB (60%).");
     await restored.context().close();

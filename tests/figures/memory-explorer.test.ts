@@ -349,9 +349,9 @@ describe("memory-explorer: the numbers the browser tests expect", () => {
     const one = { preset: "llama-3.2-1b", microBatch: 4 };
     const cases: Array<[Partial<MemoryExplorerState>, string]> = [
       [{ ...one, microBatch: 1 }, "Fits: 26.9 GB of 80 GB (34%)."],
-      [{ ...one, microBatch: 1, recompute: "full" }, "Fits: 22.5 GB of 80 GB (28%)."],
-      [{ ...one, recompute: "full" }, "Fits: 30.6 GB of 80 GB (38%)."],
-      [{ ...one, attention: "eager" }, "Out of memory: 116.9 GB needed, the H100 SXM5 has 80 GB."],
+      [{ ...one, microBatch: 1, recompute: "full" }, "Fits: 22.2 GB of 80 GB (28%)."],
+      [{ ...one, recompute: "full" }, "Fits: 29.4 GB of 80 GB (37%)."],
+      [{ ...one, attention: "eager" }, "Out of memory: 118.5 GB needed, the H100 SXM5 has 80 GB."],
       [{ ...one, precision: "fp32" }, "Fits: 68.2 GB of 80 GB (85%)."],
       [{ ...one, fp32GradAccum: true }, "Fits: 53.1 GB of 80 GB (66%)."],
       [{ ...one, preset: "llama-3.2-3b" }, "Out of memory: 101.3 GB needed, the H100 SXM5 has 80 GB."],

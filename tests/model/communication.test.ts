@@ -7,6 +7,7 @@ import {
   findModelPreset,
   ModelInputError,
   overlapRatios,
+  tpSpRegatherElementsPerLayer,
 } from "../../src/model/index.ts";
 
 const config = (id: string) => findModelPreset(id)!.config;
@@ -72,10 +73,16 @@ describe("model-parallel volumes", () => {
     const v = communicationPerStep(config("llama-3.1-8b"), { tp: t, microbatches: m });
     assert.equal(v.bytesSentByKind.tp, L * m * 8 * b * s * h * ((t - 1) / t) * 2);
   });
-  test("TP + SP moves the same bytes as TP (korthikanti2023reducing §4.2.2)", () => {
+  test("TP + SP: the bytes of TP (korthikanti2023reducing §4.2.2) plus two backward re-gathers per layer (Megatron-LM)", () => {
     const tp = communicationPerStep(config("llama-3.1-8b"), { tp: t, microbatches: m }).bytesSentByKind.tp;
-    const sp = communicationPerStep(config("llama-3.1-8b"), { tp: t, sequenceParallel: true, microbatches: m }).bytesSentByKind.tp;
-    assert.equal(sp, tp);
+    const sp = communicationPerStep(config("llama-3.1-8b"), { tp: t, sequenceParallel: true, microbatches: m });
+    assert.equal(sp.bytesSentByKind.tp, (tp * 10) / 8);
+    const regather = sp.items.find((i) => i.name.includes("re-gather"))!;
+    assert.equal(regather.collective, "all-gather");
+    assert.equal(regather.bytesSentPerStep, tpSpRegatherElementsPerLayer(b, s, h, t) * 2 * L * m);
+    const gathers = sp.items.filter((i) => i.collective === "all-gather").reduce((acc, i) => acc + i.callsPerStep, 0);
+    const scatters = sp.items.filter((i) => i.collective === "reduce-scatter").reduce((acc, i) => acc + i.callsPerStep, 0);
+    assert.deepEqual([gathers, scatters], [6 * L * m, 4 * L * m]);
   });
   test("full recomputation repeats the forward's two TP all-reduces (6 instead of 4 per layer)", () => {
     const plain = communicationPerStep(config("llama-3.1-8b"), { tp: t }).bytesSentByKind.tp;
@@ -89,6 +96,13 @@ describe("model-parallel volumes", () => {
     assert.equal(sp.bytesSentByKind.pp, (2 * 8 * b * s * h * 2) / 8);
     const inter = communicationPerStep(config("llama-3.1-8b"), { pp: 4, schedule: "interleaved", virtualStages: 2, microbatches: 8 });
     assert.equal(inter.bytesSentByKind.pp, 2 * pp.bytesSentByKind.pp);
+  });
+  test("PP: the busiest stage; with two stages there is no middle stage and each sends (2v − 1)m", () => {
+    const two = communicationPerStep(config("llama-3.1-8b"), { pp: 2, microbatches: 8 });
+    assert.equal(two.bytesSentByKind.pp, 8 * b * s * h * 2);
+    assert.match(two.items.find((i) => i.kind === "pp")!.name, /busiest stage/);
+    const inter = communicationPerStep(config("llama-3.1-8b"), { pp: 2, schedule: "interleaved", virtualStages: 2, microbatches: 8 });
+    assert.equal(inter.bytesSentByKind.pp, 3 * 8 * b * s * h * 2);
   });
   test("CP: 3(c−1) K/V chunk sends per layer per microbatch (GQA: 2·n_kv·d columns)", () => {
     const c = 4;

@@ -147,9 +147,22 @@ describe("activations of a Llama-style layer (RMSNorm, GQA, SwiGLU, no dropout)"
     const arch = parseModelConfig(config("llama-3.1-8b")).architecture;
     const eager = layerActivations(arch, { seqLength: 4096, microBatchSize: 1, attention: "eager" });
     const flash = layerActivations(arch, { seqLength: 4096, microBatchSize: 1 });
-    assert.equal(eager.totalBytes - flash.totalBytes, 2 * 32 * 4096 * 4096);
+    // Softmax output, plus K and V repeated from 8 to 32 heads of 128 (GQA under eager attention).
+    assert.equal(eager.totalBytes - flash.totalBytes, 2 * 32 * 4096 * 4096 + 2 * 4096 * (32 - 8) * 128 * 2);
     assert.equal(eager.selectiveBytes, flash.totalBytes);
-    assert.deepEqual(eager.tensors.filter((t) => !t.keptUnderSelective).map((t) => t.name), ["attention softmax output"]);
+    assert.deepEqual(eager.tensors.filter((t) => !t.keptUnderSelective).map((t) => t.name), ["key and value repeated to every query head", "attention softmax output"]);
+  });
+  test("eager GQA attention stores K and V at every query head; MHA and FlashAttention at the key/value heads", () => {
+    const arch = parseModelConfig(config("llama-3.1-8b")).architecture;
+    const keys = (attention: "eager" | "flash", tp = 1) =>
+      layerActivations(arch, { seqLength: 4096, microBatchSize: 1, attention, tp })
+        .tensors.filter((t) => t.name === "key" || t.name === "value" || t.name.startsWith("key and value"))
+        .reduce((acc, t) => acc + t.bytes, 0);
+    assert.equal(keys("eager"), 2 * 4096 * 32 * 128 * 2);
+    assert.equal(keys("eager", 8), (2 * 4096 * 32 * 128 * 2) / 8);
+    assert.equal(keys("flash"), 2 * 4096 * 8 * 128 * 2);
+    const mha = parseModelConfig(gptConfig(1024, 16, 2)).architecture;
+    assert.ok(!layerActivations(mha, { seqLength: 512, microBatchSize: 1, attention: "eager" }).tensors.some((t) => t.name.startsWith("key and value")));
   });
   test("Mixtral MoE layer: top-2 dispatch and expert tensors over 2sb routed tokens", () => {
     const arch = parseModelConfig(config("mixtral-8x7b")).architecture;
@@ -191,6 +204,20 @@ describe("whole-stage activations under pipeline schedules", () => {
     const expected = 2 * (tokens * 4096 * 2) + (4 * tokens * 128256) / 2;
     assert.equal(oneF, expected);
     assert.equal(afab, 4 * expected);
+  });
+  test("under recomputation one microbatch's head tensors and the recomputed layer share the peak: the larger counts", () => {
+    for (const schedule of ["1f1b", "afab"] as const) {
+      const setup: TrainingSetup = { seqLength: 1024, microBatchSize: 2, pp: 2, tp: 2, microbatches: 4, recompute: "full", schedule };
+      const last = trainingMemory(config("llama-3.1-8b"), setup).stages[1];
+      const d = last.activationDetail;
+      const one = d.head / (schedule === "afab" ? 4 : 1);
+      assert.ok(d.recomputeWorkspace > 0 && one > 0);
+      assert.equal(last.activations, d.layers + d.embedding + d.head - one + Math.max(one, d.recomputeWorkspace));
+      assert.ok(last.activations < d.layers + d.embedding + d.head + d.recomputeWorkspace);
+      // Stages without the head still add the whole working set.
+      const first = trainingMemory(config("llama-3.1-8b"), setup).stages[0];
+      assert.equal(first.activations, first.activationDetail.layers + first.activationDetail.embedding + first.activationDetail.recomputeWorkspace);
+    }
   });
 });
 
