@@ -22,8 +22,9 @@ import {
   type DpTimelineInput,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { dom, figureSvg } from "./kit/dom.ts";
+import { colorWithFallback, type PaletteName } from "./kit/palette.ts";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** One labelled row pair (compute + communication) of a timeline figure. */
 export interface DpTimelinePanel {
@@ -75,42 +76,30 @@ export function mergeRuns(segments: { startSeconds: number; endSeconds: number }
   return runs;
 }
 
+const v = (name: PaletteName) => colorWithFallback(name);
+/** CSS of the chart; the fallbacks serve the copies in assets/img, which pages load with <img>. */
 const STYLE = `
-.dp-t{font:12px system-ui,-apple-system,'Segoe UI',sans-serif;fill:var(--c-text,#1f2328)}
-.dp-m{fill:var(--c-muted,#57606a)}
+.dp-t{font:12px system-ui,-apple-system,'Segoe UI',sans-serif;fill:${v("text")}}
+.dp-m{fill:${v("muted")}}
 .dp-h{font-weight:600;font-size:13px}
-.dp-f{fill:var(--c-acts,#3f8f5a)}
-.dp-b{fill:var(--c-grads,#e45756)}
-.dp-c{fill:var(--c-comm,#4c78a8)}
-.dp-x{fill:none;stroke:var(--c-comm,#4c78a8);stroke-width:1.5;stroke-dasharray:3 2}
-.dp-ax{stroke:var(--c-muted,#8c959f);stroke-width:1}
-.dp-grid{stroke:var(--c-muted,#8c959f);stroke-opacity:.25}
-.dp-ideal{fill:none;stroke:var(--c-muted,#8c959f);stroke-width:1.5;stroke-dasharray:6 4}
-.dp-line{fill:none;stroke:var(--c-comm,#4c78a8);stroke-width:2.5}
-.dp-dot{fill:var(--c-comm,#4c78a8)}
-@media (prefers-color-scheme:dark){.dp-t{fill:var(--c-text,#e6edf3)}.dp-m{fill:var(--c-muted,#9da7b3)}}
+.dp-f{fill:${v("acts")}}
+.dp-b{fill:${v("grads")}}
+.dp-c{fill:${v("comm")}}
+.dp-x{fill:none;stroke:${v("comm")};stroke-width:1.5;stroke-dasharray:3 2}
+.dp-ax{stroke:${v("muted")};stroke-width:1}
+.dp-grid{stroke:${v("muted")};stroke-opacity:.25}
+.dp-ideal{fill:none;stroke:${v("muted")};stroke-width:1.5;stroke-dasharray:6 4}
+.dp-line{fill:none;stroke:${v("comm")};stroke-width:2.5}
+.dp-dot{fill:${v("comm")}}
+@media (prefers-color-scheme:dark){.dp-t{fill:${colorWithFallback("text", "dark")}}.dp-m{fill:${colorWithFallback("muted", "dark")}}}
 `;
 
 function createSvg(root: Element, width: number, height: number, title: string, description: string, idPrefix: string) {
   const doc = root.ownerDocument;
-  const svg = doc.createElementNS(SVG_NS, "svg");
-  svg.setAttribute("xmlns", SVG_NS);
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("width", String(width));
-  svg.setAttribute("height", String(height));
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-labelledby", `${idPrefix}-title ${idPrefix}-desc`);
-  const t = doc.createElementNS(SVG_NS, "title");
-  t.setAttribute("id", `${idPrefix}-title`);
-  t.textContent = title;
-  const d = doc.createElementNS(SVG_NS, "desc");
-  d.setAttribute("id", `${idPrefix}-desc`);
-  d.textContent = description;
-  const style = doc.createElementNS(SVG_NS, "style");
-  style.textContent = STYLE;
-  svg.append(t, d, style);
+  const svg = figureSvg(doc, { idPrefix, width, height, title, desc: description, attrs: { width, height } });
+  svg.append(dom(doc).svg("style", {}, STYLE));
   root.append(svg);
-  return select(svg as SVGSVGElement);
+  return select(svg);
 }
 
 function niceStepSeconds(maxSeconds: number, ticks: number): number {
@@ -567,12 +556,7 @@ function parseWidgetSettings(raw: unknown): DpOverlapSettings {
 export function renderDpOverlapStatic(root: Element, settings: DpOverlapSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "dp-overlap";
-  const el = (tag: string, attrs: Record<string, string> = {}, text?: string): Element => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
   const box = el("div", { class: "dp-overlap" });
   const controls = el("div", { class: "widget-controls" });
   for (const c of dpOverlapControls) {

@@ -29,10 +29,10 @@ const LEFT = 56;
 const TOP = 26;
 
 const fills: Record<PipelineOp["kind"], string> = {
-  F: "var(--c-params, #4c78a8)",
-  B: "var(--c-grads, #e45756)",
-  W: "var(--c-optim, #f58518)",
-  FB: "var(--c-acts, #54a24b)",
+  F: "var(--c-params)",
+  B: "var(--c-grads)",
+  W: "var(--c-optim)",
+  FB: "var(--c-acts)",
 };
 
 const kindNames: Record<PipelineOp["kind"], string> = {
@@ -80,7 +80,7 @@ export function drawPipelineTimeline(root: Element, input: PipelineTimelineInput
       .attr("y", y + 2)
       .attr("width", result.makespan * unitWidth)
       .attr("height", ROW - 4)
-      .attr("fill", "var(--c-bubble, #8c959f)")
+      .attr("fill", "var(--c-bubble)")
       .attr("fill-opacity", 0.28);
   }
 
@@ -125,7 +125,7 @@ export function drawPipelineTimeline(root: Element, input: PipelineTimelineInput
   if (chunked || twoDirections) {
     entries.push({ label: chunked ? "second chunk" : "second direction", fill: fills.F, secondary: true });
   }
-  entries.push({ label: "idle", fill: "var(--c-bubble, #8c959f)", idle: true });
+  entries.push({ label: "idle", fill: "var(--c-bubble)", idle: true });
   let lx = LEFT;
   let ly = legendY;
   for (const entry of entries) {

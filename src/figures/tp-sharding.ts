@@ -28,6 +28,7 @@ import {
   type TpTensor,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { dom } from "./kit/dom.ts";
 
 /** Settings of the widget (and its state). */
 export interface TpShardingSettings {
@@ -260,16 +261,16 @@ export function drawTpSharding(root: Element, s: TpShardingSettings, idPrefix = 
 
   svg.append("style").text(
     [
-      "text{fill:var(--c-text,#1f2328)}",
-      ".tps-muted,.tps-detail{fill:var(--c-muted,#57606a)}",
+      "text{fill:var(--c-text)}",
+      ".tps-muted,.tps-detail{fill:var(--c-muted)}",
       ".tps-title{font-weight:600}",
-      ".tps-weight{fill:var(--c-params,#2563c9)}",
-      ".tps-act{fill:var(--c-acts,#8a3ab0)}",
-      ".tps-full{fill:none;stroke:var(--c-muted,#8c959f);stroke-width:1}",
-      ".tps-bg-parallel{fill:var(--c-accent-soft,#e7f0fb)}",
-      ".tps-bg-plain{fill:var(--c-surface-2,#eceef2)}",
-      ".tps-comm{fill:var(--c-comm,#0a7a8c)}",
-      ".tps-comm-text{fill:var(--c-bg,#fff);font-weight:600}",
+      ".tps-weight{fill:var(--c-params)}",
+      ".tps-act{fill:var(--c-acts)}",
+      ".tps-full{fill:none;stroke:var(--c-muted);stroke-width:1}",
+      ".tps-bg-parallel{fill:var(--c-accent-soft)}",
+      ".tps-bg-plain{fill:var(--c-surface-2)}",
+      ".tps-comm{fill:var(--c-comm)}",
+      ".tps-comm-text{fill:var(--c-bg);font-weight:600}",
     ].join("\n"),
   );
   return svg.node() as SVGSVGElement;
@@ -309,12 +310,7 @@ function parseSettings(raw: unknown): TpShardingSettings {
 function renderStatic(root: Element, settings: TpShardingSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "tp-sharding";
-  const el = (tag: string, attrs: Record<string, string> = {}, text?: string): Element => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
   const box = el("div", { class: "tp-sharding" });
   const controls = el("div", { class: "widget-controls" });
 

@@ -7,6 +7,7 @@
  *   unit: GB       # its unit: bytes, GB, GiB, TB or TiB
  */
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { dom } from "./kit/dom.ts";
 
 export const byteUnits = ["bytes", "GB", "GiB", "TB", "TiB"] as const;
 export type ByteUnit = (typeof byteUnits)[number];
@@ -125,12 +126,7 @@ export function summary(value: number, unit: ByteUnit): string {
 function renderStatic(root: Element, settings: UnitConverterSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "unit-converter";
-  const el = (tag: string, attrs: Record<string, string> = {}, text?: string): Element => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
   const box = el("div", { class: "unit-converter" });
   const controls = el("div", { class: "widget-controls" });
 

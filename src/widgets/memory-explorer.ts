@@ -30,6 +30,7 @@ import {
 } from "../figures/memory-explorer-state.ts";
 import { copyLink, readUrlParam, urlWith, urlWriter } from "./runtime/url-state.ts";
 import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
+import { dom } from "../figures/kit/dom.ts";
 
 type Control = HTMLInputElement | HTMLSelectElement;
 
@@ -109,12 +110,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
   ensureStyle(doc, "explorer-controls-style", explorerControlsCss);
   ensureStyle(doc, "memory-explorer-style", css);
   const id = root.id || "widget-memory-explorer";
-  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string) => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
 
   const hidden = expand(settings.hide);
   const locked = expand(settings.lock);

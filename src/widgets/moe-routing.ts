@@ -14,6 +14,7 @@ import {
   summarizeMoeRouting,
   type MoeRoutingSettings,
 } from "../figures/moe-routing.ts";
+import { dom } from "../figures/kit/dom.ts";
 
 type FieldName = "tokens" | "experts" | "gpus" | "topK" | "capacityFactor" | "skew" | "seed";
 
@@ -69,12 +70,7 @@ export function validateControls(raw: Record<FieldName, string>, dropless: boole
 export function mount(root: HTMLElement, settings: MoeRoutingSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.id || `moe-routing-${Math.random().toString(36).slice(2, 8)}`;
-  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string) => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
 
   root.textContent = "";
   const controls = el("div", { class: "widget-controls" });

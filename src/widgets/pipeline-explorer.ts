@@ -27,6 +27,7 @@ import {
 } from "../figures/pipeline-explorer-state.ts";
 import { copyLink, readUrlParam, urlWith, urlWriter } from "./runtime/url-state.ts";
 import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
+import { dom } from "../figures/kit/dom.ts";
 
 const labels: Record<PipelineControl, string> = {
   schedule: "Schedule",
@@ -69,12 +70,7 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
   ensureStyle(doc, "explorer-controls-style", explorerControlsCss);
   ensureStyle(doc, "pipeline-explorer-style", css);
   const id = root.id || "widget-pipeline-explorer";
-  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string) => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
   const hidden = new Set(settings.hide);
   const locked = new Set(settings.lock);
   const base: PipelineExplorerState = { ...settings };

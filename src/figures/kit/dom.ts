@@ -56,3 +56,28 @@ export function child<K extends keyof HTMLElementTagNameMap>(parent: Element, ta
   parent.append(e);
   return e;
 }
+
+export interface FigureSvgOptions {
+  /** Prefix of the `<title>`/`<desc>` ids (`${idPrefix}-title`), unique on the page. */
+  idPrefix: string;
+  width: number;
+  height: number;
+  title: string;
+  /** The long description; omitted when undefined. */
+  desc?: string;
+  /** Further attributes of the `<svg>` (class, style, width: "100%", …). */
+  attrs?: Attrs;
+}
+
+/**
+ * The root `<svg>` of a drawn figure: a viewBox, role="img", and a `<title>` (and `<desc>`) that
+ * aria-labelledby names, so every chart reads the same to a screen reader.
+ */
+export function figureSvg(doc: Document, o: FigureSvgOptions): SVGSVGElement {
+  const { svg } = dom(doc);
+  const labelled = o.desc === undefined ? `${o.idPrefix}-title` : `${o.idPrefix}-title ${o.idPrefix}-desc`;
+  const root = svg("svg", { xmlns: SVG_NS, viewBox: `0 0 ${o.width} ${o.height}`, role: "img", "aria-labelledby": labelled, ...o.attrs });
+  root.append(svg("title", { id: `${o.idPrefix}-title` }, o.title));
+  if (o.desc !== undefined) root.append(svg("desc", { id: `${o.idPrefix}-desc` }, o.desc));
+  return root;
+}

@@ -89,3 +89,11 @@ export function paletteCss(selector: string, theme: "auto" | "light" | "dark" = 
   if (theme !== "auto") return `${selector}{${declarations(theme === "light" ? lightPalette : darkPalette)}}`;
   return `${selector}{${declarations(lightPalette)}}\n@media (prefers-color-scheme:dark){${selector}{${declarations(darkPalette)}}}`;
 }
+
+/**
+ * `var(--c-text, #1b1d22)`: the variable with the palette's own value as a fallback, for CSS of an
+ * SVG file that pages load with <img> (it cannot see the page's variables).
+ */
+export function colorWithFallback(name: PaletteName, theme: "light" | "dark" = "light"): string {
+  return `var(--c-${name},${(theme === "light" ? lightPalette : darkPalette)[name]})`;
+}
