@@ -17,6 +17,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg, type Attrs } from "./kit/dom.ts";
+import { readNumber } from "./kit/field.ts";
 
 
 /** Settings of the widget (JSON-safe). */
@@ -61,14 +62,6 @@ export function configFinderProblem(key: NumericKey, value: number): string | un
   if (!Number.isInteger(value)) return "Enter a whole number.";
   if (value < min || value > max) return `Enter a whole number from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}.`;
   return undefined;
-}
-
-/** Reads a number typed by a reader (commas, spaces and underscores between digits ignored); null if it is not one. */
-export function readTypedInteger(text: string): number | null {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) return null;
-  const value = Number(cleaned);
-  return Number.isFinite(value) ? value : null;
 }
 
 function parseSettings(raw: unknown): ConfigFinderSettings {

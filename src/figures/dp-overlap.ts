@@ -24,6 +24,8 @@ import {
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
 import { colorWithFallback, type PaletteName } from "./kit/palette.ts";
+import { readNumber } from "./kit/field.ts";
+import { formatNumber } from "./kit/format.ts";
 
 
 /** One labelled row pair (compute + communication) of a timeline figure. */
@@ -54,10 +56,22 @@ export interface DpTimelineDrawOptions {
 export function formatDuration(seconds: number): string {
   if (!Number.isFinite(seconds) || seconds < 0) return "–";
   const ms = seconds * 1000;
-  if (ms < 100) return `${ms.toFixed(1)} ms`;
-  if (ms < 999.5) return `${ms.toFixed(0)} ms`;
-  if (seconds < 100) return `${seconds.toFixed(3)} s`;
-  return `${seconds.toFixed(1)} s`;
+  if (ms < 100) return `${formatNumber(ms, { decimals: 1 })} ms`;
+  if (ms < 999.5) return `${formatNumber(ms, { decimals: 0 })} ms`;
+  return `${formatNumber(seconds, { decimals: seconds < 100 ? 3 : 1 })} s`;
+}
+
+/**
+ * The chapter's estimate of the exposed tail (eq:exposed in 03-data-parallelism.md):
+ * max(t_AR / min(n_b, L), t_AR − t_b + t_b / L), with t_AR the whole gradient's all-reduce
+ * including the per-call cost of every bucket. It spreads the buckets evenly over the layers;
+ * the timeline rounds each bucket up to the layer that completes it, so the two differ a little.
+ */
+export function exposedEstimateSeconds(input: DpTimelineInput): number {
+  const buckets = bucketCount(input.gradientBytes, input.bucketBytes);
+  const tAR = allReduceSeconds(input.gradientBytes, input.dp, input.busBandwidthBytesPerSecond, 0) + buckets * input.collectiveLatencySeconds;
+  const tb = input.backwardSeconds;
+  return Math.max(tAR / Math.min(buckets, input.layers), tAR - tb + tb / input.layers);
 }
 
 interface Run {
@@ -380,7 +394,10 @@ export function summarizeDpOverlap(s: DpOverlapSettings): string {
     `${(serial.gradientBytes / 1e9).toFixed(2)} GB of gradients in ${b.bucketsPerSync} buckets; ` +
     `one all-reduce moves them in ${formatDuration(ar)} plus ${formatDuration(b.bucketsPerSync * serial.collectiveLatencySeconds)} of per-call cost. ` +
     `Without overlap the step takes ${formatDuration(a.stepSeconds)}, ${formatDuration(a.exposedCommSeconds)} of it waiting; ` +
-    `with overlap ${formatDuration(b.stepSeconds)}, ${formatDuration(b.exposedCommSeconds)} waiting.`
+    `with overlap ${formatDuration(b.stepSeconds)}, ${formatDuration(b.exposedCommSeconds)} waiting` +
+    (s.dp > 1 && s.microbatches === 1
+      ? ` (the chapter’s exposed-time equation estimates ${formatDuration(exposedEstimateSeconds(overlapped))}: it spreads the buckets evenly over the layers, while the timeline waits for the layer that completes each bucket).`
+      : ".")
   );
 }
 
@@ -503,14 +520,6 @@ export const dpOverlapControls: readonly { key: "busBandwidthGBps" | "bucketMebi
   { key: "latencyMicroseconds", label: "Cost per call α, µs" },
 ];
 
-/** Reads a number typed by a reader (commas, spaces and underscores between digits ignored); null if it is not one. */
-export function readTypedNumber(text: string): number | null {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) return null;
-  const value = Number(cleaned);
-  return Number.isFinite(value) ? value : null;
-}
-
 /**
  * Checks the widget's typed control values against `previous`; returns the new settings or a
  * message per field at fault. Pure, so tests drive it without a browser.
@@ -525,7 +534,7 @@ export function validateDpOverlapControls(
   for (const { key } of dpOverlapControls) {
     const text = raw[key];
     if (text === undefined) continue;
-    const value = readTypedNumber(text);
+    const value = readNumber(text);
     const problem = value === null ? (text.trim() === "" ? "Enter a number." : `"${text.trim()}" is not a number.`) : dpOverlapSettingProblem(key, value);
     if (problem) errors[key] = problem;
     else next[key] = value as number;

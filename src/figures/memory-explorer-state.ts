@@ -30,6 +30,7 @@ import {
 import type { AttentionKernel, Recompute } from "../model/activations.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
 import { decodeUrlState, encodeUrlState, urlText, type UrlCodec, type UrlDecodeResult } from "./kit/url-codec.ts";
+import { readNumber } from "./kit/field.ts";
 
 /** Every control of the widget, by the name used in YAML settings, `hide`, `lock` and the URL. */
 export const memoryControls = [
@@ -463,14 +464,6 @@ function parseField(name: MemoryControl | "config", value: unknown): unknown {
     }
   }
   return bad("unknown setting");
-}
-
-/** Reads a number typed by a reader (commas, underscores and spaces between digits ignored); null if not one. */
-export function readNumber(text: string): number | null {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) return null;
-  const n = Number(cleaned);
-  return Number.isFinite(n) ? n : null;
 }
 
 function parseControlList(name: "hide" | "lock", value: unknown): MemoryControl[] {

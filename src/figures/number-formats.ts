@@ -30,6 +30,7 @@ import type { EncodedNumber, NumberFormatId } from "../model/number-formats.ts";
 import { numberFormatIds } from "../data/number-formats.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
+import { readNumber } from "./kit/field.ts";
 
 export interface NumberFormatsSettings {
   value: number;
@@ -47,16 +48,13 @@ export type NumberInputResult = { ok: true; value: number } | { ok: false; messa
  * ("-3.5", "1e-5", "65,504"). Never returns NaN or Infinity; anything else is a message.
  */
 export function parseNumberInput(text: string): NumberInputResult {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "").replace(/^−/, "-");
-  if (cleaned === "") return { ok: false, message: "Enter a number, for example 0.1 or -3.5e-4." };
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) {
+  if (text.trim() === "") return { ok: false, message: "Enter a number, for example 0.1 or -3.5e-4." };
+  const value = readNumber(text);
+  if (value === null && !/^\s*[+-−]?(\d|\.\d)/.test(text)) {
     return { ok: false, message: `"${text.trim()}" is not a number. Use digits, a point and an optional exponent, for example 6.1e-5.` };
   }
-  const value = Number(cleaned);
-  if (!Number.isFinite(value) || Math.abs(value) > maxInputMagnitude) {
-    return { ok: false, message: "Enter a number of magnitude at most 1e300." };
-  }
-  return { ok: true, value: Object.is(value, -0) ? 0 : value };
+  if (value === null || Math.abs(value) > maxInputMagnitude) return { ok: false, message: "Enter a number of magnitude at most 1e300." };
+  return { ok: true, value };
 }
 
 export function parseSettings(raw: unknown): NumberFormatsSettings {

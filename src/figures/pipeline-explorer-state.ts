@@ -21,6 +21,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
 import { decodeUrlState, encodeUrlState, type UrlCodec, type UrlDecodeResult } from "./kit/url-codec.ts";
+import { readNumber } from "./kit/field.ts";
 
 export const pipelineControls = ["schedule", "stages", "microbatches", "chunks", "forward", "backward", "weightGrad", "forwardBackward"] as const;
 export type PipelineControl = (typeof pipelineControls)[number];
@@ -193,14 +194,6 @@ export function summarizePipeline(view: PipelineView): string {
 // ---------------------------------------------------------------------------------------------
 // Parsing shared by YAML, URL and controls.
 // ---------------------------------------------------------------------------------------------
-
-/** Reads a number typed by a reader (commas, underscores and spaces between digits ignored); null if not one. */
-export function readNumber(text: string): number | null {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) return null;
-  const n = Number(cleaned);
-  return Number.isFinite(n) ? n : null;
-}
 
 const messages: Record<PipelineControl, string> = {
   schedule: `Choose one of ${PIPELINE_SCHEDULES.join(", ")}.`,

@@ -10,6 +10,7 @@
  * step-through.
  */
 import { select } from "d3-selection";
+import { child } from "./kit/dom.ts";
 import type { PipelineOp } from "../model/index.ts";
 import {
   computePipelineView,
@@ -269,24 +270,17 @@ export function fillPipelineReadout(list: Element, view: PipelineView): void {
 
 /** Draws or redraws the chart and the readout into `out` (elements reused). */
 export function renderPipelineOutputs(out: Element, view: PipelineView): SVGSVGElement {
-  const doc = out.ownerDocument;
-  const find = (tag: string, cls: string) => {
-    let e = Array.from(out.children).find((c) => c.tagName.toLowerCase() === tag && c.classList.contains(cls));
-    if (!e) {
-      e = doc.createElement(tag);
-      e.setAttribute("class", cls);
-      out.append(e);
-    }
-    return e;
-  };
-  const chart = find("div", "px-chart");
-  // On a phone the timeline keeps a legible size and scrolls sideways inside its own box.
-  chart.setAttribute("style", "overflow-x:auto");
+  // On a phone the timeline keeps a legible size and scrolls sideways inside its own box; a hint
+  // (shown on narrow screens only) and an edge shadow say so.
+  const hint = child(out, "p", "widget-scroll-hint");
+  hint.textContent = "The timeline is wider than the screen: scroll it sideways to see the whole step →";
+  const chart = child(out, "div", "px-chart");
+  chart.setAttribute("class", "px-chart widget-scroll");
   chart.setAttribute("tabindex", "0");
   chart.setAttribute("role", "group");
   chart.setAttribute("aria-label", "Pipeline timeline (scrolls sideways on narrow screens)");
   const svg = drawPipelineExplorer(chart, view);
-  const readout = find("dl", "px-readout");
+  const readout = child(out, "dl", "px-readout");
   readout.setAttribute("style", "display:grid;grid-template-columns:fit-content(40%) 1fr;gap:0.2rem 0.8rem;font-size:0.88rem;margin:0.6rem 0 0");
   fillPipelineReadout(readout, view);
   return svg;

@@ -28,9 +28,11 @@ import {
   type MemoryExplorerState,
   type MemoryView,
 } from "../figures/memory-explorer-state.ts";
-import { copyLink, readUrlParam, urlWith, urlWriter } from "./runtime/url-state.ts";
+import { copyLink, readUrlParam, shareLink, urlWriter } from "./runtime/url-state.ts";
 import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
-import { dom } from "../figures/kit/dom.ts";
+import { clearWidget, dom } from "../figures/kit/dom.ts";
+import { setStale } from "../figures/kit/field.ts";
+import { formatNumber } from "../figures/kit/format.ts";
 
 type Control = HTMLInputElement | HTMLSelectElement;
 
@@ -129,7 +131,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     else linkMessage = decoded.message;
   }
 
-  root.textContent = "";
+  clearWidget(root);
   const form = el("form", { class: "explorer-controls mx-controls", "aria-label": "Memory Explorer settings" });
   form.addEventListener("submit", (e) => e.preventDefault());
   const controls = {} as Record<MemoryControl, Control>;
@@ -252,6 +254,15 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     live.textContent = summarizeMemory(view);
   };
 
+  const staleNote = (shown: MemoryExplorerState, names: MemoryControl[]): string => {
+    const parts = [...new Set(names)].map((n) => {
+      const v = shown[n];
+      const text = typeof v === "number" ? formatNumber(v) : typeof v === "boolean" ? (v ? "on" : "off") : String(v);
+      return `${labels[n]} = ${text}`;
+    });
+    return `Showing the last valid result (${parts.join(", ")}) until the field is fixed.`;
+  };
+
   const update = () => {
     syncVisibility();
     const result = readMemoryControls(readValues());
@@ -269,8 +280,11 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
         // A problem in a hidden control would be invisible: show it on the first visible field.
         if (fieldOf[problem.control].hidden && !hidden.has(problem.control)) fieldOf[problem.control].hidden = false;
       }
-      return; // keep the last valid drawing
+      // Keep the last valid drawing, dimmed, and say which values it shows.
+      if (last) setStale(out, staleNote(last.state, result.problems.map((p) => p.control)));
+      return;
     }
+    setStale(out, undefined);
     last = { state: result.state, view: result.view };
     draw(result.state, result.view);
     writeUrl(encodeMemoryState(result.state, base));
@@ -286,7 +300,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
   });
   copy.addEventListener("click", async () => {
     const state = last?.state ?? base;
-    status.textContent = await copyLink(win, urlWith(win, id, encodeMemoryState(state, base)), linkBox);
+    status.textContent = await copyLink(win, shareLink(win, id, encodeMemoryState(state, base)), linkBox);
   });
   reset.addEventListener("click", () => {
     const v = controlValuesOf(base);

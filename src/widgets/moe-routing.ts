@@ -14,21 +14,14 @@ import {
   summarizeMoeRouting,
   type MoeRoutingSettings,
 } from "../figures/moe-routing.ts";
-import { dom } from "../figures/kit/dom.ts";
+import { clearWidget, dom } from "../figures/kit/dom.ts";
+import { readNumber } from "../figures/kit/field.ts";
 
 type FieldName = "tokens" | "experts" | "gpus" | "topK" | "capacityFactor" | "skew" | "seed";
 
 interface Field {
   input: HTMLInputElement | HTMLSelectElement;
   message: HTMLElement;
-}
-
-/** Reads a number typed by a reader; commas and spaces between digits are ignored. */
-export function readNumber(text: string): number | null {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) return null;
-  const value = Number(cleaned);
-  return Number.isFinite(value) ? value : null;
 }
 
 /**
@@ -72,7 +65,7 @@ export function mount(root: HTMLElement, settings: MoeRoutingSettings): void {
   const idBase = root.id || `moe-routing-${Math.random().toString(36).slice(2, 8)}`;
   const { el } = dom(doc);
 
-  root.textContent = "";
+  clearWidget(root);
   const controls = el("div", { class: "widget-controls" });
   const fields = {} as Record<FieldName, Field>;
 

@@ -45,7 +45,7 @@ import {
   type CustomOp,
   type RooflineTheme,
 } from "../figures/roofline-plotly.ts";
-import { setFieldProblem } from "./runtime/inputs.ts";
+import { setFieldProblem } from "../figures/kit/field.ts";
 import { ensureStyle } from "./runtime/widget-style.ts";
 import { dom } from "../figures/kit/dom.ts";
 import { lightPalette, type PaletteName } from "../figures/kit/palette.ts";

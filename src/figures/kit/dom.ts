@@ -57,6 +57,14 @@ export function child<K extends keyof HTMLElementTagNameMap>(parent: Element, ta
   return e;
 }
 
+/**
+ * Empties a widget's root for a redraw, keeping its title (`p.widget-title`, written by the build
+ * from `::: widget name title="…"`).
+ */
+export function clearWidget(root: Element): void {
+  for (const c of Array.from(root.children)) if (!c.classList.contains("widget-title")) c.remove();
+}
+
 export interface FigureSvgOptions {
   /** Prefix of the `<title>`/`<desc>` ids (`${idPrefix}-title`), unique on the page. */
   idPrefix: string;
