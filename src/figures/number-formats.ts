@@ -30,7 +30,7 @@ import type { EncodedNumber, NumberFormatId } from "../model/number-formats.ts";
 import { numberFormatIds } from "../data/number-formats.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
-import { readNumber } from "./kit/field.ts";
+import { looksNumeric, readNumber } from "./kit/field.ts";
 
 export interface NumberFormatsSettings {
   value: number;
@@ -50,7 +50,7 @@ export type NumberInputResult = { ok: true; value: number } | { ok: false; messa
 export function parseNumberInput(text: string): NumberInputResult {
   if (text.trim() === "") return { ok: false, message: "Enter a number, for example 0.1 or -3.5e-4." };
   const value = readNumber(text);
-  if (value === null && !/^\s*[+-−]?(\d|\.\d)/.test(text)) {
+  if (!looksNumeric(text)) {
     return { ok: false, message: `"${text.trim()}" is not a number. Use digits, a point and an optional exponent, for example 6.1e-5.` };
   }
   if (value === null || Math.abs(value) > maxInputMagnitude) return { ok: false, message: "Enter a number of magnitude at most 1e300." };

@@ -8,7 +8,7 @@
  */
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
-import { readNumber } from "./kit/field.ts";
+import { looksNumeric, readNumber } from "./kit/field.ts";
 
 export const byteUnits = ["bytes", "GB", "GiB", "TB", "TiB"] as const;
 export type ByteUnit = (typeof byteUnits)[number];
@@ -48,10 +48,9 @@ export type AmountResult = { ok: true; value: number } | { ok: false; message: s
 export function parseAmount(text: string, unit: ByteUnit): AmountResult {
   if (text.trim() === "") return { ok: false, message: "Enter an amount, for example 80." };
   const value = readNumber(text);
-  if (value === null && !/^\s*\+?(\d|\.\d)/.test(text)) {
+  if (!looksNumeric(text) || text.trim().startsWith("-")) {
     return { ok: false, message: `"${text.trim()}" is not a number. Use digits, for example 80 or 1.5e3.` };
   }
-  if (value !== null && value < 0) return { ok: false, message: "Enter an amount of 0 or more, for example 80." };
   const limit = maxBytes / bytesPerUnit[unit];
   if (value === null || value > limit) {
     return { ok: false, message: `Enter at most ${formatAmount(limit)} ${unit} (10³⁰ bytes).` };

@@ -12,12 +12,21 @@ import { formatNumber } from "./format.ts";
 
 const numberPattern = /^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i;
 
-/** The value of what a reader typed, or null when it is not a finite number. */
-export function readNumber(text: string): number | null {
-  const cleaned = text
+function clean(text: string): string {
+  return text
     .trim()
     .replace(/^[−–]/, "-")
     .replace(/(?<=\d)[,_ \u2009\u202f](?=\d)/g, "");
+}
+
+/** Whether the text is written as a number (it may still be too large to be finite, like "1e400"). */
+export function looksNumeric(text: string): boolean {
+  return numberPattern.test(clean(text));
+}
+
+/** The value of what a reader typed, or null when it is not a finite number. */
+export function readNumber(text: string): number | null {
+  const cleaned = clean(text);
   if (!numberPattern.test(cleaned)) return null;
   const n = Number(cleaned);
   if (!Number.isFinite(n)) return null;
@@ -59,11 +68,12 @@ export function parseNumberField(text: string, rule: NumberRule = {}): FieldResu
   const trimmed = text.trim();
   if (trimmed === "") return { ok: false, message: ruleText(rule) };
   const value = readNumber(trimmed);
-  if (value === null) {
+  if (value === null && !looksNumeric(trimmed)) {
     const shown = trimmed.length > 20 ? `${trimmed.slice(0, 20)}…` : trimmed;
     return { ok: false, message: `“${shown}” is not a number. ${ruleText(rule)}` };
   }
   const outside =
+    value === null ||
     (rule.integer && !Number.isInteger(value)) ||
     (rule.min !== undefined && value < rule.min) ||
     (rule.above !== undefined && value <= rule.above) ||
