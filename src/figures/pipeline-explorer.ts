@@ -21,19 +21,15 @@ import {
   type PipelineView,
 } from "./pipeline-explorer-state.ts";
 import { defineWidget } from "./widget.ts";
+import { pipelineOpColors } from "./kit/palette.ts";
 
 const WIDTH = 720;
 const LEFT = 52;
 const RIGHT = 58;
 const FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
 
-/** Operation colors: the engine palette with its light values as fallbacks. */
-export const opColors: Record<PipelineOp["kind"], string> = {
-  F: "var(--c-params)",
-  B: "var(--c-grads)",
-  W: "var(--c-optim)",
-  FB: "var(--c-acts)",
-};
+/** Operation colors, from the palette. */
+export const opColors: Readonly<Record<PipelineOp["kind"], string>> = pipelineOpColors;
 
 const kindNames: Record<PipelineOp["kind"], string> = {
   F: "forward",

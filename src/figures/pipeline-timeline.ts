@@ -10,6 +10,7 @@
 import { select } from "d3-selection";
 import type { PipelineOp, PipelineResult } from "../model/pipeline.ts";
 import { createStaticSvg } from "./static-figure-style.ts";
+import { pipelineOpColors } from "./kit/palette.ts";
 
 /** What to draw and how. */
 export interface PipelineTimelineInput {
@@ -28,12 +29,7 @@ const ROW = 26;
 const LEFT = 56;
 const TOP = 26;
 
-const fills: Record<PipelineOp["kind"], string> = {
-  F: "var(--c-params)",
-  B: "var(--c-grads)",
-  W: "var(--c-optim)",
-  FB: "var(--c-acts)",
-};
+const fills: Readonly<Record<PipelineOp["kind"], string>> = pipelineOpColors;
 
 const kindNames: Record<PipelineOp["kind"], string> = {
   F: "forward",

@@ -29,6 +29,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
+import { numberField } from "./kit/field.ts";
 
 export type RooflinePrecision = "bf16" | "fp8";
 
@@ -288,27 +289,8 @@ function renderStatic(root: Element, settings: RooflineSettings): void {
     precSelect.append(o);
   }
   precField.append(el("label", { for: `${idBase}-precision` }, "Precision"), precSelect, el("p", { class: "widget-message", id: `${idBase}-precision-message`, role: "alert" }));
-  const numberField = (name: string, label: string, value: number): Element => {
-    const f = el("div", { class: "widget-field" });
-    f.append(
-      el("label", { for: `${idBase}-${name}` }, label),
-      el("input", {
-        id: `${idBase}-${name}`,
-        name,
-        type: "text",
-        inputmode: "numeric",
-        autocomplete: "off",
-        spellcheck: "false",
-        size: "8",
-        value: String(value),
-        "aria-describedby": `${idBase}-${name}-message`,
-        disabled: "",
-      }),
-      el("p", { class: "widget-message", id: `${idBase}-${name}-message`, role: "alert" }),
-    );
-    return f;
-  };
-  controls.append(gpuField, precField, numberField("tokens", "Tokens (matmul rows m)", settings.tokens), numberField("seq", "Attention length N", settings.seq));
+  const field = (name: string, label: string, value: number): Element => numberField(doc, { idBase, name, label, value, size: 8 });
+  controls.append(gpuField, precField, field("tokens", "Tokens (matmul rows m)", settings.tokens), field("seq", "Attention length N", settings.seq));
   const figure = el("div", { class: "roofline-figure" });
   drawRoofline(figure, view, `${idBase}-svg`);
   const legend = el("ul", { class: "roofline-legend" });

@@ -29,6 +29,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
+import { numberField } from "./kit/field.ts";
 
 /** Settings of the widget (and its state). */
 export interface TpShardingSettings {
@@ -324,29 +325,12 @@ function renderStatic(root: Element, settings: TpShardingSettings): void {
   modelField.append(el("label", { for: `${idBase}-model` }, "Model"), modelSelect, el("p", { class: "widget-message", id: `${idBase}-model-message`, role: "alert" }));
   controls.append(modelField);
 
-  const numberField = (key: "tp" | "seq" | "microBatch", label: string, value: number) => {
-    const field = el("div", { class: "widget-field" });
-    field.append(
-      el("label", { for: `${idBase}-${key}` }, label),
-      el("input", {
-        id: `${idBase}-${key}`,
-        name: key,
-        type: "text",
-        inputmode: "numeric",
-        autocomplete: "off",
-        spellcheck: "false",
-        size: "8",
-        value: String(value),
-        "aria-describedby": `${idBase}-${key}-message`,
-        disabled: "",
-      }),
-      el("p", { class: "widget-message", id: `${idBase}-${key}-message`, role: "alert" }),
-    );
-    controls.append(field);
+  const addField = (key: "tp" | "seq" | "microBatch", label: string, value: number) => {
+    controls.append(numberField(doc, { idBase, name: key, label, value, size: 8 }));
   };
-  numberField("tp", "TP degree t", settings.tp);
-  numberField("seq", "Sequence length s", settings.seq);
-  numberField("microBatch", "Microbatch b", settings.microBatch);
+  addField("tp", "TP degree t", settings.tp);
+  addField("seq", "Sequence length s", settings.seq);
+  addField("microBatch", "Microbatch b", settings.microBatch);
 
   const spField = el("div", { class: "widget-field widget-check" });
   const spInput = el("input", { id: `${idBase}-sp`, name: "sp", type: "checkbox", disabled: "" });

@@ -302,7 +302,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     const state = last?.state ?? base;
     status.textContent = await copyLink(win, shareLink(win, id, encodeMemoryState(state, base)), linkBox);
   });
-  reset.addEventListener("click", () => {
+  const showBase = () => {
     const v = controlValuesOf(base);
     for (const name of memoryControls) {
       const c = controls[name];
@@ -310,6 +310,9 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
       else c.value = v[name] as string;
     }
     textarea.value = v.configText;
+  };
+  reset.addEventListener("click", () => {
+    showBase();
     status.textContent = "Back to this example’s settings.";
     update();
   });
@@ -318,13 +321,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
   if (last === null) {
     // The chapter's settings were validated at build time, so this only happens if a restored
     // link combined with them badly; fall back to the chapter's own state rather than nothing.
-    const v = controlValuesOf(base);
-    for (const name of memoryControls) {
-      const c = controls[name];
-      if (c instanceof HTMLInputElement && c.type === "checkbox") c.checked = v[name] as boolean;
-      else c.value = v[name] as string;
-    }
-    textarea.value = v.configText;
+    showBase();
     update();
   }
 }

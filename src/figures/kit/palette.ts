@@ -74,6 +74,14 @@ export const color = Object.fromEntries(paletteNames.map((n) => [camel(n), `var(
   Record<CamelName<PaletteName>, string>
 >;
 
+/** The colour of each pipeline operation (forward, backward, weight gradient, overlapped F&B). */
+export const pipelineOpColors: Readonly<Record<"F" | "B" | "W" | "FB", string>> = {
+  F: color.params,
+  B: color.grads,
+  W: color.optim,
+  FB: color.acts,
+};
+
 /** Text drawn on a filled palette colour (bar labels): white in both themes. */
 export const onFill = "#ffffff";
 
