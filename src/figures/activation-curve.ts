@@ -19,6 +19,7 @@ import { axisBottom, axisLeft } from "d3-axis";
 import { line } from "d3-shape";
 import { MODEL_PRESETS, findGpu, findModelPreset, parseModelConfig, trainingMemory, type Recompute } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { dom } from "./kit/dom.ts";
 
 export type CurveAttention = "eager" | "flash";
 
@@ -159,7 +160,6 @@ export const defaultChartWidth = 640;
 /** Below this width the line labels move from the right margin to a legend inside the plot. */
 const compactWidth = 480;
 const height = 340;
-const svgNs = "http://www.w3.org/2000/svg";
 const lineStyle: Readonly<Record<Recompute, string>> = {
   none: "stroke: var(--c-acts); stroke-width: 2.5; fill: none",
   selective: "stroke: var(--c-params); stroke-width: 2.5; fill: none; stroke-dasharray: 7 4",
@@ -182,12 +182,13 @@ export function drawActivationChart(container: Element, curves: ActivationCurves
   const margin = { top: 16, right: compact ? 14 : 118, bottom: 48, left: 62 };
   const doc = container.ownerDocument;
   container.textContent = "";
-  const svg = doc.createElementNS(svgNs, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("class", "ac-chart");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", curveSummary(curves));
-  svg.setAttribute("style", `width: 100%; height: auto; max-width: ${width}px; font: 12px system-ui, sans-serif`);
+  const svg = dom(doc).svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    class: "ac-chart",
+    role: "img",
+    "aria-label": curveSummary(curves),
+    style: `width: 100%; height: auto; max-width: ${width}px; font: 12px system-ui, sans-serif`,
+  });
   container.append(svg);
 
   const all = recomputeModes.flatMap((r) => curves.bytes[r]).concat(curves.gpuBytes);
@@ -319,12 +320,7 @@ function parseSettings(raw: unknown): ActivationCurveSettings {
 function renderStatic(root: Element, settings: ActivationCurveSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "activation-curve";
-  const el = (tag: string, attrs: Record<string, string> = {}, text?: string): Element => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
   const box = el("div", { class: "activation-curve" });
   const controls = el("div", { class: "widget-controls" });
 

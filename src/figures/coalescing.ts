@@ -11,6 +11,7 @@
  */
 import { memoryTransactions, SECTOR_BYTES, type WarpAccess } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { dom, figureSvg } from "./kit/dom.ts";
 
 export interface CoalescingSettings {
   stride: number;
@@ -71,8 +72,6 @@ function parseSettings(raw: unknown): CoalescingSettings {
   return { stride: int("stride", 1, 1, COALESCING_MAX_STRIDE), elementBytes, offset: int("offset", 0, 0, COALESCING_MAX_OFFSET) };
 }
 
-const SVG_NS = "http://www.w3.org/2000/svg";
-
 /**
  * Draws the warp (32 thread cells on top), the touched sectors (bottom, each with the bytes used
  * shaded) and a line from each thread to its sector. Only touched sectors are drawn, in address
@@ -85,31 +84,25 @@ export function drawCoalescing(container: Element, s: CoalescingSettings, idPref
   const height = 190;
   const left = 8;
   const usable = width - 2 * left;
-  const svg = doc.createElementNS(SVG_NS, "svg");
-  const attr = (e: Element, a: Record<string, string | number>) => {
-    for (const [k, v] of Object.entries(a)) e.setAttribute(k, String(v));
-    return e;
-  };
-  attr(svg, { viewBox: `0 0 ${width} ${height}`, width: "100%", role: "img", "aria-labelledby": `${idPrefix}-title ${idPrefix}-desc`, class: "coalescing-svg" });
-  const title = doc.createElementNS(SVG_NS, "title");
-  attr(title, { id: `${idPrefix}-title` });
-  title.textContent = "A warp’s load and the memory sectors it touches";
-  const desc = doc.createElementNS(SVG_NS, "desc");
-  attr(desc, { id: `${idPrefix}-desc` });
-  desc.textContent = summarizeCoalescing(s, access);
-  svg.append(title, desc);
+  const { svg: mk } = dom(doc);
+  const svg = figureSvg(doc, {
+    idPrefix,
+    width,
+    height,
+    title: "A warp’s load and the memory sectors it touches",
+    desc: summarizeCoalescing(s, access),
+    attrs: { width: "100%", class: "coalescing-svg" },
+  });
   const text = (x: number, y: number, t: string, style: string, anchor = "start") => {
-    const e = attr(doc.createElementNS(SVG_NS, "text"), { x, y, "text-anchor": anchor, style });
-    e.textContent = t;
-    svg.append(e);
+    svg.append(mk("text", { x, y, "text-anchor": anchor, style }, t));
   };
-  const label = "fill:var(--c-text,#1b1d22);font:12px system-ui,-apple-system,'Segoe UI',sans-serif";
-  const small = "fill:var(--c-muted,#585f6b);font:10px system-ui,-apple-system,'Segoe UI',sans-serif";
+  const label = "fill:var(--c-text);font:12px system-ui,-apple-system,'Segoe UI',sans-serif";
+  const small = "fill:var(--c-muted);font:10px system-ui,-apple-system,'Segoe UI',sans-serif";
   // threads
   const tw = usable / THREADS;
   text(left, 14, "threads 0–31 of one warp", label);
   for (let i = 0; i < THREADS; i++) {
-    svg.append(attr(doc.createElementNS(SVG_NS, "rect"), { x: left + i * tw + 1, y: 22, width: tw - 2, height: 18, rx: 2, style: "fill:var(--c-params,#2563c9)" }));
+    svg.append(mk("rect", { x: left + i * tw + 1, y: 22, width: tw - 2, height: 18, rx: 2, style: "fill:var(--c-params)" }));
   }
   // sectors (touched ones only, in order)
   const touched = [...new Set(access.threadSectors.flatMap((sec, i) => {
@@ -134,22 +127,22 @@ export function drawCoalescing(container: Element, s: CoalescingSettings, idPref
   }
   touched.forEach((sec, j) => {
     const x0 = left + j * sw;
-    svg.append(attr(doc.createElementNS(SVG_NS, "rect"), { x: x0 + 1, y: sy, width: sw - 2, height: 24, style: "fill:var(--c-bubble,#9aa1ab);fill-opacity:.3;stroke:var(--c-text,#1b1d22);stroke-width:1" }));
+    svg.append(mk("rect", { x: x0 + 1, y: sy, width: sw - 2, height: 24, style: "fill:var(--c-bubble);fill-opacity:.3;stroke:var(--c-text);stroke-width:1" }));
     const bw = (sw - 2) / SECTOR_BYTES;
     for (const b of used.get(sec) ?? []) {
-      svg.append(attr(doc.createElementNS(SVG_NS, "rect"), { x: x0 + 1 + b * bw, y: sy, width: bw, height: 24, style: "fill:var(--c-grads,#c2410c)" }));
+      svg.append(mk("rect", { x: x0 + 1 + b * bw, y: sy, width: bw, height: 24, style: "fill:var(--c-grads)" }));
     }
     if (j > 0 && sec !== touched[j - 1]! + 1 && sw > 10) text(x0, sy - 4, "…", small, "middle");
   });
   // links from threads to sectors
   for (let i = 0; i < THREADS; i++) {
     const j = touched.indexOf(access.threadSectors[i]!);
-    svg.append(attr(doc.createElementNS(SVG_NS, "line"), {
+    svg.append(mk("line", {
       x1: left + (i + 0.5) * tw,
       y1: 40,
       x2: left + (j + 0.5) * sw,
       y2: sy,
-      style: "stroke:var(--c-muted,#585f6b);stroke-width:1;stroke-opacity:.7",
+      style: "stroke:var(--c-muted);stroke-width:1;stroke-opacity:.7",
     }));
   }
   text(left, height - 6, `${access.movedBytes.toLocaleString("en-US")} bytes moved for ${access.requestedBytes} requested: ${(access.efficiency * 100).toFixed(1)}% used`, label);
@@ -160,12 +153,7 @@ export function drawCoalescing(container: Element, s: CoalescingSettings, idPref
 function renderStatic(root: Element, settings: CoalescingSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "coalescing";
-  const el = (tag: string, attrs: Record<string, string> = {}, text?: string): Element => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
   const box = el("div", { class: "coalescing" });
   const controls = el("div", { class: "widget-controls" });
   const intField = (name: string, label: string, value: number): Element => {

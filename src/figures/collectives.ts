@@ -20,6 +20,7 @@ import {
   type StepCollective,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { dom, SVG_NS } from "./kit/dom.ts";
 
 export interface CollectivesSettings {
   collective: StepCollective;
@@ -159,7 +160,6 @@ export function summarizeCollectives(s: CollectivesSettings): string {
   return `${head} ${stepText} Over the whole collective the busiest GPU sends ${formatMB(maxSent)} of an S = ${formatMB(schedule.messageBytes)} message.${factor}`;
 }
 
-const svgNs = "http://www.w3.org/2000/svg";
 
 /** Draws the buffer grid for `s` into `container` (replacing its content). Width in user units. */
 export function renderCollectivesGrid(container: Element, s: CollectivesSettings, svgId: string, width = 640): void {
@@ -182,22 +182,17 @@ export function renderCollectivesGrid(container: Element, s: CollectivesSettings
   const rowH = n > 10 ? 20 : 26;
   const cellW = Math.max(14, (width - left - 8) / slots);
   const height = top + n * rowH + 10;
-  const mk = (tag: string, attrs: Record<string, string | number>, text?: string) => {
-    const e = doc.createElementNS(svgNs, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { svg: mk } = dom(doc);
   container.textContent = "";
-  const svg = mk("svg", { xmlns: svgNs, viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "coll-svg", "aria-labelledby": `${svgId}-title` });
+  const svg = mk("svg", { xmlns: SVG_NS, viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "coll-svg", "aria-labelledby": `${svgId}-title` });
   svg.append(
     mk("title", { id: `${svgId}-title` }, `${collectiveLabels[s.collective]} on ${n} GPUs, ${s.step === 0 ? "before the first step" : `after step ${s.step} of ${schedule.steps.length}`}`),
     mk(
       "style",
       {},
-      ".coll-svg text{font:12px system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;fill:var(--c-text,#1b1d22)}" +
-        ".coll-svg .halo{paint-order:stroke;stroke:var(--c-bg,#fff);stroke-width:3px;stroke-linejoin:round}" +
-        ".coll-svg .muted{fill:var(--c-muted,#585f6b)}",
+      ".coll-svg text{font:12px system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;fill:var(--c-text)}" +
+        ".coll-svg .halo{paint-order:stroke;stroke:var(--c-bg);stroke-width:3px;stroke-linejoin:round}" +
+        ".coll-svg .muted{fill:var(--c-muted)}",
     ),
   );
   const showText = cellW >= 30;
@@ -221,9 +216,9 @@ export function renderCollectivesGrid(container: Element, s: CollectivesSettings
           width: cellW - 3,
           height: rowH - 3,
           rx: 3,
-          fill: p ? "var(--c-comm, #0a7a8c)" : "none",
+          fill: p ? "var(--c-comm)" : "none",
           "fill-opacity": p ? (0.2 + 0.8 * frac).toFixed(2) : 0,
-          stroke: "var(--c-border, #c9ced6)",
+          stroke: "var(--c-border)",
           "stroke-width": 1,
         }),
       );
@@ -237,7 +232,7 @@ export function renderCollectivesGrid(container: Element, s: CollectivesSettings
             height: rowH - 3,
             rx: 3,
             fill: "none",
-            stroke: sending.has(key) ? "var(--c-accent, #0a5fc2)" : "var(--c-grads, #c2410c)",
+            stroke: sending.has(key) ? "var(--c-accent)" : "var(--c-grads)",
             "stroke-width": 2.5,
             "stroke-dasharray": sending.has(key) ? "none" : "4 3",
             class: sending.has(key) ? "coll-send" : "coll-recv",
@@ -274,12 +269,7 @@ export function fillTransferList(list: Element, s: CollectivesSettings): void {
 function renderStatic(root: Element, s: CollectivesSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "collectives";
-  const el = (tag: string, attrs: Record<string, string> = {}, text?: string): Element => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
   const box = el("div", { class: "collectives" });
   const controls = el("div", { class: "widget-controls" });
   const select = el("select", { id: `${idBase}-collective`, name: "collective", disabled: "" });

@@ -16,8 +16,8 @@ import {
   type RankedConfig,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { dom, figureSvg, type Attrs } from "./kit/dom.ts";
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** Settings of the widget (JSON-safe). */
 export interface ConfigFinderSettings {
@@ -61,14 +61,6 @@ export function configFinderProblem(key: NumericKey, value: number): string | un
   if (!Number.isInteger(value)) return "Enter a whole number.";
   if (value < min || value > max) return `Enter a whole number from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}.`;
   return undefined;
-}
-
-/** Reads a number typed by a reader (commas, spaces and underscores between digits ignored); null if it is not one. */
-export function readTypedInteger(text: string): number | null {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) return null;
-  const value = Number(cleaned);
-  return Number.isFinite(value) ? value : null;
 }
 
 function parseSettings(raw: unknown): ConfigFinderSettings {
@@ -125,13 +117,13 @@ function seconds(x: number): string {
 
 /** The step-time parts drawn, in order: key, label, CSS color variable with fallback. */
 export const configFinderParts = [
-  { key: "compute", label: "compute", color: "var(--c-params, #2563c9)" },
-  { key: "bubble", label: "bubble", color: "var(--c-bubble, #9aa1ab)" },
-  { key: "tp", label: "TP", color: "var(--c-comm, #0a7a8c)" },
-  { key: "cp", label: "CP", color: "var(--c-acts, #8a3ab0)" },
-  { key: "ep", label: "EP", color: "var(--c-optim, #2f7d3b)" },
-  { key: "pp", label: "PP", color: "var(--c-muted, #585f6b)" },
-  { key: "dp", label: "DP/ZeRO", color: "var(--c-warning, #a64b00)" },
+  { key: "compute", label: "compute", color: "var(--c-params)" },
+  { key: "bubble", label: "bubble", color: "var(--c-bubble)" },
+  { key: "tp", label: "TP", color: "var(--c-comm)" },
+  { key: "cp", label: "CP", color: "var(--c-acts)" },
+  { key: "ep", label: "EP", color: "var(--c-optim)" },
+  { key: "pp", label: "PP", color: "var(--c-muted)" },
+  { key: "dp", label: "DP/ZeRO", color: "var(--c-warning)" },
 ] as const;
 
 function partSeconds(c: RankedConfig, key: (typeof configFinderParts)[number]["key"]): number {
@@ -169,31 +161,20 @@ export function drawConfigBars(root: Element, r: ConfigSearchResult, options: { 
   const rowHeight = 40;
   const top = narrow ? 52 : 34;
   const height = top + Math.max(1, rows.length) * rowHeight + 26;
-  const svg = doc.createElementNS(SVG_NS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("width", "100%");
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-labelledby", `${options.idPrefix}-title ${options.idPrefix}-desc`);
-  svg.setAttribute("font-family", "system-ui, -apple-system, 'Segoe UI', sans-serif");
-  svg.setAttribute("font-size", "12");
-  const title = doc.createElementNS(SVG_NS, "title");
-  title.setAttribute("id", `${options.idPrefix}-title`);
-  title.textContent = "Modeled step time of the fastest configurations that fit";
-  const desc = doc.createElementNS(SVG_NS, "desc");
-  desc.setAttribute("id", `${options.idPrefix}-desc`);
-  desc.textContent =
-    rows.length === 0
-      ? "No configuration fits, so no bars are drawn."
-      : rows.map((c, i) => `${i + 1}. ${configLabel(c)}: ${seconds(c.stepSeconds)} per step, of which ${seconds(c.computeSeconds)} compute.`).join(" ");
-  svg.append(title, desc);
-  const text = (x: number, y: number, content: string, attrs: Record<string, string> = {}) => {
-    const t = doc.createElementNS(SVG_NS, "text");
-    t.setAttribute("x", String(x));
-    t.setAttribute("y", String(y));
-    t.setAttribute("fill", "currentColor");
-    for (const [k, v] of Object.entries(attrs)) t.setAttribute(k, v);
-    t.textContent = content;
-    svg.append(t);
+  const { svg: mk } = dom(doc);
+  const svg = figureSvg(doc, {
+    idPrefix: options.idPrefix,
+    width,
+    height,
+    title: "Modeled step time of the fastest configurations that fit",
+    desc:
+      rows.length === 0
+        ? "No configuration fits, so no bars are drawn."
+        : rows.map((c, i) => `${i + 1}. ${configLabel(c)}: ${seconds(c.stepSeconds)} per step, of which ${seconds(c.computeSeconds)} compute.`).join(" "),
+    attrs: { width: "100%", "font-family": "system-ui, -apple-system, 'Segoe UI', sans-serif", "font-size": 12 },
+  });
+  const text = (x: number, y: number, content: string, attrs: Attrs = {}) => {
+    svg.append(mk("text", { x, y, fill: "currentColor", ...attrs }, content));
   };
   // Legend.
   let lx = 0;
@@ -204,13 +185,7 @@ export function drawConfigBars(root: Element, r: ConfigSearchResult, options: { 
       lx = 0;
       ly += 18;
     }
-    const rect = doc.createElementNS(SVG_NS, "rect");
-    rect.setAttribute("x", String(lx));
-    rect.setAttribute("y", String(ly));
-    rect.setAttribute("width", "10");
-    rect.setAttribute("height", "10");
-    rect.setAttribute("fill", p.color);
-    svg.append(rect);
+    svg.append(mk("rect", { x: lx, y: ly, width: 10, height: 10, fill: p.color }));
     text(lx + 14, ly + 9, p.label);
     lx += itemWidth;
   }
@@ -226,13 +201,7 @@ export function drawConfigBars(root: Element, r: ConfigSearchResult, options: { 
     for (const p of configFinderParts) {
       const w = (partSeconds(c, p.key) / maxSeconds) * barWidth;
       if (w <= 0) continue;
-      const rect = doc.createElementNS(SVG_NS, "rect");
-      rect.setAttribute("x", x.toFixed(2));
-      rect.setAttribute("y", String(y + 15));
-      rect.setAttribute("width", Math.max(w, 0.5).toFixed(2));
-      rect.setAttribute("height", "14");
-      rect.setAttribute("fill", p.color);
-      svg.append(rect);
+      svg.append(mk("rect", { x: x.toFixed(2), y: y + 15, width: Math.max(w, 0.5).toFixed(2), height: 14, fill: p.color }));
       x += w;
     }
     text(x + 6, y + 26, seconds(c.stepSeconds));
@@ -273,12 +242,7 @@ export function fillConfigTable(table: Element, r: ConfigSearchResult, count = 5
 export function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "config-finder";
-  const el = (tag: string, attrs: Record<string, string> = {}, content?: string): Element => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (content !== undefined) e.textContent = content;
-    return e;
-  };
+  const { el } = dom(doc);
   const box = el("div", { class: "config-finder" });
   const controls = el("div", { class: "widget-controls" });
   const select = (key: "model" | "gpu", label: string, options: { id: string; name: string }[]) => {

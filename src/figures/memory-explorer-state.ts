@@ -29,6 +29,8 @@ import {
 } from "../model/index.ts";
 import type { AttentionKernel, Recompute } from "../model/activations.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
+import { decodeUrlState, encodeUrlState, urlText, type UrlCodec, type UrlDecodeResult } from "./kit/url-codec.ts";
+import { readNumber } from "./kit/field.ts";
 
 /** Every control of the widget, by the name used in YAML settings, `hide`, `lock` and the URL. */
 export const memoryControls = [
@@ -464,14 +466,6 @@ function parseField(name: MemoryControl | "config", value: unknown): unknown {
   return bad("unknown setting");
 }
 
-/** Reads a number typed by a reader (commas, underscores and spaces between digits ignored); null if not one. */
-export function readNumber(text: string): number | null {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) return null;
-  const n = Number(cleaned);
-  return Number.isFinite(n) ? n : null;
-}
-
 function parseControlList(name: "hide" | "lock", value: unknown): MemoryControl[] {
   if (value === undefined || value === null) return [];
   const list = Array.isArray(value) ? value : [value];
@@ -540,21 +534,34 @@ function base64UrlDecode(text: string): string {
   return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
 }
 
+const memoryUrlCodec: UrlCodec<MemoryExplorerState, (typeof urlKeys)[number]> = {
+  keys: urlKeys,
+  same: (key, v, b) => (key === "config" ? JSON.stringify(v) === JSON.stringify(b) : v === b),
+  write: (key, v) => (key !== "config" ? urlText(v) : v ? base64UrlEncode(JSON.stringify(v)) : undefined),
+  read(key, value) {
+    if (key !== "config") return parseField(key, value);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(base64UrlDecode(value));
+    } catch {
+      throw new WidgetSettingsError("config", "is not an encoded config.json");
+    }
+    return parseField("config", parsed);
+  },
+  check(state) {
+    if (state.preset === "custom" && !state.config) throw new WidgetSettingsError("config", "preset custom needs a config");
+    if (state.preset !== "custom") state.config = null;
+    checkWithModel(state);
+  },
+  maxLength: 4 * maxConfigChars,
+};
+
 /** Encodes the fields of `state` that differ from `base` ("" when none). */
 export function encodeMemoryState(state: MemoryExplorerState, base: MemoryExplorerState): string {
-  const parts: string[] = [];
-  for (const key of memoryControls) {
-    const v = state[key];
-    if (v === base[key]) continue;
-    parts.push(`${key}:${typeof v === "boolean" ? (v ? 1 : 0) : v}`);
-  }
-  if (state.preset === "custom" && state.config && JSON.stringify(state.config) !== JSON.stringify(base.config)) {
-    parts.push(`config:${base64UrlEncode(JSON.stringify(state.config))}`);
-  }
-  return parts.join(",");
+  return encodeUrlState(memoryUrlCodec, state.preset === "custom" ? state : { ...state, config: null }, base);
 }
 
-export type DecodeResult = { ok: true; state: MemoryExplorerState; ignored: string[] } | { ok: false; message: string };
+export type DecodeResult = UrlDecodeResult<MemoryExplorerState>;
 
 /**
  * Restores a state from the URL string over `base` (the page's settings). Controls in `fixed`
@@ -562,40 +569,7 @@ export type DecodeResult = { ok: true; state: MemoryExplorerState; ignored: stri
  * combination; any problem rejects the whole link with a message.
  */
 export function decodeMemoryState(text: string, base: MemoryExplorerState, fixed: readonly MemoryControl[] = []): DecodeResult {
-  if (text.length > 4 * maxConfigChars) return { ok: false, message: "The link’s settings are too long." };
-  const state: MemoryExplorerState = { ...base };
-  const ignored: string[] = [];
-  try {
-    for (const part of text.split(",")) {
-      if (part === "") continue;
-      const colon = part.indexOf(":");
-      const key = colon < 0 ? part : part.slice(0, colon);
-      const value = colon < 0 ? "" : part.slice(colon + 1);
-      if (!(urlKeys as readonly string[]).includes(key)) throw new WidgetSettingsError(key, "unknown setting");
-      if (isControl(key) && fixed.includes(key)) {
-        ignored.push(key);
-        continue;
-      }
-      if (key === "config") {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(base64UrlDecode(value));
-        } catch {
-          throw new WidgetSettingsError("config", "is not an encoded config.json");
-        }
-        state.config = parseField("config", parsed) as Record<string, unknown>;
-      } else {
-        (state as unknown as Record<string, unknown>)[key] = parseField(key as MemoryControl, value);
-      }
-    }
-    if (state.preset === "custom" && !state.config) throw new WidgetSettingsError("config", "preset custom needs a config");
-    if (state.preset !== "custom") state.config = null;
-    checkWithModel(state);
-  } catch (err) {
-    if (err instanceof WidgetSettingsError) return { ok: false, message: `The settings in this page’s link were not used: ${err.message}.` };
-    throw err;
-  }
-  return { ok: true, state, ignored };
+  return decodeUrlState(memoryUrlCodec, text, base, fixed);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
  * src/model through memory-explorer-state.ts.
  */
 import { select, type Selection } from "d3-selection";
+import { child } from "./kit/dom.ts";
 import { scaleBand, scaleLinear, scaleLog } from "d3-scale";
 import { line as d3line } from "d3-shape";
 import {
@@ -33,10 +34,10 @@ const FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
 
 /** Category colors: the engine palette (assets/css/book.css) with its light values as fallbacks. */
 export const memoryColors = {
-  parameters: "var(--c-params, #2563c9)",
-  gradients: "var(--c-grads, #c2410c)",
-  optimizer: "var(--c-optim, #2f7d3b)",
-  activations: "var(--c-acts, #8a3ab0)",
+  parameters: "var(--c-params)",
+  gradients: "var(--c-grads)",
+  optimizer: "var(--c-optim)",
+  activations: "var(--c-acts)",
 } as const;
 
 type Svg = Selection<SVGSVGElement, unknown, null, undefined>;
@@ -71,7 +72,7 @@ function gbTick(bytes: number): string {
 
 
 const haloAttrs = (sel: Selection<SVGTextElement, unknown, null, undefined>) =>
-  sel.attr("paint-order", "stroke").attr("stroke", "var(--c-surface, #f5f6f8)").attr("stroke-width", 4).attr("stroke-linejoin", "round");
+  sel.attr("paint-order", "stroke").attr("stroke", "var(--c-surface)").attr("stroke-width", 4).attr("stroke-linejoin", "round");
 
 /** The stacked bars: one per pipeline stage (one bar without pipeline parallelism). */
 export function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
@@ -95,7 +96,7 @@ export function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
   const axis = svg.append("g").attr("class", "mx-axis");
   for (const t of y.ticks(5)) {
     axis.append("line").attr("x1", m.l).attr("x2", W - m.r).attr("y1", y(t)).attr("y2", y(t)).attr("stroke", "currentColor").attr("stroke-opacity", 0.14);
-    axis.append("text").attr("x", m.l - 5).attr("y", y(t) + 4).attr("text-anchor", "end").attr("fill", "var(--c-muted, #585f6b)").text(gbTick(t));
+    axis.append("text").attr("x", m.l - 5).attr("y", y(t) + 4).attr("text-anchor", "end").attr("fill", "var(--c-muted)").text(gbTick(t));
   }
 
   const bw = x.bandwidth();
@@ -125,7 +126,7 @@ export function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
           .attr("x", bx + bw / 2)
           .attr("y", (y0 + y1) / 2 + 4)
           .attr("text-anchor", "middle")
-          .attr("fill", "var(--c-bg, #ffffff)")
+          .attr("fill", "var(--c-bg)")
           .attr("font-size", bw >= 90 ? 12 : 10)
           .text(formatBytes(row.bytes));
       }
@@ -149,7 +150,7 @@ export function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
         .attr("y", H - m.b + 14)
         .attr("text-anchor", "middle")
         .attr("font-size", 11)
-        .attr("fill", "var(--c-muted, #585f6b)")
+        .attr("fill", "var(--c-muted)")
         .text(String(stage.stage + 1));
     }
   }
@@ -159,7 +160,7 @@ export function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
     .attr("y", H - m.b + (multi ? 28 : 16))
     .attr("text-anchor", "middle")
     .attr("font-size", 11)
-    .attr("fill", "var(--c-muted, #585f6b)")
+    .attr("fill", "var(--c-muted)")
     .text(multi ? `pipeline stage (fullest: ${memory.peakStage + 1})` : "one GPU");
 
   const cy = y(gpu.hbmBytes);
@@ -232,7 +233,7 @@ export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoi
   const thin = (yTicks.length > 7 ? yTicks.filter((t) => t.f === 1) : yTicks).map((t) => t.v);
   for (const t of thin) {
     grid.append("line").attr("x1", m.l).attr("x2", W - m.r).attr("y1", y(t)).attr("y2", y(t)).attr("stroke", "currentColor").attr("stroke-opacity", 0.14);
-    grid.append("text").attr("x", m.l - 5).attr("y", y(t) + 4).attr("text-anchor", "end").attr("fill", "var(--c-muted, #585f6b)").text(gbTick(t));
+    grid.append("text").attr("x", m.l - 5).attr("y", y(t) + 4).attr("text-anchor", "end").attr("fill", "var(--c-muted)").text(gbTick(t));
   }
   const xTicks = xs.filter((v) => Number.isInteger(Math.log2(v)) && (axis === "microBatch" || Math.log2(v) % 2 === 1));
   for (const t of xTicks) {
@@ -242,7 +243,7 @@ export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoi
       .attr("y", H - m.b + 16)
       .attr("text-anchor", "middle")
       .attr("font-size", 11)
-      .attr("fill", "var(--c-muted, #585f6b)")
+      .attr("fill", "var(--c-muted)")
       .text(axis === "seqLength" ? tokensTick(t) : String(t));
   }
   svg
@@ -251,7 +252,7 @@ export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoi
     .attr("y", H - m.b + 32)
     .attr("text-anchor", "middle")
     .attr("font-size", 11)
-    .attr("fill", "var(--c-muted, #585f6b)")
+    .attr("fill", "var(--c-muted)")
     .text(axis === "seqLength" ? "sequence length s (tokens)" : "micro-batch size b (sequences)");
 
   const cy = y(view.gpu.hbmBytes);
@@ -288,7 +289,7 @@ export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoi
     .attr("cx", cx)
     .attr("cy", cyTotal)
     .attr("r", 5.5)
-    .attr("fill", "var(--c-bg, #ffffff)")
+    .attr("fill", "var(--c-bg)")
     .attr("stroke", "currentColor")
     .attr("stroke-width", 2.2)
     .append("title")
@@ -313,15 +314,6 @@ export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoi
   svg.append("line").attr("x1", 196).attr("x2", 218).attr("y1", ly - 4).attr("y2", ly - 4).attr("stroke", "currentColor").attr("stroke-width", 1.6).attr("stroke-dasharray", "6 4");
   svg.append("text").attr("x", 222).attr("y", ly).attr("font-size", 11.5).text("GPU memory");
   return svg.node()!;
-}
-
-function child(root: Element, tag: string, cls: string, extra = ""): Element {
-  const found = Array.from(root.children).find((c) => c.tagName.toLowerCase() === tag && c.classList.contains(cls));
-  if (found) return found;
-  const el = root.ownerDocument.createElement(tag);
-  el.setAttribute("class", extra ? `${cls} ${extra}` : cls);
-  root.append(el);
-  return el;
 }
 
 /** The formula table: each number of the fullest GPU, and how it is computed. */
@@ -375,8 +367,8 @@ export function fillFormulaTable(table: Element, view: MemoryView): void {
 export function renderMemoryOutputs(out: Element, view: MemoryView, curve: CurvePoint[], axis: CurveAxis): void {
   const verdict = child(out, "p", "mx-verdict");
   verdict.setAttribute("data-verdict", view.verdict.kind);
-  const edge = view.verdict.kind === "fits" ? "var(--c-optim, #2f7d3b)" : view.verdict.kind === "tight" ? "var(--c-warning, #a64b00)" : "var(--c-invalid, #b3261e)";
-  verdict.setAttribute("style", `font-weight:600;margin:0 0 0.7rem;padding:0.35rem 0.7rem;border-left:4px solid ${edge};background:var(--c-bg, #fff);border-radius:0 4px 4px 0`);
+  const edge = view.verdict.kind === "fits" ? "var(--c-optim)" : view.verdict.kind === "tight" ? "var(--c-warning)" : "var(--c-invalid)";
+  verdict.setAttribute("style", `font-weight:600;margin:0 0 0.7rem;padding:0.35rem 0.7rem;border-left:4px solid ${edge};background:var(--c-bg);border-radius:0 4px 4px 0`);
   verdict.textContent = view.verdict.text;
   const charts = child(out, "div", "mx-charts");
   charts.setAttribute("style", "display:flex;flex-wrap:wrap;gap:0.5rem 1rem;justify-content:space-between");

@@ -131,7 +131,7 @@ export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGE
       .attr("y", top.y - 4)
       .attr("width", groupWidth)
       .attr("height", top.h + 4)
-      .attr("fill", "var(--c-muted, #6b7280)")
+      .attr("fill", "var(--c-muted)")
       .attr("fill-opacity", 0.06)
       .attr("rx", 4);
     svg
@@ -155,7 +155,7 @@ export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGE
       .attr("y", y(kept))
       .attr("width", bw)
       .attr("height", y(0) - y(kept))
-      .attr("fill", "var(--c-params, #4c78a8)")
+      .attr("fill", "var(--c-params)")
       .append("title")
       .text(`expert ${e}: ${fmt.format(kept)} kept, ${fmt.format(dropped)} dropped`);
     if (dropped > 0) {
@@ -165,7 +165,7 @@ export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGE
         .attr("y", y(kept + dropped))
         .attr("width", bw)
         .attr("height", y(kept) - y(kept + dropped))
-        .attr("fill", "var(--c-grads, #f58518)")
+        .attr("fill", "var(--c-grads)")
         .attr("stroke", "currentColor")
         .attr("stroke-width", 0.8)
         .attr("stroke-dasharray", "3 2");
@@ -191,21 +191,21 @@ export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGE
       .attr("text-anchor", "end")
       .attr("fill", "currentColor")
       .attr("paint-order", "stroke")
-      .attr("stroke", "var(--c-bg, #ffffff)")
+      .attr("stroke", "var(--c-bg)")
       .attr("stroke-width", 4)
       .text(`capacity ${fmt.format(capacityPerExpert)}`);
   }
 
   // legend
   const legend = svg.append("g").attr("transform", `translate(${WIDTH - 250}, 6)`);
-  legend.append("rect").attr("width", 12).attr("height", 12).attr("fill", "var(--c-params, #4c78a8)");
+  legend.append("rect").attr("width", 12).attr("height", 12).attr("fill", "var(--c-params)");
   legend.append("text").attr("x", 16).attr("y", 10).attr("fill", "currentColor").text("kept");
   legend
     .append("rect")
     .attr("x", 60)
     .attr("width", 12)
     .attr("height", 12)
-    .attr("fill", "var(--c-grads, #f58518)")
+    .attr("fill", "var(--c-grads)")
     .attr("stroke", "currentColor")
     .attr("stroke-width", 0.8)
     .attr("stroke-dasharray", "3 2");
@@ -242,14 +242,14 @@ export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGE
       .attr("y", ry + 2)
       .attr("width", Math.max(0, x(gpuKept[g]) - bottom.x))
       .attr("height", bottom.rowH - 4)
-      .attr("fill", "var(--c-comm, #e45756)");
+      .attr("fill", "var(--c-comm)");
     svg
       .append("text")
       .attr("x", x(gpuKept[g]) + 6)
       .attr("y", ry + bottom.rowH * 0.68)
       .attr("fill", "currentColor")
       .attr("paint-order", "stroke")
-      .attr("stroke", "var(--c-bg, #ffffff)")
+      .attr("stroke", "var(--c-bg)")
       .attr("stroke-width", 4)
       .text(`${fmt.format(gpuKept[g])} (${(gpuKept[g] / meanKept).toFixed(2)}× mean)`);
   }

@@ -29,6 +29,8 @@ import {
 import type { EncodedNumber, NumberFormatId } from "../model/number-formats.ts";
 import { numberFormatIds } from "../data/number-formats.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { dom } from "./kit/dom.ts";
+import { looksNumeric, readNumber } from "./kit/field.ts";
 
 export interface NumberFormatsSettings {
   value: number;
@@ -46,16 +48,13 @@ export type NumberInputResult = { ok: true; value: number } | { ok: false; messa
  * ("-3.5", "1e-5", "65,504"). Never returns NaN or Infinity; anything else is a message.
  */
 export function parseNumberInput(text: string): NumberInputResult {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "").replace(/^−/, "-");
-  if (cleaned === "") return { ok: false, message: "Enter a number, for example 0.1 or -3.5e-4." };
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) {
+  if (text.trim() === "") return { ok: false, message: "Enter a number, for example 0.1 or -3.5e-4." };
+  const value = readNumber(text);
+  if (!looksNumeric(text)) {
     return { ok: false, message: `"${text.trim()}" is not a number. Use digits, a point and an optional exponent, for example 6.1e-5.` };
   }
-  const value = Number(cleaned);
-  if (!Number.isFinite(value) || Math.abs(value) > maxInputMagnitude) {
-    return { ok: false, message: "Enter a number of magnitude at most 1e300." };
-  }
-  return { ok: true, value: Object.is(value, -0) ? 0 : value };
+  if (value === null || Math.abs(value) > maxInputMagnitude) return { ok: false, message: "Enter a number of magnitude at most 1e300." };
+  return { ok: true, value };
 }
 
 export function parseSettings(raw: unknown): NumberFormatsSettings {
@@ -296,7 +295,6 @@ export function summarizeView(view: NumberFormatsView): string {
 // ---------------------------------------------------------------------------------------------
 // Drawing
 
-const svgNs = "http://www.w3.org/2000/svg";
 
 /** Layout switch: below this width (CSS px) the rows stack value text under the bits. */
 export const narrowWidth = 600;
@@ -305,15 +303,15 @@ type Sel = Selection<SVGSVGElement, unknown, null, undefined>;
 type G = Selection<SVGGElement, unknown, null, undefined>;
 
 const colors = {
-  sign: "var(--c-grads, #c2410c)",
-  exponent: "var(--c-params, #2563c9)",
-  mantissa: "var(--c-optim, #2f7d3b)",
-  text: "var(--c-text, #1b1d22)",
-  muted: "var(--c-muted, #585f6b)",
-  grid: "var(--c-border, #dfe2e7)",
-  bg: "var(--c-bg, #ffffff)",
-  warn: "var(--c-invalid, #b3261e)",
-  marker: "var(--c-grads, #c2410c)",
+  sign: "var(--c-grads)",
+  exponent: "var(--c-params)",
+  mantissa: "var(--c-optim)",
+  text: "var(--c-text)",
+  muted: "var(--c-muted)",
+  grid: "var(--c-border)",
+  bg: "var(--c-bg)",
+  warn: "var(--c-invalid)",
+  marker: "var(--c-grads)",
 };
 
 function text(g: G | Sel, x: number, y: number, content: string, opts: { size?: number; weight?: string; fill?: string; anchor?: string } = {}) {
@@ -339,7 +337,7 @@ function log10Tick(exp: number): string {
 export function drawNumberFormats(root: Element, view: NumberFormatsView, width = 720): SVGSVGElement {
   const doc = root.ownerDocument;
   for (const old of Array.from(root.querySelectorAll("svg.nf-figure"))) old.remove();
-  const svgEl = doc.createElementNS(svgNs, "svg") as SVGSVGElement;
+  const svgEl = dom(doc).svg("svg");
   root.append(svgEl);
   const svg = select(svgEl) as unknown as Sel;
   const narrow = width < narrowWidth;
@@ -537,12 +535,7 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
 function renderStatic(root: Element, settings: NumberFormatsSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "number-formats";
-  const el = (tag: string, attrs: Record<string, string> = {}, content?: string): Element => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (content !== undefined) e.textContent = content;
-    return e;
-  };
+  const { el } = dom(doc);
   const box = el("div", { class: "number-formats" });
   const controls = el("div", { class: "widget-controls" });
 

@@ -11,6 +11,7 @@
  */
 import { findGpu, findModelPreset, GPUS, MODEL_PRESETS, ModelInputError, overlapRatios, type OverlapRatio, type OverlapRatios, type ZeroStage } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { dom, SVG_NS } from "./kit/dom.ts";
 
 export interface OverlapCalculatorSettings {
   model: string;
@@ -176,7 +177,6 @@ export function summarizeOverlap(s: OverlapCalculatorSettings, ratios: OverlapRa
   return lines.length === 0 ? `${head} No communication: every degree is 1.` : `${head} ${lines.join(" ")}`;
 }
 
-const svgNs = "http://www.w3.org/2000/svg";
 
 /** Horizontal bars: communication and compute time per active scheme, on a shared log-free linear scale per row. */
 export function renderOverlapChart(container: Element, ratios: OverlapRatios, svgId: string, width = 640): void {
@@ -185,17 +185,12 @@ export function renderOverlapChart(container: Element, ratios: OverlapRatios, sv
   const rowH = 54;
   const left = 10;
   const height = Math.max(40, active.length * rowH + 10);
-  const mk = (tag: string, attrs: Record<string, string | number>, text?: string) => {
-    const e = doc.createElementNS(svgNs, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { svg: mk } = dom(doc);
   container.textContent = "";
-  const svg = mk("svg", { xmlns: svgNs, viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "ovl-svg", "aria-labelledby": `${svgId}-title` });
+  const svg = mk("svg", { xmlns: SVG_NS, viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "ovl-svg", "aria-labelledby": `${svgId}-title` });
   svg.append(
     mk("title", { id: `${svgId}-title` }, active.length ? overlapLines(ratios).join(" ") : "No communication: every degree is 1."),
-    mk("style", {}, ".ovl-svg text{font:12px system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;fill:var(--c-text,#1b1d22)}"),
+    mk("style", {}, ".ovl-svg text{font:12px system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;fill:var(--c-text)}"),
   );
   if (active.length === 0) {
     svg.append(mk("text", { x: left, y: 24 }, "No communication: every degree is 1."));
@@ -206,8 +201,8 @@ export function renderOverlapChart(container: Element, ratios: OverlapRatios, sv
     const scale = barMax / Math.max(v.commSeconds, v.computeSeconds);
     const y = i * rowH + 6;
     svg.append(mk("text", { x: left, y: y + 10 }, `${r.label}: ratio ${formatRatio(v.ratio)}, ${v.ratio < 1 ? "can hide" : "exposed"}`));
-    svg.append(mk("rect", { x: left, y: y + 16, width: Math.max(1, v.computeSeconds * scale), height: 12, fill: "var(--c-params, #2563c9)", rx: 2 }));
-    svg.append(mk("rect", { x: left, y: y + 31, width: Math.max(1, v.commSeconds * scale), height: 12, fill: v.ratio < 1 ? "var(--c-comm, #0a7a8c)" : "var(--c-grads, #c2410c)", rx: 2 }));
+    svg.append(mk("rect", { x: left, y: y + 16, width: Math.max(1, v.computeSeconds * scale), height: 12, fill: "var(--c-params)", rx: 2 }));
+    svg.append(mk("rect", { x: left, y: y + 31, width: Math.max(1, v.commSeconds * scale), height: 12, fill: v.ratio < 1 ? "var(--c-comm)" : "var(--c-grads)", rx: 2 }));
   });
   container.append(svg);
 }
@@ -236,12 +231,7 @@ export function fillOverlapTable(tbody: Element, ratios: OverlapRatios): void {
 function renderStatic(root: Element, s: OverlapCalculatorSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "overlap-calculator";
-  const el = (tag: string, attrs: Record<string, string> = {}, text?: string): Element => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
   const r = computeOverlap(s);
   if (!r.ok) throw new WidgetSettingsError(r.field, r.message);
   const box = el("div", { class: "overlap-calculator" });

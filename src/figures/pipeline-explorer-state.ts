@@ -20,6 +20,8 @@ import {
   type PipelineSchedule,
 } from "../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
+import { decodeUrlState, encodeUrlState, type UrlCodec, type UrlDecodeResult } from "./kit/url-codec.ts";
+import { readNumber } from "./kit/field.ts";
 
 export const pipelineControls = ["schedule", "stages", "microbatches", "chunks", "forward", "backward", "weightGrad", "forwardBackward"] as const;
 export type PipelineControl = (typeof pipelineControls)[number];
@@ -193,14 +195,6 @@ export function summarizePipeline(view: PipelineView): string {
 // Parsing shared by YAML, URL and controls.
 // ---------------------------------------------------------------------------------------------
 
-/** Reads a number typed by a reader (commas, underscores and spaces between digits ignored); null if not one. */
-export function readNumber(text: string): number | null {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) return null;
-  const n = Number(cleaned);
-  return Number.isFinite(n) ? n : null;
-}
-
 const messages: Record<PipelineControl, string> = {
   schedule: `Choose one of ${PIPELINE_SCHEDULES.join(", ")}.`,
   stages: `Enter a whole number of stages from ${pipelineLimits.stages[0]} to ${pipelineLimits.stages[1]}.`,
@@ -277,38 +271,23 @@ export function parsePipelineSettings(raw: unknown): PipelineExplorerSettings {
   return { ...state, hide, lock };
 }
 
+const pipelineUrlCodec: UrlCodec<PipelineExplorerState, PipelineControl> = {
+  keys: pipelineControls,
+  read: (key, value) => parseField(key, value),
+  check: checkWithModel,
+  maxLength: 1000,
+};
+
 /** URL form: `key:value` pairs of the fields that differ from `base`, joined by commas. */
 export function encodePipelineState(state: PipelineExplorerState, base: PipelineExplorerState): string {
-  const parts: string[] = [];
-  for (const key of pipelineControls) {
-    if (state[key] === base[key]) continue;
-    parts.push(`${key}:${state[key] === null ? "auto" : state[key]}`);
-  }
-  return parts.join(",");
+  return encodeUrlState(pipelineUrlCodec, state, base);
 }
 
-export type PipelineDecodeResult = { ok: true; state: PipelineExplorerState } | { ok: false; message: string };
+export type PipelineDecodeResult = UrlDecodeResult<PipelineExplorerState>;
 
 /** Restores a state from the URL over `base`; controls in `fixed` are ignored; any bad value rejects the link. */
 export function decodePipelineState(text: string, base: PipelineExplorerState, fixed: readonly PipelineControl[] = []): PipelineDecodeResult {
-  if (text.length > 1000) return { ok: false, message: "The link’s settings are too long." };
-  const state: PipelineExplorerState = { ...base };
-  try {
-    for (const part of text.split(",")) {
-      if (part === "") continue;
-      const colon = part.indexOf(":");
-      const key = colon < 0 ? part : part.slice(0, colon);
-      const value = colon < 0 ? "" : part.slice(colon + 1);
-      if (!isControl(key)) throw new WidgetSettingsError(key, "unknown setting");
-      if (fixed.includes(key)) continue;
-      (state as unknown as Record<string, unknown>)[key] = parseField(key, value);
-    }
-    checkWithModel(state);
-  } catch (err) {
-    if (err instanceof WidgetSettingsError) return { ok: false, message: `The settings in this page’s link were not used: ${err.message}.` };
-    throw err;
-  }
-  return { ok: true, state };
+  return decodeUrlState(pipelineUrlCodec, text, base, fixed);
 }
 
 export type PipelineControlValues = Record<PipelineControl, string>;

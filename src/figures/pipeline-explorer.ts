@@ -10,6 +10,7 @@
  * step-through.
  */
 import { select } from "d3-selection";
+import { child } from "./kit/dom.ts";
 import type { PipelineOp } from "../model/index.ts";
 import {
   computePipelineView,
@@ -20,19 +21,15 @@ import {
   type PipelineView,
 } from "./pipeline-explorer-state.ts";
 import { defineWidget } from "./widget.ts";
+import { pipelineOpColors } from "./kit/palette.ts";
 
 const WIDTH = 720;
 const LEFT = 52;
 const RIGHT = 58;
 const FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
 
-/** Operation colors: the engine palette with its light values as fallbacks. */
-export const opColors: Record<PipelineOp["kind"], string> = {
-  F: "var(--c-params, #2563c9)",
-  B: "var(--c-grads, #c2410c)",
-  W: "var(--c-optim, #2f7d3b)",
-  FB: "var(--c-acts, #8a3ab0)",
-};
+/** Operation colors, from the palette. */
+export const opColors: Readonly<Record<PipelineOp["kind"], string>> = pipelineOpColors;
 
 const kindNames: Record<PipelineOp["kind"], string> = {
   F: "forward",
@@ -107,7 +104,7 @@ export function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGE
     .attr("y", 16)
     .attr("font-weight", 600)
     .text(`Bubble ${formatPercent(result.bubbleFraction)} of busy time · step ${num(result.makespan)} time units`);
-  svg.append("text").attr("x", WIDTH - 2).attr("y", 16).attr("text-anchor", "end").attr("font-size", 11).attr("fill", "var(--c-muted, #585f6b)").text("peak in flight");
+  svg.append("text").attr("x", WIDTH - 2).attr("y", 16).attr("text-anchor", "end").attr("font-size", 11).attr("fill", "var(--c-muted)").text("peak in flight");
 
   const labelEvery = result.stages <= 16 ? 1 : 4;
   for (let stage = 0; stage < result.stages; stage++) {
@@ -128,7 +125,7 @@ export function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGE
       .attr("y", y + 1)
       .attr("width", plotW)
       .attr("height", row - 2)
-      .attr("fill", "var(--c-bubble, #9aa1ab)")
+      .attr("fill", "var(--c-bubble)")
       .attr("fill-opacity", 0.3)
       .append("title")
       .text(`GPU ${stage}: idle ${num(result.idlePerStage[stage])} of ${num(result.makespan)} time units`);
@@ -166,7 +163,7 @@ export function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGE
         .attr("y", y + row - 5)
         .attr("width", Math.max(0.6, w - 1))
         .attr("height", 4)
-        .attr("fill", "var(--c-text, #1b1d22)");
+        .attr("fill", "var(--c-text)");
     }
     const text = opLabel(op);
     if (w >= text.length * labelSize * 0.62 + 4 && row >= 12) {
@@ -175,7 +172,7 @@ export function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGE
         .attr("y", y + row * 0.5 + labelSize * 0.36 - (secondary ? 1.5 : 0))
         .attr("text-anchor", "middle")
         .attr("font-size", labelSize)
-        .attr("fill", "var(--c-bg, #ffffff)")
+        .attr("fill", "var(--c-bg)")
         .attr("pointer-events", "none")
         .text(text);
     }
@@ -187,9 +184,9 @@ export function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGE
   const mag = 10 ** Math.floor(Math.log10(rawStep));
   const step = [1, 2, 5, 10].map((f) => f * mag).find((s) => s >= rawStep) ?? rawStep;
   for (let t = 0; t <= result.makespan + 1e-9; t += step) {
-    svg.append("text").attr("x", x(t)).attr("y", axisY + 14).attr("text-anchor", "middle").attr("font-size", 11).attr("fill", "var(--c-muted, #585f6b)").text(num(t));
+    svg.append("text").attr("x", x(t)).attr("y", axisY + 14).attr("text-anchor", "middle").attr("font-size", 11).attr("fill", "var(--c-muted)").text(num(t));
   }
-  svg.append("text").attr("x", x(result.makespan)).attr("y", axisY + 27).attr("text-anchor", "end").attr("font-size", 11).attr("fill", "var(--c-muted, #585f6b)").text("time (units of the durations)");
+  svg.append("text").attr("x", x(result.makespan)).attr("y", axisY + 27).attr("text-anchor", "end").attr("font-size", 11).attr("fill", "var(--c-muted)").text("time (units of the durations)");
 
   // cursor for the step-through, hidden until used
   svg.append("line").attr("class", "px-cursor").attr("y1", top - 4).attr("y2", axisY).attr("x1", x(0)).attr("x2", x(0)).attr("stroke", "currentColor").attr("stroke-width", 2).attr("visibility", "hidden");
@@ -201,8 +198,8 @@ export function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGE
     fill: opColors[k],
     kind: "box",
   }));
-  if (secondaryMark) entries.push({ label: state.schedule === "interleaved" ? "chunk 2+ (bar)" : "second direction (bar)", fill: "var(--c-text, #1b1d22)", kind: "bar" });
-  entries.push({ label: "idle (bubble)", fill: "var(--c-bubble, #9aa1ab)", kind: "idle" });
+  if (secondaryMark) entries.push({ label: state.schedule === "interleaved" ? "chunk 2+ (bar)" : "second direction (bar)", fill: "var(--c-text)", kind: "bar" });
+  entries.push({ label: "idle (bubble)", fill: "var(--c-bubble)", kind: "idle" });
   let lx = LEFT;
   let ly = legendY;
   for (const e of entries) {
@@ -269,24 +266,17 @@ export function fillPipelineReadout(list: Element, view: PipelineView): void {
 
 /** Draws or redraws the chart and the readout into `out` (elements reused). */
 export function renderPipelineOutputs(out: Element, view: PipelineView): SVGSVGElement {
-  const doc = out.ownerDocument;
-  const find = (tag: string, cls: string) => {
-    let e = Array.from(out.children).find((c) => c.tagName.toLowerCase() === tag && c.classList.contains(cls));
-    if (!e) {
-      e = doc.createElement(tag);
-      e.setAttribute("class", cls);
-      out.append(e);
-    }
-    return e;
-  };
-  const chart = find("div", "px-chart");
-  // On a phone the timeline keeps a legible size and scrolls sideways inside its own box.
-  chart.setAttribute("style", "overflow-x:auto");
+  // On a phone the timeline keeps a legible size and scrolls sideways inside its own box; a hint
+  // (shown on narrow screens only) and an edge shadow say so.
+  const hint = child(out, "p", "widget-scroll-hint");
+  hint.textContent = "The timeline is wider than the screen: scroll it sideways to see the whole step →";
+  const chart = child(out, "div", "px-chart");
+  chart.setAttribute("class", "px-chart widget-scroll");
   chart.setAttribute("tabindex", "0");
   chart.setAttribute("role", "group");
   chart.setAttribute("aria-label", "Pipeline timeline (scrolls sideways on narrow screens)");
   const svg = drawPipelineExplorer(chart, view);
-  const readout = find("dl", "px-readout");
+  const readout = child(out, "dl", "px-readout");
   readout.setAttribute("style", "display:grid;grid-template-columns:fit-content(40%) 1fr;gap:0.2rem 0.8rem;font-size:0.88rem;margin:0.6rem 0 0");
   fillPipelineReadout(readout, view);
   return svg;

@@ -10,6 +10,7 @@
 import { select } from "d3-selection";
 import type { PipelineOp, PipelineResult } from "../model/pipeline.ts";
 import { createStaticSvg } from "./static-figure-style.ts";
+import { pipelineOpColors } from "./kit/palette.ts";
 
 /** What to draw and how. */
 export interface PipelineTimelineInput {
@@ -28,12 +29,7 @@ const ROW = 26;
 const LEFT = 56;
 const TOP = 26;
 
-const fills: Record<PipelineOp["kind"], string> = {
-  F: "var(--c-params, #4c78a8)",
-  B: "var(--c-grads, #e45756)",
-  W: "var(--c-optim, #f58518)",
-  FB: "var(--c-acts, #54a24b)",
-};
+const fills: Readonly<Record<PipelineOp["kind"], string>> = pipelineOpColors;
 
 const kindNames: Record<PipelineOp["kind"], string> = {
   F: "forward",
@@ -80,7 +76,7 @@ export function drawPipelineTimeline(root: Element, input: PipelineTimelineInput
       .attr("y", y + 2)
       .attr("width", result.makespan * unitWidth)
       .attr("height", ROW - 4)
-      .attr("fill", "var(--c-bubble, #8c959f)")
+      .attr("fill", "var(--c-bubble)")
       .attr("fill-opacity", 0.28);
   }
 
@@ -125,7 +121,7 @@ export function drawPipelineTimeline(root: Element, input: PipelineTimelineInput
   if (chunked || twoDirections) {
     entries.push({ label: chunked ? "second chunk" : "second direction", fill: fills.F, secondary: true });
   }
-  entries.push({ label: "idle", fill: "var(--c-bubble, #8c959f)", idle: true });
+  entries.push({ label: "idle", fill: "var(--c-bubble)", idle: true });
   let lx = LEFT;
   let ly = legendY;
   for (const entry of entries) {

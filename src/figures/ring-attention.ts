@@ -16,6 +16,7 @@
 import { select } from "d3";
 import { planRingAttention, type CpSharding, type RingAttentionPlan } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { dom } from "./kit/dom.ts";
 
 export interface RingAttentionSettings {
   gpus: number;
@@ -170,18 +171,18 @@ export function drawRingAttention(root: Element, s: RingAttentionSettings, idPre
 
   svg.append("style").text(
     [
-      "text{fill:var(--c-text,#1f2328)}",
+      "text{fill:var(--c-text)}",
       ".ra-title{font-weight:600}",
-      ".ra-muted{fill:var(--c-muted,#57606a)}",
-      ".ra-band{fill:var(--c-surface-2,#eceef2)}",
-      ".ra-band-text{fill:var(--c-text,#1f2328);font-size:10px}",
-      ".ra-masked{fill:none;stroke:var(--c-border,#dfe2e7);stroke-width:0.5}",
-      ".ra-all,.ra-now{fill:var(--c-accent,#0a5fc2)}",
-      ".ra-done{fill:var(--c-accent,#0a5fc2);fill-opacity:.35}",
-      ".ra-todo{fill:none;stroke:var(--c-accent,#0a5fc2);stroke-opacity:.5;stroke-width:1}",
-      ".ra-tile-text{fill:var(--c-bg,#fff);font-weight:600}",
-      ".ra-total{fill:none;stroke:var(--c-muted,#8c959f);stroke-width:1}",
-      ".ra-done-bar{fill:var(--c-comm,#0a7a8c)}",
+      ".ra-muted{fill:var(--c-muted)}",
+      ".ra-band{fill:var(--c-surface-2)}",
+      ".ra-band-text{fill:var(--c-text);font-size:10px}",
+      ".ra-masked{fill:none;stroke:var(--c-border);stroke-width:0.5}",
+      ".ra-all,.ra-now{fill:var(--c-accent)}",
+      ".ra-done{fill:var(--c-accent);fill-opacity:.35}",
+      ".ra-todo{fill:none;stroke:var(--c-accent);stroke-opacity:.5;stroke-width:1}",
+      ".ra-tile-text{fill:var(--c-bg);font-weight:600}",
+      ".ra-total{fill:none;stroke:var(--c-muted);stroke-width:1}",
+      ".ra-done-bar{fill:var(--c-comm)}",
     ].join("\n"),
   );
   return svg.node() as SVGSVGElement;
@@ -230,12 +231,7 @@ export function validateRingGpus(text: string): RingValidation {
 function renderStatic(root: Element, settings: RingAttentionSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "ring-attention";
-  const el = (tag: string, attrs: Record<string, string> = {}, text?: string): Element => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
   const box = el("div", { class: "ring-attention" });
   const controls = el("div", { class: "widget-controls" });
 

@@ -28,6 +28,8 @@ import {
   type KernelCost,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { dom, figureSvg } from "./kit/dom.ts";
+import { numberField } from "./kit/field.ts";
 
 export type RooflinePrecision = "bf16" | "fp8";
 
@@ -163,14 +165,13 @@ function parseSettings(raw: unknown): RooflineSettings {
   return settings;
 }
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 const POINT_COLORS: Record<string, string> = {
-  matmul: "var(--c-params, #2563c9)",
-  add: "var(--c-grads, #c2410c)",
-  softmax: "var(--c-acts, #8a3ab0)",
-  rmsnorm: "var(--c-optim, #2f7d3b)",
-  "attn-std": "var(--c-comm, #0a7a8c)",
-  "attn-fused": "var(--c-accent, #0a5fc2)",
+  matmul: "var(--c-params)",
+  add: "var(--c-grads)",
+  softmax: "var(--c-acts)",
+  rmsnorm: "var(--c-optim)",
+  "attn-std": "var(--c-comm)",
+  "attn-fused": "var(--c-accent)",
 };
 const POINT_SHAPES: Record<string, string> = {
   matmul: "M-6,-6H6V6H-6Z",
@@ -187,34 +188,34 @@ export function drawRoofline(container: Element, view: RooflineView, idPrefix: s
   const height = 360;
   const m = { top: 26, right: 30, bottom: 48, left: 64 };
   const tickStep = width < 480 ? 2 : 1;
-  const svgEl = doc.createElementNS(SVG_NS, "svg");
+  const svgEl = figureSvg(doc, {
+    idPrefix,
+    width,
+    height,
+    title: `Roofline of the ${view.gpu.name} in ${view.precision}`,
+    desc: summarizeRoofline(view),
+    attrs: { width: "100%", class: "roofline-svg" },
+  });
   container.append(svgEl);
-  const svg = select(svgEl as SVGSVGElement)
-    .attr("viewBox", `0 0 ${width} ${height}`)
-    .attr("width", "100%")
-    .attr("role", "img")
-    .attr("aria-labelledby", `${idPrefix}-title ${idPrefix}-desc`)
-    .attr("class", "roofline-svg");
-  svg.append("title").attr("id", `${idPrefix}-title`).text(`Roofline of the ${view.gpu.name} in ${view.precision}`);
-  svg.append("desc").attr("id", `${idPrefix}-desc`).text(summarizeRoofline(view));
+  const svg = select(svgEl);
   const xMin = 0.05;
   const xMax = 1e5;
   const yMax = view.peakFlopsPerSecond * 3;
   const yMin = Math.min(xMin * view.bandwidthBytesPerSecond, ...view.points.map((p) => p.attainableFlopsPerSecond)) / 2;
   const x = scaleLog().domain([xMin, xMax]).range([m.left, width - m.right]);
   const y = scaleLog().domain([yMin, yMax]).range([height - m.bottom, m.top]);
-  const text = "fill:var(--c-text,#1b1d22);font:12px system-ui,-apple-system,'Segoe UI',sans-serif";
-  const muted = "fill:var(--c-muted,#585f6b);font:11px system-ui,-apple-system,'Segoe UI',sans-serif";
+  const text = "fill:var(--c-text);font:12px system-ui,-apple-system,'Segoe UI',sans-serif";
+  const muted = "fill:var(--c-muted);font:11px system-ui,-apple-system,'Segoe UI',sans-serif";
   // grid and ticks: decades
   const g = svg.append("g");
   for (let k = Math.ceil(Math.log10(xMin)); k <= Math.log10(xMax); k += tickStep) {
     const xv = x(10 ** k);
-    g.append("line").attr("x1", xv).attr("x2", xv).attr("y1", m.top).attr("y2", height - m.bottom).attr("style", "stroke:var(--c-muted,#585f6b);stroke-opacity:.25");
+    g.append("line").attr("x1", xv).attr("x2", xv).attr("y1", m.top).attr("y2", height - m.bottom).attr("style", "stroke:var(--c-muted);stroke-opacity:.25");
     g.append("text").attr("x", xv).attr("y", height - m.bottom + 16).attr("text-anchor", "middle").attr("style", muted).text(k >= 0 ? (10 ** k).toLocaleString("en-US") : String(10 ** k));
   }
   for (let k = Math.ceil(Math.log10(yMin)); k <= Math.log10(yMax); k++) {
     const yv = y(10 ** k);
-    g.append("line").attr("x1", m.left).attr("x2", width - m.right).attr("y1", yv).attr("y2", yv).attr("style", "stroke:var(--c-muted,#585f6b);stroke-opacity:.25");
+    g.append("line").attr("x1", m.left).attr("x2", width - m.right).attr("y1", yv).attr("y2", yv).attr("style", "stroke:var(--c-muted);stroke-opacity:.25");
     const tf = 10 ** k / 1e12;
     g.append("text").attr("x", m.left - 6).attr("y", yv + 4).attr("text-anchor", "end").attr("style", muted).text(tf >= 1 ? tf.toLocaleString("en-US") : String(Number(tf.toPrecision(1))));
   }
@@ -226,8 +227,8 @@ export function drawRoofline(container: Element, view: RooflineView, idPrefix: s
   svg
     .append("path")
     .attr("d", `M${x(startX)},${y(startX * view.bandwidthBytesPerSecond)}L${x(ridge)},${y(view.peakFlopsPerSecond)}L${x(xMax)},${y(view.peakFlopsPerSecond)}`)
-    .attr("style", "fill:none;stroke:var(--c-text,#1b1d22);stroke-width:2");
-  svg.append("line").attr("x1", x(ridge)).attr("x2", x(ridge)).attr("y1", y(view.peakFlopsPerSecond)).attr("y2", height - m.bottom).attr("style", "stroke:var(--c-muted,#585f6b);stroke-dasharray:4 4");
+    .attr("style", "fill:none;stroke:var(--c-text);stroke-width:2");
+  svg.append("line").attr("x1", x(ridge)).attr("x2", x(ridge)).attr("y1", y(view.peakFlopsPerSecond)).attr("y2", height - m.bottom).attr("style", "stroke:var(--c-muted);stroke-dasharray:4 4");
   svg
     .append("text")
     .attr("x", m.left + 4)
@@ -240,28 +241,27 @@ export function drawRoofline(container: Element, view: RooflineView, idPrefix: s
     const py = y(p.attainableFlopsPerSecond);
     const shape = svg.append("path").attr("transform", `translate(${px} ${py})`).attr("d", POINT_SHAPES[p.id] ?? "").attr("class", `roofline-point roofline-${p.id}`);
     const color = POINT_COLORS[p.id] ?? "currentColor";
-    shape.attr("style", p.id === "attn-std" ? `fill:none;stroke:${color};stroke-width:2.5` : `fill:${color};stroke:var(--c-bg,#fff);stroke-width:1`);
+    shape.attr("style", p.id === "attn-std" ? `fill:none;stroke:${color};stroke-width:2.5` : `fill:${color};stroke:var(--c-bg);stroke-width:1`);
     shape.append("title").text(`${p.label}: ${formatIntensity(p.cost.intensityFlopsPerByte)} FLOP/byte, ${formatTflops(p.attainableFlopsPerSecond)} TFLOPS`);
   }
 }
 
 /** The legend as an HTML list (readable, wraps on phones). */
+/** A 14 px marker of a legend entry: the point's shape drawn with `style`. */
+export function legendMarker(doc: Document, shape: string, style: string): SVGSVGElement {
+  const { svg } = dom(doc);
+  const marker = svg("svg", { viewBox: "-8 -8 16 16", width: 14, height: 14, "aria-hidden": "true" });
+  marker.append(svg("path", { d: shape, style }));
+  return marker;
+}
+
 export function fillRooflineLegend(list: Element, view: RooflineView): void {
   const doc = list.ownerDocument;
   list.textContent = "";
   for (const p of view.points) {
     const li = doc.createElement("li");
-    const svg = doc.createElementNS(SVG_NS, "svg");
-    svg.setAttribute("viewBox", "-8 -8 16 16");
-    svg.setAttribute("width", "14");
-    svg.setAttribute("height", "14");
-    svg.setAttribute("aria-hidden", "true");
-    const path = doc.createElementNS(SVG_NS, "path");
-    path.setAttribute("d", POINT_SHAPES[p.id] ?? "");
     const color = POINT_COLORS[p.id] ?? "currentColor";
-    path.setAttribute("style", p.id === "attn-std" ? `fill:none;stroke:${color};stroke-width:2.5` : `fill:${color}`);
-    svg.append(path);
-    li.append(svg, doc.createTextNode(` ${p.label}: ${formatIntensity(p.cost.intensityFlopsPerByte)} FLOP/byte, ${p.bound}-bound, ${formatTflops(p.attainableFlopsPerSecond)} TFLOPS`));
+    li.append(legendMarker(doc, POINT_SHAPES[p.id] ?? "", p.id === "attn-std" ? `fill:none;stroke:${color};stroke-width:2.5` : `fill:${color}`), doc.createTextNode(` ${p.label}: ${formatIntensity(p.cost.intensityFlopsPerByte)} FLOP/byte, ${p.bound}-bound, ${formatTflops(p.attainableFlopsPerSecond)} TFLOPS`));
     list.append(li);
   }
 }
@@ -269,12 +269,7 @@ export function fillRooflineLegend(list: Element, view: RooflineView): void {
 function renderStatic(root: Element, settings: RooflineSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "roofline";
-  const el = (tag: string, attrs: Record<string, string> = {}, text?: string): Element => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
   const view = rooflineView(settings);
   const box = el("div", { class: "roofline" });
   const controls = el("div", { class: "widget-controls" });
@@ -294,27 +289,8 @@ function renderStatic(root: Element, settings: RooflineSettings): void {
     precSelect.append(o);
   }
   precField.append(el("label", { for: `${idBase}-precision` }, "Precision"), precSelect, el("p", { class: "widget-message", id: `${idBase}-precision-message`, role: "alert" }));
-  const numberField = (name: string, label: string, value: number): Element => {
-    const f = el("div", { class: "widget-field" });
-    f.append(
-      el("label", { for: `${idBase}-${name}` }, label),
-      el("input", {
-        id: `${idBase}-${name}`,
-        name,
-        type: "text",
-        inputmode: "numeric",
-        autocomplete: "off",
-        spellcheck: "false",
-        size: "8",
-        value: String(value),
-        "aria-describedby": `${idBase}-${name}-message`,
-        disabled: "",
-      }),
-      el("p", { class: "widget-message", id: `${idBase}-${name}-message`, role: "alert" }),
-    );
-    return f;
-  };
-  controls.append(gpuField, precField, numberField("tokens", "Tokens (matmul rows m)", settings.tokens), numberField("seq", "Attention length N", settings.seq));
+  const field = (name: string, label: string, value: number): Element => numberField(doc, { idBase, name, label, value, size: 8 });
+  controls.append(gpuField, precField, field("tokens", "Tokens (matmul rows m)", settings.tokens), field("seq", "Attention length N", settings.seq));
   const figure = el("div", { class: "roofline-figure" });
   drawRoofline(figure, view, `${idBase}-svg`);
   const legend = el("ul", { class: "roofline-legend" });

@@ -28,6 +28,8 @@ import {
   type TpTensor,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { dom } from "./kit/dom.ts";
+import { numberField } from "./kit/field.ts";
 
 /** Settings of the widget (and its state). */
 export interface TpShardingSettings {
@@ -260,16 +262,16 @@ export function drawTpSharding(root: Element, s: TpShardingSettings, idPrefix = 
 
   svg.append("style").text(
     [
-      "text{fill:var(--c-text,#1f2328)}",
-      ".tps-muted,.tps-detail{fill:var(--c-muted,#57606a)}",
+      "text{fill:var(--c-text)}",
+      ".tps-muted,.tps-detail{fill:var(--c-muted)}",
       ".tps-title{font-weight:600}",
-      ".tps-weight{fill:var(--c-params,#2563c9)}",
-      ".tps-act{fill:var(--c-acts,#8a3ab0)}",
-      ".tps-full{fill:none;stroke:var(--c-muted,#8c959f);stroke-width:1}",
-      ".tps-bg-parallel{fill:var(--c-accent-soft,#e7f0fb)}",
-      ".tps-bg-plain{fill:var(--c-surface-2,#eceef2)}",
-      ".tps-comm{fill:var(--c-comm,#0a7a8c)}",
-      ".tps-comm-text{fill:var(--c-bg,#fff);font-weight:600}",
+      ".tps-weight{fill:var(--c-params)}",
+      ".tps-act{fill:var(--c-acts)}",
+      ".tps-full{fill:none;stroke:var(--c-muted);stroke-width:1}",
+      ".tps-bg-parallel{fill:var(--c-accent-soft)}",
+      ".tps-bg-plain{fill:var(--c-surface-2)}",
+      ".tps-comm{fill:var(--c-comm)}",
+      ".tps-comm-text{fill:var(--c-bg);font-weight:600}",
     ].join("\n"),
   );
   return svg.node() as SVGSVGElement;
@@ -309,12 +311,7 @@ function parseSettings(raw: unknown): TpShardingSettings {
 function renderStatic(root: Element, settings: TpShardingSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "tp-sharding";
-  const el = (tag: string, attrs: Record<string, string> = {}, text?: string): Element => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
   const box = el("div", { class: "tp-sharding" });
   const controls = el("div", { class: "widget-controls" });
 
@@ -328,29 +325,12 @@ function renderStatic(root: Element, settings: TpShardingSettings): void {
   modelField.append(el("label", { for: `${idBase}-model` }, "Model"), modelSelect, el("p", { class: "widget-message", id: `${idBase}-model-message`, role: "alert" }));
   controls.append(modelField);
 
-  const numberField = (key: "tp" | "seq" | "microBatch", label: string, value: number) => {
-    const field = el("div", { class: "widget-field" });
-    field.append(
-      el("label", { for: `${idBase}-${key}` }, label),
-      el("input", {
-        id: `${idBase}-${key}`,
-        name: key,
-        type: "text",
-        inputmode: "numeric",
-        autocomplete: "off",
-        spellcheck: "false",
-        size: "8",
-        value: String(value),
-        "aria-describedby": `${idBase}-${key}-message`,
-        disabled: "",
-      }),
-      el("p", { class: "widget-message", id: `${idBase}-${key}-message`, role: "alert" }),
-    );
-    controls.append(field);
+  const addField = (key: "tp" | "seq" | "microBatch", label: string, value: number) => {
+    controls.append(numberField(doc, { idBase, name: key, label, value, size: 8 }));
   };
-  numberField("tp", "TP degree t", settings.tp);
-  numberField("seq", "Sequence length s", settings.seq);
-  numberField("microBatch", "Microbatch b", settings.microBatch);
+  addField("tp", "TP degree t", settings.tp);
+  addField("seq", "Sequence length s", settings.seq);
+  addField("microBatch", "Microbatch b", settings.microBatch);
 
   const spField = el("div", { class: "widget-field widget-check" });
   const spInput = el("input", { id: `${idBase}-sp`, name: "sp", type: "checkbox", disabled: "" });

@@ -7,6 +7,8 @@
  *   unit: GB       # its unit: bytes, GB, GiB, TB or TiB
  */
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { dom } from "./kit/dom.ts";
+import { looksNumeric, readNumber } from "./kit/field.ts";
 
 export const byteUnits = ["bytes", "GB", "GiB", "TB", "TiB"] as const;
 export type ByteUnit = (typeof byteUnits)[number];
@@ -44,14 +46,13 @@ export type AmountResult = { ok: true; value: number } | { ok: false; message: s
  * Infinity: anything else is a message saying what to type.
  */
 export function parseAmount(text: string, unit: ByteUnit): AmountResult {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  if (cleaned === "") return { ok: false, message: "Enter an amount, for example 80." };
-  if (!/^\+?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) {
+  if (text.trim() === "") return { ok: false, message: "Enter an amount, for example 80." };
+  const value = readNumber(text);
+  if (!looksNumeric(text) || text.trim().startsWith("-")) {
     return { ok: false, message: `"${text.trim()}" is not a number. Use digits, for example 80 or 1.5e3.` };
   }
-  const value = Number(cleaned);
   const limit = maxBytes / bytesPerUnit[unit];
-  if (!Number.isFinite(value) || value > limit) {
+  if (value === null || value > limit) {
     return { ok: false, message: `Enter at most ${formatAmount(limit)} ${unit} (10³⁰ bytes).` };
   }
   return { ok: true, value };
@@ -125,12 +126,7 @@ export function summary(value: number, unit: ByteUnit): string {
 function renderStatic(root: Element, settings: UnitConverterSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "unit-converter";
-  const el = (tag: string, attrs: Record<string, string> = {}, text?: string): Element => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
   const box = el("div", { class: "unit-converter" });
   const controls = el("div", { class: "widget-controls" });
 

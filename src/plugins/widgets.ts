@@ -32,6 +32,7 @@ export function renderWidgetHtml(
   id: string,
   settings: unknown,
   env?: unknown,
+  title?: string,
 ): string {
   const { document } = parseHTML("<!doctype html><html><body></body></html>");
   const root = document.createElement("div");
@@ -40,6 +41,16 @@ export function renderWidgetHtml(
   root.setAttribute(editionOf(env)?.name === "book" ? "data-widget-static" : "data-widget", name);
   root.setAttribute("data-settings", JSON.stringify(settings));
   document.body.append(root);
+  if (title !== undefined) {
+    // What this instance demonstrates (`::: widget name title="…"`); widgets keep it when they redraw.
+    const p = document.createElement("p");
+    p.setAttribute("class", "widget-title");
+    p.setAttribute("id", `${id}-title`);
+    p.textContent = title;
+    root.setAttribute("role", "group");
+    root.setAttribute("aria-labelledby", p.id);
+    root.append(p);
+  }
   definition.renderStatic(root, settings);
   if (editionOf(env)?.idPrefix) {
     for (const el of [root, ...root.querySelectorAll("*")]) {
@@ -60,7 +71,11 @@ function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, Wid
     const line = t.map?.[0] ?? 0;
     const name = t.info.trim().split(/\s+/)[0] ?? "";
     if (name === "") fail(doc, line, `"::: widget" needs a name (known: ${Object.keys(registry).join(", ")})`);
-    if (t.info.trim() !== name) fail(doc, line, `write widget settings as YAML lines inside the block, not after the name "${name}"`);
+    const rest = t.info.trim().slice(name.length).trim();
+    const titleMatch = /^title="([^"]+)"$/.exec(rest);
+    if (rest !== "" && !titleMatch) {
+      fail(doc, line, `after the name "${name}" only title="…" may follow; write widget settings as YAML lines inside the block`);
+    }
     const definition = Object.hasOwn(registry, name) ? registry[name] : undefined;
     if (!definition) fail(doc, line, `unknown widget "${name}" (known: ${Object.keys(registry).join(", ")})`);
     let raw: unknown;
@@ -81,7 +96,7 @@ function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, Wid
     }
     const n = (counts.get(name) ?? 0) + 1;
     counts.set(name, n);
-    t.meta = { ...(t.meta as object), html: renderWidgetHtml(definition, name, `widget-${name}-${n}`, settings, state.env) + "\n" };
+    t.meta = { ...(t.meta as object), html: renderWidgetHtml(definition, name, `widget-${name}-${n}`, settings, state.env, titleMatch?.[1]) + "\n" };
   }
   return true;
 }

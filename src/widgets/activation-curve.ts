@@ -13,7 +13,7 @@ import {
   type CurveAttention,
 } from "../figures/activation-curve.ts";
 import { findModelPreset } from "../model/index.ts";
-import { setFieldProblem } from "./runtime/inputs.ts";
+import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, settings: ActivationCurveSettings): void {
   const model = root.querySelector<HTMLSelectElement>("select[name=model]");

@@ -5,7 +5,7 @@
  * Nothing animates, so prefers-reduced-motion needs no special case.
  */
 import { drawCoalescing, readCoalescingControls, summarizeCoalescing, type CoalescingSettings } from "../figures/coalescing.ts";
-import { setFieldProblem } from "./runtime/inputs.ts";
+import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, settings: CoalescingSettings): void {
   const figure = root.querySelector<HTMLElement>(".coalescing-figure");

@@ -13,7 +13,7 @@ import {
   validateCollectivesControls,
   type CollectivesSettings,
 } from "../figures/collectives.ts";
-import { setFieldProblem } from "./runtime/inputs.ts";
+import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, settings: CollectivesSettings): void {
   const select = root.querySelector<HTMLSelectElement>("select[name=collective]");

@@ -10,12 +10,11 @@ import {
   drawConfigBars,
   explainConfigFinder,
   fillConfigTable,
-  readTypedInteger,
   runConfigFinder,
   type ConfigFinderSettings,
 } from "../figures/config-finder.ts";
 import { ModelInputError } from "../model/index.ts";
-import { setFieldProblem } from "./runtime/inputs.ts";
+import { readNumber, setFieldProblem } from "../figures/kit/field.ts";
 
 type NumericKey = keyof typeof configFinderBounds;
 
@@ -55,7 +54,7 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
     let ok = true;
     for (const [key, input] of inputs) {
       const text = input.value;
-      const value = readTypedInteger(text);
+      const value = readNumber(text);
       const problem = value === null ? (text.trim() === "" ? "Enter a number." : `"${text.trim()}" is not a number.`) : configFinderProblem(key, value);
       setFieldProblem(input, problem);
       if (problem) ok = false;

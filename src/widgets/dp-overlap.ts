@@ -11,7 +11,7 @@ import {
   validateDpOverlapControls,
   type DpOverlapSettings,
 } from "../figures/dp-overlap.ts";
-import { setFieldProblem } from "./runtime/inputs.ts";
+import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, settings: DpOverlapSettings): void {
   const figure = root.querySelector<HTMLElement>(".dp-overlap-figure");

@@ -28,8 +28,11 @@ import {
   type MemoryExplorerState,
   type MemoryView,
 } from "../figures/memory-explorer-state.ts";
-import { copyLink, readUrlParam, urlWith, urlWriter } from "./runtime/url-state.ts";
+import { copyLink, readUrlParam, shareLink, urlWriter } from "./runtime/url-state.ts";
 import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
+import { clearWidget, dom } from "../figures/kit/dom.ts";
+import { setStale } from "../figures/kit/field.ts";
+import { formatNumber } from "../figures/kit/format.ts";
 
 type Control = HTMLInputElement | HTMLSelectElement;
 
@@ -109,12 +112,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
   ensureStyle(doc, "explorer-controls-style", explorerControlsCss);
   ensureStyle(doc, "memory-explorer-style", css);
   const id = root.id || "widget-memory-explorer";
-  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string) => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
 
   const hidden = expand(settings.hide);
   const locked = expand(settings.lock);
@@ -133,7 +131,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     else linkMessage = decoded.message;
   }
 
-  root.textContent = "";
+  clearWidget(root);
   const form = el("form", { class: "explorer-controls mx-controls", "aria-label": "Memory Explorer settings" });
   form.addEventListener("submit", (e) => e.preventDefault());
   const controls = {} as Record<MemoryControl, Control>;
@@ -256,6 +254,15 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     live.textContent = summarizeMemory(view);
   };
 
+  const staleNote = (shown: MemoryExplorerState, names: MemoryControl[]): string => {
+    const parts = [...new Set(names)].map((n) => {
+      const v = shown[n];
+      const text = typeof v === "number" ? formatNumber(v) : typeof v === "boolean" ? (v ? "on" : "off") : String(v);
+      return `${labels[n]} = ${text}`;
+    });
+    return `Showing the last valid result (${parts.join(", ")}) until the field is fixed.`;
+  };
+
   const update = () => {
     syncVisibility();
     const result = readMemoryControls(readValues());
@@ -273,8 +280,11 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
         // A problem in a hidden control would be invisible: show it on the first visible field.
         if (fieldOf[problem.control].hidden && !hidden.has(problem.control)) fieldOf[problem.control].hidden = false;
       }
-      return; // keep the last valid drawing
+      // Keep the last valid drawing, dimmed, and say which values it shows.
+      if (last) setStale(out, staleNote(last.state, result.problems.map((p) => p.control)));
+      return;
     }
+    setStale(out, undefined);
     last = { state: result.state, view: result.view };
     draw(result.state, result.view);
     writeUrl(encodeMemoryState(result.state, base));
@@ -290,9 +300,9 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
   });
   copy.addEventListener("click", async () => {
     const state = last?.state ?? base;
-    status.textContent = await copyLink(win, urlWith(win, id, encodeMemoryState(state, base)), linkBox);
+    status.textContent = await copyLink(win, shareLink(win, id, encodeMemoryState(state, base)), linkBox);
   });
-  reset.addEventListener("click", () => {
+  const showBase = () => {
     const v = controlValuesOf(base);
     for (const name of memoryControls) {
       const c = controls[name];
@@ -300,6 +310,9 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
       else c.value = v[name] as string;
     }
     textarea.value = v.configText;
+  };
+  reset.addEventListener("click", () => {
+    showBase();
     status.textContent = "Back to this example’s settings.";
     update();
   });
@@ -308,13 +321,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
   if (last === null) {
     // The chapter's settings were validated at build time, so this only happens if a restored
     // link combined with them badly; fall back to the chapter's own state rather than nothing.
-    const v = controlValuesOf(base);
-    for (const name of memoryControls) {
-      const c = controls[name];
-      if (c instanceof HTMLInputElement && c.type === "checkbox") c.checked = v[name] as boolean;
-      else c.value = v[name] as string;
-    }
-    textarea.value = v.configText;
+    showBase();
     update();
   }
 }

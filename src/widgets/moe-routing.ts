@@ -14,20 +14,14 @@ import {
   summarizeMoeRouting,
   type MoeRoutingSettings,
 } from "../figures/moe-routing.ts";
+import { clearWidget, dom } from "../figures/kit/dom.ts";
+import { readNumber } from "../figures/kit/field.ts";
 
 type FieldName = "tokens" | "experts" | "gpus" | "topK" | "capacityFactor" | "skew" | "seed";
 
 interface Field {
   input: HTMLInputElement | HTMLSelectElement;
   message: HTMLElement;
-}
-
-/** Reads a number typed by a reader; commas and spaces between digits are ignored. */
-export function readNumber(text: string): number | null {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(cleaned)) return null;
-  const value = Number(cleaned);
-  return Number.isFinite(value) ? value : null;
 }
 
 /**
@@ -69,14 +63,9 @@ export function validateControls(raw: Record<FieldName, string>, dropless: boole
 export function mount(root: HTMLElement, settings: MoeRoutingSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.id || `moe-routing-${Math.random().toString(36).slice(2, 8)}`;
-  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string) => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
 
-  root.textContent = "";
+  clearWidget(root);
   const controls = el("div", { class: "widget-controls" });
   const fields = {} as Record<FieldName, Field>;
 

@@ -11,7 +11,7 @@ import {
   validateOverlapControls,
   type OverlapCalculatorSettings,
 } from "../figures/overlap-calculator.ts";
-import { setFieldProblem } from "./runtime/inputs.ts";
+import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, _settings: OverlapCalculatorSettings): void {
   const chart = root.querySelector<HTMLElement>(".ovl-figure");

@@ -25,8 +25,11 @@ import {
   type PipelineExplorerState,
   type PipelineView,
 } from "../figures/pipeline-explorer-state.ts";
-import { copyLink, readUrlParam, urlWith, urlWriter } from "./runtime/url-state.ts";
+import { copyLink, readUrlParam, shareLink, urlWriter } from "./runtime/url-state.ts";
 import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
+import { clearWidget, dom } from "../figures/kit/dom.ts";
+import { setStale } from "../figures/kit/field.ts";
+import { formatNumber } from "../figures/kit/format.ts";
 
 const labels: Record<PipelineControl, string> = {
   schedule: "Schedule",
@@ -39,14 +42,18 @@ const labels: Record<PipelineControl, string> = {
   forwardBackward: "Overlapped F&B",
 };
 
+/** Schedules that run the weight gradient W as its own operation; the others ignore the T_W field. */
+const splitSchedules: readonly string[] = ["zb-h1", "dualpipe"];
+
 const hints: Partial<Record<PipelineControl, string>> = {
-  backward: "Input gradient; schedules that do not split the backward run T_B + T_W as one box.",
+  backward: "Input gradient; the weight gradient T_W is its own box in ZB-H1 and DualPipe.",
   forwardBackward: "Empty: T_F + T_B + T_W (overlap hides communication only).",
 };
 
 const css = `
 .px-controls .widget-field input[type="text"] { width: 6.5rem; }
 .px-controls .widget-field input[name="forwardBackward"] { width: 10rem; }
+.px-controls .widget-field select[name="schedule"] { max-width: none; width: auto; }
 .px-step { display: flex; flex-wrap: wrap; gap: 0.4rem 0.6rem; align-items: center; margin: 0.2rem 0 0.4rem; }
 .px-step input[type="range"] { width: min(18rem, 100%); accent-color: var(--c-accent); }
 .px-readout dt { font-weight: 600; }
@@ -69,12 +76,7 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
   ensureStyle(doc, "explorer-controls-style", explorerControlsCss);
   ensureStyle(doc, "pipeline-explorer-style", css);
   const id = root.id || "widget-pipeline-explorer";
-  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string) => {
-    const e = doc.createElement(tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
   const hidden = new Set(settings.hide);
   const locked = new Set(settings.lock);
   const base: PipelineExplorerState = { ...settings };
@@ -90,7 +92,7 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     else linkMessage = decoded.message;
   }
 
-  root.textContent = "";
+  clearWidget(root);
   const form = el("form", { class: "explorer-controls px-controls", "aria-label": "Pipeline Explorer settings" });
   form.addEventListener("submit", (e) => e.preventDefault());
   const fieldset = el("fieldset");
@@ -195,11 +197,22 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
   syncMotion();
   reduced.addEventListener?.("change", syncMotion);
 
+  const staleNote = (shown: PipelineExplorerState, names: PipelineControl[]): string => {
+    const parts = [...new Set(names)].map((n) => {
+      const v = shown[n];
+      return `${labels[n]} = ${typeof v === "number" ? formatNumber(v) : v === null ? "T_F + T_B + T_W" : scheduleNames[v as keyof typeof scheduleNames] ?? String(v)}`;
+    });
+    return `Showing the last valid timeline (${parts.join(", ")}) until the field is fixed.`;
+  };
+
   const update = () => {
     const values = {} as Record<PipelineControl, string>;
     for (const name of pipelineControls) values[name] = controls[name].value;
     fields.chunks.hidden = hidden.has("chunks") || values.schedule !== "interleaved";
     fields.forwardBackward.hidden = hidden.has("forwardBackward") || values.schedule !== "dualpipe";
+    // Unsplit schedules run T_B + T_W as one backward box; the T_W field stays hidden for them and
+    // keeps its value, which the backward box includes (the readout states both).
+    fields.weightGrad.hidden = hidden.has("weightGrad") || !splitSchedules.includes(values.schedule);
     const result = readPipelineControls(values);
     for (const name of pipelineControls) {
       controls[name].removeAttribute("aria-invalid");
@@ -209,8 +222,15 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
       controls[problem.control].setAttribute("aria-invalid", "true");
       const msg = messages[problem.control];
       msg.textContent = msg.textContent ? `${msg.textContent} ${problem.message}` : problem.message;
+      // A problem in a field the schedule hides would be invisible: show the field.
+      if (fields[problem.control].hidden && !hidden.has(problem.control)) fields[problem.control].hidden = false;
     }
-    if (!result.ok) return; // keep the last valid timeline
+    if (!result.ok) {
+      // Keep the last valid timeline, dimmed, and say which values it shows.
+      if (last) setStale(out, staleNote(last.state, result.problems.map((p) => p.control)));
+      return;
+    }
+    setStale(out, undefined);
     stopPlaying();
     const svg = renderPipelineOutputs(out, result.view);
     last = { state: result.state, view: result.view, svg, times: eventTimes(result.view) };
@@ -273,7 +293,7 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
   });
   copy.addEventListener("click", async () => {
     const state = last?.state ?? base;
-    status.textContent = await copyLink(win, urlWith(win, id, encodePipelineState(state, base)), linkBox);
+    status.textContent = await copyLink(win, shareLink(win, id, encodePipelineState(state, base)), linkBox);
   });
   const setValues = (state: PipelineExplorerState) => {
     const v = pipelineControlValuesOf(state);

@@ -6,7 +6,7 @@
  * marks the field invalid with a message (role="alert") and the figure keeps the last valid state.
  */
 import { drawRingAttention, summarizeRingAttention, validateRingGpus, type RingAttentionSettings } from "../figures/ring-attention.ts";
-import { setFieldProblem } from "./runtime/inputs.ts";
+import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, settings: RingAttentionSettings): void {
   const figure = root.querySelector<HTMLElement>(".ring-attention-figure");

@@ -23,6 +23,7 @@ import type { PlotlyConfig, PlotlyGraphDiv, PlotlyStatic } from "plotly.js-basic
 import {
   drawRoofline,
   fillRooflineLegend,
+  legendMarker,
   readRooflineControls,
   rooflineView,
   summarizeRoofline,
@@ -44,8 +45,10 @@ import {
   type CustomOp,
   type RooflineTheme,
 } from "../figures/roofline-plotly.ts";
-import { setFieldProblem } from "./runtime/inputs.ts";
+import { setFieldProblem } from "../figures/kit/field.ts";
 import { ensureStyle } from "./runtime/widget-style.ts";
+import { dom } from "../figures/kit/dom.ts";
+import { lightPalette, type PaletteName } from "../figures/kit/palette.ts";
 
 const css = `
 .widget details.roofline-add-details { margin: 0 0 0.8rem; }
@@ -88,15 +91,16 @@ const config: PlotlyConfig = {
 
 function readTheme(el: HTMLElement): RooflineTheme {
   const cs = getComputedStyle(el);
-  const v = (name: string, fallback: string) => cs.getPropertyValue(name).trim() || fallback;
+  // Plotly needs resolved colours; the light palette stands in if the page's CSS is missing.
+  const v = (name: PaletteName) => cs.getPropertyValue(`--c-${name}`).trim() || lightPalette[name];
   const palette: Record<string, string> = {};
-  for (const name of Object.values(POINT_COLOR_VARS)) palette[name] = v(name, "#2563c9");
+  for (const name of Object.values(POINT_COLOR_VARS)) palette[name] = cs.getPropertyValue(name).trim() || lightPalette.params;
   return {
-    text: v("--c-text", "#1b1d22"),
-    muted: v("--c-muted", "#585f6b"),
-    border: v("--c-border", "#dfe2e7"),
-    surface: v("--c-surface", "#f5f6f8"),
-    bg: v("--c-bg", "#ffffff"),
+    text: v("text"),
+    muted: v("muted"),
+    border: v("border"),
+    surface: v("surface"),
+    bg: v("bg"),
     fontFamily: cs.fontFamily || "system-ui, sans-serif",
     palette,
   };
@@ -117,12 +121,7 @@ export function mount(root: HTMLElement, settings: RooflineSettings): void {
   if (!box || !figure || !legend || !gpu || !precision || !tokens || !seq) throw new Error("roofline: static markup missing");
   for (const c of [gpu, precision, tokens, seq]) c.disabled = false;
   const idBase = root.getAttribute("id") ?? "roofline";
-  const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] => {
-    const e = doc.createElement(tag);
-    for (const [k, val] of Object.entries(attrs)) e.setAttribute(k, val);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
+  const { el } = dom(doc);
 
   // --- The add-an-operation form (after the main controls) ---
   const details = el("details", { class: "roofline-add-details" });
@@ -200,15 +199,7 @@ export function mount(root: HTMLElement, settings: RooflineSettings): void {
     fillRooflineLegend(legend, view);
     points.forEach((p, i) => {
       const li = el("li");
-      const svg = doc.createElementNS("http://www.w3.org/2000/svg", "svg");
-      svg.setAttribute("viewBox", "-8 -8 16 16");
-      svg.setAttribute("width", "14");
-      svg.setAttribute("height", "14");
-      svg.setAttribute("aria-hidden", "true");
-      const path = doc.createElementNS("http://www.w3.org/2000/svg", "path");
-      path.setAttribute("d", STAR);
-      path.setAttribute("style", "fill:var(--c-text)");
-      svg.append(path);
+      const svg = legendMarker(doc, STAR, "fill:var(--c-text)");
       const remove = el("button", { type: "button", class: "roofline-button roofline-remove", "aria-label": `Remove ${p.label}` }, "Remove");
       remove.addEventListener("click", () => {
         const [gone] = custom.splice(i, 1);

@@ -5,7 +5,7 @@
  * state. Nothing animates, so prefers-reduced-motion needs no special case.
  */
 import { drawTpSharding, summarizeTpSharding, validateTpShardingControls, type TpShardingSettings } from "../figures/tp-sharding.ts";
-import { setFieldProblem } from "./runtime/inputs.ts";
+import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, settings: TpShardingSettings): void {
   const figure = root.querySelector<HTMLElement>(".tp-sharding-figure");

@@ -4,7 +4,7 @@
  * field invalid with a message and leaves the last good table in place.
  */
 import { byteUnits, fillTable, parseAmount, summary, type ByteUnit, type UnitConverterSettings } from "../figures/unit-converter.ts";
-import { setFieldProblem } from "./runtime/inputs.ts";
+import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, settings: UnitConverterSettings): void {
   const input = root.querySelector<HTMLInputElement>("input[name=amount]");

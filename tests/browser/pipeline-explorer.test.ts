@@ -119,7 +119,9 @@ describe("pipeline-explorer widget", () => {
     const page = await open(3);
     const problems = watchPage(page, server.url);
     const before = await page.locator(`${w(3)} svg`).innerHTML();
-    for (const name of ["stages", "microbatches", "chunks", "forward", "backward", "weightGrad"]) {
+    // Interleaved 1F1B runs T_B + T_W as one box: the T_W field is hidden there (it is tested on ZB-H1 below).
+    assert.equal(await field(page, 3, "weightGrad").isVisible(), false);
+    for (const name of ["stages", "microbatches", "chunks", "forward", "backward"]) {
       const input = field(page, 3, name);
       const good = await input.inputValue();
       for (const value of ["-5", "0", "1e40", "lots", "", "NaN", "2.5"]) {
@@ -135,6 +137,14 @@ describe("pipeline-explorer widget", () => {
       await input.fill(good);
       assert.equal(await input.getAttribute("aria-invalid"), null);
     }
+    const zb = await open(4);
+    const weightGrad = field(zb, 4, "weightGrad");
+    for (const value of ["-5", "1e40", "lots", "", "NaN"]) {
+      await weightGrad.fill(value);
+      assert.equal(await weightGrad.getAttribute("aria-invalid"), "true", `weightGrad=${JSON.stringify(value)}`);
+      assert.ok(((await zb.locator(`${w(4)} #widget-pipeline-explorer-4-weightGrad-message`).textContent()) ?? "").length > 15);
+    }
+    await zb.context().close();
     // Combinations the model refuses name the field to change.
     await field(page, 3, "microbatches").fill("6");
     assert.match((await page.locator(`${w(3)} #widget-pipeline-explorer-3-microbatches-message`).textContent()) ?? "", /multiple of stages/);

@@ -26,7 +26,8 @@ import {
   type DpTimelineInput,
   type ZeroStage,
 } from "../../src/model/index.ts";
-import { chapterScalingPoints, chapterTimelinePanels, defaultDpOverlapSettings, formatDuration } from "../../src/figures/dp-overlap.ts";
+import { chapterScalingPoints, chapterTimelinePanels, defaultDpOverlapSettings } from "../../src/figures/dp-overlap.ts";
+import { formatDuration } from "../../src/figures/dp-timelines.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 
 const text = readChapter("03-data-parallelism");

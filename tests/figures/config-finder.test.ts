@@ -1,3 +1,4 @@
+import { readNumber } from "../../src/figures/kit/field.ts";
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
@@ -9,7 +10,6 @@ import {
   configLabel,
   drawConfigBars,
   explainConfigFinder,
-  readTypedInteger,
   runConfigFinder,
 } from "../../src/figures/config-finder.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
@@ -28,9 +28,9 @@ describe("config-finder settings", () => {
     }
   });
   it("reads typed integers and names problems", () => {
-    assert.equal(readTypedInteger("1,024"), 1024);
-    assert.equal(readTypedInteger("abc"), null);
-    assert.equal(readTypedInteger(""), null);
+    assert.equal(readNumber("1,024"), 1024);
+    assert.equal(readNumber("abc"), null);
+    assert.equal(readNumber(""), null);
     assert.equal(configFinderProblem("gpuCount", -8), "Enter a whole number from 1 to 16,384.");
     assert.equal(configFinderProblem("gpuCount", 2.5), "Enter a whole number.");
     assert.equal(configFinderProblem("seqLength", 8192), undefined);

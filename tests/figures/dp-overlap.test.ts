@@ -6,13 +6,12 @@ import {
   chapterTimelinePanels,
   defaultDpOverlapSettings,
   dpOverlapWidget,
-  formatDuration,
-  mergeRuns,
   parseDpOverlapSettings,
   renderChapterFigures,
   summarizeDpOverlap,
   validateDpOverlapControls,
 } from "../../src/figures/dp-overlap.ts";
+import { formatDuration, mergeRuns } from "../../src/figures/dp-timelines.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { dataParallelTimeline, findGpu, findModelPreset, modelFlopsPerToken } from "../../src/model/index.ts";
 

@@ -108,7 +108,7 @@ describe("pipeline-explorer: settings, URL and controls", () => {
     const s = state({ schedule: "dualpipe", microbatches: 12, forwardBackward: 2.5 });
     const text = encodePipelineState(s, base);
     assert.equal(text, "schedule:dualpipe,microbatches:12,forwardBackward:2.5");
-    assert.deepEqual(decodePipelineState(text, base), { ok: true, state: s });
+    assert.deepEqual(decodePipelineState(text, base), { ok: true, state: s, ignored: [] });
     for (const bad of ["stages:0", "stages:1e40", "stages:x", "schedule:gpipe", "schedule:interleaved,microbatches:6", "speed:2", "forward:-1"]) {
       assert.equal(decodePipelineState(bad, base).ok, false, bad);
     }

@@ -18,6 +18,7 @@
 import "./scroll-regions.ts"; // wide equations, code and tables: focusable when they scroll
 import "./code-copy.ts"; // "Copy code" buttons on code blocks
 import "./exercise-check.ts"; // answer boxes of checkable exercises, solved counts
+import "./widget-links.ts"; // shared widget links open at the widget; "Download SVG" buttons
 import { currentHeading, spySelector } from "./reading.ts"; // reading progress, resume, read marks
 import { effectiveTheme, storeTheme, type Theme } from "./theme-store.ts";
 import { isTransientViewport } from "./scroll-regions.ts";

@@ -21,6 +21,16 @@ export function urlWith(win: Window, id: string, value: string): string {
 }
 
 /**
+ * The link to share: the current URL with this widget's parameter, and `#id` so that the page
+ * opens at the widget (runtime/widget-links.ts scrolls there again once it has mounted).
+ */
+export function shareLink(win: Window, id: string, value: string): string {
+  const url = new URL(urlWith(win, id, value));
+  url.hash = id;
+  return url.href;
+}
+
+/**
  * Returns a function that records `value` in the URL after `delayMs` without new calls, so that
  * holding an arrow key does not flood the history API (browsers throttle it).
  */

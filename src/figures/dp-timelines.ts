@@ -1,0 +1,259 @@
+/**
+ * Drawing code for data-parallel step timelines and the DP scaling chart.
+ *
+ * What it is for: the data-parallelism chapter's static figures (rendered at build time under
+ * linkedom, see dp-overlap.ts) and the `dp-overlap` widget (rendered in the browser) draw with the
+ * same functions, so the picture a reader sees with JavaScript off is the picture the widget draws.
+ * Every number comes from `src/model/dp-overlap.ts`; this file only places boxes and labels. It
+ * never touches the `window`/`document` globals: it draws into the element it is given.
+ */
+import { scaleLinear, scaleLog, select } from "d3";
+import { allReduceSeconds, bucketCount, ModelInputError, type DpScalingPoint, type DpTimeline, type DpTimelineInput } from "../model/index.ts";
+import { dom, figureSvg } from "./kit/dom.ts";
+import { colorWithFallback, type PaletteName } from "./kit/palette.ts";
+import { formatNumber } from "./kit/format.ts";
+
+/** One labelled row pair (compute + communication) of a timeline figure. */
+export interface DpTimelinePanel {
+  /** Short label drawn above the panel, e.g. "(a) No overlap". */
+  label: string;
+  timeline: DpTimeline;
+}
+
+/** Options of {@link drawDpTimelines}. */
+export interface DpTimelineDrawOptions {
+  /** Accessible title of the SVG. */
+  title: string;
+  /** Accessible description of the SVG (what it shows, in words). */
+  description: string;
+  /** Width of the drawing in SVG user units (default 760). */
+  width?: number;
+  /** Right end of the time axis in seconds; defaults to the longest step of the panels. */
+  maxSeconds?: number;
+  /** Prefix for element ids, so several figures can share a page. */
+  idPrefix?: string;
+}
+
+/**
+ * Formats seconds the way the chapter prints them: "3.0 ms" below 100 ms, "852 ms" below 1 s,
+ * "1.196 s" below 100 s, "123.4 s" above.
+ */
+export function formatDuration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return "–";
+  const ms = seconds * 1000;
+  if (ms < 100) return `${formatNumber(ms, { decimals: 1 })} ms`;
+  if (ms < 999.5) return `${formatNumber(ms, { decimals: 0 })} ms`;
+  return `${formatNumber(seconds, { decimals: seconds < 100 ? 3 : 1 })} s`;
+}
+
+/**
+ * The chapter's estimate of the exposed tail (eq:exposed in 03-data-parallelism.md):
+ * max(t_AR / min(n_b, L), t_AR − t_b + t_b / L), with t_AR the whole gradient's all-reduce
+ * including the per-call cost of every bucket. It spreads the buckets evenly over the layers;
+ * the timeline rounds each bucket up to the layer that completes it, so the two differ a little.
+ */
+export function exposedEstimateSeconds(input: DpTimelineInput): number {
+  const buckets = bucketCount(input.gradientBytes, input.bucketBytes);
+  const tAR = allReduceSeconds(input.gradientBytes, input.dp, input.busBandwidthBytesPerSecond, 0) + buckets * input.collectiveLatencySeconds;
+  const tb = input.backwardSeconds;
+  return Math.max(tAR / Math.min(buckets, input.layers), tAR - tb + tb / input.layers);
+}
+
+interface Run {
+  start: number;
+  end: number;
+}
+
+/** Merges back-to-back communication segments into runs (hundreds of buckets draw as a few boxes). */
+export function mergeRuns(segments: { startSeconds: number; endSeconds: number }[], gapSeconds: number): Run[] {
+  const runs: Run[] = [];
+  for (const s of segments) {
+    const last = runs[runs.length - 1];
+    if (last && s.startSeconds - last.end <= gapSeconds) last.end = Math.max(last.end, s.endSeconds);
+    else runs.push({ start: s.startSeconds, end: s.endSeconds });
+  }
+  return runs;
+}
+
+const v = (name: PaletteName) => colorWithFallback(name);
+/** CSS of the chart; the fallbacks serve the copies in assets/img, which pages load with <img>. */
+const STYLE = `
+.dp-t{font:12px system-ui,-apple-system,'Segoe UI',sans-serif;fill:${v("text")}}
+.dp-m{fill:${v("muted")}}
+.dp-h{font-weight:600;font-size:13px}
+.dp-f{fill:${v("acts")}}
+.dp-b{fill:${v("grads")}}
+.dp-c{fill:${v("comm")}}
+.dp-x{fill:none;stroke:${v("comm")};stroke-width:1.5;stroke-dasharray:3 2}
+.dp-ax{stroke:${v("muted")};stroke-width:1}
+.dp-grid{stroke:${v("muted")};stroke-opacity:.25}
+.dp-ideal{fill:none;stroke:${v("muted")};stroke-width:1.5;stroke-dasharray:6 4}
+.dp-line{fill:none;stroke:${v("comm")};stroke-width:2.5}
+.dp-dot{fill:${v("comm")}}
+@media (prefers-color-scheme:dark){.dp-t{fill:${colorWithFallback("text", "dark")}}.dp-m{fill:${colorWithFallback("muted", "dark")}}}
+`;
+
+function createSvg(root: Element, width: number, height: number, title: string, description: string, idPrefix: string) {
+  const doc = root.ownerDocument;
+  const svg = figureSvg(doc, { idPrefix, width, height, title, desc: description, attrs: { width, height } });
+  svg.append(dom(doc).svg("style", {}, STYLE));
+  root.append(svg);
+  return select(svg);
+}
+
+function niceStepSeconds(maxSeconds: number, ticks: number): number {
+  const raw = maxSeconds / ticks;
+  const pow = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * pow >= raw) return m * pow;
+  return 10 * pow;
+}
+
+/**
+ * Draws one or more timelines, each a compute row (forward, backward) above a communication row
+ * (all-reduces, back-to-back buckets merged), on one shared time axis, with the step time and the
+ * exposed communication printed at the right.
+ */
+export function drawDpTimelines(root: Element, panels: DpTimelinePanel[], options: DpTimelineDrawOptions): void {
+  if (panels.length === 0) throw new ModelInputError("panels", "at least one timeline panel is needed");
+  const width = options.width ?? 760;
+  const idPrefix = options.idPrefix ?? "dp-timeline";
+  const left = width < 480 ? 74 : 92;
+  const right = 16;
+  const laneHeight = 20;
+  const panelHeight = 22 + 2 * laneHeight + 10;
+  const top = 8;
+  const axisHeight = 34;
+  const legend: [string, string][] = [["dp-f", "forward"], ["dp-b", "backward"], ["dp-c", "all-reduce (buckets)"], ["dp-x", "compute waiting"]];
+  const legendPositions: { x: number; row: number }[] = [];
+  let lx = left;
+  let row = 0;
+  for (const [, text] of legend) {
+    const itemWidth = 30 + text.length * 6.6;
+    if (lx + itemWidth > width && lx > left) {
+      row += 1;
+      lx = left;
+    }
+    legendPositions.push({ x: lx, row });
+    lx += itemWidth;
+  }
+  const legendHeight = 22 + 18 * row;
+  const height = top + panels.length * panelHeight + axisHeight + legendHeight;
+  const maxSeconds = options.maxSeconds ?? Math.max(...panels.map((p) => p.timeline.stepSeconds));
+  const x = scaleLinear().domain([0, maxSeconds]).range([left, width - right]);
+  const svg = createSvg(root, width, height, options.title, options.description, idPrefix);
+  const g = svg.append("g").attr("class", "dp-t");
+  const step = niceStepSeconds(maxSeconds, Math.max(3, Math.min(6, Math.floor((width - left - right) / 90))));
+  const axisY = top + panels.length * panelHeight + 4;
+  for (let v = 0; v <= maxSeconds + 1e-12; v += step) {
+    g.append("line").attr("class", "dp-grid").attr("x1", x(v)).attr("x2", x(v)).attr("y1", top).attr("y2", axisY);
+    g.append("text").attr("class", "dp-m").attr("x", x(v)).attr("y", axisY + 14).attr("text-anchor", "middle")
+      .text(maxSeconds < 1 ? `${Math.round(v * 1000)} ms` : `${+v.toFixed(2)} s`);
+  }
+  g.append("line").attr("class", "dp-ax").attr("x1", left).attr("x2", width - right).attr("y1", axisY).attr("y2", axisY);
+  g.append("text").attr("class", "dp-m").attr("x", (left + width - right) / 2).attr("y", axisY + 29)
+    .attr("text-anchor", "middle").text("time since the step began");
+  const pxPerSecond = (width - right - left) / maxSeconds;
+  panels.forEach((panel, i) => {
+    const y0 = top + i * panelHeight;
+    const tl = panel.timeline;
+    g.append("text").attr("class", "dp-h").attr("x", 0).attr("y", y0 + 14).text(panel.label);
+    g.append("text").attr("class", "dp-m").attr("x", width - right).attr("y", y0 + 14).attr("text-anchor", "end")
+      .text(`step ${formatDuration(tl.stepSeconds)}, exposed ${formatDuration(tl.exposedCommSeconds)}`);
+    const computeY = y0 + 20;
+    const commY = computeY + laneHeight;
+    g.append("text").attr("class", "dp-m").attr("x", 0).attr("y", computeY + 14).text("compute");
+    g.append("text").attr("class", "dp-m").attr("x", 0).attr("y", commY + 14).text("all-reduce");
+    for (const s of tl.segments.filter((seg) => seg.lane === "compute")) {
+      g.append("rect").attr("class", s.kind === "forward" ? "dp-f" : "dp-b")
+        .attr("x", x(s.startSeconds)).attr("y", computeY + 2)
+        .attr("width", Math.max(0.5, x(s.endSeconds) - x(s.startSeconds) - 0.5)).attr("height", laneHeight - 4)
+        .append("title").text(`${s.kind} of microbatch ${s.microbatch + 1}: ${formatDuration(s.endSeconds - s.startSeconds)}`);
+    }
+    const comm = tl.segments.filter((seg) => seg.lane === "comm");
+    for (const run of mergeRuns(comm, 0.75 / pxPerSecond)) {
+      g.append("rect").attr("class", "dp-c").attr("x", x(run.start)).attr("y", commY + 2)
+        .attr("width", Math.max(0.75, x(run.end) - x(run.start))).attr("height", laneHeight - 4)
+        .append("title").text(`all-reduce busy from ${formatDuration(run.start)} to ${formatDuration(run.end)}`);
+    }
+    // Compute waiting for communication: gaps between compute boxes, and the end of the step.
+    const computeSegments = tl.segments.filter((seg) => seg.lane === "compute");
+    const waits: Run[] = [];
+    let cursor = 0;
+    for (const seg of computeSegments) {
+      if (seg.startSeconds - cursor > 1e-12) waits.push({ start: cursor, end: seg.startSeconds });
+      cursor = seg.endSeconds;
+    }
+    if (tl.stepSeconds - cursor > 1e-12) waits.push({ start: cursor, end: tl.stepSeconds });
+    for (const w of waits) {
+      if (x(w.end) - x(w.start) < 2) continue;
+      g.append("rect").attr("class", "dp-x").attr("x", x(w.start)).attr("y", computeY + 2)
+        .attr("width", x(w.end) - x(w.start)).attr("height", laneHeight - 4)
+        .append("title").text(`compute waits ${formatDuration(w.end - w.start)} for communication`);
+    }
+  });
+  const legendTop = axisY + axisHeight + 10;
+  legend.forEach(([cls, text], i) => {
+    const { x: px, row: r } = legendPositions[i];
+    const ly = legendTop + 18 * r;
+    g.append("rect").attr("class", cls).attr("x", px).attr("y", ly - 10).attr("width", 14).attr("height", 10);
+    g.append("text").attr("class", "dp-m").attr("x", px + 19).attr("y", ly).text(text);
+  });
+}
+
+/** Options of {@link drawDpScaling}. */
+export interface DpScalingDrawOptions {
+  title: string;
+  description: string;
+  width?: number;
+  idPrefix?: string;
+}
+
+/** Log–log chart of modeled tokens per second against GPUs, with the ideal line and efficiencies. */
+export function drawDpScaling(root: Element, points: DpScalingPoint[], options: DpScalingDrawOptions): void {
+  if (points.length < 2) throw new ModelInputError("points", "at least two scaling points are needed");
+  const width = options.width ?? 760;
+  const height = 380;
+  const idPrefix = options.idPrefix ?? "dp-scaling";
+  const m = { left: 78, right: 24, top: 16, bottom: 70 };
+  const dps = points.map((p) => p.dp);
+  const yMin = Math.min(...points.map((p) => p.tokensPerSecond));
+  const yMax = Math.max(...points.map((p) => p.idealTokensPerSecond));
+  const x = scaleLog().base(2).domain([Math.min(...dps), Math.max(...dps)]).range([m.left, width - m.right]);
+  const y = scaleLog().domain([yMin / 1.5, yMax * 1.5]).range([height - m.bottom, m.top]);
+  const svg = createSvg(root, width, height, options.title, options.description, idPrefix);
+  const g = svg.append("g").attr("class", "dp-t");
+  for (const d of dps) {
+    g.append("line").attr("class", "dp-grid").attr("x1", x(d)).attr("x2", x(d)).attr("y1", m.top).attr("y2", height - m.bottom);
+    g.append("text").attr("class", "dp-m").attr("x", x(d)).attr("y", height - m.bottom + 16).attr("text-anchor", "middle").text(String(d));
+  }
+  const [y0, y1] = y.domain();
+  for (let e = Math.ceil(Math.log10(y0)); e <= Math.floor(Math.log10(y1)); e++) {
+    const v = 10 ** e;
+    g.append("line").attr("class", "dp-grid").attr("x1", m.left).attr("x2", width - m.right).attr("y1", y(v)).attr("y2", y(v));
+    const label = v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e3}k` : String(v);
+    g.append("text").attr("class", "dp-m").attr("x", m.left - 8).attr("y", y(v) + 4).attr("text-anchor", "end").text(label);
+  }
+  g.append("line").attr("class", "dp-ax").attr("x1", m.left).attr("x2", width - m.right).attr("y1", height - m.bottom).attr("y2", height - m.bottom);
+  g.append("line").attr("class", "dp-ax").attr("x1", m.left).attr("x2", m.left).attr("y1", m.top).attr("y2", height - m.bottom);
+  g.append("text").attr("class", "dp-m").attr("x", (m.left + width - m.right) / 2).attr("y", height - m.bottom + 36)
+    .attr("text-anchor", "middle").text("GPUs (data-parallel degree d)");
+  g.append("text").attr("class", "dp-m").attr("transform", `translate(16 ${(m.top + height - m.bottom) / 2}) rotate(-90)`)
+    .attr("text-anchor", "middle").text("tokens per second");
+  const path = (key: "tokensPerSecond" | "idealTokensPerSecond") =>
+    points.map((p, i) => `${i === 0 ? "M" : "L"}${x(p.dp).toFixed(1)},${y(p[key]).toFixed(1)}`).join("");
+  g.append("path").attr("class", "dp-ideal").attr("d", path("idealTokensPerSecond"));
+  g.append("path").attr("class", "dp-line").attr("d", path("tokensPerSecond"));
+  for (const p of points) {
+    g.append("circle").attr("class", "dp-dot").attr("cx", x(p.dp)).attr("cy", y(p.tokensPerSecond)).attr("r", 4)
+      .append("title").text(`d = ${p.dp}, m = ${p.microbatches}: ${(p.tokensPerSecond / 1e6).toFixed(3)}M tokens/s, ${(100 * p.efficiency).toFixed(1)}% of ideal`);
+    if (p.dp >= 16) {
+      g.append("text").attr("class", "dp-m").attr("x", x(p.dp)).attr("y", y(p.tokensPerSecond) + 18).attr("text-anchor", "middle")
+        .text(`${(100 * p.efficiency).toFixed(0)}%`);
+    }
+  }
+  const ly = height - 12;
+  g.append("line").attr("class", "dp-ideal").attr("x1", m.left).attr("x2", m.left + 28).attr("y1", ly - 4).attr("y2", ly - 4);
+  g.append("text").attr("class", "dp-m").attr("x", m.left + 34).attr("y", ly).text("ideal (d × one GPU)");
+  g.append("line").attr("class", "dp-line").attr("x1", m.left + 200).attr("x2", m.left + 228).attr("y1", ly - 4).attr("y2", ly - 4);
+  g.append("text").attr("class", "dp-m").attr("x", m.left + 234).attr("y", ly).text("modeled, % = efficiency");
+}

@@ -1,0 +1,69 @@
+/**
+ * The URL-state codec of the explorer widgets: a widget's settings that differ from the chapter's,
+ * written `key:value,key:value` (readable in a link, `?widget-memory-explorer-1=dp:8,zero:3`), and
+ * read back with every value validated and the link refused as a whole when one is bad. Pure, so
+ * tests run it without a browser; src/widgets/runtime/url-state.ts reads and writes the URL.
+ */
+import { WidgetSettingsError } from "../widget.ts";
+
+export interface UrlCodec<S, K extends string> {
+  /** The keys a link may carry, in the order they are written. */
+  keys: readonly K[];
+  /** Whether a value equals the page's (then it is left out); default `===`. */
+  same?: (key: K, value: unknown, base: unknown) => boolean;
+  /** Text of one value, or undefined to leave it out; default {@link urlText}. */
+  write?: (key: K, value: unknown) => string | undefined;
+  /** Parses one value; throws WidgetSettingsError naming the key when it is bad. */
+  read: (key: K, text: string) => unknown;
+  /** Checks the whole state once every value is read (throws WidgetSettingsError). */
+  check: (state: S) => void;
+  /** Longest accepted link value, in characters. */
+  maxLength: number;
+}
+
+/** Booleans as 1/0, null as "auto", anything else as String(value). */
+export const urlText = (value: unknown): string => (typeof value === "boolean" ? (value ? "1" : "0") : value === null ? "auto" : String(value));
+
+/** The `key:value` pairs of `state` that differ from `base`, joined by commas ("" when none). */
+export function encodeUrlState<S, K extends string>(codec: UrlCodec<S, K>, state: S, base: S): string {
+  const parts: string[] = [];
+  for (const key of codec.keys) {
+    const v = (state as Record<string, unknown>)[key];
+    const b = (base as Record<string, unknown>)[key];
+    if (codec.same ? codec.same(key, v, b) : v === b) continue;
+    const text = codec.write ? codec.write(key, v) : urlText(v);
+    if (text !== undefined) parts.push(`${key}:${text}`);
+  }
+  return parts.join(",");
+}
+
+export type UrlDecodeResult<S> = { ok: true; state: S; ignored: string[] } | { ok: false; message: string };
+
+/**
+ * Restores a state from a link over `base` (the page's settings). Keys in `fixed` (hidden or
+ * locked by the chapter) are ignored and listed; any bad value or combination rejects the link.
+ */
+export function decodeUrlState<S, K extends string>(codec: UrlCodec<S, K>, text: string, base: S, fixed: readonly string[] = []): UrlDecodeResult<S> {
+  if (text.length > codec.maxLength) return { ok: false, message: "The link’s settings are too long." };
+  const state = { ...base } as S;
+  const ignored: string[] = [];
+  try {
+    for (const part of text.split(",")) {
+      if (part === "") continue;
+      const colon = part.indexOf(":");
+      const key = colon < 0 ? part : part.slice(0, colon);
+      const value = colon < 0 ? "" : part.slice(colon + 1);
+      if (!(codec.keys as readonly string[]).includes(key)) throw new WidgetSettingsError(key, "unknown setting");
+      if (fixed.includes(key)) {
+        ignored.push(key);
+        continue;
+      }
+      (state as Record<string, unknown>)[key] = codec.read(key as K, value);
+    }
+    codec.check(state);
+  } catch (err) {
+    if (err instanceof WidgetSettingsError) return { ok: false, message: `The settings in this page’s link were not used: ${err.message}.` };
+    throw err;
+  }
+  return { ok: true, state, ignored };
+}
