@@ -12,6 +12,7 @@ import {
   MODEL_PRESETS,
   ModelInputError,
   searchConfigurations,
+  CONFIG_SEARCH_EXCLUSIONS,
   type ConfigSearchResult,
   type RankedConfig,
 } from "../model/index.ts";
@@ -286,9 +287,10 @@ export function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings)
     el(
       "small",
       {},
-      "Model: compute = hardware FLOPs / (GPUs × dense bf16 peak × 0.6); 1F1B bubble (p − 1)/m of it; TP, CP, EP and PP traffic fully exposed; " +
-        "DP/ZeRO traffic hidden behind independent backward (ZeRO-3: all) compute; NVLink inside 8-GPU nodes, 50 GB/s per GPU between nodes; " +
-        "fits when the peak stage needs at most 90% of HBM. Sequence parallelism on whenever TP > 1; ZeRO-2/3 not combined with PP.",
+      "Model: the step model of chapter 8 and appendix C: compute at one kernel efficiency per GPU generation, recomputation, " +
+        "the slowest pipeline stage (end stages trimmed) and its bubble, exposed TP, CP, PP and EP traffic and the sharding windows of DP and ZeRO " +
+        "at NCCL's measured bus bandwidths; a configuration fits when its peak stage needs at most 90% of HBM. " +
+        CONFIG_SEARCH_EXCLUSIONS,
     ),
   );
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
