@@ -119,3 +119,4 @@ export * from "./config-search.ts";
 export * from "./step.ts";
 export * from "./validation.ts";
 export * from "./roofline.ts";
+export * from "./exercise-values.ts";

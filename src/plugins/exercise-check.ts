@@ -28,7 +28,7 @@
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { load as loadYaml } from "js-yaml";
 import { docState, escapeHtml, fail, lineInContent, type DocState } from "./doc-state.ts";
-import { exerciseValue, type ExerciseValue } from "../model/exercise-values.ts";
+import { exerciseValue, type ExerciseValue } from "../model/index.ts";
 import { formatNumber } from "../figures/kit/format.ts";
 
 /** What `{=name}` prints: the value through the book's formatter. */

@@ -6,6 +6,7 @@
  * and puts it into the fresh site folder before its final build) links to it, and a build
  * without it shows no link. Templates read `pdfEdition.available`.
  */
+import type { UserConfig } from "@11ty/eleventy";
 import { existsSync } from "node:fs";
 import path from "node:path";
 
@@ -20,6 +21,6 @@ export function pdfEdition(siteDir: string): PdfEdition {
   return { available: existsSync(path.join(siteDir, "book.pdf")), href: "/book.pdf" };
 }
 
-export function pdfEditionPlugin(eleventyConfig: any): void {
+export function pdfEditionPlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.addGlobalData("pdfEdition", () => pdfEdition(eleventyConfig.directories?.output ?? process.env.SITE_DIR ?? "_site"));
 }

@@ -43,6 +43,8 @@ declare module "@11ty/eleventy" {
   export interface UserConfig {
     /** The --pathPrefix ("/" unless the site lives in a sub-path). */
     pathPrefix?: string;
+    /** The resolved input, output and other folders (Eleventy 3), once the configuration is read. */
+    directories?: { input?: string; output?: string; includes?: string; data?: string };
     addPlugin<Options>(plugin: (eleventyConfig: UserConfig, options: Options) => void, options?: Options): void;
     addPlugin(plugin: (eleventyConfig: UserConfig) => void): void;
     addFilter(name: string, callback: Callback): void;

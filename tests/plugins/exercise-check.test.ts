@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { parseHTML } from "linkedom";
 import { render, renderError } from "../helpers/book-markdown.ts";
 import { expandValueReferences, printValue } from "../../src/plugins/exercise-check.ts";
-import { exerciseValue, exerciseValues } from "../../src/model/exercise-values.ts";
+import { exerciseValue, exerciseValues } from "../../src/model/index.ts";
 import { formatNumber } from "../../src/figures/kit/format.ts";
 import { combineVerdicts, judgeAnswer, parseNumber, readAnswer, type AnswerSpec } from "../../src/widgets/runtime/answer-check.ts";
 
