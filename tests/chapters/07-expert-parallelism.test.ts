@@ -81,7 +81,7 @@ test("capacity examples follow Eq. (capacity)", () => {
 });
 
 test("the widget's default state printed in the chapter matches the simulation", () => {
-  const settingsBlock = /::: widget moe-routing\n([\s\S]*?):::/.exec(text);
+  const settingsBlock = /::: widget moe-routing(?: title="[^"\n]*")?\n([\s\S]*?):::/.exec(text);
   assert.ok(settingsBlock, "the chapter has a moe-routing widget block");
   const raw: Record<string, unknown> = {};
   for (const line of settingsBlock[1].trim().split("\n")) {
