@@ -30,6 +30,7 @@ import { load as loadYaml } from "js-yaml";
 import { docState, escapeHtml, fail, lineInContent, type DocState } from "./doc-state.ts";
 import { exerciseValue, type ExerciseValue } from "../model/index.ts";
 import { formatNumber } from "../figures/kit/format.ts";
+import { docId } from "./edition.ts";
 
 /** What `{=name}` prints: the value through the book's formatter. */
 export function printValue(value: ExerciseValue, inMath = false): string {
@@ -241,9 +242,10 @@ function answersCoreRule(state: StateCore): boolean {
   return true;
 }
 
-function renderAnswer(meta: AnswerMeta): string {
+function renderAnswer(meta: AnswerMeta, env: unknown): string {
   const answers = meta.answers ?? [];
-  const id = meta.exerciseId!;
+  // On /book/ every id carries the chapter's prefix (edition.ts), so the boxes of two chapters differ.
+  const id = docId(env, meta.exerciseId!);
   const fields = answers
     .map((a, k) => {
       const inputId = `${id}-answer-${k + 1}`;
@@ -268,5 +270,5 @@ export function exerciseCheckPlugin(md: MarkdownIt): void {
   md.core.ruler.before("book_math", "book_values", valuesCoreRule);
   md.core.ruler.before("book_widgets", "book_answers", answersCoreRule);
   md.renderer.rules.book_value = (tokens, idx) => escapeHtml(tokens[idx]!.content);
-  md.renderer.rules.book_answer = (tokens, idx) => renderAnswer(tokens[idx]!.meta as AnswerMeta);
+  md.renderer.rules.book_answer = (tokens, idx, _options, env) => renderAnswer(tokens[idx]!.meta as AnswerMeta, env);
 }

@@ -47,7 +47,7 @@ test("the scroll-spy marks the section in the upper part of the screen, and the 
   await page.goto(server.url + "/data-parallelism/");
   // Headings followed by at least half a screen of text before the next heading.
   const ids = await page.evaluate(() => {
-    const hs = Array.from(document.querySelectorAll<HTMLElement>(".chapter-body > h2[id], .chapter-body > h3[id]"));
+    const hs = Array.from(document.querySelectorAll<HTMLElement>(".chapter-body > :is(h2, h3)[id], .chapter-body > .part > :is(h2, h3)[id]"));
     return hs
       .filter((h, i) => i > 0 && i < hs.length - 3 && hs[i + 1]!.getBoundingClientRect().top - h.getBoundingClientRect().top > window.innerHeight * 0.5)
       .map((h) => h.id);
@@ -62,7 +62,7 @@ test("the scroll-spy marks the section in the upper part of the screen, and the 
   }
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   // Exercises are followed too: the last exercise is the last entry of the page's ToC.
-  const last = await page.evaluate(() => Array.from(document.querySelectorAll(".chapter-body > h2[id], .chapter-body > h3[id], .chapter-body > section.exercise[id]")).pop()!.id);
+  const last = await page.evaluate(() => Array.from(document.querySelectorAll(".chapter-body > :is(h2, h3, section.exercise)[id], .chapter-body > .part > :is(h2, h3, section.exercise)[id]")).pop()!.id);
   assert.equal(await currentTocHash(page), `#${last}`, "end of the page");
   await context.close();
 });

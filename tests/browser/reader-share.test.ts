@@ -131,7 +131,7 @@ test("code is highlighted at build time; Copy code copies the block's text and s
   await page.keyboard.press("Enter");
   // The button says "Copied" (for 2 s) and the live region announces it.
   await page.waitForFunction(
-    () => document.querySelector('[role="status"]')?.textContent === "Copied" && document.querySelector('.code-copy[data-state="copied"] .code-copy-text')?.textContent === "Copied",
+    () => document.querySelector('.code-copy-status[role="status"]')?.textContent === "Copied" && document.querySelector('.code-copy[data-state="copied"] .code-copy-text')?.textContent === "Copied",
   );
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), cudaSource());
   // Every fenced block and the BibTeX citation get a button.

@@ -82,6 +82,8 @@ describe("search", () => {
       const page = await context.newPage();
       const problems = watchPage(page, server.url);
       await page.goto(`${server.url}/preface/`);
+      // book.js sets up its keys after the first paint (it marks <html> with "js" when it has).
+      await page.waitForFunction(() => document.documentElement.classList.contains("js"));
       await page.keyboard.press("/");
       assert.equal(await page.evaluate(() => document.activeElement?.id), "site-search-q");
       await page.keyboard.type("gradient accumulation");

@@ -20,7 +20,7 @@ let liveRegion: HTMLElement | undefined;
 function announce(message: string): void {
   if (!liveRegion) {
     liveRegion = document.createElement("div");
-    liveRegion.className = "visually-hidden";
+    liveRegion.className = "visually-hidden code-copy-status";
     liveRegion.setAttribute("role", "status");
     liveRegion.setAttribute("aria-live", "polite");
     document.body.append(liveRegion);
