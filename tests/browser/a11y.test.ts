@@ -196,6 +196,12 @@ describe("keyboard", () => {
     const page = await context.newPage();
     for (const p of sitePages()) {
       await page.goto(server.url + p, { waitUntil: "load" });
+      // The search page's only control in <main> is Pagefind's box, which book.js loads after the
+      // first paint: wait for it (the race, not the skip link, made this fail once in CI).
+      await page.waitForFunction(() => {
+        const host = document.querySelector<HTMLElement>("[data-search-ui]");
+        return !host || host.dataset.searchState === "ready" || host.dataset.searchState === "error";
+      });
       await page.keyboard.press("Tab");
       const link = await page.evaluate(() => {
         const el = document.activeElement as HTMLAnchorElement;
