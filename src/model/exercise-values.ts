@@ -21,6 +21,23 @@ import { allReduceSeconds, bucketCount, dataParallelTimeline } from "./dp-overla
 import { modelFlopsPerToken } from "./compute.ts";
 import { KERNEL_EFFICIENCY } from "./step.ts";
 import { findInterconnect } from "../data/interconnects.ts";
+import { prefaceValues } from "./values/preface.ts";
+import { introductionValues } from "./values/introduction.ts";
+import { oneGpuValues } from "./values/one-gpu.ts";
+import { dataParallelismValues } from "./values/data-parallelism.ts";
+import { tensorParallelismValues } from "./values/tensor-parallelism.ts";
+import { contextParallelismValues } from "./values/context-parallelism.ts";
+import { pipelineParallelismValues } from "./values/pipeline-parallelism.ts";
+import { expertParallelismValues } from "./values/expert-parallelism.ts";
+import { fiveDParallelismValues } from "./values/five-d-parallelism.ts";
+import { gpuKernelsValues } from "./values/gpu-kernels.ts";
+import { mixedPrecisionValues } from "./values/mixed-precision.ts";
+import { beyondOneDatacenterValues } from "./values/beyond-one-datacenter.ts";
+import { conclusionValues } from "./values/conclusion.ts";
+import { collectivesValues } from "./values/collectives.ts";
+import { profilingValues } from "./values/profiling.ts";
+import { typicalScalesValues } from "./values/typical-scales.ts";
+import { overlapMathValues } from "./values/overlap-math.ts";
 
 /** How a value prints: the option names of `Digits` in src/figures/kit/format.ts. */
 export interface PrintDigits {
@@ -78,7 +95,10 @@ const h200 = gpu("h200-sxm");
 
 function values(): Record<string, ExerciseValue> {
   const out: Record<string, ExerciseValue> = {};
-  const put = (name: string, value: ExerciseValue) => (out[name] = value);
+  const put = (name: string, value: ExerciseValue) => {
+    if (Object.prototype.hasOwnProperty.call(out, name)) throw new Error(`exercise values: "${name}" is defined twice`);
+    out[name] = value;
+  };
 
   // Preface: 80 GB in GiB.
   put("pre.gib80", v((80 * GB) / GiB, "GiB", d1));
@@ -244,6 +264,24 @@ function values(): Record<string, ExerciseValue> {
 
   // Appendix D (overlap math).
   put("a3.breakEvenTokens", v((KERNEL_EFFICIENCY.ampere * gpu("a100-sxm-80gb").bf16FlopsPerSecond) / a100NicBusBytesPerSecond(), "tokens", d0));
+  // The prose values of each chapter (the number ledger, issue #27), one module per chapter.
+  prefaceValues(put);
+  introductionValues(put);
+  oneGpuValues(put);
+  dataParallelismValues(put);
+  tensorParallelismValues(put);
+  contextParallelismValues(put);
+  pipelineParallelismValues(put);
+  expertParallelismValues(put);
+  fiveDParallelismValues(put);
+  gpuKernelsValues(put);
+  mixedPrecisionValues(put);
+  beyondOneDatacenterValues(put);
+  conclusionValues(put);
+  collectivesValues(put);
+  profilingValues(put);
+  typicalScalesValues(put);
+  overlapMathValues(put);
   return out;
 }
 

@@ -120,3 +120,4 @@ export * from "./step.ts";
 export * from "./validation.ts";
 export * from "./roofline.ts";
 export * from "./exercise-values.ts";
+export * from "./data-facts.ts";

@@ -57,6 +57,30 @@ export function expandValueReferences(source: string): string {
     out += before + printValue(value, dollars % 2 === 1);
     last = m.index + m[0].length;
   }
+  return stripInputMarkers(out + source.slice(last));
+}
+
+/** `{:8,192}` marks a value the text chooses (the number ledger's "input"): printed as written. */
+const inputPattern = /\{:([^{}]*(?:\{,\}[^{}]*)*)\}/g;
+const inputNumber = /^[-−]?\d+(?:,\d{3})*(?:\.\d+)?(?:e[+-]?\d+)?$/;
+
+/** The text an input marker prints (in math, "8,192" becomes "8{,}192"). */
+export function printInput(text: string, inMath = false): string {
+  const plain = text.replace(/\{,\}/g, ",").trim();
+  return inMath ? plain.replace(/(?<=\d),(?=\d{3})/g, "{,}") : plain;
+}
+
+/** Replaces `{:x}` with x (for the chapter tests that read the source). */
+export function stripInputMarkers(source: string): string {
+  let dollars = 0;
+  let last = 0;
+  let out = "";
+  for (const m of source.matchAll(inputPattern)) {
+    const before = source.slice(last, m.index);
+    dollars += (before.replace(/\\\$/g, "").match(/\$/g) ?? []).length;
+    out += before + printInput(m[1]!, dollars % 2 === 1);
+    last = m.index + m[0].length;
+  }
   return out + source.slice(last);
 }
 
@@ -75,6 +99,28 @@ function valueInlineRule(state: StateInline, silent: boolean): boolean {
   return true;
 }
 
+/** Inline rule: `{:8,192}` → a `book_input` token that prints the number as written. */
+function inputInlineRule(state: StateInline, silent: boolean): boolean {
+  const src = state.src;
+  const pos = state.pos;
+  if (src.charCodeAt(pos) !== 0x7b /* { */ || src.charCodeAt(pos + 1) !== 0x3a /* : */) return false;
+  const m = /^\{:([^{}]*(?:\{,\}[^{}]*)*)\}/.exec(src.slice(pos));
+  if (!m) return false;
+  if (!silent) {
+    const token = state.push("book_input", "", 0);
+    token.content = printInput(m[1]!);
+    token.meta = { offset: pos };
+  }
+  state.pos += m[0].length;
+  return true;
+}
+
+function checkInput(doc: DocState, line: number, text: string): void {
+  if (!inputNumber.test(printInput(text))) {
+    fail(doc, line, `"{:${text}}" marks an input and holds one number as the text prints it (e.g. {:8,192}), not "${text}"`);
+  }
+}
+
 function resolve(doc: DocState, line: number, name: string): ExerciseValue {
   const value = exerciseValue(name);
   if (!value) fail(doc, line, `unknown value "{=${name}}" (define it in src/model/exercise-values.ts)`);
@@ -82,7 +128,12 @@ function resolve(doc: DocState, line: number, name: string): ExerciseValue {
 }
 
 function substituteMath(doc: DocState, line: number, tex: string): string {
-  return tex.replace(referencePattern, (_all, name: string) => printValue(resolve(doc, line, name), true));
+  return tex
+    .replace(referencePattern, (_all, name: string) => printValue(resolve(doc, line, name), true))
+    .replace(inputPattern, (_all, text: string) => {
+      checkInput(doc, line, text);
+      return printInput(text, true);
+    });
 }
 
 /** Core rule (before KaTeX): resolves `{=name}` in text tokens and in math sources. */
@@ -99,7 +150,10 @@ function valuesCoreRule(state: StateCore): boolean {
       if (child.type === "book_value") {
         const meta = child.meta as { name: string; offset: number };
         child.content = printValue(resolve(doc, lineInContent(line, token.content, meta.offset), meta.name));
-      } else if (child.type === "math_inline" && child.content.includes("{=")) {
+      } else if (child.type === "book_input") {
+        const meta = child.meta as { offset: number };
+        checkInput(doc, lineInContent(line, token.content, meta.offset), child.content);
+      } else if (child.type === "math_inline" && (child.content.includes("{=") || child.content.includes("{:"))) {
         const at = token.content.indexOf(child.content);
         child.content = substituteMath(doc, at < 0 ? line : lineInContent(line, token.content, at), child.content);
       }
@@ -267,8 +321,10 @@ function renderAnswer(meta: AnswerMeta, env: unknown): string {
 
 export function exerciseCheckPlugin(md: MarkdownIt): void {
   md.inline.ruler.before("text", "book_value", valueInlineRule);
+  md.inline.ruler.before("text", "book_input", inputInlineRule);
   md.core.ruler.before("book_math", "book_values", valuesCoreRule);
   md.core.ruler.before("book_widgets", "book_answers", answersCoreRule);
   md.renderer.rules.book_value = (tokens, idx) => escapeHtml(tokens[idx]!.content);
+  md.renderer.rules.book_input = (tokens, idx) => escapeHtml(tokens[idx]!.content);
   md.renderer.rules.book_answer = (tokens, idx, _options, env) => renderAnswer(tokens[idx]!.meta as AnswerMeta, env);
 }

@@ -19,6 +19,7 @@ import { glossaryMarksPlugin } from "./glossary-marks.ts";
 import { editionPlugin } from "./edition.ts";
 import { exerciseCheckPlugin } from "./exercise-check.ts";
 import { sectionWrapPlugin } from "./section-wrap.ts";
+import { numberLedgerPlugin } from "./number-ledger.ts";
 
 export interface BookMarkdownOptions extends CitationsOptions, FiguresOptions, WidgetsOptions {}
 
@@ -37,7 +38,8 @@ export function bookMarkdownPlugin(md: MarkdownIt, options: BookMarkdownOptions)
   xrefsPlugin(md);
   citationsPlugin(md, options);
   summaryPlugin(md); // word count for the layout (before marks add markup)
-  exerciseCheckPlugin(md); // {=name} computed values, ::: answer check boxes, exercises in the ToC
+  exerciseCheckPlugin(md); // {=name} computed values, {:x} inputs, ::: answer check boxes, exercises in the ToC
+  numberLedgerPlugin(md); // every number computed, checked, cited or an input (before {=name} is printed)
   glossaryMarksPlugin(md); // chapter renders: first use of each glossary term → link + definition
   editionPlugin(md); // chapter renders: ids, links, heading levels, permalinks per edition
   sectionWrapPlugin(md); // <section class="part"> per h2 (content-visibility); last core rule

@@ -1,0 +1,96 @@
+/**
+ * Hardware and model facts of src/data as (unit, value) pairs, for the number ledger
+ * (src/plugins/number-ledger.ts): a number the prose prints with a unit ("989 TFLOPS",
+ * "3.35 TB/s", "80 GB") is accounted for when it equals one of these at the precision printed,
+ * so a datasheet figure lives once, in src/data, and a typo in the prose fails the build.
+ *
+ * Values are in base units: FLOP/s, bytes, bytes per second, watts, counts. Pure.
+ */
+import { GPUS } from "../data/gpus.ts";
+import { INTERCONNECTS } from "../data/interconnects.ts";
+import { MODEL_PRESETS } from "../data/models.ts";
+
+export type FactUnit = "flops" | "bytes" | "bytesPerSecond" | "watts" | "sms" | "parameters";
+
+export interface DataFact {
+  unit: FactUnit;
+  value: number;
+  /** Where it comes from, e.g. "h100-sxm bf16 dense". */
+  name: string;
+}
+
+function gpuFacts(): DataFact[] {
+  const out: DataFact[] = [];
+  for (const g of GPUS) {
+    const add = (unit: FactUnit, value: number | null, what: string) => {
+      if (value !== null && value > 0) out.push({ unit, value, name: `${g.id} ${what}` });
+    };
+    add("flops", g.bf16FlopsPerSecond, "bf16 dense");
+    add("flops", 2 * g.bf16FlopsPerSecond, "bf16 with 2:4 sparsity (the headline)");
+    add("flops", g.fp8FlopsPerSecond, "fp8 dense");
+    add("flops", g.fp8FlopsPerSecond === null ? null : 2 * g.fp8FlopsPerSecond, "fp8 with 2:4 sparsity (the headline)");
+    add("flops", g.tf32FlopsPerSecond, "tf32 dense");
+    add("flops", 2 * g.tf32FlopsPerSecond, "tf32 with 2:4 sparsity (the headline)");
+    add("flops", g.fp32FlopsPerSecond, "fp32");
+    add("bytes", g.hbmBytes, "HBM capacity");
+    add("bytesPerSecond", g.hbmBytesPerSecond, "HBM bandwidth");
+    add("bytesPerSecond", g.nvlinkBytesPerSecond, "NVLink, both directions");
+    add("bytesPerSecond", g.nvlinkBytesPerSecond / 2, "NVLink, each direction");
+    add("bytesPerSecond", g.pcieBytesPerSecond, "PCIe, both directions");
+    add("bytesPerSecond", g.pcieBytesPerSecond / 2, "PCIe, each direction");
+    add("bytes", g.l2Bytes, "L2 cache");
+    add("bytes", g.sharedMemoryPerSmBytes, "shared memory per SM");
+    add("watts", g.maxPowerWatts, "board power");
+    add("sms", g.smCount, "SMs");
+  }
+  for (const n of INTERCONNECTS) {
+    const add = (value: number | null, what: string) => {
+      if (value !== null && value > 0) out.push({ unit: "bytesPerSecond", value, name: `${n.gpuId} ${what}` });
+    };
+    add(n.nvlinkRingBusBytesPerSecond, "NVLink ring bus bandwidth (nccl-tests)");
+    add(n.nvlinkNvlsAllReduceBusBytesPerSecond, "NVLink SHARP all-reduce bus bandwidth (nccl-tests)");
+    add(n.nicLineBytesPerSecond, "NIC line rate");
+    add(n.nicBusBytesPerSecond, "NIC bus bandwidth");
+  }
+  return out;
+}
+
+function modelFacts(): DataFact[] {
+  const out: DataFact[] = [];
+  for (const m of MODEL_PRESETS) {
+    out.push({ unit: "parameters", value: m.publishedTotal, name: `${m.id} parameters (published)` });
+    if (m.publishedActive !== undefined) out.push({ unit: "parameters", value: m.publishedActive, name: `${m.id} active parameters` });
+  }
+  return out;
+}
+
+/** Every fact, once. */
+export const DATA_FACTS: readonly DataFact[] = Object.freeze([...gpuFacts(), ...modelFacts()]);
+
+/** Prose units and what one of them is in base units. */
+export const FACT_UNITS: Readonly<Record<string, { unit: FactUnit; scale: number }>> = {
+  PFLOPS: { unit: "flops", scale: 1e15 },
+  TFLOPS: { unit: "flops", scale: 1e12 },
+  "TB/s": { unit: "bytesPerSecond", scale: 1e12 },
+  "GB/s": { unit: "bytesPerSecond", scale: 1e9 },
+  "Gb/s": { unit: "bytesPerSecond", scale: 1.25e8 },
+  TB: { unit: "bytes", scale: 1e12 },
+  GB: { unit: "bytes", scale: 1e9 },
+  MB: { unit: "bytes", scale: 1e6 },
+  KB: { unit: "bytes", scale: 1024 },
+  KiB: { unit: "bytes", scale: 1024 },
+  W: { unit: "watts", scale: 1 },
+  SMs: { unit: "sms", scale: 1 },
+  "": { unit: "parameters", scale: 1 },
+};
+
+/**
+ * The fact a printed number names, if any: `value` in `prose unit`, equal to a fact within half a
+ * unit of the last printed digit (`halfUnit`). Unitless numbers match only exact parameter counts.
+ */
+export function matchDataFact(value: number, proseUnit: string, halfUnit: number): DataFact | undefined {
+  const u = FACT_UNITS[proseUnit];
+  if (!u) return undefined;
+  if (proseUnit === "" && (!Number.isInteger(value) || value < 1e6)) return undefined;
+  return DATA_FACTS.find((f) => f.unit === u.unit && Math.abs(f.value / u.scale - value) <= halfUnit + 1e-9 * Math.abs(value));
+}

@@ -1,0 +1,10 @@
+/**
+ * Computed values of the chapter "expert-parallelism" for its prose: `{=ch7.name}` prints one (see
+ * ../exercise-values.ts for the conventions: the value in its unit, how it prints, and a comment
+ * that says which model function or stated input it comes from). Pure.
+ */
+import type { PutValue } from "./put.ts";
+
+export function expertParallelismValues(put: PutValue): void {
+  void put;
+}

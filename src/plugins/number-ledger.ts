@@ -1,0 +1,394 @@
+/**
+ * The number ledger (issue #27): every number in a chapter's prose, captions, tables, exercises
+ * and solutions, math included, is accounted for as one of
+ *
+ * - **computed**: `{=name}`, printed at build time from src/model and src/data (exercise-values.ts);
+ * - **data**: a number with a unit that equals a datasheet or model-card fact of src/data at the
+ *   precision printed ("989 TFLOPS", "3.35 TB/s", "8,030,261,248"; src/model/data-facts.ts);
+ * - **arithmetic**: part of a chain in math whose numeric sides the build evaluates and compares
+ *   (`$4 + 12/64 = 4.1875$`; tex-arithmetic.ts); a chain that does not hold fails the build;
+ * - **cited**: in a sentence (a table row, a caption) that carries a citation `[@key]`;
+ * - **input**: a value the text chooses, marked `{:8,192}` (printed as written), an integer given
+ *   to a symbol in math (`$b = 8$`), or a given of an exercise's question (outside its solution);
+ * - **structural**: a year, a label's number ("chapter 8", "Table 3", "stage 2", "GPU 0"), a
+ *   product or version name ("Llama 3.1", "CUDA 12"), an index or a power in math (`x_1`,
+ *   `2^{30}`), a number spelled into a name (H100, ZeRO-3, 1F1B: not counted at all);
+ * - **formula**: a constant in a symbolic formula (`$16N$`, `$(p-1)/m$`).
+ *
+ * Anything else is **unaccounted** and fails the build at file:line:column (`npm run ledger`
+ * lists a chapter's numbers by class). Code, widget and answer blocks, link targets, ids and
+ * citations' own text are not prose and are skipped. The rule reads the Markdown source of each
+ * token (before `{=name}` and math are rendered), so it sees what the author wrote.
+ */
+import { readFileSync } from "node:fs";
+import type { MarkdownIt, StateCore } from "markdown-it";
+import { BookError } from "./errors.ts";
+import { docState, sourceLine, type DocState } from "./doc-state.ts";
+import { checkChain, evaluateSide, printedHalfUnit, splitRelations } from "./tex-arithmetic.ts";
+import { matchDataFact } from "../model/index.ts";
+
+export type NumberClass = "computed" | "data" | "arithmetic" | "cited" | "input" | "structural" | "formula" | "unaccounted";
+
+export interface LedgerEntry {
+  /** 1-based line and column in the source file. */
+  line: number;
+  column: number;
+  /** The number as written (or the marker, for `{=name}` and `{:…}`). */
+  text: string;
+  cls: NumberClass;
+  /** Why it has that class, in a few words. */
+  reason: string;
+}
+
+/**
+ * Chapters whose unaccounted numbers do not fail the build yet (the ledger is being filled in
+ * chapter by chapter); `npm run ledger` still lists them. Remove a chapter's slug when its
+ * ledger is clean.
+ */
+export const LEDGER_PENDING: ReadonlySet<string> = new Set([
+  "preface",
+  "introduction",
+  "one-gpu",
+  "data-parallelism",
+  "tensor-parallelism",
+  "context-parallelism",
+  "pipeline-parallelism",
+  "expert-parallelism",
+  "five-d-parallelism",
+  "gpu-kernels",
+  "mixed-precision",
+  "beyond-one-datacenter",
+  "conclusion",
+  "collectives",
+  "profiling",
+  "typical-scales",
+  "overlap-math",
+]);
+
+/** Words after which a number is a label, not a quantity ("chapter 8", "stage 2", "GPU 0"). */
+const LABEL_WORDS = new Set(
+  (
+    "chapter chapters section sections § table tables figure figures fig. eq. eqs. equation equations appendix " +
+    "exercise exercises part parts line lines page pages version versions v rank ranks stage stages gpu node " +
+    "layer layers microbatch microbatches bucket buckets round rounds step steps issue pr # sm row rows column columns " +
+    "phase item case option rule no. tier level iteration iterations device expert experts head heads block"
+  ).split(" "),
+);
+/** Product and format names whose version follows them ("Llama 3.1", "CUDA 12", "NVLink 4"). */
+const NAME_WORDS = new Set(
+  (
+    "llama gpt gemma qwen palm claude mistral phi cuda pytorch nccl python nvlink pcie gen infiniband deepseek " +
+    "megatron-lm deepspeed hopper ampere blackwell transformer bert t5 opt bloom falcon mixtral grok olmo mt-nlg " +
+    "jamba nemotron hbm ultra ethernet ubuntu debian node.js eleventy katex torch cudnn cublas cutlass triton"
+  ).split(" "),
+);
+const HARDWARE_UNIT = /^\s*(?:\\[,;]\s*)?(?:\\text\{\s*)?(?:T|P|G)?FLOPS|^\s*(?:\\[,;]\s*)?(?:\\text\{\s*)?(?:GB|TB|Gb)\/s/;
+
+const PROSE_NUMBER = /(\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:e[+-]?\d+)?/g;
+const MATH_NUMBER = /\d+(?:\{,\}\d{3})*(?:\.\d+)?/g;
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** What one inline token's source holds, with non-prose masked out (offsets kept). */
+interface Scanned {
+  masked: string;
+  math: Span[];
+  markers: { start: number; text: string; cls: "computed" | "input" }[];
+  citations: number[];
+}
+
+function mask(s: string, from: number, to: number): string {
+  return s.slice(0, from) + " ".repeat(to - from) + s.slice(to);
+}
+
+/** Masks markers, code, math, link targets, citations, references, attributes and tags. */
+export function scanInline(src: string): Scanned {
+  let masked = src;
+  const markers: Scanned["markers"] = [];
+  const citations: number[] = [];
+  const math: Span[] = [];
+  const cut = (re: RegExp, keep?: (m: RegExpExecArray) => void) => {
+    for (const m of src.matchAll(re)) {
+      if (masked.slice(m.index, m.index + m[0].length).trim() === "") continue; // inside an earlier cut
+      keep?.(m as RegExpExecArray);
+      masked = mask(masked, m.index, m.index + m[0].length);
+    }
+  };
+  cut(/`+[^`]*`+/g);
+  cut(/\{=[A-Za-z][\w.-]*\}/g, (m) => markers.push({ start: m.index, text: m[0], cls: "computed" }));
+  cut(/\{:[^{}]*(?:\{,\}[^{}]*)*\}/g, (m) => markers.push({ start: m.index, text: m[0], cls: "input" }));
+  cut(/(?<!\\)\$(?!\$)(?:\\.|[^$\\])+\$/g, (m) => math.push({ start: m.index, end: m.index + m[0].length }));
+  cut(/\[-?@[^\]]*\]/g, (m) => citations.push(m.index));
+  cut(/\]\(\s*[^)\s]+/g); // link targets (a title in quotes stays prose)
+  cut(/@(?:eq|sec|fig|tbl|ex|exercise):[\w:.-]+/g);
+  cut(/\{[#.][^}]*\}/g);
+  cut(/\[\^[^\]]+\]/g);
+  cut(/<\/?[A-Za-z][^>]*>|&#?\w+;/g);
+  cut(/https?:\/\/\S+/g);
+  return { masked, math, markers, citations };
+}
+
+const ABBREVIATIONS = /(?:\be\.g|\bi\.e|\bet al|\bEq|\bEqs|\bFig|\bvs|\bcf|\bSec|\bapprox|\bNo|\bp|\bpp|\bch|\bresp)\.$/i;
+
+/** Sentence spans of a source text: ends at . ! ? followed by space, not after an abbreviation. */
+export function sentences(src: string): Span[] {
+  const out: Span[] = [];
+  let start = 0;
+  for (const m of src.matchAll(/[.!?]["”’)\]]*\s+/g)) {
+    const before = src.slice(start, m.index + 1);
+    if (ABBREVIATIONS.test(before)) continue;
+    out.push({ start, end: m.index + m[0].length });
+    start = m.index + m[0].length;
+  }
+  out.push({ start, end: src.length });
+  return out;
+}
+
+interface Context {
+  /** Inside an exercise's question (not its solution). */
+  question: boolean;
+  /** The row or caption carries a citation (tables: any cell of the row). */
+  rowCited: boolean;
+}
+
+/** The last word before `at` (lower case, trailing punctuation kept for "fig."). */
+function wordBefore(text: string, at: number): string {
+  const m = /([^\s()[\]]+)[\s[(]*$/.exec(text.slice(Math.max(0, at - 24), at));
+  return m ? m[1]!.toLowerCase().replace(/[,:;]$/, "") : "";
+}
+
+const UNIT_AFTER = /^\s*(?:\\[,;: ]\s*)?(?:\\text\{\s*)?(PFLOPS|TFLOPS|TB\/s|GB\/s|Gb\/s|TB|GB|MB|KB|KiB|W|SMs)(?![A-Za-z])/;
+
+/** "data" when the number, with the unit after it, is a fact of src/data at its printed precision. */
+function dataClass(text: string, after: string): [NumberClass, string] | undefined {
+  const value = Number(text.replace(/\{,\}|,/g, ""));
+  const unit = UNIT_AFTER.exec(after)?.[1] ?? "";
+  const fact = matchDataFact(value, unit, printedHalfUnit(text.replace(/,/g, "")));
+  return fact ? ["data", `src/data: ${fact.name}`] : undefined;
+}
+
+function proseClass(
+  src: string,
+  masked: string,
+  start: number,
+  text: string,
+  cited: boolean,
+  ctx: Context,
+  previous: LedgerEntry | undefined,
+  previousEnd: number,
+): [NumberClass, string] {
+  const before = wordBefore(masked, start);
+  if (/^(19[5-9]\d|20[0-3]\d)$/.test(text)) return ["structural", "year"];
+  const after = src.slice(start + text.length, start + text.length + 16);
+  if (/^:\d/.test(after) || /\d:$/.test(src.slice(0, start))) return ["structural", "a ratio's name (2:4)"];
+  const data = dataClass(text, after);
+  if (data) return data;
+  if (LABEL_WORDS.has(before) || LABEL_WORDS.has(before.replace(/s$/, ""))) return ["structural", `label (${before})`];
+  if (NAME_WORDS.has(before)) return ["structural", `name (${before})`];
+  if (previous?.cls === "structural" && /^(?:,\s*|\s*(?:and|or|to|through|–|-|,\s*and)\s*)$/.test(masked.slice(previousEnd, start))) {
+    return ["structural", previous.reason];
+  }
+  if (cited) return ["cited", "the sentence cites its source"];
+  if (ctx.question && !HARDWARE_UNIT.test(after)) return ["input", "a given of the exercise"];
+  return ["unaccounted", ""];
+}
+
+/** Classifies the numbers of one math span (source `tex`, at `offset` in the inline source). */
+function mathEntries(
+  tex: string,
+  offset: number,
+  cited: boolean,
+  ctx: Context,
+  push: (at: number, text: string, cls: NumberClass, reason: string) => void,
+  report: (at: number, message: string) => void,
+): void {
+  const sides = splitRelations(tex);
+  const chain = checkChain(sides);
+  if (chain.failure) {
+    const f = chain.failure;
+    report(
+      offset,
+      `arithmetic does not hold: "${f.left} ${f.relation} ${f.right}" (${f.left} is ${String(Number(f.leftValue.toPrecision(10)))}, ` +
+        `${f.right} is ${String(Number(f.rightValue.toPrecision(10)))})`,
+    );
+  }
+  sides.forEach((side, i) => {
+    const numeric = evaluateSide(side.text) !== undefined;
+    const plain = side.text.replace(/\\(?:text|mathrm|textsf|operatorname)\{[^{}]*\}/g, " ");
+    const symbolic = /(?<!\\)[A-Za-z]|\\(?!(?:times|cdot|div|frac|dfrac|tfrac|left|right|approx|quad|qquad|text|mathrm|[,;:!%]))[A-Za-z]+/.test(
+      plain.replace(/\\[A-Za-z]+/g, (cmd) => (/^\\(?:times|cdot|div|frac|dfrac|tfrac|left|right|approx|quad|qquad|big\w*|Big\w*)$/.test(cmd) ? " " : "x")),
+    );
+    const assignment =
+      i > 0 && sides[i - 1]!.relation === "=" && /^\s*[A-Za-z](?:_\{?[\w,]+\}?)?\s*$|^\s*\\[A-Za-z]+(?:_\{?[\w,]+\}?)?\s*$/.test(sides[i - 1]!.text);
+    for (const m of side.text.matchAll(MATH_NUMBER)) {
+      const at = side.start + m.index;
+      const text = m[0].replace(/\{,\}/g, ",");
+      const prev = side.text.slice(0, m.index).replace(/\s+$/, "");
+      if (/[A-Za-z]$/.test(side.text.slice(0, m.index)) || /^[A-Za-z]/.test(side.text.slice(m.index + m[0].length))) {
+        if (/\\(?:text|mathrm)\{[^}]*$/.test(prev)) continue; // "\text{H100}": a name
+      }
+      if (/_\{?$/.test(prev) || /_\{[^}]*$/.test(prev)) {
+        push(offset + at, text, "structural", "an index");
+        continue;
+      }
+      if (/\^\{?$/.test(prev)) {
+        push(offset + at, text, "structural", "an exponent");
+        continue;
+      }
+      const base = /^(?:\^|\s*\^)/.test(side.text.slice(m.index + m[0].length));
+      if (base && (text === "10" || text === "2")) {
+        push(offset + at, text, "structural", "a power of ten or two");
+        continue;
+      }
+      const data = dataClass(text, side.text.slice(m.index + m[0].length) + tex.slice(side.end));
+      if (chain.checked.has(i)) push(offset + at, text, "arithmetic", "arithmetic checked by the build");
+      else if (data) push(offset + at, text, ...data);
+      else if (symbolic && !numeric) push(offset + at, text, "formula", "a constant in a formula");
+      else if (assignment && /^\d+(?:,\d{3})*$/.test(text)) push(offset + at, text, "input", "an integer given to a symbol");
+      else if (cited) push(offset + at, text, "cited", "the sentence cites its source");
+      else if (ctx.question && !/(?:FLOPS|GB\/s|TB\/s)/.test(side.text)) push(offset + at, text, "input", "a given of the exercise");
+      else push(offset + at, text, "unaccounted", "");
+    }
+  });
+}
+
+/** Ledger of one inline source (a paragraph, heading, table cell or caption). */
+export function inlineLedger(
+  src: string,
+  ctx: Context,
+  where: (offset: number) => { line: number; column: number },
+  report: (offset: number, message: string) => void,
+): LedgerEntry[] {
+  const scanned = scanInline(src);
+  const out: LedgerEntry[] = [];
+  const spans = sentences(src);
+  const citedAt = (at: number) => {
+    if (ctx.rowCited) return true;
+    const s = spans.find((sp) => at >= sp.start && at < sp.end);
+    return !!s && scanned.citations.some((c) => c >= s.start && c < s.end);
+  };
+  const push = (at: number, text: string, cls: NumberClass, reason: string) => out.push({ ...where(at), text, cls, reason });
+  for (const m of scanned.markers) push(m.start, m.text, m.cls, m.cls === "computed" ? "computed at build time" : "marked as an input");
+  let previous: LedgerEntry | undefined;
+  let previousEnd = 0;
+  for (const m of scanned.masked.matchAll(PROSE_NUMBER)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    const before = scanned.masked[start - 1] ?? " ";
+    const after = scanned.masked[end] ?? " ";
+    // Part of a name or identifier: "H100", "ZeRO-3", "1F1B", "405B", "v5e", "fp8".
+    if (/[\p{L}\p{N}_]/u.test(before) || /[\p{L}_]/u.test(after)) continue;
+    if ((before === "-" || before === "‑") && /[\p{L}]/u.test(scanned.masked[start - 2] ?? "")) continue;
+    if (before === "." && /\d/.test(scanned.masked[start - 2] ?? "")) continue;
+    const [cls, reason] = proseClass(src, scanned.masked, start, m[0], citedAt(start), ctx, previous, previousEnd);
+    const entry: LedgerEntry = { ...where(start), text: m[0], cls, reason };
+    out.push(entry);
+    previous = entry;
+    previousEnd = end;
+  }
+  for (const span of scanned.math) {
+    const tex = src.slice(span.start + 1, span.end - 1);
+    mathEntries(tex, span.start + 1, citedAt(span.start), ctx, push, (at, message) => {
+      report(at, message);
+      push(at, tex.trim(), "unaccounted", message);
+    });
+  }
+  out.sort((a, b) => a.line - b.line || a.column - b.column);
+  return out.filter((e, k) => k === 0 || e.line !== out[k - 1]!.line || e.column !== out[k - 1]!.column);
+}
+
+const fileCache = new Map<string, string[]>();
+function fileLines(file: string): string[] {
+  let lines = fileCache.get(file);
+  if (!lines) {
+    try {
+      lines = readFileSync(file, "utf8").replace(/\r\n?/g, "\n").split("\n");
+    } catch {
+      lines = [];
+    }
+    fileCache.set(file, lines);
+  }
+  return lines;
+}
+
+/**
+ * Maps an offset in `content` (whose first line is body line `firstLine`, and which starts
+ * `shift` characters of wrapper before the source) to the file's line and column.
+ */
+function locator(doc: DocState, firstLine: number, content: string, shift = 0): (offset: number) => { line: number; column: number } {
+  const lines = fileLines(doc.file);
+  return (rawOffset) => {
+    const offset = Math.max(0, rawOffset - shift);
+    const before = content.slice(0, offset);
+    const k = (before.match(/\n/g) ?? []).length;
+    const line = sourceLine(doc, firstLine + k);
+    const lineStart = before.lastIndexOf("\n") + 1;
+    const lineEnd = content.indexOf("\n", lineStart);
+    const contentLine = content.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
+    const fileLine = lines[line - 1] ?? "";
+    const at = contentLine === "" ? -1 : fileLine.indexOf(contentLine);
+    const base = at >= 0 ? at : Math.max(0, fileLine.length - contentLine.length);
+    return { line, column: base + (offset - lineStart) + 1 };
+  };
+}
+
+const ledgers = new WeakMap<object, LedgerEntry[]>();
+
+/** The ledger of the last parse with this env (for tools/ledger.ts and tests). */
+export function ledgerOf(env: object): LedgerEntry[] | undefined {
+  return ledgers.get(env);
+}
+
+function ledgerRule(state: StateCore): boolean {
+  const doc = docState(state.env);
+  if (!doc.chapter) return true;
+  const entries: LedgerEntry[] = [];
+  const containers: string[] = [];
+  let rowCited = false;
+  const tokens = state.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.type === "book_container_open") containers.push((t.meta as { name: string }).name);
+    else if (t.type === "book_container_close") containers.pop();
+    else if (t.type === "tr_open") {
+      rowCited = false;
+      for (let j = i + 1; j < tokens.length && tokens[j]!.type !== "tr_close"; j++) {
+        if (tokens[j]!.type === "inline" && /\[-?@/.test(tokens[j]!.content)) rowCited = true;
+      }
+    } else if (t.type === "tr_close") rowCited = false;
+    if (t.type !== "inline" && t.type !== "math_block") continue;
+    const question = containers.includes("exercise") && !containers.includes("solution");
+    const first = t.map ? t.map[0] : 0;
+    // A display block's source starts on the line after its opening $$; it is scanned as "$…$".
+    const content = t.type === "math_block" ? `$${t.content}$` : t.content;
+    const at = t.type === "math_block" ? locator(doc, first + 1, t.content, 1) : locator(doc, first, t.content);
+    // A chain that does not hold fails the build in every chapter; the report lists it instead.
+    const report = (offset: number, message: string): void => {
+      if ((state.env as { ledgerReport?: boolean }).ledgerReport) return;
+      const p = at(offset);
+      throw new BookError(doc.file, p.line, message, { column: p.column });
+    };
+    entries.push(...inlineLedger(content, { question, rowCited }, at, report));
+  }
+  ledgers.set(state.env as object, entries);
+  const slug = doc.chapter.slug;
+  const unaccounted = entries.filter((e) => e.cls === "unaccounted");
+  if (unaccounted.length > 0 && !LEDGER_PENDING.has(slug) && !(state.env as { ledgerReport?: boolean }).ledgerReport) {
+    const first = unaccounted[0]!;
+    const more = unaccounted.length > 1 ? ` (and ${unaccounted.length - 1} more: npm run ledger -- ${slug})` : "";
+    throw new BookError(
+      doc.file,
+      first.line,
+      `number "${first.text}" is not accounted for: compute it ({=name}), cite it in its sentence, or mark it as an input ({:${first.text}})${more}`,
+      { column: first.column },
+    );
+  }
+  return true;
+}
+
+export function numberLedgerPlugin(md: MarkdownIt): void {
+  md.core.ruler.before("book_values", "book_ledger", ledgerRule);
+}
