@@ -11,6 +11,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
 import { createBookMarkdown } from "../src/plugins/markdown.ts";
+import { includeCodeMarkdown } from "../src/plugins/include-code.ts";
 import { loadBibliography } from "../src/plugins/bibliography.ts";
 import { chapterInfo } from "../src/plugins/chapters.ts";
 import { ledgerOf, type LedgerEntry, type NumberClass } from "../src/plugins/number-ledger.ts";
@@ -21,6 +22,7 @@ const wanted = args.filter((a) => !a.startsWith("--"));
 const dir = "content/chapters";
 const bibliography = loadBibliography("bibliography.bib");
 const md = createBookMarkdown({ bibliography: () => bibliography, assetsDir: "assets" });
+includeCodeMarkdown(md); // as the build does (.eleventy.ts)
 const classes: NumberClass[] = ["computed", "data", "arithmetic", "cited", "input", "structural", "formula", "unaccounted"];
 
 let unaccounted = 0;

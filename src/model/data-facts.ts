@@ -15,15 +15,23 @@ export type FactUnit = "flops" | "bytes" | "bytesPerSecond" | "watts" | "sms" | 
 export interface DataFact {
   unit: FactUnit;
   value: number;
+  /** Words the text must name near the number for it to be this fact ("H100", "PCIe"); none for a model's exact count. */
+  requires: readonly string[];
   /** Where it comes from, e.g. "h100-sxm bf16 dense". */
   name: string;
+}
+
+/** "h100-sxm" → ["H100"], "h100-pcie" → ["H100", "PCIe"]: what the text must name. */
+function productWords(gpuId: string): string[] {
+  const [chip, form] = gpuId.split("-");
+  return form === "pcie" ? [chip!.toUpperCase(), "PCIe"] : [chip!.toUpperCase()];
 }
 
 function gpuFacts(): DataFact[] {
   const out: DataFact[] = [];
   for (const g of GPUS) {
     const add = (unit: FactUnit, value: number | null, what: string) => {
-      if (value !== null && value > 0) out.push({ unit, value, name: `${g.id} ${what}` });
+      if (value !== null && value > 0) out.push({ unit, value, name: `${g.id} ${what}`, requires: productWords(g.id) });
     };
     add("flops", g.bf16FlopsPerSecond, "bf16 dense");
     add("flops", 2 * g.bf16FlopsPerSecond, "bf16 with 2:4 sparsity (the headline)");
@@ -45,7 +53,7 @@ function gpuFacts(): DataFact[] {
   }
   for (const n of INTERCONNECTS) {
     const add = (value: number | null, what: string) => {
-      if (value !== null && value > 0) out.push({ unit: "bytesPerSecond", value, name: `${n.gpuId} ${what}` });
+      if (value !== null && value > 0) out.push({ unit: "bytesPerSecond", value, name: `${n.gpuId} ${what}`, requires: productWords(n.gpuId) });
     };
     add(n.nvlinkRingBusBytesPerSecond, "NVLink ring bus bandwidth (nccl-tests)");
     add(n.nvlinkNvlsAllReduceBusBytesPerSecond, "NVLink SHARP all-reduce bus bandwidth (nccl-tests)");
@@ -58,8 +66,10 @@ function gpuFacts(): DataFact[] {
 function modelFacts(): DataFact[] {
   const out: DataFact[] = [];
   for (const m of MODEL_PRESETS) {
-    out.push({ unit: "parameters", value: m.publishedTotal, name: `${m.id} parameters (published)` });
-    if (m.publishedActive !== undefined) out.push({ unit: "parameters", value: m.publishedActive, name: `${m.id} active parameters` });
+    out.push({ unit: "parameters", value: m.publishedTotal, name: `${m.id} parameters (published)`, requires: [] });
+    if (m.publishedActive !== undefined) {
+      out.push({ unit: "parameters", value: m.publishedActive, name: `${m.id} active parameters`, requires: [] });
+    }
   }
   return out;
 }
@@ -86,11 +96,20 @@ export const FACT_UNITS: Readonly<Record<string, { unit: FactUnit; scale: number
 
 /**
  * The fact a printed number names, if any: `value` in `prose unit`, equal to a fact within half a
- * unit of the last printed digit (`halfUnit`). Unitless numbers match only exact parameter counts.
+ * unit of the last printed digit (`halfUnit`), of a product the `context` (the paragraph) names.
+ * Unitless numbers match only exact parameter counts.
  */
-export function matchDataFact(value: number, proseUnit: string, halfUnit: number): DataFact | undefined {
+export function matchDataFact(value: number, proseUnit: string, halfUnit: number, context = "", near = ""): DataFact | undefined {
   const u = FACT_UNITS[proseUnit];
   if (!u) return undefined;
   if (proseUnit === "" && (!Number.isInteger(value) || value < 1e6)) return undefined;
-  return DATA_FACTS.find((f) => f.unit === u.unit && Math.abs(f.value / u.scale - value) <= halfUnit + 1e-9 * Math.abs(value));
+  const matches = DATA_FACTS.filter(
+    (f) =>
+      f.unit === u.unit &&
+      Math.abs(f.value / u.scale - value) <= halfUnit + 1e-12 * Math.abs(value) &&
+      f.requires.every((w) => context.includes(w)),
+  );
+  // Several facts may share a value (fp8 dense = bf16 sparse): name the one the text is about.
+  const words = near.toLowerCase();
+  return matches.find((f) => f.name.split(" ").slice(1, 2).some((w) => words.includes(w.toLowerCase()))) ?? matches[0];
 }

@@ -285,10 +285,20 @@ function values(): Record<string, ExerciseValue> {
   return out;
 }
 
-/** Every named value, by name ("ch2.llama2StatesGB"). */
-export const exerciseValues: Readonly<Record<string, ExerciseValue>> = Object.freeze(values());
+let cache: Readonly<Record<string, ExerciseValue>> | undefined;
+
+/**
+ * Every named value, by name ("ch2.llama2StatesGB"), computed on first use: src/model/index.ts
+ * re-exports this module into the widgets' bundle, where nothing reads it, so loading it must
+ * cost nothing (chapter 8's values run the configuration search).
+ */
+export function allExerciseValues(): Readonly<Record<string, ExerciseValue>> {
+  cache ??= Object.freeze(values());
+  return cache;
+}
 
 /** The named value, or undefined when no value has that name. */
 export function exerciseValue(name: string): ExerciseValue | undefined {
-  return Object.prototype.hasOwnProperty.call(exerciseValues, name) ? exerciseValues[name] : undefined;
+  const all = allExerciseValues();
+  return Object.prototype.hasOwnProperty.call(all, name) ? all[name] : undefined;
 }

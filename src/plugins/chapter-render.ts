@@ -24,6 +24,8 @@ export interface RenderedChapter {
 export interface ChapterEnv {
   page: { inputPath: string; url?: string };
   edition: Edition;
+  /** false: skip the number ledger (plugin tests rendering snippets). */
+  numberLedger?: boolean;
 }
 
 /** Renders `markdown`, the body of the chapter file `env.page.inputPath`, for `env.edition`. */

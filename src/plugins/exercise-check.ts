@@ -146,20 +146,29 @@ function valuesCoreRule(state: StateCore): boolean {
       continue;
     }
     if (token.type !== "inline" || !token.children) continue;
-    for (const child of token.children) {
-      if (child.type === "book_value") {
-        const meta = child.meta as { name: string; offset: number };
-        child.content = printValue(resolve(doc, lineInContent(line, token.content, meta.offset), meta.name));
-      } else if (child.type === "book_input") {
-        const meta = child.meta as { offset: number };
-        checkInput(doc, lineInContent(line, token.content, meta.offset), child.content);
-      } else if (child.type === "math_inline" && (child.content.includes("{=") || child.content.includes("{:"))) {
-        const at = token.content.indexOf(child.content);
-        child.content = substituteMath(doc, at < 0 ? line : lineInContent(line, token.content, at), child.content);
-      }
-    }
+    resolveChildren(doc, line, token.content, token.children);
   }
   return true;
+}
+
+/** Resolves values, inputs and math in inline children, and in an image's alt text (its children). */
+function resolveChildren(doc: DocState, line: number, content: string, children: Token[]): void {
+  for (const child of children) {
+    if (child.type === "book_value") {
+      const meta = child.meta as { name: string; offset: number };
+      child.content = printValue(resolve(doc, lineInContent(line, content, meta.offset), meta.name));
+      child.type = "text"; // plain text from here on: alt text (renderInlineAsText) keeps it too
+    } else if (child.type === "book_input") {
+      const meta = child.meta as { offset: number };
+      checkInput(doc, lineInContent(line, content, meta.offset), child.content);
+      child.type = "text";
+    } else if (child.type === "math_inline" && (child.content.includes("{=") || child.content.includes("{:"))) {
+      const at = content.indexOf(child.content);
+      child.content = substituteMath(doc, at < 0 ? line : lineInContent(line, content, at), child.content);
+    } else if (child.type === "image" && child.children) {
+      resolveChildren(doc, line, content, child.children);
+    }
+  }
 }
 
 export interface AnswerHint {

@@ -25,7 +25,8 @@ import type { MarkdownIt, StateCore } from "markdown-it";
 import { BookError } from "./errors.ts";
 import { docState, sourceLine, type DocState } from "./doc-state.ts";
 import { checkChain, evaluateSide, printedHalfUnit, splitRelations } from "./tex-arithmetic.ts";
-import { matchDataFact } from "../model/index.ts";
+import { exerciseValue, matchDataFact } from "../model/index.ts";
+import { printInput, printValue } from "./exercise-check.ts";
 
 export type NumberClass = "computed" | "data" | "arithmetic" | "cited" | "input" | "structural" | "formula" | "unaccounted";
 
@@ -157,16 +158,17 @@ interface Context {
 /** The last word before `at` (lower case, trailing punctuation kept for "fig."). */
 function wordBefore(text: string, at: number): string {
   const m = /([^\s()[\]]+)[\s[(]*$/.exec(text.slice(Math.max(0, at - 24), at));
-  return m ? m[1]!.toLowerCase().replace(/[,:;]$/, "") : "";
+  // "one block, 8 warps": a word that ends in punctuation does not label the number after it.
+  return m && !/[,:;]$/.test(m[1]!) ? m[1]!.toLowerCase() : "";
 }
 
 const UNIT_AFTER = /^\s*(?:\\[,;: ]\s*)?(?:\\text\{\s*)?(PFLOPS|TFLOPS|TB\/s|GB\/s|Gb\/s|TB|GB|MB|KB|KiB|W|SMs)(?![A-Za-z])/;
 
 /** "data" when the number, with the unit after it, is a fact of src/data at its printed precision. */
-function dataClass(text: string, after: string): [NumberClass, string] | undefined {
+function dataClass(text: string, after: string, before: string, paragraph: string): [NumberClass, string] | undefined {
   const value = Number(text.replace(/\{,\}|,/g, ""));
   const unit = UNIT_AFTER.exec(after)?.[1] ?? "";
-  const fact = matchDataFact(value, unit, printedHalfUnit(text.replace(/,/g, "")));
+  const fact = matchDataFact(value, unit, printedHalfUnit(text.replace(/,/g, "")), paragraph, before.slice(-40));
   return fact ? ["data", `src/data: ${fact.name}`] : undefined;
 }
 
@@ -184,7 +186,7 @@ function proseClass(
   if (/^(19[5-9]\d|20[0-3]\d)$/.test(text)) return ["structural", "year"];
   const after = src.slice(start + text.length, start + text.length + 16);
   if (/^:\d/.test(after) || /\d:$/.test(src.slice(0, start))) return ["structural", "a ratio's name (2:4)"];
-  const data = dataClass(text, after);
+  const data = dataClass(text, after, src.slice(0, start), src);
   if (data) return data;
   if (LABEL_WORDS.has(before) || LABEL_WORDS.has(before.replace(/s$/, ""))) return ["structural", `label (${before})`];
   if (NAME_WORDS.has(before)) return ["structural", `name (${before})`];
@@ -198,6 +200,7 @@ function proseClass(
 
 /** Classifies the numbers of one math span (source `tex`, at `offset` in the inline source). */
 function mathEntries(
+  paragraph: string,
   tex: string,
   offset: number,
   cited: boolean,
@@ -205,6 +208,21 @@ function mathEntries(
   push: (at: number, text: string, cls: NumberClass, reason: string) => void,
   report: (at: number, message: string) => void,
 ): void {
+  // Markers inside math: the chain is checked with the values as printed, and their digits are
+  // not counted again (the marker itself is already in the ledger).
+  const substituted: Span[] = [];
+  let out = "";
+  let last = 0;
+  for (const m of tex.matchAll(/\{=([A-Za-z][\w.-]*)\}|\{:([^{}]*(?:\{,\}[^{}]*)*)\}/g)) {
+    const value = m[1] ? exerciseValue(m[1]) : undefined;
+    const printed = m[1] ? (value ? printValue(value, true) : "0") : printInput(m[2]!, true);
+    out += tex.slice(last, m.index);
+    substituted.push({ start: out.length, end: out.length + printed.length });
+    out += printed;
+    last = m.index + m[0].length;
+  }
+  tex = out + tex.slice(last);
+  tex = tex.replace(/[,.;]\s*$/, (p) => " ".repeat(p.length)); // "= 40.4\%," ends a sentence, not the chain
   const sides = splitRelations(tex);
   const chain = checkChain(sides);
   if (chain.failure) {
@@ -222,9 +240,10 @@ function mathEntries(
       plain.replace(/\\[A-Za-z]+/g, (cmd) => (/^\\(?:times|cdot|div|frac|dfrac|tfrac|left|right|approx|quad|qquad|big\w*|Big\w*)$/.test(cmd) ? " " : "x")),
     );
     const assignment =
-      i > 0 && sides[i - 1]!.relation === "=" && /^\s*[A-Za-z](?:_\{?[\w,]+\}?)?\s*$|^\s*\\[A-Za-z]+(?:_\{?[\w,]+\}?)?\s*$/.test(sides[i - 1]!.text);
+      i > 0 && sides[i - 1]!.relation === "=" && /^\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:_(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\w))?\s*$/.test(sides[i - 1]!.text);
     for (const m of side.text.matchAll(MATH_NUMBER)) {
       const at = side.start + m.index;
+      if (substituted.some((sp) => at >= sp.start && at < sp.end)) continue;
       const text = m[0].replace(/\{,\}/g, ",");
       const prev = side.text.slice(0, m.index).replace(/\s+$/, "");
       if (/[A-Za-z]$/.test(side.text.slice(0, m.index)) || /^[A-Za-z]/.test(side.text.slice(m.index + m[0].length))) {
@@ -234,7 +253,7 @@ function mathEntries(
         push(offset + at, text, "structural", "an index");
         continue;
       }
-      if (/\^\{?$/.test(prev)) {
+      if (/\^\{?-?$/.test(prev)) {
         push(offset + at, text, "structural", "an exponent");
         continue;
       }
@@ -243,11 +262,11 @@ function mathEntries(
         push(offset + at, text, "structural", "a power of ten or two");
         continue;
       }
-      const data = dataClass(text, side.text.slice(m.index + m[0].length) + tex.slice(side.end));
+      const data = dataClass(text, side.text.slice(m.index + m[0].length) + tex.slice(side.end), tex.slice(0, side.start + m.index), paragraph);
       if (chain.checked.has(i)) push(offset + at, text, "arithmetic", "arithmetic checked by the build");
       else if (data) push(offset + at, text, ...data);
       else if (symbolic && !numeric) push(offset + at, text, "formula", "a constant in a formula");
-      else if (assignment && /^\d+(?:,\d{3})*$/.test(text)) push(offset + at, text, "input", "an integer given to a symbol");
+      else if (assignment && /^\d+(?:,\d{3})*$/.test(text) && side.text.trim() === m[0]) push(offset + at, text, "input", "an integer given to a symbol");
       else if (cited) push(offset + at, text, "cited", "the sentence cites its source");
       else if (ctx.question && !/(?:FLOPS|GB\/s|TB\/s)/.test(side.text)) push(offset + at, text, "input", "a given of the exercise");
       else push(offset + at, text, "unaccounted", "");
@@ -291,7 +310,7 @@ export function inlineLedger(
   }
   for (const span of scanned.math) {
     const tex = src.slice(span.start + 1, span.end - 1);
-    mathEntries(tex, span.start + 1, citedAt(span.start), ctx, push, (at, message) => {
+    mathEntries(src, tex, span.start + 1, citedAt(span.start), ctx, push, (at, message) => {
       report(at, message);
       push(at, tex.trim(), "unaccounted", message);
     });
@@ -344,13 +363,16 @@ export function ledgerOf(env: object): LedgerEntry[] | undefined {
 
 function ledgerRule(state: StateCore): boolean {
   const doc = docState(state.env);
-  if (!doc.chapter) return true;
+  // Plugin tests that render snippets as a chapter switch it off (env.numberLedger === false).
+  if (!doc.chapter || (state.env as { numberLedger?: boolean }).numberLedger === false) return true;
   const entries: LedgerEntry[] = [];
   const containers: string[] = [];
   let rowCited = false;
+  let lastLine = 0;
   const tokens = state.tokens;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
+    if (t.map) lastLine = t.map[0]; // table cells' inline tokens have no map of their own: their row's
     if (t.type === "book_container_open") containers.push((t.meta as { name: string }).name);
     else if (t.type === "book_container_close") containers.pop();
     else if (t.type === "tr_open") {
@@ -360,8 +382,9 @@ function ledgerRule(state: StateCore): boolean {
       }
     } else if (t.type === "tr_close") rowCited = false;
     if (t.type !== "inline" && t.type !== "math_block") continue;
+    if ((t.meta as { generated?: string } | null)?.generated) continue; // a companion table: measured, not prose
     const question = containers.includes("exercise") && !containers.includes("solution");
-    const first = t.map ? t.map[0] : 0;
+    const first = t.map ? t.map[0] : lastLine;
     // A display block's source starts on the line after its opening $$; it is scanned as "$…$".
     const content = t.type === "math_block" ? `$${t.content}$` : t.content;
     const at = t.type === "math_block" ? locator(doc, first + 1, t.content, 1) : locator(doc, first, t.content);

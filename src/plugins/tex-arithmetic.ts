@@ -165,10 +165,10 @@ class Parser {
     this.pos += m[0].length;
     let v = Number(m[0].replace(/,/g, ""));
     // "989.4 \times 10^{12}" is one literal: bind the power of ten before any division.
-    const sci = /^\s*(?:\\times|\\cdot|×)\s*10\^\{?\s*(-?\d+)\s*\}?/.exec(this.s.slice(this.pos));
+    const sci = /^\s*(?:\\times|\\cdot|×)\s*10\^(?:\{\s*(-?\d+)\s*\}|(\d))/.exec(this.s.slice(this.pos));
     if (sci && scientific) {
       this.pos += sci[0].length;
-      v *= 10 ** Number(sci[1]);
+      v *= 10 ** Number(sci[1] ?? sci[2]);
     }
     return v;
   }

@@ -1,4 +1,8 @@
-/** A bare markdown-it configured like the book's, with a small in-memory bibliography, for plugin tests. */
+/**
+ * A bare markdown-it configured like the book's, with a small in-memory bibliography, for plugin
+ * tests. Snippets render with the number ledger off (`numberLedger: false`): its own tests are in
+ * tests/plugins/number-ledger.test.ts.
+ */
 import { createBookMarkdown } from "../../src/plugins/markdown.ts";
 import { parseBibliography } from "../../src/plugins/bibliography.ts";
 import { findBookError, type BookError } from "../../src/plugins/errors.ts";
@@ -32,7 +36,7 @@ export const md = createBookMarkdown({ bibliography: () => testBib, assetsDir: "
 
 /** Renders Markdown as if it were the body of `file` (default: chapter 3, so sections are numbered 3.x). */
 export function render(src: string, file = "content/chapters/03-zero.md"): string {
-  return md.render(src, { page: { inputPath: file } });
+  return md.render(src, { page: { inputPath: file }, numberLedger: false });
 }
 
 /** The BookError that rendering throws (fails the test if it does not throw one). */
@@ -56,5 +60,5 @@ export function renderEdition(
   const info = chapterInfo(file);
   if (!info) throw new Error(`${file} is not a chapter file`);
   const edition = bookSlugs ? bookEdition(info.slug, new Set(bookSlugs), info.label || "Preface") : pageEdition(info.slug);
-  return renderChapter(md, src, { page: { inputPath: file }, edition });
+  return renderChapter(md, src, { page: { inputPath: file }, edition, numberLedger: false });
 }
