@@ -59,7 +59,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "mixed-precision",
   "beyond-one-datacenter",
   "conclusion",
-  "collectives",
   "profiling",
   "typical-scales",
   "overlap-math",
