@@ -55,7 +55,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "pipeline-parallelism",
   "expert-parallelism",
   "five-d-parallelism",
-  "gpu-kernels",
   "mixed-precision",
   "beyond-one-datacenter",
   "conclusion",
