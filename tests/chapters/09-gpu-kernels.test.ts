@@ -28,7 +28,7 @@ const h100 = findGpu("h100-sxm")!;
 const P = h100.bf16FlopsPerSecond;
 const B = h100.hbmBytesPerSecond;
 const tflops = (x: number) => (x / 1e12).toFixed(1);
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+const mb = (bytes: number) => `${(bytes / 1e6).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })} MB`;
 const us = (seconds: number) => `${(seconds * 1e6).toFixed(1)} µs`;
 const fmt = (n: number) => n.toLocaleString("en-US");
 
@@ -100,7 +100,7 @@ test("attention: standard vs fused", () => {
   const fused = fusedAttentionCost(shape);
   assertMentions(text, `$${(std.flops / 1e11).toFixed(2)} \\times 10^{11}$ FLOPs in all`, "attention FLOPs");
   assertMentions(text, `${mb(std.hbmBytes)}, an intensity of ${std.intensityFlopsPerByte.toFixed(1)},\nmemory-bound at ${tflops(attainableFlopsPerSecond(std.intensityFlopsPerByte, P, B))} TFLOPS`.replace("\n", " "), "standard attention");
-  assertMentions(text, `${mb(fused.hbmBytes)}, an intensity of $N/2 = ${fused.intensityFlopsPerByte}$, compute-bound`, "fused attention");
+  assertMentions(text, `${mb(fused.hbmBytes)}, an intensity of $N/2 = ${fmt(fused.intensityFlopsPerByte).replace(/,/g, "{,}")}$, compute-bound`, "fused attention");
   assertMentions(text, `| Attention, scores through HBM ($N = 4096$) | ${std.intensityFlopsPerByte.toFixed(1)} | memory | ${tflops(attainableFlopsPerSecond(std.intensityFlopsPerByte, P, B))} |`, "table std");
   assertMentions(text, `| Attention, scores on chip ($N = 4096$) | ${fmt(fused.intensityFlopsPerByte)} | compute | ${tflops(P)} |`, "table fused");
   // exercise: K and V re-read per query tile
@@ -117,7 +117,7 @@ test("attention: standard vs fused", () => {
 test("fusion byte counts", () => {
   const elements = 8192 * 14336;
   const t = elementwiseFusionTraffic([{ inputs: ["g"], output: "a" }, { inputs: ["a", "u"], output: "y" }], elements);
-  assertMentions(text, `$8192 \\times 14336$ bf16 values, ${mb(elements * 2)}`, "tensor size");
+  assertMentions(text, `8192 × 14336 bf16 values, ${mb(elements * 2)}`, "tensor size");
   assertMentions(text, `move ${t.unfusedPasses} tensors: ${mb(t.unfusedBytes)}, at least\n${us(t.unfusedBytes / B)}`.replace("\n", " "), "unfused");
   assertMentions(text, `they move ${t.fusedPasses} tensors: ${mb(t.fusedBytes)}, at least ${us(t.fusedBytes / B)}, ${Math.round((1 - t.fusedBytes / t.unfusedBytes) * 100)}% less`, "fused");
   assertMentions(text, `moves ${t.fusedPasses} tensors instead of ${t.unfusedPasses}`, "takeaway");
@@ -142,7 +142,7 @@ test("coalescing, tiling and occupancy arithmetic", () => {
   assert.equal(65536 / 128 / 32, 16);
   assertMentions(text, "fits 512 threads, which is 16 warps, an occupancy of 25%", "128 registers");
   assert.equal(warps(96), 16);
-  assertMentions(text, `At 96 registers a thread, $65{,}536 / 96 = ${Math.floor(65536 / 96)}$ threads fit`, "96 registers");
+  assertMentions(text, `At 96 registers a thread, $\\lfloor 65{,}536 / 96 \\rfloor = ${Math.floor(65536 / 96)}$ threads fit`, "96 registers");
   assert.equal(warps(168), 8);
   assertMentions(text, `At 168 registers, $65{,}536 / 168 = ${Math.floor(65536 / 168)}$ threads fit`, "168 registers");
 });
