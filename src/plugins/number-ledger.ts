@@ -58,7 +58,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "gpu-kernels",
   "mixed-precision",
   "beyond-one-datacenter",
-  "conclusion",
   "collectives",
   "profiling",
   "typical-scales",
