@@ -46,7 +46,6 @@ export interface LedgerEntry {
  * ledger is clean.
  */
 export const LEDGER_PENDING: ReadonlySet<string> = new Set([
-  "preface",
   "introduction",
   "one-gpu",
   "data-parallelism",
