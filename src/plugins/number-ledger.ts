@@ -58,7 +58,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "mixed-precision",
   "beyond-one-datacenter",
   "collectives",
-  "profiling",
   "typical-scales",
   "overlap-math",
 ]);
