@@ -46,7 +46,6 @@ export interface LedgerEntry {
  * ledger is clean.
  */
 export const LEDGER_PENDING: ReadonlySet<string> = new Set([
-  "introduction",
   "one-gpu",
   "data-parallelism",
   "tensor-parallelism",
