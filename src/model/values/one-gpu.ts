@@ -3,8 +3,172 @@
  * ../exercise-values.ts for the conventions: the value in its unit, how it prints, and a comment
  * that says which model function or stated input it comes from). Pure.
  */
-import type { PutValue } from "./put.ts";
+import { findGpu } from "../../data/gpus.ts";
+import { findModelPreset } from "../../data/models.ts";
+import { layerActivations } from "../activations.ts";
+import { parseModelConfig } from "../architecture.ts";
+import { korthikantiHardwareFlopsSelective, korthikantiModelFlops, modelFlopsPerToken, narayananFullRecomputeFlops } from "../compute.ts";
+import { bytesPerParameter, modelStateBytes, trainingMemory } from "../memory.ts";
+import { countParameters } from "../parameters.ts";
+import { v, type PutValue } from "./put.ts";
+
+const GB = 1e9;
+const MB = 1e6;
+const d0 = { decimals: 0 };
+const d1 = { decimals: 1 };
+const d2 = { decimals: 2 };
+const d3 = { decimals: 3 };
+
+function preset(id: string) {
+  const p = findModelPreset(id);
+  if (!p) throw new Error(`one-gpu values: no model preset "${id}"`);
+  return p;
+}
+const params = (id: string) => countParameters(preset(id).config).total;
+const arch = (id: string) => parseModelConfig(preset(id).config).architecture;
+
+/** The model presets of @tbl:presets, in its row order. */
+const TABLE_PRESETS = ["llama-3.2-1b", "llama-3.2-3b", "mistral-7b-v0.1", "qwen2.5-7b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"];
 
 export function oneGpuValues(put: PutValue): void {
-  void put;
+  const h100 = findGpu("h100-sxm");
+  const a100 = findGpu("a100-sxm-80gb");
+  if (!h100 || !a100) throw new Error("one-gpu values: no GPU h100-sxm or a100-sxm-80gb");
+  const total = (b: { parameters: number; gradients: number; optimizer: number }) => b.parameters + b.gradients + b.optimizer;
+
+  // Bytes per parameter (memory.ts). fp32: weights, gradients and each of Adam's two moments take an fp32
+  // element (4 bytes); bf16 mixed precision: 2 + 2 + 12; with an fp32 gradient buffer in place of the bf16
+  // gradients (Megatron-LM's bf16 main_grad), 18; with both, 20.
+  const fp32 = bytesPerParameter("fp32");
+  const bf16 = bytesPerParameter("bf16");
+  put("ch2.fp32Bytes", v(fp32.parameters, "bytes", d0));
+  put("ch2.fp32GradBytes", v(fp32.gradients, "bytes", d0));
+  put("ch2.fp32MomentBytes", v(fp32.optimizer / 2, "bytes", d0));
+  put("ch2.fp32TotalBytes", v(total(fp32), "bytes", d0));
+  put("ch2.bf16WeightBytes", v(bf16.parameters, "bytes", d0));
+  put("ch2.bf16GradBytes", v(bf16.gradients, "bytes", d0));
+  put("ch2.bf16OptimizerBytes", v(bf16.optimizer, "bytes", d0));
+  put("ch2.bytesPerParam", v(total(bf16), "bytes", d0));
+  put("ch2.bytesFp32Grad", v(total(bytesPerParameter("bf16", true, "replace")), "bytes", d0));
+  put("ch2.bytesFp32GradBuffer", v(total(bytesPerParameter("bf16", true)), "bytes", d0));
+
+  // Model states of Llama 3.1 8B and Llama 3.2 1B (modelStateBytes, bf16 mixed precision with Adam).
+  const states8b = modelStateBytes(params("llama-3.1-8b"));
+  put("ch2.states8bGB", v(states8b.total / GB, "GB", d1));
+  put("ch2.optimizer8bGB", v(states8b.optimizer / GB, "GB", d1));
+  put("ch2.states1bGB", v(modelStateBytes(params("llama-3.2-1b")).total / GB, "GB", d1));
+
+  // The memory timeline of the running example (Llama 3.2 1B, s = 4,096, b = 4, FlashAttention, as in
+  // tools/figures/one-gpu.ts): weights include the fp32 master copy (4 bytes per parameter, part of the
+  // model's optimizer bytes); the moments are the rest of the optimizer bytes (eq. peak-steps).
+  const n1b = params("llama-3.2-1b");
+  const timeline = trainingMemory(preset("llama-3.2-1b").config, { seqLength: 4096, microBatchSize: 4, recompute: "none", attention: "flash" }).perGpu;
+  const W = timeline.parameters + 4 * n1b;
+  const M = timeline.optimizer - 4 * n1b;
+  put("ch2.timelineFirstPeakGB", v((W + Math.max(timeline.activations, timeline.gradients + M)) / GB, "GB", d1));
+  put("ch2.timelineSecondPeakGB", v((W + M + Math.max(timeline.activations, timeline.gradients)) / GB, "GB", d1));
+  put("ch2.timelineMomentsGB", v(M / GB, "GB", d1));
+  // The Memory Explorer's sum of the four categories for the same setup (its defaults).
+  put("ch2.explorerTotalGB", v(trainingMemory(preset("llama-3.2-1b").config, { seqLength: 4096, microBatchSize: 4 }).perGpu.total / GB, "GB", d1));
+
+  // The GPT layer's linear coefficient: 11sbh (attention) + 19sbh (MLP) + 4sbh (LayerNorms), Table 2 of
+  // korthikanti2023reducing, as in korthikantiLayerActivationBytes.
+  const linear = 11 + 19 + 4;
+  put("ch2.linearCoeff", v(linear, "", d0));
+  // Crossover s* = 34 h / (5 a) = 6.8 d_head, for a head size of 128 (chosen) and for GPT-2 XL's h/a.
+  const gpt2 = arch("gpt2-xl");
+  const gpt2Head = gpt2.hiddenSize / gpt2.numHeads;
+  put("ch2.crossover128", v((linear * 128) / 5, "tokens", { significant: 2 }));
+  put("ch2.gpt2HeadDim", v(gpt2Head, "", d0));
+  put("ch2.crossoverGpt2", v((linear * gpt2Head) / 5, "tokens", { significant: 3 }));
+
+  // GPT-2 XL activations (layerActivations, eager attention, b = 1) at s = 1,024, 2,048 and 4,096.
+  put("ch2.gpt2Hidden", v(gpt2.hiddenSize, "", d0));
+  put("ch2.gpt2Heads", v(gpt2.numHeads, "", d0));
+  put("ch2.gpt2Layers", v(gpt2.numLayers, "layers", d0));
+  const gpt2Layer = (s: number) => layerActivations(gpt2, { seqLength: s, microBatchSize: 1, attention: "eager" });
+  put("ch2.gpt2LayerMB", v(gpt2Layer(1024).totalBytes / MB, "MB", d1));
+  put("ch2.gpt2Stack1kGB", v((gpt2.numLayers * gpt2Layer(1024).totalBytes) / GB, "GB", d2));
+  put("ch2.gpt2Stack2kGB", v((gpt2.numLayers * gpt2Layer(2048).totalBytes) / GB, "GB", d1));
+  put("ch2.gpt2Stack4kGB", v((gpt2.numLayers * gpt2Layer(4096).totalBytes) / GB, "GB", d1));
+  put("ch2.gpt2StackFullGB", v((gpt2.numLayers * gpt2Layer(1024).fullBytes) / GB, "GB", d2));
+
+  // fp32 logits of Llama 3's vocabulary for one sequence of 4,096 tokens.
+  const vocab = arch("llama-3.1-8b").vocabSize;
+  put("ch2.llamaVocab", v(vocab, "tokens", d0));
+  put("ch2.logitsGB", v((fp32.parameters * 4096 * vocab) / GB, "GB", d1));
+
+  // @tbl:presets: trainingMemory at s = 4,096, b = 1 for each preset (states; activations with eager
+  // attention, with FlashAttention, and with FlashAttention and full recomputation).
+  for (const id of TABLE_PRESETS) {
+    const mem = (recompute: "none" | "full", attention: "eager" | "flash") =>
+      trainingMemory(preset(id).config, { seqLength: 4096, microBatchSize: 1, recompute, attention }).perGpu;
+    const eager = mem("none", "eager");
+    put(`ch2.tbl.${id}.states`, v((eager.parameters + eager.gradients + eager.optimizer) / GB, "GB", d1));
+    put(`ch2.tbl.${id}.eager`, v(eager.activations / GB, "GB", d1));
+    put(`ch2.tbl.${id}.flash`, v(mem("none", "flash").activations / GB, "GB", d1));
+    put(`ch2.tbl.${id}.full`, v(mem("full", "flash").activations / GB, "GB", d1));
+  }
+
+  // GPT-3 175B in korthikanti2023reducing (a = 96, s = 2,048, h = 12,288, L = 96, V = 51,200).
+  const gpt3 = { B: 1, L: 96, s: 2048, h: 12288, V: 51200 };
+  const quad3 = (5 * 96 * gpt3.s) / gpt3.h;
+  put("ch2.gpt3QuadTerm", v(quad3, "", d0));
+  put("ch2.gpt3LayerTerm", v(quad3 + linear, "", d0));
+  put("ch2.gpt3SelectiveSaving", v((100 * quad3) / (quad3 + linear), "%", d0));
+  const selective = korthikantiHardwareFlopsSelective(gpt3) / korthikantiModelFlops(gpt3);
+  put("ch2.gpt3SelectiveRatio", v(selective, "", d3));
+  put("ch2.gpt3SelectiveExtra", v(100 * (selective - 1), "%", d1));
+
+  // Gradient accumulation: 8 sequences of 4,096 tokens (stated) per microbatch towards a 1M = 2^20-token batch.
+  put("ch2.accumTokens", v(8 * 4096, "tokens", d0));
+  put("ch2.accumSteps", v(2 ** 20 / (8 * 4096), "microbatches", d0));
+
+  // FLOPs of a linear layer: 2 per parameter per token forward (one multiply, one add), two products of the
+  // same size backward.
+  put("ch2.forwardFlopsPerParam", v(2, "FLOPs", d0));
+  put("ch2.backwardFlopsPerParam", v(2 * 2, "FLOPs", d0));
+
+  // FLOPs per token of Llama 3.2 1B at s = 4,096 (modelFlopsPerToken), mantissas of 10^9.
+  const f1b = modelFlopsPerToken(preset("llama-3.2-1b").config, 4096);
+  put("ch2.matmulParams1b", v(f1b.matmulParameters, "parameters", d0));
+  put("ch2.paramTermMantissa", v(f1b.parameterTerm / 1e9, "1e9 FLOPs", d2));
+  put("ch2.flopsPerTokenMantissa", v(f1b.total / 1e9, "1e9 FLOPs", d2));
+  put("ch2.attentionFlopsShare", v((100 * f1b.attentionTerm) / f1b.total, "%", d1));
+  // One H100 at 40% MFU on the exercise's rounded F_token of 9.03e9, two significant digits ("about 44,000").
+  const tokensPerSecond = (0.4 * 989e12) / 9.03e9;
+  put("ch2.tokensPerSecond", v(tokensPerSecond, "tokens/s", { significant: 2 }));
+  // The step-time exercise: 9 trillion tokens (stated) at that rate, mantissa of 10^8 s.
+  put("ch2.trainSecondsMantissa", v(9e12 / tokensPerSecond / 1e8, "1e8 s", d2));
+
+  // Megatron-LM 1T (narayanan2021efficient: h = 25,600, L = 128, s = 2,048, V = 51,200): model over
+  // hardware FLOPs, and the 163 TFLOPS per A100 as HFU and as MFU.
+  const oneT = { B: 1, L: 128, s: 2048, h: 25600, V: 51200 };
+  const modelOverHw = korthikantiModelFlops(oneT) / narayananFullRecomputeFlops(oneT);
+  const hfu = 163e12 / a100.bf16FlopsPerSecond;
+  put("ch2.oneTRatio", v(modelOverHw, "", d3));
+  put("ch2.oneTHfu", v(100 * hfu, "%", d1));
+  put("ch2.oneTMfu", v(100 * hfu * modelOverHw, "%", d1));
+
+  // The Llama 2 7B exercise: model states with the fp32 gradient buffer in place of the bf16 gradients.
+  put("ch2.llama2StatesFp32GradGB", v(modelStateBytes(params("llama-2-7b"), { fp32GradAccum: true, fp32GradBuffer: "replace" }).total / GB, "GB", d1));
+
+  // The SwiGLU exercise: Llama 3.1 8B's (2h + 8f) / 19h and f / h.
+  const l8 = arch("llama-3.1-8b");
+  put("ch2.swigluRatio", v((2 * l8.hiddenSize + 8 * l8.intermediateSize) / (19 * l8.hiddenSize), "", d2));
+  put("ch2.swigluWidthRatio", v(l8.intermediateSize / l8.hiddenSize, "", d1));
+
+  // The attention-share exercise (h = 4,096, a = 32, s = 8,192): 5as/h and 5as/h + 34.
+  const quad8k = (5 * 32 * 8192) / 4096;
+  put("ch2.quadTerm8k", v(quad8k, "", d0));
+  put("ch2.layerTerm8k", v(quad8k + linear, "", d0));
+
+  // The first-step exercise (stated, GB): weights and master 7.4, moments 9.9, activations 7.1 per sequence.
+  const bFirst = Math.floor((80 - 7.4) / 7.1);
+  const bSteady = Math.floor((80 - 7.4 - 9.9) / 7.1);
+  const bMargin = Math.floor((0.9 * 80 - 7.4 - 9.9) / 7.1);
+  put("ch2.firstStepPeakGB", v(7.4 + 7.1 * bFirst, "GB", d1));
+  put("ch2.secondStepActGB", v(7.1 * bFirst, "GB", d1));
+  put("ch2.steadyPeakGB", v(7.4 + 9.9 + 7.1 * bSteady, "GB", d1));
+  put("ch2.marginPeakGB", v(7.4 + 9.9 + 7.1 * bMargin, "GB", d1));
 }
