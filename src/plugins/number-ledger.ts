@@ -50,7 +50,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "introduction",
   "one-gpu",
   "data-parallelism",
-  "tensor-parallelism",
   "context-parallelism",
   "pipeline-parallelism",
   "expert-parallelism",
