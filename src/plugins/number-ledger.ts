@@ -49,7 +49,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "preface",
   "introduction",
   "one-gpu",
-  "data-parallelism",
   "context-parallelism",
   "pipeline-parallelism",
   "expert-parallelism",
