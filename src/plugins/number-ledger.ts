@@ -49,6 +49,8 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "preface",
   "introduction",
   "one-gpu",
+  "data-parallelism",
+  "tensor-parallelism",
   "context-parallelism",
   "pipeline-parallelism",
   "expert-parallelism",
