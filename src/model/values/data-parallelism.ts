@@ -128,6 +128,10 @@ export function dataParallelismValues(put: PutValue): void {
   put("ch3.eff1024Pct", v(100 * at(1024).efficiency, "%", d1));
   put("ch3.tokens1024Millions", v(at(1024).tokensPerSecond / 1e6, "M tokens/s", d2));
   put("ch3.wait1024Pct", v((100 * at(1024).exposedCommSeconds) / at(1024).stepSeconds, "%", d0));
+  // Microbatches per replica at the fixed batch: m = B/(b·d), B = 1024 sequences, b = 1 (stated).
+  put("ch3.m64", v(1024 / (1 * 64), "microbatches", d0));
+  put("ch3.m256", v(1024 / (1 * 256), "microbatches", d0));
+  put("ch3.m1024", v(1024 / (1 * 1024), "microbatches", d0));
   // At least one sequence per replica: d ≤ B/b with B = 1024 sequences, b = 1 (stated).
   put("ch3.maxReplicas", v(1024 / 1, "replicas", d0));
 
@@ -173,6 +177,8 @@ export function dataParallelismValues(put: PutValue): void {
     forwardSeconds: mb70 / 3,
     backwardSeconds: (2 * mb70) / 3,
   };
+  put("ch3.layers70", v(input70.layers, "layers", d0));
+  put("ch3.mb70Seconds", v(mb70, "s", d3));
   const exposed70 = dataParallelTimeline(input70).exposedCommSeconds;
   const buckets70 = bucketCount(grad70, 25 * MiB);
   put("ch3.exposed70Seconds", v(exposed70, "s", d3));
