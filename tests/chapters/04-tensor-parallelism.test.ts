@@ -110,7 +110,7 @@ test("Table tp-degrees: degrees with whole KV heads and degrees that need replic
 test("the 70B MLP weight 8192 × 28672 becomes 8192 × 3584 at t = 8", () => {
   const layout = tpShardingLayout(arch("llama-3.1-70b"), { tp: 8, sequenceParallel: true, seqLength: 8192, microBatchSize: 1 });
   const up = layout.regions.flatMap((r) => r.tensors).find((x) => x.name === "up projection")!;
-  assertMentions(text, `a $${up.fullShape[0]} \\times ${up.fullShape[1]}$ MLP weight becomes $${up.shardShape[0]} \\times ${up.shardShape[1]}$ at $t = 8$`, "MLP shard");
+  assertMentions(text, `a $${texGrouped(up.fullShape[0]!)} \\times ${texGrouped(up.fullShape[1]!)}$ MLP weight becomes $${texGrouped(up.shardShape[0]!)} \\times ${texGrouped(up.shardShape[1]!)}$ at $t = 8$`, "MLP shard");
 });
 
 test("Korthikanti GPT-3 175B activations: 552 / 342 MiB per layer, 51.75 / 32.06 GiB for 96 layers, 312 / 102 MiB with FlashAttention", () => {

@@ -2,9 +2,139 @@
  * Computed values of the chapter "tensor-parallelism" for its prose: `{=ch4.name}` prints one (see
  * ../exercise-values.ts for the conventions: the value in its unit, how it prints, and a comment
  * that says which model function or stated input it comes from). Pure.
+ *
+ * Imports the model's modules directly, not ../index.ts: index.ts re-exports exercise-values.ts,
+ * which runs this function while it loads.
  */
-import type { PutValue } from "./put.ts";
+import { findGpu } from "../../data/gpus.ts";
+import { findModelPreset } from "../../data/models.ts";
+import { korthikantiLayerActivationBytes } from "../activations.ts";
+import { parseModelConfig, type ModelArchitecture } from "../architecture.ts";
+import { bytesPerValue, maxFinite } from "../number-formats.ts";
+import {
+  tpCommElementsPerLayer,
+  tpCommToComputeRatio,
+  tpDegreeProblem,
+  tpShardingLayout,
+  tpSpCommElementsPerLayer,
+  tpSpRegatherElementsPerLayer,
+} from "../tp-sharding.ts";
+import { v, type PutValue } from "./put.ts";
+
+const GB = 1e9;
+const MB = 1e6;
+const kB = 1e3;
+const GiB = 2 ** 30;
+const d0 = { decimals: 0 };
+const d1 = { decimals: 1 };
+const d2 = { decimals: 2 };
+
+function arch(id: string): ModelArchitecture {
+  const preset = findModelPreset(id);
+  if (!preset) throw new Error(`tensor-parallelism values: no model preset "${id}"`);
+  return parseModelConfig(preset.config).architecture;
+}
+
+/**
+ * @tbl:tp-degrees: the TP degrees a model's heads and MLP allow (`tpDegreeProblem`), among the
+ * candidates the table considers, split into those that give every GPU whole KV heads and those
+ * that need replicated KV heads. Names: `ch4.tpdeg.<row>.heads`, `.kv`, `.whole<k>`, `.repl<k>`.
+ */
+const DEGREE_CANDIDATES = [1, 2, 4, 5, 7, 8, 14, 16, 25, 28, 32, 64, 128];
+const DEGREE_ROWS: [string, string][] = [
+  ["llama8b", "llama-3.1-8b"],
+  ["llama70b", "llama-3.1-70b"],
+  ["llama405b", "llama-3.1-405b"],
+  ["qwen7b", "qwen2.5-7b"],
+  ["mistral7b", "mistral-7b-v0.1"],
+  ["gpt2xl", "gpt2-xl"],
+];
 
 export function tensorParallelismValues(put: PutValue): void {
-  void put;
+  const h100 = findGpu("h100-sxm");
+  if (!h100) throw new Error("tensor-parallelism values: no GPU h100-sxm");
+  const F = h100.bf16FlopsPerSecond;
+  const nvlinkPerDirection = h100.nvlinkBytesPerSecond / 2;
+  const bf16 = bytesPerValue("bf16");
+  put("ch4.bf16Bytes", v(bf16, "bytes", d0));
+
+  // @tbl:tp-degrees and its caption.
+  for (const [row, id] of DEGREE_ROWS) {
+    const a = arch(id);
+    const valid = DEGREE_CANDIDATES.filter((t) => a.numHeads % t === 0 && tpDegreeProblem(a, t) === null);
+    put(`ch4.tpdeg.${row}.heads`, v(a.numHeads, "heads", d0));
+    put(`ch4.tpdeg.${row}.kv`, v(a.numKvHeads, "heads", d0));
+    valid.filter((t) => a.numKvHeads % t === 0).forEach((t, k) => put(`ch4.tpdeg.${row}.whole${k}`, v(t, "GPUs", d0)));
+    valid.filter((t) => a.numKvHeads % t !== 0).forEach((t, k) => put(`ch4.tpdeg.${row}.repl${k}`, v(t, "GPUs", d0)));
+  }
+  // The degrees Qwen2.5-7B's 28 heads allow beyond 4 but its MLP width does not.
+  const qwen = arch("qwen2.5-7b");
+  DEGREE_CANDIDATES.filter((t) => t > 4 && qwen.numHeads % t === 0 && tpDegreeProblem(qwen, t) !== null).forEach((t, k) =>
+    put(`ch4.tpdeg.qwen7b.mlpBlocked${k}`, v(t, "GPUs", d0)),
+  );
+  put("ch4.qwen7bMlpWidth", v(qwen.intermediateSize, "", d0));
+
+  // Vocabulary-parallel cross-entropy: a microbatch of 8,192 tokens (stated), Llama 3.1's
+  // vocabulary, fp32 logits, an 8-way group (stated).
+  const vocab = arch("llama-3.1-8b").vocabSize;
+  const logitsBytes = 8192 * vocab * 4;
+  put("ch4.logitsGB", v(logitsBytes / GB, "GB", d2));
+  put("ch4.logitsPerGpuMB", v(logitsBytes / 8 / MB, "MB", d1));
+  put("ch4.logitsGatherGB", v((logitsBytes * 7) / 8 / GB, "GB", d2));
+  // Three all-reduces of one fp32 scalar per token.
+  put("ch4.ceScalarsKB", v((3 * 8192 * 4) / kB, "kB", d1));
+
+  // @eq:tp-volume for Llama-3.1-70B at s = 8192, b = 1, t = 8 (stated), bf16.
+  const l70 = arch("llama-3.1-70b");
+  const tp70 = tpCommElementsPerLayer(1, 8192, l70.hiddenSize, 8);
+  put("ch4.tp70Elements", v(tp70, "elements", d0));
+  put("ch4.tp70LayerMB", v((tp70 * bf16) / MB, "MB", d1));
+  put("ch4.tp70MicrobatchGB", v((tp70 * bf16 * l70.numLayers) / GB, "GB", d1));
+  put("ch4.llama70bLayers", v(l70.numLayers, "layers", d0));
+  // @eq:sp-volume for the same example: all of it, and the overlapped re-gathers.
+  put("ch4.sp70LayerMB", v((tpSpCommElementsPerLayer(1, 8192, l70.hiddenSize, 8) * bf16) / MB, "MB", d1));
+  put("ch4.sp70RegatherMB", v((tpSpRegatherElementsPerLayer(1, 8192, l70.hiddenSize, 8) * bf16) / MB, "MB", d1));
+
+  // @eq:tp-ratio at h = s = 8192, t = 8 on an H100: NVLink per direction; NCCL's measured 370 GB/s
+  // ring and 480 GB/s NVLS bus bandwidths (nvidia2024nccltests212, cited in the text); 400 Gb/s
+  // per GPU across servers (grattafiori2024llama3) = 50 GB/s per direction.
+  const ratio = (linkBytesPerSecond: number) => tpCommToComputeRatio(8, F, linkBytesPerSecond, 8192, 8192);
+  put("ch4.ratioNvlink", v(ratio(nvlinkPerDirection), "", d2));
+  put("ch4.ratioNvlinkRounded", v(ratio(nvlinkPerDirection), "", d1));
+  put("ch4.ratioNcclRing", v(ratio(370 * GB), "", d2));
+  put("ch4.ratioNvls", v(ratio(480 * GB), "", d2));
+  put("ch4.ratioNetwork", v(ratio(400e9 / 8), "", d1));
+
+  // The 70B MLP up projection and its shard at t = 8.
+  const up = tpShardingLayout(l70, { tp: 8, sequenceParallel: true, seqLength: 8192, microBatchSize: 1 })
+    .regions.flatMap((r) => r.tensors)
+    .find((x) => x.name === "up projection");
+  if (!up) throw new Error("tensor-parallelism values: no up projection in the 70B layout");
+  put("ch4.upRows", v(up.fullShape[0]!, "", d0));
+  put("ch4.upCols", v(up.fullShape[1]!, "", d0));
+  put("ch4.upShardRows", v(up.shardShape[0]!, "", d0));
+  put("ch4.upShardCols", v(up.shardShape[1]!, "", d0));
+
+  // Korthikanti et al.'s GPT-3 175B configuration (stated): a = 96, h = 12288, s = 2048, b = 1, t = 8,
+  // 96 layers. Per layer in MiB, with and without FlashAttention: ch4.actTpMiB … ch4.actSpFlashMiB
+  // (../exercise-values.ts).
+  const gpt3 = { s: 2048, b: 1, h: 12288, a: 96, t: 8 };
+  const actTp = korthikantiLayerActivationBytes({ ...gpt3, sequenceParallel: false, recompute: "none" });
+  const actSp = korthikantiLayerActivationBytes({ ...gpt3, sequenceParallel: true, recompute: "none" });
+  put("ch4.gpt3ActTpBytes", v(actTp, "bytes", d0));
+  put("ch4.gpt3StackTpGiB", v((96 * actTp) / GiB, "GiB", d2));
+  put("ch4.gpt3StackSpGiB", v((96 * actSp) / GiB, "GiB", d2));
+
+  // Exercises. Llama-3.1-8B's layer count; Llama-3.1-70B's KV heads and their replication at t = 16.
+  put("ch4.llama8bLayers", v(arch("llama-3.1-8b").numLayers, "layers", d0));
+  put("ch4.llama70bKvHeads", v(l70.numKvHeads, "heads", d0));
+  put("ch4.kvCopies16", v(tpShardingLayout(l70, { tp: 16, sequenceParallel: false, seqLength: 16, microBatchSize: 1 }).kvReplication, "GPUs", d0));
+  // The smallest hidden size for a 25% ratio at t = 8 on NVLink, to three significant digits.
+  put("ch4.minHiddenRounded", v((4 * 7 * F) / (3 * nvlinkPerDirection), "", { significant: 3 }));
+  // Overflow of e^z: e^100 (mantissa of its power of ten), ln of each format's largest value.
+  put("ch4.exp100Mantissa", v(Math.exp(100) / 1e43, "", d1));
+  put("ch4.fp16Max", v(maxFinite("fp16"), "", d0));
+  put("ch4.fp16OverflowZ", v(Math.log(maxFinite("fp16")), "", d1));
+  put("ch4.fp32OverflowZ", v(Math.log(maxFinite("fp32")), "", d1));
+  put("ch4.fp32MaxMantissa", v(maxFinite("fp32") / 1e38, "", d1));
 }
