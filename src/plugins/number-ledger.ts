@@ -57,7 +57,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "five-d-parallelism",
   "gpu-kernels",
   "mixed-precision",
-  "beyond-one-datacenter",
   "conclusion",
   "collectives",
   "profiling",
