@@ -53,7 +53,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "tensor-parallelism",
   "context-parallelism",
   "pipeline-parallelism",
-  "expert-parallelism",
   "five-d-parallelism",
   "gpu-kernels",
   "mixed-precision",
