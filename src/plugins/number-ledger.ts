@@ -51,7 +51,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "one-gpu",
   "data-parallelism",
   "tensor-parallelism",
-  "context-parallelism",
   "pipeline-parallelism",
   "five-d-parallelism",
   "gpu-kernels",
