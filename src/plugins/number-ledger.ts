@@ -57,7 +57,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "expert-parallelism",
   "five-d-parallelism",
   "mixed-precision",
-  "beyond-one-datacenter",
   "conclusion",
   "profiling",
   "typical-scales",

@@ -74,7 +74,7 @@ test("ring K/V traffic in Llama 3's layout (TP 8 × CP 16): 16 query heads and 1
   const qBlock = (S / 16) * perRankHeads.heads * a405.headDim * 2;
   assertMentions(text, `a GPU's query block is ${mb(qBlock)} while the K/V block it passes on is ${mb(block)}`, "Q vs KV");
   assertMentions(text, `$2 \\cdot 8192 \\cdot 1 \\cdot 128 = ${texGrouped(block / 2)}$ elements, or ${mb(block)} in bf16`, "exercise block");
-  assertMentions(text, `$c - 1 = 15$ transfers: ${mb(fwd)} per GPU per layer`, "exercise total");
+  assertMentions(text, `$c - 1 = 16 - 1 = 15$ transfers: ${mb(fwd)} per GPU per layer`, "exercise total");
   assertMentions(text, `$2 \\cdot 8192 \\cdot 8 \\cdot 128 = ${texGrouped(blockCp / 2)}$ elements, ${mb(blockCp)} per block and ${mb(fwdCp)} per layer`, "exercise CP alone");
 });
 

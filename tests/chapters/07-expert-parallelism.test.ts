@@ -57,7 +57,7 @@ test("Mixtral expert size, expert share and memory", () => {
   assert.equal(counts.total - layers * 6 * layer0.expertSize, counts.active);
   const bf16Bytes = counts.total * 2;
   assertMentions(text, gb(bf16Bytes), "bf16 weights");
-  assertMentions(text, `${fmt(bf16Bytes).replace(/,/g, "{,}")}$ B`, "exercise 1a exact bytes");
+  assertMentions(text, `= ${fmt(bf16Bytes).replace(/,/g, "{,}")}\\ \\text{B}$`, "exercise 1a exact bytes");
   const bpp = bytesPerParameter("bf16");
   const statesBytes = counts.total * (bpp.parameters + bpp.gradients + bpp.optimizer);
   assert.equal(bpp.parameters + bpp.gradients + bpp.optimizer, 16);
@@ -70,10 +70,10 @@ test("Mixtral expert size, expert share and memory", () => {
 });
 
 test("capacity examples follow Eq. (capacity)", () => {
-  assertMentions(text, `every expert gets ${expertCapacity(4096, 8, 2, 1.25)} slots`, "T=4096, E=8, k=2, c=1.25");
+  assertMentions(text, `every expert gets ${fmt(expertCapacity(4096, 8, 2, 1.25))} slots`, "T=4096, E=8, k=2, c=1.25");
   assert.equal(expertCapacity(8192, 64, 2, 1.0), 256);
   assert.equal(expertCapacity(8192, 64, 2, 1.25), 320);
-  assertMentions(text, "$C = 256$ at $c = 1.0$", "exercise 2a");
+  assertMentions(text, "$C = 256$ at $c$ = 1.0", "exercise 2a");
   assertMentions(text, "$C = \\lceil 320 \\rceil = 320$", "exercise 2a");
   assertMentions(text, "$1.5 \\times 256 = 384$", "exercise 2b");
   assertMentions(text, "$64 \\times 384 = 24{,}576$", "exercise 2b slots");

@@ -3,8 +3,92 @@
  * ../exercise-values.ts for the conventions: the value in its unit, how it prints, and a comment
  * that says which model function or stated input it comes from). Pure.
  */
-import type { PutValue } from "./put.ts";
+import { findGpu } from "../../data/gpus.ts";
+import { findModelPreset } from "../../data/models.ts";
+import { layerActivations } from "../activations.ts";
+import { parseModelConfig } from "../architecture.ts";
+import {
+  headsPerTensorParallelRank,
+  planRingAttention,
+  ringForwardBytesPerLayer,
+  ringKvBlockBytes,
+  ringOverlapMinTokensPerGpu,
+  ulyssesForwardBytesPerLayer,
+  ulyssesReplicatedForwardBytesPerLayer,
+} from "../ring-attention.ts";
+import { v, type PutValue } from "./put.ts";
+
+const GB = 1e9;
+const MB = 1e6;
+const d0 = { decimals: 0 };
+const d1 = { decimals: 1 };
+const d2 = { decimals: 2 };
 
 export function contextParallelismValues(put: PutValue): void {
-  void put;
+  const preset = findModelPreset("llama-3.1-405b");
+  const h100 = findGpu("h100-sxm");
+  if (!preset || !h100) throw new Error("ch5 values: no llama-3.1-405b preset or h100-sxm GPU");
+  const a = parseModelConfig(preset.config).architecture;
+
+  // The chapter's example: Llama 3's long-context stage (grattafiori2024llama3): s = 131,072,
+  // one sequence per microbatch, c = 16, TP 8 with SP inside each CP rank, bf16.
+  const S = 131072;
+  const cp = 16;
+  const tp = 8;
+  const opts = { seqLength: S, microBatchSize: 1, tp, sequenceParallel: true, attention: "flash" as const };
+  const noCp = layerActivations(a, opts).totalBytes;
+  put("ch5.actLayerGB", v(noCp / GB, "GB", d2));
+  put("ch5.actStageGB", v((8 * noCp) / GB, "GB", d1));
+  put("ch5.actCp16MB", v(layerActivations(a, { ...opts, cp }).totalBytes / MB, "MB", d1));
+  put("ch5.tokensPerRank", v(S / cp, "tokens", d0));
+
+  // Ring K/V traffic per layer, with TP 8 inside each CP rank and with CP alone.
+  const cost = { seqLength: S, microBatch: 1, cp, heads: a.numHeads, kvHeads: a.numKvHeads, headDim: a.headDim, bytesPerElement: 2 };
+  const perRank = headsPerTensorParallelRank(a.numHeads, a.numKvHeads, tp);
+  const llama3 = { ...cost, heads: perRank.heads, kvHeads: perRank.kvHeads };
+  put("ch5.headsLlama405", v(a.numHeads, "heads", d0));
+  put("ch5.kvHeadsLlama405", v(a.numKvHeads, "heads", d0));
+  put("ch5.tpRankHeads", v(perRank.heads, "heads", d0));
+  put("ch5.tpRankKvHeads", v(perRank.kvHeads, "heads", d0));
+  put("ch5.ringTransfers", v(cp - 1, "transfers", d0));
+  put("ch5.kvBlockMB", v(ringKvBlockBytes(llama3) / MB, "MB", d1));
+  put("ch5.kvBlockAllMB", v(ringKvBlockBytes(cost) / MB, "MB", d1));
+  put("ch5.ringTpForwardMB", v(ringForwardBytesPerLayer(llama3) / MB, "MB", d1));
+  put("ch5.ringCpForwardMB", v(ringForwardBytesPerLayer(cost) / MB, "MB", d1));
+  put("ch5.queryBlockMB", v(((S / cp) * perRank.heads * a.headDim * 2) / MB, "MB", d1));
+
+  // @eq:ring-overlap: an H100's dense bf16 peak against 400 Gb/s per GPU (50 GB/s each way).
+  const F = h100.bf16FlopsPerSecond;
+  const B = (400 * GB) / 8;
+  put("ch5.gqaRatio", v(a.numHeads / a.numKvHeads, "", d0));
+  put("ch5.gqaRatioTp", v(perRank.heads / perRank.kvHeads, "", d0));
+  const gqaTokens = ringOverlapMinTokensPerGpu(F, B, a.numHeads, a.numKvHeads, 2, false);
+  const causalTokens = ringOverlapMinTokensPerGpu(F, B, a.numHeads, a.numKvHeads, 2, true);
+  put("ch5.causalBoundFactor", v(causalTokens / gqaTokens, "", d0));
+  // A zig-zag step at s/c = 8,192 with TP 8: half of 4 (s/c)² n_h d FLOPs, and one K/V block.
+  const sc = S / cp;
+  const stepFlops = (4 * sc * sc * perRank.heads * a.headDim) / 2;
+  put("ch5.zigzagStepMs", v((stepFlops / F) * 1e3, "ms", d2));
+  put("ch5.zigzagStepCommMs", v((ringKvBlockBytes(llama3) / B) * 1e3, "ms", d2));
+
+  // Causal load balance at c = 16 (planRingAttention counts tiles of (s/2c)² query–key pairs).
+  const contiguous = planRingAttention({ gpus: cp, sharding: "contiguous", causal: true });
+  put("ch5.contiguousFirstStepTiles", v(contiguous.steps[0]!.maxWork, "tiles", d0));
+  put("ch5.contiguousLaterStepTiles", v(contiguous.steps[1]!.maxWork, "tiles", d0));
+  put("ch5.contiguousCriticalTiles", v(contiguous.criticalPathWork, "tiles", d0));
+  put("ch5.balancedTiles", v(contiguous.idealWork, "tiles", d0));
+  put("ch5.contiguousEfficiency16", v(100 * contiguous.efficiency, "%", d1));
+  put("ch5.contiguousImbalance", v(contiguous.imbalance, "", d0));
+  // c/(2c − 1) for large c (the largest ring the planner takes, 64 GPUs, stands in for the limit: 50.4%).
+  const big = planRingAttention({ gpus: 64, sharding: "contiguous", causal: true });
+  put("ch5.contiguousEfficiencyLimit", v(100 * big.efficiency, "%", d0));
+  const zigzag = planRingAttention({ gpus: cp, sharding: "zigzag", causal: true });
+  put("ch5.zigzagStepTiles", v(zigzag.steps[0]!.maxWork, "tiles", d0));
+
+  // Ring against Ulysses at c = 16, CP alone and in Llama 3's layout.
+  put("ch5.ulyssesMB", v(ulyssesForwardBytesPerLayer(cost) / MB, "MB", d1));
+  put("ch5.kvReplication", v(cp / a.numKvHeads, "GPUs", d0));
+  put("ch5.ulyssesKvHeads", v(Math.max(cp, a.numKvHeads), "heads", d0));
+  put("ch5.ulyssesReplicatedMB", v(ulyssesReplicatedForwardBytesPerLayer(cost) / MB, "MB", d1));
+  put("ch5.ulyssesTpMB", v(ulyssesReplicatedForwardBytesPerLayer(llama3) / MB, "MB", d1));
 }

@@ -3,8 +3,99 @@
  * ../exercise-values.ts for the conventions: the value in its unit, how it prints, and a comment
  * that says which model function or stated input it comes from). Pure.
  */
-import type { PutValue } from "./put.ts";
+import { findGpu } from "../../data/gpus.ts";
+import { findModelPreset } from "../../data/models.ts";
+import { parseModelConfig } from "../architecture.ts";
+import { bytesPerParameter } from "../memory.ts";
+import { expertCapacity, expertDispatchBytes, simulateMoeRouting, switchBalanceLoss } from "../moe-routing.ts";
+import { countParameters, layerParameters } from "../parameters.ts";
+import { v, type PutValue } from "./put.ts";
+
+const GB = 1e9;
+const MB = 1e6;
+const d0 = { decimals: 0 };
+const d1 = { decimals: 1 };
+const d2 = { decimals: 2 };
+const d3 = { decimals: 3 };
 
 export function expertParallelismValues(put: PutValue): void {
-  void put;
+  const preset = findModelPreset("mixtral-8x7b");
+  const h100 = findGpu("h100-sxm");
+  if (!preset || !h100) throw new Error("ch7 values: no mixtral-8x7b preset or h100-sxm GPU");
+  const arch = parseModelConfig(preset.config).architecture;
+  const moe = arch.moe;
+  if (!moe) throw new Error("ch7 values: mixtral-8x7b has no MoE block");
+  const counts = countParameters(preset.config);
+  const expertSize = layerParameters(arch, 0).expertSize;
+
+  // Mixtral 8x7B counted from its configuration (src/data/models.ts).
+  put("ch7.mixtralActiveParams", v(counts.active, "parameters", d0));
+  put("ch7.mixtralTopK", v(moe.expertsPerToken, "experts", d0));
+  put("ch7.mixtralExperts", v(moe.routedExperts, "experts", d0));
+  put("ch7.mixtralLayers", v(arch.numLayers, "layers", d0));
+  put("ch7.mixtralUnusedExperts", v(moe.routedExperts - moe.expertsPerToken, "experts", d0));
+  put("ch7.mixtralAllExperts", v(arch.numLayers * moe.routedExperts, "experts", d0));
+  const allExpertParams = arch.numLayers * moe.routedExperts * expertSize;
+  put("ch7.mixtralExpertParams", v(allExpertParams, "parameters", d0));
+  put("ch7.mixtralExpertShare", v((100 * allExpertParams) / counts.total, "%", d1));
+  // Training FLOPs per token at 6N (kaplan2020scaling), active against all parameters.
+  put("ch7.activeGflop", v((6 * counts.active) / 1e9, "GFLOP", d1));
+  put("ch7.denseGflop", v((6 * counts.total) / 1e9, "GFLOP", d1));
+
+  // Exercise 1 (c): mixed-precision Adam states, 16 bytes per parameter, against 80 GB and against
+  // the 81,559 MiB that nvidia-smi reports for an H100 (cited in the chapter).
+  const bpp = bytesPerParameter("bf16");
+  const perParam = bpp.parameters + bpp.gradients + bpp.optimizer;
+  const states = counts.total * perParam;
+  put("ch7.adamBytesPerParam", v(perParam, "bytes", d0));
+  put("ch7.mixtralStatesGB", v(states / GB, "GB", d1));
+  put("ch7.mixtralGpusExact", v(states / (80 * GB), "GPUs", d1));
+  const usable = 81_559 * 2 ** 20;
+  put("ch7.h100UsableGB", v(usable / GB, "GB", d1));
+  put("ch7.mixtralGpusUsableExact", v(states / usable, "GPUs", d1));
+  put("ch7.mixtralGpusUsable", v(Math.ceil(states / usable), "GPUs", d0));
+
+  // @eq:capacity for T = 4,096, E = 8, k = 2, c = 1.25 (stated in the text).
+  put("ch7.capacityExample", v(expertCapacity(4096, 8, 2, 1.25), "slots", d0));
+
+  // The moe-routing widget's default state (the settings of its block in the chapter; the chapter
+  // test checks they are the widget's defaults).
+  const r = simulateMoeRouting({ tokens: 512, experts: 16, gpus: 4, topK: 2, capacityFactor: 1.25, skew: 0.5, seed: 7 });
+  const capacity = r.capacityPerExpert ?? 0;
+  put("ch7.widgetCapacity", v(capacity, "slots", d0));
+  put("ch7.widgetDropped", v(r.droppedAssignments, "assignments", d0));
+  put("ch7.widgetAssignments", v(r.totalAssignments, "assignments", d0));
+  put("ch7.widgetDroppedShare", v(100 * r.droppedFraction, "%", d1));
+  put("ch7.widgetMeanFill", v((100 * r.totalAssignments) / 16 / capacity, "%", d0));
+
+  // @sec:ep-volume: a Mixtral-sized layer, one 4,096-token sequence per GPU, bf16, G = 8.
+  const dispatch = expertDispatchBytes({ tokensPerGpu: 4096, hidden: arch.hiddenSize, topK: moe.expertsPerToken, epDegree: 8, bytesPerElement: 2 });
+  put("ch7.mixtralDispatchMB", v(dispatch / MB, "MB", d1));
+  put("ch7.mixtralStepAllToAllGB", v((4 * arch.numLayers * dispatch) / GB, "GB", d1));
+  put("ch7.gpuAssignments", v(4096 * moe.expertsPerToken, "assignments", d0));
+  const expertFlops = 2 * expertSize * 4096 * moe.expertsPerToken;
+  put("ch7.expertTflop", v(expertFlops / 1e12, "TFLOP", d2));
+  const computeSeconds = expertFlops / h100.bf16FlopsPerSecond;
+  put("ch7.expertMs", v(computeSeconds * 1e3, "ms", d2));
+  put("ch7.nvlinkDispatchMs", v((dispatch / (h100.nvlinkBytesPerSecond / 2)) * 1e3, "ms", d3));
+  // 370 GB/s: NCCL's measured H100 NVLink bus bandwidth, cited in the chapter (nvidia2024nccltests212).
+  put("ch7.ncclDispatchMs", v((dispatch / (370 * GB)) * 1e3, "ms", d3));
+  // One 400 Gb/s InfiniBand port per GPU, 50 GB/s.
+  const ib = (400 * GB) / 8;
+  put("ch7.ibDispatchMs", v((dispatch / ib) * 1e3, "ms", d2));
+  put("ch7.ibDispatchCombineMs", v(((2 * dispatch) / ib) * 1e3, "ms", d2));
+
+  // Switch's balance loss (without α) for three tokens on three experts, two on one expert: below
+  // the uniform routing's 1 (the chapter's counterexample).
+  put("ch7.switchCounterexample", v(switchBalanceLoss([[0.34, 0.33, 0.33], [0.34, 0.33, 0.33], [0, 0.51, 0.49]]), "", d2));
+
+  // Exercise 2 (b): E = 64, k = 2, T = 8,192; the busiest expert gets 1.5 times its fair share.
+  const fair = (2 * 8192) / 64;
+  put("ch7.busiestAssignments", v(1.5 * fair, "assignments", d0));
+  put("ch7.realAssignments", v(2 * 8192, "assignments", d0));
+
+  // Exercise 5 (b): at most 4 nodes per token (M = 4), 4,096 tokens, h = 7,168, fp8, 50 GB/s.
+  const nodeLimited = 4096 * 4 * 7168 * 1;
+  put("ch7.nodeLimitedMB", v(nodeLimited / MB, "MB", d1));
+  put("ch7.nodeLimitedMs", v((nodeLimited / (50 * GB)) * 1e3, "ms", d2));
 }
