@@ -62,7 +62,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "collectives",
   "profiling",
   "typical-scales",
-  "overlap-math",
 ]);
 
 /** Words after which a number is a label, not a quantity ("chapter 8", "stage 2", "GPU 0"). */
