@@ -54,7 +54,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "context-parallelism",
   "pipeline-parallelism",
   "expert-parallelism",
-  "five-d-parallelism",
   "gpu-kernels",
   "mixed-precision",
   "beyond-one-datacenter",
