@@ -8,9 +8,9 @@
  * variant (131,072 tokens, batch 32); the hand-built layouts TP 8 alone (DP 32), TP 8 · PP 4 (DP 8)
  * and TP 4 · PP 4 (DP 16) with ZeRO-1; the exercises' givens (repeated below where used).
  *
- * Values that need the configuration search are lazy (computed on first read, the search run once):
- * the search takes seconds, and this module is also loaded by the widgets' bundle, which never
- * reads them.
+ * Values that need the configuration search or the memory model are lazy (computed on first read,
+ * each search run once): the search takes seconds, and this module is also loaded by the widgets'
+ * bundle, which never reads them.
  */
 import type { PutValue } from "./put.ts";
 import { v } from "./put.ts";
@@ -42,6 +42,11 @@ function lazy(get: () => number, unit: string, digits: PrintDigits): ExerciseVal
     unit,
     digits,
   };
+}
+
+function once<T>(f: () => T): () => T {
+  let cached: T | undefined;
+  return () => (cached ??= f());
 }
 
 function gpu(id: string): GpuSpec {
@@ -115,18 +120,18 @@ export function fiveDParallelismValues(put: PutValue): void {
   const mem = (tp: number, pp: number, dp: number, recompute: "none" | "full" = "none") =>
     trainingMemory(c70, { seqLength: s, microBatchSize: 1, tp, pp, dp, sequenceParallel: true, zeroStage: 1, recompute, microbatches: 512 / dp }).perGpu;
   const states = (m: ReturnType<typeof mem>) => m.parameters + m.gradients + m.optimizer;
-  const a = mem(8, 1, 32);
-  const b = mem(8, 4, 8);
-  const c = mem(4, 4, 16);
-  put("ch8.memTp8StatesGB", v(states(a) / GB, "GB", d1));
-  put("ch8.memTp8ActsGB", v(a.activations / GB, "GB", d1));
-  put("ch8.memTp8TotalGB", v(a.total / GB, "GB", d1));
-  put("ch8.memTp8Pp4StatesGB", v(states(b) / GB, "GB", d1));
-  put("ch8.memTp8Pp4ActsGB", v(b.activations / GB, "GB", d1));
-  put("ch8.memTp8Pp4TotalGB", v(b.total / GB, "GB", d1));
-  put("ch8.memTp4Pp4ActsGB", v(c.activations / GB, "GB", d1));
-  put("ch8.memTp4Pp4TotalGB", v(c.total / GB, "GB", d1));
-  put("ch8.memFullRecomputeActsGB", v(mem(8, 4, 8, "full").activations / GB, "GB", d1));
+  const a = once(() => mem(8, 1, 32));
+  const b = once(() => mem(8, 4, 8));
+  const c = once(() => mem(4, 4, 16));
+  put("ch8.memTp8StatesGB", lazy(() => states(a()) / GB, "GB", d1));
+  put("ch8.memTp8ActsGB", lazy(() => a().activations / GB, "GB", d1));
+  put("ch8.memTp8TotalGB", lazy(() => a().total / GB, "GB", d1));
+  put("ch8.memTp8Pp4StatesGB", lazy(() => states(b()) / GB, "GB", d1));
+  put("ch8.memTp8Pp4ActsGB", lazy(() => b().activations / GB, "GB", d1));
+  put("ch8.memTp8Pp4TotalGB", lazy(() => b().total / GB, "GB", d1));
+  put("ch8.memTp4Pp4ActsGB", lazy(() => c().activations / GB, "GB", d1));
+  put("ch8.memTp4Pp4TotalGB", lazy(() => c().total / GB, "GB", d1));
+  put("ch8.memFullRecomputeActsGB", lazy(() => mem(8, 4, 8, "full").activations / GB, "GB", d1));
 
   // @sec:batch: B = 512 sequences of s tokens; TP 8 without a pipeline on 256 GPUs has d = 32.
   put("ch8.batchTokens", v(512 * s, "tokens", d0));

@@ -10,6 +10,7 @@
  */
 import type { PutValue } from "./put.ts";
 import { v } from "./put.ts";
+import type { ExerciseValue, PrintDigits } from "../exercise-values.ts";
 import { findGpu, type GpuSpec } from "../../data/gpus.ts";
 import { findInterconnect, type InterconnectSpec } from "../../data/interconnects.ts";
 import { findModelPreset } from "../../data/models.ts";
@@ -20,9 +21,27 @@ import { parseModelConfig } from "../architecture.ts";
 import { layerParameters } from "../parameters.ts";
 import { bytesPerValue } from "../number-formats.ts";
 
-const d0 = { decimals: 0 };
-const d1 = { decimals: 1 };
-const d2 = { decimals: 2 };
+const d0: PrintDigits = { decimals: 0 };
+const d1: PrintDigits = { decimals: 1 };
+const d2: PrintDigits = { decimals: 2 };
+
+/** A value computed on first read: the step-model runs below cost tens of milliseconds, and this
+ * module is also loaded by the widgets' bundle, which never reads these values. */
+function lazy(get: () => number, unit: string, digits: PrintDigits): ExerciseValue {
+  let cached: number | undefined;
+  return {
+    get value() {
+      cached ??= get();
+      return cached;
+    },
+    unit,
+    digits,
+  };
+}
+function once<T>(f: () => T): () => T {
+  let cached: T | undefined;
+  return () => (cached ??= f());
+}
 
 function gpu(id: string): GpuSpec {
   const g = findGpu(id);
@@ -75,39 +94,39 @@ export function overlapMathValues(put: PutValue): void {
   const dp70 = (zeroStage: ZeroStage, gradReduce: "fp32" | "bf16") =>
     stepTime({ ...base, config: c70, gpuCount: 64, tp: 8, dp: 8, globalBatch: 64, zeroStage, gradReduce });
   const ratio = (t: { secondsPerCall: number; windowSeconds: number }) => t.secondsPerCall / t.windowSeconds;
-  const ar32 = transfer(dp70(0, "fp32"), "all-reduce");
-  const ar16 = transfer(dp70(0, "bf16"), "all-reduce");
-  put("a3.dpAllReduceFp32Ms", v(ar32.secondsPerCall * 1000, "ms", d1));
-  put("a3.dpWindowMs", v(ar32.windowSeconds * 1000, "ms", d1));
-  put("a3.rDpFp32", v(ratio(ar32), "", d2));
-  put("a3.dpAllReduceBf16Ms", v(ar16.secondsPerCall * 1000, "ms", d1));
-  put("a3.rDpBf16", v(ratio(ar16), "", d2));
-  const z1bf16 = dp70(1, "bf16");
-  const rs32 = transfer(dp70(1, "fp32"), "reduce-scatter");
-  const rs16 = transfer(z1bf16, "reduce-scatter");
-  const ag = transfer(z1bf16, "first forward");
-  put("a3.rsFp32Ms", v(rs32.secondsPerCall * 1000, "ms", d1));
-  put("a3.rRsFp32", v(ratio(rs32), "", d2));
-  put("a3.rsBf16Ms", v(rs16.secondsPerCall * 1000, "ms", d1));
-  put("a3.rRsBf16", v(ratio(rs16), "", d2));
-  put("a3.agMs", v(ag.secondsPerCall * 1000, "ms", d1));
-  put("a3.agWindowMs", v(ag.windowSeconds * 1000, "ms", d1));
-  put("a3.rAg", v(ratio(ag), "", d2));
-  put("a3.agExposedMs", v(ag.exposedSeconds * 1000, "ms", d1));
+  const ar32 = once(() => transfer(dp70(0, "fp32"), "all-reduce"));
+  const ar16 = once(() => transfer(dp70(0, "bf16"), "all-reduce"));
+  put("a3.dpAllReduceFp32Ms", lazy(() => ar32().secondsPerCall * 1000, "ms", d1));
+  put("a3.dpWindowMs", lazy(() => ar32().windowSeconds * 1000, "ms", d1));
+  put("a3.rDpFp32", lazy(() => ratio(ar32()), "", d2));
+  put("a3.dpAllReduceBf16Ms", lazy(() => ar16().secondsPerCall * 1000, "ms", d1));
+  put("a3.rDpBf16", lazy(() => ratio(ar16()), "", d2));
+  const z1bf16 = once(() => dp70(1, "bf16"));
+  const rs32 = once(() => transfer(dp70(1, "fp32"), "reduce-scatter"));
+  const rs16 = once(() => transfer(z1bf16(), "reduce-scatter"));
+  const ag = once(() => transfer(z1bf16(), "first forward"));
+  put("a3.rsFp32Ms", lazy(() => rs32().secondsPerCall * 1000, "ms", d1));
+  put("a3.rRsFp32", lazy(() => ratio(rs32()), "", d2));
+  put("a3.rsBf16Ms", lazy(() => rs16().secondsPerCall * 1000, "ms", d1));
+  put("a3.rRsBf16", lazy(() => ratio(rs16()), "", d2));
+  put("a3.agMs", lazy(() => ag().secondsPerCall * 1000, "ms", d1));
+  put("a3.agWindowMs", lazy(() => ag().windowSeconds * 1000, "ms", d1));
+  put("a3.rAg", lazy(() => ratio(ag()), "", d2));
+  put("a3.agExposedMs", lazy(() => ag().exposedSeconds * 1000, "ms", d1));
 
   // @sec:zero3: T* = F/B for three group bandwidths; 8B over 64 GPUs (DP 64); the 70B layout under ZeRO-3.
   put("a3.tStarNic", v(F / nic, "tokens", d0));
   put("a3.tStarEight", v(F / eight, "tokens", d0));
   put("a3.tStarRing", v(F / ring, "tokens", d0));
-  const z3small = stepTime({ ...base, config: c8, gpuCount: 64, dp: 64, globalBatch: 64, zeroStage: 3, gradReduce: "bf16" });
-  const z3ag = transfer(z3small, "(forward)");
-  put("a3.z3AgMs", v(z3ag.secondsPerCall * 1000, "ms", d1));
-  put("a3.z3WindowMs", v(z3ag.windowSeconds * 1000, "ms", d1));
-  put("a3.rZ3", v(ratio(z3ag), "", d2));
-  const z370 = dp70(3, "bf16");
-  put("a3.rZ370", v(ratio(transfer(z370, "(forward)")), "", d2));
-  put("a3.z370ExposedSeconds", v(z370.breakdown.dp, "s", d2));
-  put("a3.z370Microbatches", v(z370.microbatches, "microbatches", d0));
+  const z3small = once(() => stepTime({ ...base, config: c8, gpuCount: 64, dp: 64, globalBatch: 64, zeroStage: 3, gradReduce: "bf16" }));
+  const z3ag = once(() => transfer(z3small(), "(forward)"));
+  put("a3.z3AgMs", lazy(() => z3ag().secondsPerCall * 1000, "ms", d1));
+  put("a3.z3WindowMs", lazy(() => z3ag().windowSeconds * 1000, "ms", d1));
+  put("a3.rZ3", lazy(() => ratio(z3ag()), "", d2));
+  const z370 = once(() => dp70(3, "bf16"));
+  put("a3.rZ370", lazy(() => ratio(transfer(z370(), "(forward)")), "", d2));
+  put("a3.z370ExposedSeconds", lazy(() => z370().breakdown.dp, "s", d2));
+  put("a3.z370Microbatches", lazy(() => z370().microbatches, "microbatches", d0));
 
   // @sec:tp: h* = (t − 1)F/(3B) at t = 8; R_TP from the step model's first stage of TP 8 · PP 4 · DP 2
   // (forward collectives, half the layer's TP time, against the forward pass, a third of its compute).
@@ -117,15 +136,15 @@ export function overlapMathValues(put: PutValue): void {
   put("a3.hStarNvls", v(hStar(nvls), "", d0));
   const stage = (sequenceParallel: boolean) =>
     stepTime({ ...base, config: c70, gpuCount: 64, tp: 8, pp: 4, dp: 2, globalBatch: 16, zeroStage: 1, sequenceParallel }).stages[0]!;
-  const tpsp = stage(true);
-  const tpno = stage(false);
-  const rTp = (s: typeof tpsp) => s.tp / 2 / (s.compute / 3);
-  put("a3.rTpSp", v(rTp(tpsp), "", d2));
-  put("a3.rTpNoSp", v(rTp(tpno), "", d2));
+  const tpsp = once(() => stage(true));
+  const tpno = once(() => stage(false));
+  const rTp = (s: ReturnType<typeof stage>) => s.tp / 2 / (s.compute / 3);
+  put("a3.rTpSp", lazy(() => rTp(tpsp()), "", d2));
+  put("a3.rTpNoSp", lazy(() => rTp(tpno()), "", d2));
   // The same ratio at the 45 GB/s of a network card instead of the 370 GB/s ring.
-  put("a3.rTpAcross", v(rTp(tpsp) * (ring / nic), "", d1));
-  put("a3.rPpSp", v(tpsp.pp / (tpsp.compute / 3), "", { significant: 2 }));
-  put("a3.rPpNoSp", v(tpno.pp / (tpno.compute / 3), "", { significant: 2 }));
+  put("a3.rTpAcross", lazy(() => rTp(tpsp()) * (ring / nic), "", d1));
+  put("a3.rPpSp", lazy(() => tpsp().pp / (tpsp().compute / 3), "", { significant: 2 }));
+  put("a3.rPpNoSp", lazy(() => tpno().pp / (tpno().compute / 3), "", { significant: 2 }));
   put("a3.peakGrowth", v(h100.bf16FlopsPerSecond / a100.bf16FlopsPerSecond, "×", d1));
   put("a3.nvlinkGrowth", v(h100.nvlinkBytesPerSecond / a100.nvlinkBytesPerSecond, "×", d1));
 
