@@ -105,6 +105,7 @@ export function fiveDParallelismValues(put: PutValue): void {
   put("ch8.etaHopper", v(100 * KERNEL_EFFICIENCY.hopper, "%", d0));
   put("ch8.fTflops", v(F / 1e12, "TFLOPS", d1));
   put("ch8.tStarRing", v(F / net.nvlinkRingBusBytesPerSecond, "tokens", d0));
+  put("ch8.tStarRingAbout", v(F / net.nvlinkRingBusBytesPerSecond, "tokens", { significant: 2 }));
   put("ch8.tStarNic", v(F / net.nicBusBytesPerSecond, "tokens", d0));
   put("ch8.tStarNicAbout", v(F / net.nicBusBytesPerSecond, "tokens", { significant: 2 }));
   put("ch8.eightNicsGBps", v(eight / GB, "GB/s", d0));
