@@ -127,7 +127,7 @@ test("exercise 1: 405B states", () => {
 
 test("exercise 2: Llama 3 pipeline bubble", () => {
   assertMentions(text, `$15/32 = ${(15 / 32).toFixed(3)}$`, "1F1B bubble");
-  assertMentions(text, `$v > ${(15 / 32 / 0.1).toFixed(2)}$`, "v bound");
+  assertMentions(text, `$v > 15/(32 \\times 0.1) = ${(15 / 32 / 0.1).toFixed(2)}$`, "v bound");
 });
 
 test("exercise 4: TP across servers", () => {
@@ -144,7 +144,7 @@ test("exercise 4: TP across servers", () => {
 
 test("exercise 5: checkpoint interval", () => {
   const hours = 54 * 24;
-  assertMentions(text, `${fmt(hours)} hours over 419 interruptions: ${(hours / 419).toFixed(2)} hours`, "MTBI");
+  assertMentions(text, `$54 \\times 24 = ${fmt(hours).replace(",", "{,}")}$ hours over 419 interruptions: ${(hours / 419).toFixed(2)} hours`, "MTBI");
   const lossB = (419 * 40) / 60;
   assertMentions(text, `${lossB.toFixed(1)} hours, ${pct(lossB / hours)} of ${fmt(hours)} hours`, "loss b");
   const lossC = (419 * 25) / 60;

@@ -61,5 +61,5 @@ test("exercises", () => {
   assertMentions(text, `The step model's ${n.RTPSP} is higher`, "model vs closed form");
   assert.ok(Number(n.RTPCLOSED) < Number(n.RTPSP.replace(/\$/g, "")));
   assertMentions(text, `$55/41 = ${n.KFACTOR}$`, "faster kernels");
-  assertMentions(text, `so ${n.EXPSHARE} of its time`, "exposed share");
+  assertMentions(text, `so $1 - 41/55 = ${n.EXPSHARE.replace("%", "\\%")}$ of its time`, "exposed share");
 });
