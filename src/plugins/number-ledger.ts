@@ -61,7 +61,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "conclusion",
   "collectives",
   "profiling",
-  "typical-scales",
   "overlap-math",
 ]);
 
