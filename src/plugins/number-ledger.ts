@@ -56,7 +56,6 @@ export const LEDGER_PENDING: ReadonlySet<string> = new Set([
   "expert-parallelism",
   "five-d-parallelism",
   "gpu-kernels",
-  "mixed-precision",
   "beyond-one-datacenter",
   "conclusion",
   "collectives",
