@@ -158,6 +158,11 @@ export function mixedPrecisionValues(put: PutValue): void {
   put("ch10.staleDecoded", v(decoded, "", d1));
   put("ch10.staleErrorPct", v((100 * (5.0 - decoded)) / 5.0, "%", d0));
 
+  // DeepSeek-V3 promotes fp8 partial sums to fp32 every N_C = 128 elements of K (cited): over its hidden size.
+  const dsHidden = (findModelPreset("deepseek-v3")!.config as { hidden_size: number }).hidden_size;
+  put("ch10.deepseekHidden", v(dsHidden, "", d0));
+  put("ch10.deepseekPromotions", v(dsHidden / 128, "", d0));
+
   // Block-scaled formats: element bits + scale bits / block size (OCP MX, NVFP4).
   put("ch10.mxfp8Bits", v(8 + 8 / 32, "bits", d2));
   put("ch10.mxfp4Bits", v(4 + 8 / 32, "bits", d2));
@@ -173,6 +178,8 @@ export function mixedPrecisionValues(put: PutValue): void {
   put("ch10.nBf16", v(3 * ridgeBf16, "", d0));
   put("ch10.nFp8", v(2 * ridgeFp8, "", d0));
   put("ch10.intensityGain", v(3 / 2, "", d1));
+  // bf16 Tensor Core peak over the fp32 (non-Tensor-Core) peak, "15 times".
+  put("ch10.bf16OverFp32", v(h100.bf16FlopsPerSecond / (h100.fp32FlopsPerSecond ?? Number.NaN), "", d0));
   put("ch10.fp8PeakRatio", v((h100.fp8FlopsPerSecond ?? Number.NaN) / h100.bf16FlopsPerSecond, "", d0));
   // Amdahl bound with GEMMs a fraction f = 0.8 (stated input) of the step, twice as fast.
   put("ch10.amdahl", v(1 / (1 - 0.8 + 0.8 / 2), "", d2));
