@@ -166,9 +166,9 @@ export function chapterStrings(): [string, string][] {
 
   // block-scaled formats
   const bitsPer = (element: number, block: number, scale: number) => element + scale / block;
-  out.push([`| MXFP8 (E4M3 or E5M2) | 8 | 32 | 8 (E8M0) | ${bitsPer(8, 32, 8)} |`, "MXFP8 bits"]);
-  out.push([`| MXFP4 (E2M1) | 4 | 32 | 8 (E8M0) | ${bitsPer(4, 32, 8)} |`, "MXFP4 bits"]);
-  out.push([`| NVFP4 (E2M1) | 4 | 16 | 8 (E4M3) | ${bitsPer(4, 16, 8)} |`, "NVFP4 bits"]);
+  out.push([`| MXFP8 (E4M3 or E5M2) [@rouhani2023microscaling] | 8 | 32 | 8 (E8M0) | ${bitsPer(8, 32, 8)} |`, "MXFP8 bits"]);
+  out.push([`| MXFP4 (E2M1) [@rouhani2023microscaling] | 4 | 32 | 8 (E8M0) | ${bitsPer(4, 32, 8)} |`, "MXFP4 bits"]);
+  out.push([`| NVFP4 (E2M1) [@nvidia2025nvfp4] | 4 | 16 | 8 (E4M3) | ${bitsPer(4, 16, 8)} |`, "NVFP4 bits"]);
 
   // roofline
   out.push([`ridge sits at ${Math.round(ridgeBf16)} FLOP/B for bf16 and ${Math.round(ridgeFp8)} FLOP/B for fp8`, "ridge points"]);
