@@ -5,7 +5,7 @@
  * many numbers are computed, arithmetic-checked, cited, inputs, structural or formula constants,
  * and every unaccounted number as `file:line:column "text"  …context`. `--all` lists every
  * number with its class and reason. Exits 1 when a number is unaccounted. The build fails on the
- * same numbers (src/plugins/number-ledger.ts) for every chapter not in LEDGER_PENDING.
+ * same numbers (src/plugins/number-ledger.ts) in every chapter.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";

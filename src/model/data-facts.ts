@@ -21,8 +21,12 @@ export interface DataFact {
   name: string;
 }
 
-/** "h100-sxm" → ["H100"], "h100-pcie" → ["H100", "PCIe"]: what the text must name. */
+/** The book's reference GPU (the preface says so): its figures may appear without its name. */
+export const REFERENCE_GPU = "h100-sxm";
+
+/** "a100-sxm-80gb" → ["A100"], "h100-pcie" → ["H100", "PCIe"]: what the text must name. */
 function productWords(gpuId: string): string[] {
+  if (gpuId === REFERENCE_GPU) return [];
   const [chip, form] = gpuId.split("-");
   return form === "pcie" ? [chip!.toUpperCase(), "PCIe"] : [chip!.toUpperCase()];
 }

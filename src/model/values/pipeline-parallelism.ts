@@ -35,6 +35,7 @@ export function pipelineParallelismValues(put: PutValue): void {
   put("ch6.embedParams70", v(countParameters(p70.config).breakdown.embedding, "parameters", d0));
   const stageLayers = a70.numLayers / 4;
   put("ch6.stageLayers70", v(stageLayers, "layers", d0));
+  put("ch6.stageParams70", v(stageLayers * layer70, "parameters", d0));
   // One boundary activation for b = 1, s = 4,096 in bf16, over a 400 Gb/s port (50 GB/s).
   const p2pBytes = 2 * 1 * 4096 * a70.hiddenSize;
   const p2pSeconds = p2pBytes / ((400 * GB) / 8);
