@@ -176,4 +176,30 @@ describe("the book's chapters", () => {
     assert.ok(mutated >= 10, `mutated ${mutated} datasheet figures`);
     assert.deepEqual(missed, []);
   });
+
+  test("a number of checked arithmetic with its first digit changed fails its chain (mutation check)", () => {
+    let mutated = 0;
+    const missed: string[] = [];
+    for (const name of files) {
+      const file = path.join(dir, name);
+      const text = readFileSync(file, "utf8");
+      const { content: body } = matter(text);
+      const offset = text.length - body.length;
+      const lines = text.split("\n");
+      const arithmetic = parse(file, body).filter((e) => e.cls === "arithmetic");
+      for (const e of arithmetic.filter((_, k) => k % Math.max(1, Math.floor(arithmetic.length / 3)) === 0).slice(0, 3)) {
+        const at = lines.slice(0, e.line - 1).reduce((n, l) => n + l.length + 1, 0) + e.column - 1;
+        const digit = Number(text[at]);
+        if (!Number.isInteger(digit)) continue; // located inside a substituted marker: not a literal
+        const changed = body.slice(0, at - offset) + String((digit + 1) % 10) + body.slice(at - offset + 1);
+        const after = parse(file, changed);
+        mutated++;
+        const failed = after.some((x) => x.line === e.line && x.reason.startsWith("arithmetic does not hold"));
+        const still = after.find((x) => x.line === e.line && x.column === e.column && x.cls === "arithmetic");
+        if (!failed && still) missed.push(`${file}:${e.line}:${e.column} ${e.text} → ${String((digit + 1) % 10)}… still holds`);
+      }
+    }
+    assert.ok(mutated >= 20, `mutated ${mutated} numbers of checked arithmetic`);
+    assert.deepEqual(missed, []);
+  });
 });
