@@ -439,6 +439,15 @@ function start(): void {
   setUpGlossaryMarks();
 }
 
+// Parts (content-visibility: auto) skip rendering only until the page has loaded; from then on
+// they are ordinary blocks (book.css, "Parts"). Set during the load event itself, so anything that
+// measures the page after it, a test driver's scroll included, meets laid-out parts.
+function renderParts(): void {
+  document.documentElement.classList.add("parts-rendered");
+}
+if (document.readyState === "complete") renderParts();
+else window.addEventListener("load", renderParts);
+
 // After the first paint (at once when the page has painted while it was parsed; else after the
 // next frame), not before it: start() restyles the page (the class "js") and the ToC
 // measures its headings (a forced layout), which delayed the first paint by up to a second on a
