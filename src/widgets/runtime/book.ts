@@ -3,7 +3,8 @@
  * reads completely without it.
  *
  * - Widgets: each `<div data-widget="name" data-settings="…">` gets its bundle
- *   (`./widgets/<name>.js`, next to this file) when it comes within 600px of the viewport;
+ *   (`./widgets/<name>.js`, next to this file) when it comes within 600px of the viewport
+ *   (also inside a part that the browser skipped while it was off screen);
  *   the module's `mount(root, settings)` takes over the static drawing.
  * - ToC: highlights the section being read (scroll-spy); on narrow screens the ToC is a
  *   drawer that closes after a jump.
@@ -51,6 +52,9 @@ function mountWidget(el: HTMLElement): void {
     });
 }
 
+/** The part (`<section class="part">`, content-visibility: auto) a widget sits in, if any. */
+const partSelector = ".chapter-body > .part";
+
 function setUpWidgets(): void {
   const widgets = Array.from(document.querySelectorAll<HTMLElement>("[data-widget]"));
   if (widgets.length === 0) return;
@@ -70,6 +74,38 @@ function setUpWidgets(): void {
     { rootMargin: "600px 0px" },
   );
   widgets.forEach((w) => io.observe(w));
+  // A widget inside a part that the browser skips (content-visibility: auto, off screen) has no
+  // layout, and Chromium's observer did not report it again once its part was rendered: the
+  // widget never mounted (docs/performance.md, "Paint"). So when such a part is rendered
+  // (contentvisibilityautostatechange) or comes near the screen (a second observer on the part,
+  // which always has a box), its widgets are observed afresh, which measures them anew.
+  const parts = new Map<Element, HTMLElement[]>();
+  for (const w of widgets) {
+    const part = w.closest(partSelector);
+    if (!part) continue;
+    const list = parts.get(part);
+    if (list) list.push(w);
+    else parts.set(part, [w]);
+  }
+  const reobserve = (part: Element) => {
+    for (const w of parts.get(part) ?? []) {
+      if (w.dataset.widgetState) continue;
+      io.unobserve(w);
+      io.observe(w);
+    }
+  };
+  const partIo = new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) if (e.isIntersecting) reobserve(e.target);
+    },
+    { rootMargin: "600px 0px" },
+  );
+  for (const part of parts.keys()) {
+    partIo.observe(part);
+    part.addEventListener("contentvisibilityautostatechange", (e) => {
+      if (!(e as Event & { skipped?: boolean }).skipped) reobserve(part);
+    });
+  }
 }
 
 const narrow = window.matchMedia("(max-width: 79.99rem)");
@@ -402,6 +438,15 @@ function start(): void {
   setUpPreviews();
   setUpGlossaryMarks();
 }
+
+// Parts (content-visibility: auto) skip rendering only until the page has loaded; from then on
+// they are ordinary blocks (book.css, "Parts"). Set during the load event itself, so anything that
+// measures the page after it, a test driver's scroll included, meets laid-out parts.
+function renderParts(): void {
+  document.documentElement.classList.add("parts-rendered");
+}
+if (document.readyState === "complete") renderParts();
+else window.addEventListener("load", renderParts);
 
 // After the first paint (at once when the page has painted while it was parsed; else after the
 // next frame), not before it: start() restyles the page (the class "js") and the ToC
