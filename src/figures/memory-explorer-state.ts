@@ -27,7 +27,7 @@ import {
   type TrainingSetup,
   type ZeroStage,
 } from "../model/index.ts";
-import type { AttentionKernel, Recompute } from "../model/activations.ts";
+import type { AttentionKernel, Recompute } from "../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
 import { decodeUrlState, encodeUrlState, urlText, type UrlCodec, type UrlDecodeResult } from "./kit/url-codec.ts";
 import { readNumber } from "./kit/field.ts";

@@ -13,8 +13,8 @@ import {
   validateMoeRoutingInput,
   type MoeRoutingInput,
   type MoeRoutingResult,
-} from "../model/moe-routing.ts";
-import { ModelInputError } from "../model/errors.ts";
+  ModelInputError,
+} from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 
 /** Widget settings: exactly the routing input of the model. */

@@ -25,8 +25,9 @@ import {
   numberFormat,
   spacingAt,
   valuesPerBinade,
-} from "../model/number-formats.ts";
-import type { EncodedNumber, NumberFormatId } from "../model/number-formats.ts";
+  type EncodedNumber,
+  type NumberFormatId,
+} from "../model/index.ts";
 import { numberFormatIds } from "../data/number-formats.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
@@ -208,16 +209,11 @@ function spacingStrip(id: NumberFormatId, x: number, encoded: EncodedNumber): Sp
     if (ax > max) to = Math.max(to, Math.min(ax * 1.1, 2 ** (emax + 1)));
   }
   // Representable values in [from, to]: count from the layout, list them only when few.
-  let count = 0;
   const ticks: number[] = [];
   const binadeEdges: number[] = [];
   const m = f.mantissaBits;
-  if (from === 0) {
-    // subnormals (spacing 2^(emin - m)) plus the first normal binade
-    count = 2 ** m + 2 ** m + 1;
-  } else {
-    count = 2 * 2 ** m + 1;
-  }
+  // From 0: the subnormals (spacing 2^(emin - m)) plus the first normal binade; else two binades.
+  const count = from === 0 ? 2 ** m + 2 ** m + 1 : 2 * 2 ** m + 1;
   const dense = count > maxTicks;
   if (!dense) {
     const step0 = from === 0 ? 2 ** (emin - m) : spacingAt(id, from);

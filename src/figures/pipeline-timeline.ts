@@ -8,7 +8,7 @@
  * compare makespans across figures by eye.
  */
 import { select } from "d3-selection";
-import type { PipelineOp, PipelineResult } from "../model/pipeline.ts";
+import type { PipelineOp, PipelineResult } from "../model/index.ts";
 import { createStaticSvg } from "./static-figure-style.ts";
 import { pipelineOpColors } from "./kit/palette.ts";
 
