@@ -5,18 +5,17 @@
  * /book/, widgets stay static, solutions collapsed on screen and shown in print, and search
  * does not index the page.
  */
-import { after, before, test } from "node:test";
+import { before, test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { load as loadYaml } from "js-yaml";
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, type PageProblems } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import type { Page } from "playwright-core";
+import { watchPage, type PageProblems } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { chapterInfo } from "../../src/plugins/chapters.ts";
 
-let server: SiteServer;
-let browser: Browser;
+const site = useSiteAndBrowser();
 let page: Page;
 let problems: PageProblems;
 
@@ -34,17 +33,10 @@ function bookChapters(): { slug: string; title: string }[] {
 }
 
 before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
   page = await context.newPage();
-  problems = watchPage(page, server.url);
-  await page.goto(`${server.url}/book/`, { waitUntil: "load" });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
+  problems = watchPage(page, site.server.url);
+  await page.goto(`${site.server.url}/book/`, { waitUntil: "load" });
 });
 
 test("/book/ holds every chapter, in book order, with its title", async () => {
@@ -82,7 +74,7 @@ test("ids are unique and every internal link resolves", async () => {
   assert.ok(hashes.length > 400, `only ${hashes.length} distinct in-page links`);
   const broken: string[] = [];
   for (const p of paths) {
-    const res = await page.request.get(server.url + p);
+    const res = await page.request.get(site.server.url + p);
     if (!res.ok()) broken.push(`${p} ${res.status()}`);
   }
   assert.deepEqual(broken, [], "links to other pages or files");
