@@ -5,9 +5,10 @@
  *   const site = useSiteAndBrowser();
  *   test("…", async () => { const page = await site.browser.newPage(); await page.goto(site.server.url + "/"); });
  *
- * Call it at the top level of a test file (or inside a `describe`, for that suite only); a
- * file's own `before` hooks registered after the call run after the server and browser are up.
- * Reading `server` or `browser` before the hook has run throws, naming the mistake.
+ * Call it at the top level of a test file (or inside a `describe`, for that suite only). Setup
+ * that needs the browser goes in `then`, which runs in the same hook once both are up: under
+ * Node 20, a file's second top-level `before` hook does not wait for the first. Reading `server`
+ * or `browser` before the hook has run throws, naming the mistake.
  */
 import { after, before } from "node:test";
 import type { Browser } from "playwright-core";
@@ -21,19 +22,20 @@ export interface SiteAndBrowser {
   readonly browser: Browser;
 }
 
-export function useSiteAndBrowser(): SiteAndBrowser {
+export function useSiteAndBrowser(then?: (site: SiteAndBrowser) => Promise<void>): SiteAndBrowser {
   let server: SiteServer | undefined;
   let browser: Browser | undefined;
   before(async () => {
     server = await startSiteServer();
     browser = await launchChromium();
+    await then?.(site);
   });
   after(async () => {
     await browser?.close();
     await server?.close();
   });
   const notYet = (what: string) => new Error(`useSiteAndBrowser(): ${what} read before the before() hook ran (read it inside a test or hook)`);
-  return {
+  const site: SiteAndBrowser = {
     get server() {
       if (!server) throw notYet("server");
       return server;
@@ -43,4 +45,5 @@ export function useSiteAndBrowser(): SiteAndBrowser {
       return browser;
     },
   };
+  return site;
 }

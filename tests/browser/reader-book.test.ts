@@ -5,7 +5,7 @@
  * /book/, widgets stay static, solutions collapsed on screen and shown in print, and search
  * does not index the page.
  */
-import { before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { load as loadYaml } from "js-yaml";
@@ -15,9 +15,14 @@ import { watchPage, type PageProblems } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { chapterInfo } from "../../src/plugins/chapters.ts";
 
-const site = useSiteAndBrowser();
 let page: Page;
 let problems: PageProblems;
+const site = useSiteAndBrowser(async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+  page = await context.newPage();
+  problems = watchPage(page, site.server.url);
+  await page.goto(`${site.server.url}/book/`, { waitUntil: "load" });
+});
 
 /** Chapters in book order, as the `chapters` collection orders them (file name). */
 function bookChapters(): { slug: string; title: string }[] {
@@ -31,13 +36,6 @@ function bookChapters(): { slug: string; title: string }[] {
       return { slug: info.slug, title: (loadYaml(front) as { title: string }).title };
     });
 }
-
-before(async () => {
-  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
-  page = await context.newPage();
-  problems = watchPage(page, site.server.url);
-  await page.goto(`${site.server.url}/book/`, { waitUntil: "load" });
-});
 
 test("/book/ holds every chapter, in book order, with its title", async () => {
   const expected = bookChapters();
