@@ -40,7 +40,7 @@ export interface NumberFormatsSettings {
 }
 
 /** Largest magnitude a reader may type; far beyond every format, far below float64 overflow. */
-export const maxInputMagnitude = 1e300;
+const maxInputMagnitude = 1e300;
 
 export type NumberInputResult = { ok: true; value: number } | { ok: false; message: string };
 
@@ -83,7 +83,7 @@ const superscriptDigits: Record<string, string> = {
 };
 
 /** "2⁻¹³" for 2^-13. */
-export function powerOfTwoLabel(exponent: number): string {
+function powerOfTwoLabel(exponent: number): string {
   return `2${String(exponent).split("").map((c) => superscriptDigits[c] ?? c).join("")}`;
 }
 
@@ -113,12 +113,12 @@ export function formatValue(v: number, digits = 6): string {
 }
 
 /** Significant decimal digits shown for a format's stored value: enough to see its precision. */
-export function displayDigits(id: NumberFormatId): number {
+function displayDigits(id: NumberFormatId): number {
   return Math.min(12, Math.ceil((numberFormat(id).mantissaBits + 1) * Math.log10(2)) + 2);
 }
 
 /** Relative error as a percentage with 3 significant digits ("0.0244%"), "exact" for 0. */
-export function formatRelativeError(rel: number | null): string {
+function formatRelativeError(rel: number | null): string {
   if (rel === null) return "—";
   if (rel === 0) return "exact";
   const pct = rel * 100;
@@ -293,7 +293,7 @@ export function summarizeView(view: NumberFormatsView): string {
 
 
 /** Layout switch: below this width (CSS px) the rows stack value text under the bits. */
-export const narrowWidth = 600;
+const narrowWidth = 600;
 
 type Sel = Selection<SVGSVGElement, unknown, null, undefined>;
 type G = Selection<SVGGElement, unknown, null, undefined>;

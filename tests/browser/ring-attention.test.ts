@@ -10,6 +10,7 @@ import type { Page } from "playwright-core";
 import { watchPage } from "../../harness/chromium.ts";
 import { keepScreenshot } from "../helpers/screenshots.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
+import { formatPercent } from "../../src/figures/kit/format.ts";
 
 const site = useSiteAndBrowser();
 const shots = "test-output/screenshots";
@@ -34,7 +35,7 @@ async function shoot(page: Page, path: string): Promise<void> {
 
 const readout = (page: Page) => page.locator(`${W} .ring-attention-readout`).innerText();
 const svgDesc = (page: Page) => page.locator(`${W} svg desc`).textContent();
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const pct = (x: number) => formatPercent(x);
 
 test("default: 4 GPUs, contiguous, causal: critical path 4c−2 = 14 tiles against 2c = 8", async () => {
   const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -72,12 +73,12 @@ test("zig-zag balances every step; 8 GPUs contiguous is c/(2c−1) efficient", a
   const page = await context.newPage();
   await openWidget(page);
   await page.selectOption(`${W} select[name=sharding]`, "zigzag");
-  assert.ok((await readout(page)).includes("Critical path 8 tiles against 8 for a balanced ring (100.0% efficient)"));
+  assert.ok((await readout(page)).includes("Critical path 8 tiles against 8 for a balanced ring (100% efficient)"));
   await page.fill(`${W} input[name=gpus]`, "8");
   await page.selectOption(`${W} select[name=sharding]`, "contiguous");
   assert.ok((await readout(page)).includes(`Critical path 30 tiles against 16 for a balanced ring (${pct(8 / 15)} efficient)`));
   await page.locator(`${W} input[name=causal]`).uncheck();
-  assert.ok((await readout(page)).includes("Critical path 32 tiles against 32 for a balanced ring (100.0% efficient)"));
+  assert.ok((await readout(page)).includes("Critical path 32 tiles against 32 for a balanced ring (100% efficient)"));
   await context.close();
 });
 

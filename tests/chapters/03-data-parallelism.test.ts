@@ -26,7 +26,8 @@ import {
   type DpTimelineInput,
   type ZeroStage,
 } from "../../src/model/index.ts";
-import { chapterScalingPoints, chapterTimelinePanels, defaultDpOverlapSettings } from "../../src/figures/dp-overlap.ts";
+import { defaultDpOverlapSettings } from "../../src/figures/dp-overlap.ts";
+import { chapterScalingPoints, chapterTimelinePanels } from "../../src/figures/dp-chapter-figures.ts";
 import { formatDuration } from "../../src/figures/dp-timelines.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 import { assertApprox } from "../helpers/approx.ts";
