@@ -82,16 +82,6 @@ export default tseslint.config(
       ],
     },
   },
-  // Findings left to the owners of these folders: warnings here only, until they are fixed; then delete these blocks.
-  {
-    files: ["src/figures/**/*.ts"],
-    rules: {
-      "no-useless-assignment": "warn",
-      "@typescript-eslint/no-explicit-any": "warn",
-      "no-restricted-imports": "warn",
-    },
-  },
-  { files: ["src/widgets/**/*.ts"], rules: { "prefer-const": "warn", "no-restricted-imports": "warn" } },
-  { files: ["tests/figures/**/*.ts"], rules: { "no-restricted-imports": "warn" } },
-  { files: ["tools/lint/**/*.ts"], rules: { "no-useless-escape": "warn", "prefer-const": "warn" } },
+  // A finding left to the owner of this file (it is being edited on another branch): a warning until fixed; then delete.
+  { files: ["src/widgets/runtime/book.ts"], rules: { "prefer-const": "warn" } },
 );

@@ -20,6 +20,7 @@ import { line } from "d3-shape";
 import { MODEL_PRESETS, findGpu, findModelPreset, parseModelConfig, trainingMemory, type Recompute } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
+import { formatBytes, formatInteger } from "./kit/format.ts";
 
 export type CurveAttention = "eager" | "flash";
 
@@ -30,22 +31,22 @@ export interface ActivationCurveSettings {
   gpu: string;
 }
 
-export const recomputeModes: readonly Recompute[] = ["none", "selective", "full"];
-export const recomputeLabels: Readonly<Record<Recompute, string>> = {
+const recomputeModes: readonly Recompute[] = ["none", "selective", "full"];
+const recomputeLabels: Readonly<Record<Recompute, string>> = {
   none: "no recomputation",
   selective: "selective",
   full: "full",
 };
-export const attentionLabels: Readonly<Record<CurveAttention, string>> = {
+const attentionLabels: Readonly<Record<CurveAttention, string>> = {
   eager: "eager attention",
   flash: "FlashAttention",
 };
 
 /** Largest micro-batch the widget accepts. */
-export const maxMicroBatch = 1024;
+const maxMicroBatch = 1024;
 /** Shortest and longest sequence drawn (the longest is capped by the model's position limit). */
-export const minSeqLength = 256;
-export const maxSeqLength = 131_072;
+const minSeqLength = 256;
+const maxSeqLength = 131_072;
 
 /** The curves of one state of the widget. */
 export interface ActivationCurves {
@@ -112,10 +113,7 @@ export function parseMicroBatch(text: string): MicroBatchResult {
 
 /** Bytes with up to three significant digits in MB, GB (10^9 B) or TB (10^12 B), e.g. "20.4 GB", "80 GB". */
 export function formatMemory(bytes: number): string {
-  const three = (x: number) => String(Number(x.toPrecision(3)));
-  if (bytes >= 1e12) return `${three(bytes / 1e12)} TB`;
-  if (bytes >= 1e9) return `${three(bytes / 1e9)} GB`;
-  return `${three(bytes / 1e6)} MB`;
+  return formatBytes(bytes, bytes >= 1e12 ? "TB" : bytes >= 1e9 ? "GB" : "MB", { significant: 3 });
 }
 
 /** Axis label of a power of ten of bytes: "100 MB", "1 GB", "10 GB", "1 TB". */
@@ -127,7 +125,7 @@ export function powerOfTenLabel(bytes: number): string {
 
 /** "4,096" style. */
 function formatTokens(s: number): string {
-  return s.toLocaleString("en-US");
+  return formatInteger(s);
 }
 
 /** Longest sequence that fits in the GPU's memory with activations alone, or undefined if none. */
@@ -156,7 +154,7 @@ export function curveSummary(curves: ActivationCurves): string {
 }
 
 /** Width of the chart's coordinate system when the page does not say otherwise. */
-export const defaultChartWidth = 640;
+const defaultChartWidth = 640;
 /** Below this width the line labels move from the right margin to a legend inside the plot. */
 const compactWidth = 480;
 const height = 340;
@@ -292,7 +290,7 @@ export function drawActivationChart(container: Element, curves: ActivationCurves
 }
 
 /** The options of the model select: every preset, in the data file's order. */
-export function modelOptions(): { id: string; name: string }[] {
+function modelOptions(): { id: string; name: string }[] {
   return MODEL_PRESETS.map((p) => ({ id: p.id, name: p.name }));
 }
 

@@ -12,6 +12,7 @@
 import { memoryTransactions, SECTOR_BYTES, type WarpAccess } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
+import { formatInteger, formatPercent } from "./kit/format.ts";
 
 export interface CoalescingSettings {
   stride: number;
@@ -19,15 +20,14 @@ export interface CoalescingSettings {
   offset: number;
 }
 
-export const COALESCING_MAX_STRIDE = 64;
-export const COALESCING_MAX_OFFSET = 63;
-export const ELEMENT_SIZES = [1, 2, 4, 8] as const;
+const COALESCING_MAX_STRIDE = 64;
+const COALESCING_MAX_OFFSET = 63;
+const ELEMENT_SIZES = [1, 2, 4, 8] as const;
 const THREADS = 32;
 
 /** The sentence the readout prints and the live region reads. */
 export function summarizeCoalescing(s: CoalescingSettings, a: WarpAccess): string {
-  const pct = (a.efficiency * 100).toFixed(1);
-  return `Stride ${s.stride}, ${s.elementBytes}-byte elements, offset ${s.offset}: the warp asks for ${a.requestedBytes} bytes and touches ${a.sectors} sectors of ${SECTOR_BYTES} bytes, ${a.movedBytes.toLocaleString("en-US")} bytes moved, ${pct}% of them used.`;
+  return `Stride ${s.stride}, ${s.elementBytes}-byte elements, offset ${s.offset}: the warp asks for ${a.requestedBytes} bytes and touches ${a.sectors} sectors of ${SECTOR_BYTES} bytes, ${formatInteger(a.movedBytes)} bytes moved, ${formatPercent(a.efficiency)} of them used.`;
 }
 
 export type CoalescingControlsResult =
@@ -145,7 +145,7 @@ export function drawCoalescing(container: Element, s: CoalescingSettings, idPref
       style: "stroke:var(--c-muted);stroke-width:1;stroke-opacity:.7",
     }));
   }
-  text(left, height - 6, `${access.movedBytes.toLocaleString("en-US")} bytes moved for ${access.requestedBytes} requested: ${(access.efficiency * 100).toFixed(1)}% used`, label);
+  text(left, height - 6, `${formatInteger(access.movedBytes)} bytes moved for ${access.requestedBytes} requested: ${formatPercent(access.efficiency)} used`, label);
   container.append(svg);
   return access;
 }

@@ -21,6 +21,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, SVG_NS } from "./kit/dom.ts";
+import { formatInteger, formatNumber } from "./kit/format.ts";
 
 export interface CollectivesSettings {
   collective: StepCollective;
@@ -30,9 +31,9 @@ export interface CollectivesSettings {
 }
 
 /** Largest message accepted, MB (1 TB). */
-export const MAX_MESSAGE_MB = 1e6;
+const MAX_MESSAGE_MB = 1e6;
 
-export const collectiveLabels: Readonly<Record<StepCollective, string>> = {
+const collectiveLabels: Readonly<Record<StepCollective, string>> = {
   broadcast: "Broadcast",
   reduce: "Reduce",
   "all-reduce": "All-reduce (ring)",
@@ -60,7 +61,7 @@ export function formatMB(bytes: number): string {
     [1, "bytes"],
   ];
   const [scale, unit] = units.find(([u]) => bytes >= u) ?? [1, "bytes"];
-  return `${Number((bytes / scale).toPrecision(3)).toLocaleString("en-US")} ${unit}`;
+  return `${formatNumber(bytes / scale, { significant: 3 })} ${unit}`;
 }
 
 type FieldErrors = Partial<Record<"ranks" | "messageMB", string>>;
@@ -78,7 +79,7 @@ export function validateCollectivesControls(raw: { collective: string; ranks: st
   const mbText = raw.messageMB.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
   const mb = Number(mbText);
   if (mbText === "" || !/^\+?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(mbText) || !Number.isFinite(mb) || mb <= 0 || mb > MAX_MESSAGE_MB) {
-    errors.messageMB = `Enter a message size above 0 and at most ${MAX_MESSAGE_MB.toLocaleString("en-US")} MB.`;
+    errors.messageMB = `Enter a message size above 0 and at most ${formatInteger(MAX_MESSAGE_MB)} MB.`;
   }
   if (errors.ranks || errors.messageMB) return { ok: false, errors };
   const steps = scheduleFor({ collective, ranks, messageMB: mb }).steps.length;
@@ -156,7 +157,7 @@ export function summarizeCollectives(s: CollectivesSettings): string {
       ? "Before the first step."
       : `Step ${s.step} of ${total}: ${schedule.steps[s.step - 1]!.transfers.length} messages, the busiest GPU link carries ${formatMB(schedule.steps[s.step - 1]!.maxLinkBytes)}.`;
   const f = ncclFactor(s.collective, s.ranks);
-  const factor = f === null ? "" : ` That is ${Number(f.toPrecision(4))} × S, the nccl-tests bus-bandwidth factor.`;
+  const factor = f === null ? "" : ` That is ${formatNumber(f, { significant: 4 })} × S, the nccl-tests bus-bandwidth factor.`;
   return `${head} ${stepText} Over the whole collective the busiest GPU sends ${formatMB(maxSent)} of an S = ${formatMB(schedule.messageBytes)} message.${factor}`;
 }
 

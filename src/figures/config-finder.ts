@@ -18,6 +18,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg, type Attrs } from "./kit/dom.ts";
+import { formatBytes, formatInteger, formatNumber, formatPercent, formatSeconds } from "./kit/format.ts";
 
 
 /** Settings of the widget (JSON-safe). */
@@ -33,9 +34,9 @@ export interface ConfigFinderSettings {
 }
 
 /** Presets the widget offers: every preset except DeepSeek-V3, whose search is too slow to rerun on each keystroke. */
-export const configFinderModels = MODEL_PRESETS.filter((p) => p.id !== "deepseek-v3").map((p) => ({ id: p.id, name: p.name }));
+const configFinderModels = MODEL_PRESETS.filter((p) => p.id !== "deepseek-v3").map((p) => ({ id: p.id, name: p.name }));
 /** GPUs the widget offers. */
-export const configFinderGpus = GPUS.map((g) => ({ id: g.id, name: g.name }));
+const configFinderGpus = GPUS.map((g) => ({ id: g.id, name: g.name }));
 
 /** Bounds of the numeric settings (inclusive, integers). */
 export const configFinderBounds = {
@@ -60,7 +61,7 @@ export function configFinderProblem(key: NumericKey, value: number): string | un
   const { min, max } = configFinderBounds[key];
   if (!Number.isFinite(value)) return "Enter a number.";
   if (!Number.isInteger(value)) return "Enter a whole number.";
-  if (value < min || value > max) return `Enter a whole number from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}.`;
+  if (value < min || value > max) return `Enter a whole number from ${formatInteger(min)} to ${formatInteger(max)}.`;
   return undefined;
 }
 
@@ -110,14 +111,11 @@ export function compactConfigLabel(c: RankedConfig): string {
   return `DP${c.dp} TP${c.tp} PP${c.pp} CP${c.cp}${ep} Z${c.zeroStage} b${c.microBatchSize} m${c.microbatches} ${c.recompute}`;
 }
 
-function seconds(x: number): string {
-  if (x >= 100) return `${x.toFixed(1)} s`;
-  if (x >= 1) return `${x.toFixed(2)} s`;
-  return `${(x * 1000).toFixed(0)} ms`;
-}
+/** Step times with four significant digits ("18.24 s"), so that neighbouring ranks stay apart. */
+const seconds = (x: number): string => formatSeconds(x, { significant: 4 });
 
 /** The step-time parts drawn, in order: key, label, CSS color variable with fallback. */
-export const configFinderParts = [
+const configFinderParts = [
   { key: "compute", label: "compute", color: "var(--c-params)" },
   { key: "bubble", label: "bubble", color: "var(--c-bubble)" },
   { key: "tp", label: "TP", color: "var(--c-comm)" },
@@ -137,19 +135,19 @@ function partSeconds(c: RankedConfig, key: (typeof configFinderParts)[number]["k
 export function explainConfigFinder(s: ConfigFinderSettings, r: ConfigSearchResult): string {
   const preset = findModelPreset(s.model);
   const name = preset ? preset.name : s.model;
-  const usable = `${(r.memoryLimitBytes / 1e9).toFixed(0)} GB`;
-  const tried = `${r.configsTried.toLocaleString("en-US")} configurations tried: ${r.ruledOutBatch.toLocaleString("en-US")} cannot split the batch of ${s.globalBatch.toLocaleString("en-US")} sequences into at least p microbatches per replica, ${r.ruledOutMemory.toLocaleString("en-US")} need more than ${usable} per GPU.`;
+  const usable = formatBytes(r.memoryLimitBytes, "GB", { decimals: 0 });
+  const tried = `${formatInteger(r.configsTried)} configurations tried: ${formatInteger(r.ruledOutBatch)} cannot split the batch of ${formatInteger(s.globalBatch)} sequences into at least p microbatches per replica, ${formatInteger(r.ruledOutMemory)} need more than ${usable} per GPU.`;
   const top = r.ranked[0];
-  if (!top) return `Nothing fits: ${name} on ${s.gpuCount.toLocaleString("en-US")} GPUs. ${tried} Add GPUs, change the batch, or pick a GPU with more memory.`;
+  if (!top) return `Nothing fits: ${name} on ${formatInteger(s.gpuCount)} GPUs. ${tried} Add GPUs, change the batch, or pick a GPU with more memory.`;
   const comm = top.exposedSeconds.tp + top.exposedSeconds.cp + top.exposedSeconds.ep + top.exposedSeconds.pp + top.exposedSeconds.dp;
   const parts = configFinderParts.filter((p) => p.key !== "compute" && p.key !== "bubble" && partSeconds(top, p.key) > 0).map((p) => `${p.label} ${seconds(partSeconds(top, p.key))}`);
   return (
     `Fastest under this model: ${configLabel(top)}. ` +
-    `One step of ${(s.globalBatch * s.seqLength).toLocaleString("en-US")} tokens takes ${seconds(top.stepSeconds)}: ` +
-    `${seconds(top.computeSeconds)} of compute, ${seconds(top.bubbleSeconds)} of pipeline bubble ((p − 1)/m = ${((top.pp - 1) / top.microbatches).toFixed(3)}), ` +
+    `One step of ${formatInteger(s.globalBatch * s.seqLength)} tokens takes ${seconds(top.stepSeconds)}: ` +
+    `${seconds(top.computeSeconds)} of compute, ${seconds(top.bubbleSeconds)} of pipeline bubble ((p − 1)/m = ${formatNumber((top.pp - 1) / top.microbatches, { decimals: 3 })}), ` +
     `${seconds(comm)} of exposed communication${parts.length > 0 ? ` (${parts.join(", ")})` : ""}; ` +
-    `MFU ${(100 * top.mfu).toFixed(1)}%, ${(top.memoryBytes / 1e9).toFixed(1)} GB per GPU of ${usable} usable. ` +
-    `${r.ranked.length.toLocaleString("en-US")} configurations fit. ${tried}`
+    `MFU ${formatPercent(top.mfu)}, ${formatBytes(top.memoryBytes, "GB")} per GPU of ${usable} usable. ` +
+    `${formatInteger(r.ranked.length)} configurations fit. ${tried}`
   );
 }
 
@@ -229,7 +227,7 @@ export function fillConfigTable(table: Element, r: ConfigSearchResult, count = 5
   const body = doc.createElement("tbody");
   r.ranked.slice(0, count).forEach((c, i) => {
     const tr = doc.createElement("tr");
-    for (const v of [i + 1, c.dp, c.tp, c.pp, c.cp, c.ep, c.zeroStage, c.microBatchSize, c.microbatches, c.recompute, (c.memoryBytes / 1e9).toFixed(1), seconds(c.stepSeconds).replace(" ", "\u00a0"), `${(100 * c.mfu).toFixed(1)}%`]) {
+    for (const v of [i + 1, c.dp, c.tp, c.pp, c.cp, c.ep, c.zeroStage, c.microBatchSize, c.microbatches, c.recompute, formatNumber(c.memoryBytes / 1e9, { decimals: 1 }), seconds(c.stepSeconds).replace(" ", "\u00a0"), `${(100 * c.mfu).toFixed(1)}%`]) {
       const td = doc.createElement("td");
       td.textContent = String(v);
       tr.append(td);
@@ -240,7 +238,7 @@ export function fillConfigTable(table: Element, r: ConfigSearchResult, count = 5
 }
 
 /** Draws the widget's controls (disabled until the script loads), chart, table and explanation. */
-export function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void {
+function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "config-finder";
   const { el } = dom(doc);

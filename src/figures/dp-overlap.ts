@@ -1,23 +1,22 @@
 /**
- * The `dp-overlap` widget (settings, validation, summary, static rendering) and the
- * data-parallelism chapter's static figures, drawn with dp-timelines.ts from the model's numbers.
+ * The `dp-overlap` widget: settings, validation, summary and static rendering. The chapter's
+ * code-drawn figures are in dp-chapter-figures.ts; the drawing of both is dp-timelines.ts.
  */
 import {
   allReduceSeconds,
   bucketCount,
-  dataParallelScaling,
   dataParallelTimeline,
   findGpu,
   findModelPreset,
   modelFlopsPerToken,
   ModelInputError,
-  type DpScalingPoint,
   type DpTimelineInput,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
 import { readNumber } from "./kit/field.ts";
-import { drawDpScaling, drawDpTimelines, exposedEstimateSeconds, formatDuration, type DpTimelinePanel } from "./dp-timelines.ts";
+import { drawDpTimelines, exposedEstimateSeconds, formatDuration } from "./dp-timelines.ts";
+import { formatBytes } from "./kit/format.ts";
 
 /** Settings of the `dp-overlap` widget (and of its static rendering). */
 export interface DpOverlapSettings {
@@ -66,7 +65,7 @@ export const defaultDpOverlapSettings: DpOverlapSettings = (() => {
 })();
 
 /** Bounds for each numeric setting: [min, max, integer?]. */
-export const dpOverlapBounds: Record<Exclude<keyof DpOverlapSettings, "noSync">, [number, number, boolean]> = {
+const dpOverlapBounds: Record<Exclude<keyof DpOverlapSettings, "noSync">, [number, number, boolean]> = {
   parameters: [1e6, 2e12, true],
   layers: [1, 1000, true],
   microbatchMilliseconds: [0.1, 1e6, false],
@@ -78,7 +77,7 @@ export const dpOverlapBounds: Record<Exclude<keyof DpOverlapSettings, "noSync">,
 };
 
 /** Checks one numeric setting; returns the problem in words, or null when it is valid. */
-export function dpOverlapSettingProblem(key: keyof typeof dpOverlapBounds, value: unknown): string | null {
+function dpOverlapSettingProblem(key: keyof typeof dpOverlapBounds, value: unknown): string | null {
   const [min, max, integer] = dpOverlapBounds[key];
   if (typeof value !== "number" || !Number.isFinite(value)) return "Enter a number.";
   if (integer && !Number.isInteger(value)) return "Enter a whole number.";
@@ -109,7 +108,7 @@ export function parseDpOverlapSettings(raw: unknown): DpOverlapSettings {
 }
 
 /** The two model inputs the widget draws: the same step without and with overlap. */
-export function dpOverlapInputs(s: DpOverlapSettings): { serial: DpTimelineInput; overlapped: DpTimelineInput } {
+function dpOverlapInputs(s: DpOverlapSettings): { serial: DpTimelineInput; overlapped: DpTimelineInput } {
   const seconds = s.microbatchMilliseconds / 1000;
   const overlapped: DpTimelineInput = {
     gradientBytes: 2 * s.parameters,
@@ -137,7 +136,7 @@ export function summarizeDpOverlap(s: DpOverlapSettings): string {
   const b = dataParallelTimeline(overlapped);
   const ar = allReduceSeconds(serial.gradientBytes, s.dp, serial.busBandwidthBytesPerSecond, 0);
   return (
-    `${(serial.gradientBytes / 1e9).toFixed(2)} GB of gradients in ${b.bucketsPerSync} buckets; ` +
+    `${formatBytes(serial.gradientBytes, "GB", { decimals: 2 })} of gradients in ${b.bucketsPerSync} buckets; ` +
     `one all-reduce moves them in ${formatDuration(ar)} plus ${formatDuration(b.bucketsPerSync * serial.collectiveLatencySeconds)} of per-call cost. ` +
     `Without overlap the step takes ${formatDuration(a.stepSeconds)}, ${formatDuration(a.exposedCommSeconds)} of it waiting; ` +
     `with overlap ${formatDuration(b.stepSeconds)}, ${formatDuration(b.exposedCommSeconds)} waiting` +
@@ -167,95 +166,6 @@ export function renderDpOverlap(root: Element, s: DpOverlapSettings, idPrefix = 
   );
 }
 
-/** Assumptions shared by the chapter's figures (stated in the chapter's captions and text). */
-export const chapterAssumptions = {
-  preset: "llama-3.1-8b",
-  gpu: "h100-sxm",
-  mfu: 0.4,
-  sequenceTokens: 4096,
-  dp: 64,
-  busBandwidthBytesPerSecond: 50e9,
-  bucketBytes: 25 * 2 ** 20,
-  collectiveLatencySeconds: 50e-6,
-  globalBatchSequences: 1024,
-} as const;
-
-function chapterBasics() {
-  const preset = findModelPreset(chapterAssumptions.preset);
-  const gpu = findGpu(chapterAssumptions.gpu);
-  if (!preset || !gpu) throw new ModelInputError("preset", "the chapter’s model or GPU preset is missing");
-  const flopsPerToken = modelFlopsPerToken(preset.config, chapterAssumptions.sequenceTokens).total;
-  const effectiveFlopsPerSecond = chapterAssumptions.mfu * gpu.bf16FlopsPerSecond;
-  const microbatchSeconds = (flopsPerToken * chapterAssumptions.sequenceTokens) / effectiveFlopsPerSecond;
-  const layers = Number(preset.config.num_hidden_layers);
-  return { preset, flopsPerToken, effectiveFlopsPerSecond, microbatchSeconds, layers, gradientBytes: 2 * preset.publishedTotal };
-}
-
-/** The four timelines of the chapter's figure: no overlap, overlap, m = 4 synchronizing each time, m = 4 with no_sync. */
-export function chapterTimelinePanels(): DpTimelinePanel[] {
-  const b = chapterBasics();
-  const common: DpTimelineInput = {
-    gradientBytes: b.gradientBytes,
-    layers: b.layers,
-    forwardSeconds: b.microbatchSeconds / 3,
-    backwardSeconds: (2 * b.microbatchSeconds) / 3,
-    microbatches: 1,
-    dp: chapterAssumptions.dp,
-    bucketBytes: chapterAssumptions.bucketBytes,
-    busBandwidthBytesPerSecond: chapterAssumptions.busBandwidthBytesPerSecond,
-    collectiveLatencySeconds: chapterAssumptions.collectiveLatencySeconds,
-    overlap: false,
-    noSync: true,
-  };
-  return [
-    { label: "(a) No overlap", timeline: dataParallelTimeline(common) },
-    { label: "(b) Overlap", timeline: dataParallelTimeline({ ...common, overlap: true }) },
-    { label: "(c) m = 4, sync each", timeline: dataParallelTimeline({ ...common, overlap: true, microbatches: 4, noSync: false }) },
-    { label: "(d) m = 4, no_sync", timeline: dataParallelTimeline({ ...common, overlap: true, microbatches: 4, noSync: true }) },
-  ];
-}
-
-/** The points of the chapter's scaling figure: d = 1 … 1024 at a fixed batch of 1024 sequences. */
-export function chapterScalingPoints(): DpScalingPoint[] {
-  const b = chapterBasics();
-  return dataParallelScaling({
-    globalBatchSequences: chapterAssumptions.globalBatchSequences,
-    microBatchSequences: 1,
-    sequenceTokens: chapterAssumptions.sequenceTokens,
-    trainingFlopsPerToken: b.flopsPerToken,
-    effectiveFlopsPerSecond: b.effectiveFlopsPerSecond,
-    dpDegrees: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
-    gradientBytes: b.gradientBytes,
-    layers: b.layers,
-    bucketBytes: chapterAssumptions.bucketBytes,
-    busBandwidthBytesPerSecond: chapterAssumptions.busBandwidthBytesPerSecond,
-    collectiveLatencySeconds: chapterAssumptions.collectiveLatencySeconds,
-  });
-}
-
-/** Serializes the chapter's two code-drawn figures: file name → SVG text. */
-export function renderChapterFigures(doc: Document): Record<string, string> {
-  const out: Record<string, string> = {};
-  const a = doc.createElement("div");
-  drawDpTimelines(a, chapterTimelinePanels(), {
-    title: "One data-parallel step of Llama 3.1 8B on 64 replicas, four ways",
-    description:
-      "Four timelines on one time axis, each with a compute row (forward and backward passes) and an all-reduce row. " +
-      "(a) Without overlap the all-reduce starts after the backward pass. (b) With overlap most of it runs under the backward pass. " +
-      "(c) With four microbatches that each synchronize, the wait is paid four times. (d) With no_sync only the last microbatch communicates.",
-    idPrefix: "dp-timelines",
-  });
-  out["timelines.svg"] = a.innerHTML;
-  const b = doc.createElement("div");
-  drawDpScaling(b, chapterScalingPoints(), {
-    title: "Modeled data-parallel throughput of Llama 3.1 8B at a fixed 4M-token batch",
-    description:
-      "Tokens per second against GPUs on log-log axes. The ideal line doubles with the GPUs; the modeled line follows it and bends below it as the microbatches per replica fall to one.",
-    idPrefix: "dp-scaling",
-  });
-  out["scaling.svg"] = b.innerHTML;
-  return out;
-}
 
 /** Controls of the widget, in display order: setting key, label, unit hint. */
 export const dpOverlapControls: readonly { key: "busBandwidthGBps" | "bucketMebibytes" | "dp" | "microbatches" | "latencyMicroseconds"; label: string }[] = [
@@ -308,7 +218,7 @@ function parseWidgetSettings(raw: unknown): DpOverlapSettings {
 }
 
 /** Draws the widget's controls (disabled until the script loads), figure and readout. */
-export function renderDpOverlapStatic(root: Element, settings: DpOverlapSettings): void {
+function renderDpOverlapStatic(root: Element, settings: DpOverlapSettings): void {
   const doc = root.ownerDocument;
   const idBase = root.getAttribute("id") ?? "dp-overlap";
   const { el } = dom(doc);
@@ -350,7 +260,7 @@ export function renderDpOverlapStatic(root: Element, settings: DpOverlapSettings
   const small = el(
     "small",
     {},
-    `Model: ${(2 * settings.parameters / 1e9).toFixed(2)} GB of bf16 gradients from ${settings.layers} equal layers, ` +
+    `Model: ${formatBytes(2 * settings.parameters, "GB", { decimals: 2 })} of bf16 gradients from ${settings.layers} equal layers, ` +
       `${formatDuration(settings.microbatchMilliseconds / 1000)} of compute per microbatch (a third forward, two thirds backward); ` +
       "ring all-reduce time α + 2(d − 1)/d · S / bandwidth per bucket, one bucket at a time. " +
       "Bandwidth: 50 GB/s is one 400 Gb/s NIC per GPU across servers, 450 GB/s is NVLink inside an H100 server.",

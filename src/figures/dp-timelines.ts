@@ -11,7 +11,7 @@ import { scaleLinear, scaleLog, select } from "d3";
 import { allReduceSeconds, bucketCount, ModelInputError, type DpScalingPoint, type DpTimeline, type DpTimelineInput } from "../model/index.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
 import { colorWithFallback, type PaletteName } from "./kit/palette.ts";
-import { formatNumber } from "./kit/format.ts";
+import { formatInteger, formatNumber, formatPercent } from "./kit/format.ts";
 
 /** One labelled row pair (compute + communication) of a timeline figure. */
 export interface DpTimelinePanel {
@@ -147,7 +147,7 @@ export function drawDpTimelines(root: Element, panels: DpTimelinePanel[], option
   for (let v = 0; v <= maxSeconds + 1e-12; v += step) {
     g.append("line").attr("class", "dp-grid").attr("x1", x(v)).attr("x2", x(v)).attr("y1", top).attr("y2", axisY);
     g.append("text").attr("class", "dp-m").attr("x", x(v)).attr("y", axisY + 14).attr("text-anchor", "middle")
-      .text(maxSeconds < 1 ? `${Math.round(v * 1000)} ms` : `${+v.toFixed(2)} s`);
+      .text(maxSeconds < 1 ? `${formatInteger(v * 1000)} ms` : `${formatNumber(v, { decimals: 2, trim: true })} s`);
   }
   g.append("line").attr("class", "dp-ax").attr("x1", left).attr("x2", width - right).attr("y1", axisY).attr("y2", axisY);
   g.append("text").attr("class", "dp-m").attr("x", (left + width - right) / 2).attr("y", axisY + 29)
@@ -245,10 +245,10 @@ export function drawDpScaling(root: Element, points: DpScalingPoint[], options: 
   g.append("path").attr("class", "dp-line").attr("d", path("tokensPerSecond"));
   for (const p of points) {
     g.append("circle").attr("class", "dp-dot").attr("cx", x(p.dp)).attr("cy", y(p.tokensPerSecond)).attr("r", 4)
-      .append("title").text(`d = ${p.dp}, m = ${p.microbatches}: ${(p.tokensPerSecond / 1e6).toFixed(3)}M tokens/s, ${(100 * p.efficiency).toFixed(1)}% of ideal`);
+      .append("title").text(`d = ${p.dp}, m = ${p.microbatches}: ${formatNumber(p.tokensPerSecond / 1e6, { decimals: 3 })}M tokens/s, ${formatPercent(p.efficiency)} of ideal`);
     if (p.dp >= 16) {
       g.append("text").attr("class", "dp-m").attr("x", x(p.dp)).attr("y", y(p.tokensPerSecond) + 18).attr("text-anchor", "middle")
-        .text(`${(100 * p.efficiency).toFixed(0)}%`);
+        .text(formatPercent(p.efficiency, 0));
     }
   }
   const ly = height - 12;

@@ -20,7 +20,7 @@ import { configFinderWidget } from "./config-finder.ts";
 import { rooflineWidget } from "./roofline.ts";
 import { coalescingWidget } from "./coalescing.ts";
 
-export const widgetRegistry: Readonly<Record<string, WidgetDefinition<any>>> = {
+export const widgetRegistry: Readonly<Record<string, WidgetDefinition<unknown>>> = {
   "unit-converter": unitConverterWidget,
   "number-formats": numberFormatsWidget,
   "dp-overlap": dpOverlapWidget,

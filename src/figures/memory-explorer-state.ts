@@ -27,10 +27,11 @@ import {
   type TrainingSetup,
   type ZeroStage,
 } from "../model/index.ts";
-import type { AttentionKernel, Recompute } from "../model/activations.ts";
+import type { AttentionKernel, Recompute } from "../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
 import { decodeUrlState, encodeUrlState, urlText, type UrlCodec, type UrlDecodeResult } from "./kit/url-codec.ts";
 import { readNumber } from "./kit/field.ts";
+import { formatBytes as formatBytesIn, formatCount, formatNumber } from "./kit/format.ts";
 
 /** Every control of the widget, by the name used in YAML settings, `hide`, `lock` and the URL. */
 export const memoryControls = [
@@ -110,7 +111,7 @@ export const memoryDefaults: MemoryExplorerState = {
 };
 
 /** Inclusive ranges of the integer controls (the model adds divisibility checks on top). */
-export const memoryIntegerRanges = {
+const memoryIntegerRanges = {
   seqLength: [1, 1_048_576],
   microBatch: [1, 1024],
   dp: [1, 65_536],
@@ -123,7 +124,7 @@ export const memoryIntegerRanges = {
 } as const satisfies Partial<Record<MemoryControl, readonly [number, number]>>;
 type IntegerControl = keyof typeof memoryIntegerRanges;
 
-export const memoryChoices = {
+const memoryChoices = {
   precision: ["bf16", "fp32"],
   recompute: ["none", "selective", "full"],
   attention: ["flash", "eager"],
@@ -132,27 +133,20 @@ export const memoryChoices = {
 } as const;
 
 /** Largest pasted config accepted, in characters (a real config.json is 1–3 kB). */
-export const maxConfigChars = 20_000;
+const maxConfigChars = 20_000;
 
-const fmtInt = new Intl.NumberFormat("en-US");
 
-/** "8.03B" / "124M" style parameter counts (three significant digits). */
-export function formatCount(n: number): string {
-  if (n >= 1e12) return `${(n / 1e12).toPrecision(3)}T`;
-  if (n >= 1e9) return `${(n / 1e9).toPrecision(3)}B`;
-  if (n >= 1e6) return `${(n / 1e6).toPrecision(3)}M`;
-  if (n >= 1e3) return `${(n / 1e3).toPrecision(3)}k`;
-  return String(Math.round(n));
-}
 
-/** Bytes in decimal units as the book prints them: "48.2 GB", "540 MB", "0 B". */
+export { formatCount };
+
+/**
+ * Memory as chapter 3's tables print it: GB with one decimal ("48.2 GB", "128.5 GB"), TB with two,
+ * trailing zeros dropped; below 1 GB the kit's three significant digits ("540 MB").
+ */
 export function formatBytes(bytes: number): string {
-  const trim = (text: string) => text.replace(/\.0+$/, "");
-  if (bytes >= 1e12 * 0.9995) return `${trim((bytes / 1e12).toFixed(2))} TB`;
-  if (bytes >= 1e9 * 0.9995) return `${trim((bytes / 1e9).toFixed(1))} GB`;
-  if (bytes >= 1e6 * 0.9995) return `${Math.round(bytes / 1e6)} MB`;
-  if (bytes >= 1e3 * 0.9995) return `${Math.round(bytes / 1e3)} kB`;
-  return `${Math.round(bytes)} B`;
+  if (bytes >= 1e12 * 0.9995) return formatBytesIn(bytes, "TB", { decimals: 2, trim: true });
+  if (bytes >= 1e9 * 0.9995) return formatBytesIn(bytes, "GB", { decimals: 1, trim: true });
+  return formatBytesIn(bytes);
 }
 
 /** The option label of a preset: its name and published size. */
@@ -167,7 +161,7 @@ function isControl(name: unknown): name is MemoryControl {
 }
 
 /** A state field the model rejected, mapped to the control a reader can change. */
-export function controlOfModelField(field: string): MemoryControl {
+function controlOfModelField(field: string): MemoryControl {
   switch (field) {
     case "seqLength":
       return "seqLength";
@@ -232,7 +226,7 @@ export interface Verdict {
 }
 
 /** The architecture (and display name) of a state's model. Throws ModelInputError. */
-export function resolveModel(state: Pick<MemoryExplorerState, "preset" | "config">): { arch: ModelArchitecture; name: string; warnings: string[] } {
+function resolveModel(state: Pick<MemoryExplorerState, "preset" | "config">): { arch: ModelArchitecture; name: string; warnings: string[] } {
   if (state.preset === "custom") {
     if (!state.config) throw new ModelInputError("config", "paste a Hugging Face config.json first");
     const parsed = parseModelConfig(state.config);
@@ -245,7 +239,7 @@ export function resolveModel(state: Pick<MemoryExplorerState, "preset" | "config
 }
 
 /** The model's training setup for a state. */
-export function trainingSetupOf(state: MemoryExplorerState, overrides: Partial<TrainingSetup> = {}): TrainingSetup {
+function trainingSetupOf(state: MemoryExplorerState, overrides: Partial<TrainingSetup> = {}): TrainingSetup {
   return {
     seqLength: state.seqLength,
     microBatchSize: state.microBatch,
@@ -282,9 +276,9 @@ export function breakdownRows(memory: TrainingMemory, stage: StageMemory): Break
   const shardText = (sharded: boolean) => {
     if (!sharded || (shard === 1 && expertShard === 1)) return "";
     if (experts > 0 && expertShard !== shard) {
-      return `, ZeRO-sharded: dense ÷ ${fmtInt.format(shard)} (d × cp), experts ÷ ${fmtInt.format(expertShard)} (d × cp ÷ ep)`;
+      return `, ZeRO-sharded: dense ÷ ${formatNumber(shard)} (d × cp), experts ÷ ${formatNumber(expertShard)} (d × cp ÷ ep)`;
     }
-    return ` ÷ ${fmtInt.format(shard)} (ZeRO shards over d${s.cp > 1 ? " × cp" : ""} = ${fmtInt.format(shard)})`;
+    return ` ÷ ${formatNumber(shard)} (ZeRO shards over d${s.cp > 1 ? " × cp" : ""} = ${formatNumber(shard)})`;
   };
   const weightText = s.precision === "bf16" ? "bf16 weights" : "fp32 weights";
   const gradText =
@@ -294,9 +288,9 @@ export function breakdownRows(memory: TrainingMemory, stage: StageMemory): Break
   const detail = stage.activationDetail;
   const actParts = [
     `${stage.layerCount} layers × ${formatBytes(layerBytesPerMicrobatch / Math.max(1, stage.layerCount))} per layer per microbatch` +
-      ` (recompute: ${s.recompute}, ${s.attention === "flash" ? "FlashAttention" : "eager attention"}, s = ${fmtInt.format(s.seqLength)}, b = ${s.microBatchSize}` +
+      ` (recompute: ${s.recompute}, ${s.attention === "flash" ? "FlashAttention" : "eager attention"}, s = ${formatNumber(s.seqLength)}, b = ${s.microBatchSize}` +
       `${s.tp > 1 ? `, t = ${s.tp}${s.sequenceParallel ? " with SP" : ""}` : ""}${s.cp > 1 ? `, cp = ${s.cp}` : ""})` +
-      ` × ${Number(stage.inFlightMicrobatches.toFixed(3))} microbatch${stage.inFlightMicrobatches === 1 ? "" : "es"} in flight = ${formatBytes(detail.layers)}`,
+      ` × ${formatNumber(stage.inFlightMicrobatches)} microbatch${stage.inFlightMicrobatches === 1 ? "" : "es"} in flight = ${formatBytes(detail.layers)}`,
   ];
   if (detail.embedding > 0) actParts.push(`embedding dropout mask ${formatBytes(detail.embedding)}`);
   if (detail.head > 0) actParts.push(`final norm, LM-head input and fp32 logits ${formatBytes(detail.head)}`);
@@ -362,7 +356,7 @@ export interface CurvePoint {
 export type CurveAxis = "seqLength" | "microBatch";
 
 /** x values of the curve: powers of two over a fixed range, plus the current value. */
-export function curveXs(axis: CurveAxis, current: number): number[] {
+function curveXs(axis: CurveAxis, current: number): number[] {
   const xs = new Set<number>();
   const [lo, hi] = axis === "seqLength" ? [512, 131_072] : [1, 64];
   for (let x = lo; x <= hi; x *= 2) xs.add(x);
@@ -391,13 +385,13 @@ export function summarizeMemory(view: MemoryView): string {
   const s = view.state;
   const m = view.memory;
   const parallel: string[] = [];
-  if (s.dp > 1 || s.zero > 0) parallel.push(`${s.zero > 0 ? `ZeRO-${s.zero}` : "plain data parallelism"} over d = ${fmtInt.format(s.dp)}`);
+  if (s.dp > 1 || s.zero > 0) parallel.push(`${s.zero > 0 ? `ZeRO-${s.zero}` : "plain data parallelism"} over d = ${formatNumber(s.dp)}`);
   if (s.tp > 1) parallel.push(`TP t = ${s.tp}${s.sp ? " with SP" : ""}`);
   if (s.pp > 1) parallel.push(`PP p = ${s.pp} (${s.schedule === "afab" ? "all forward, all backward" : s.schedule === "interleaved" ? `interleaved, v = ${s.chunks}` : "1F1B"}, m = ${s.microbatches})`);
   if (s.cp > 1) parallel.push(`CP = ${s.cp}`);
   if (s.ep > 1) parallel.push(`EP = ${s.ep}`);
   const setup =
-    `${view.modelName} (${formatCount(view.totalParameters)} parameters), s = ${fmtInt.format(s.seqLength)}, b = ${s.microBatch}, ` +
+    `${view.modelName} (${formatCount(view.totalParameters)} parameters), s = ${formatNumber(s.seqLength)}, b = ${s.microBatch}, ` +
     `${s.precision === "bf16" ? "bf16 mixed precision" : "fp32"}${s.fp32GradAccum && s.precision === "bf16" ? " with fp32 gradient accumulation" : ""}, ` +
     `recomputation ${s.recompute}, ${s.attention === "flash" ? "FlashAttention" : "eager attention"}` +
     (parallel.length ? `, ${parallel.join(", ")}` : ", one GPU") +
@@ -424,7 +418,7 @@ function parseField(name: MemoryControl | "config", value: unknown): unknown {
     const [lo, hi] = memoryIntegerRanges[name as IntegerControl];
     const n = typeof value === "string" ? readNumber(value) : value;
     if (typeof n !== "number" || !Number.isInteger(n) || n < lo || n > hi) {
-      bad(`must be a whole number from ${fmtInt.format(lo)} to ${fmtInt.format(hi)} (got ${JSON.stringify(value)})`);
+      bad(`must be a whole number from ${formatNumber(lo)} to ${formatNumber(hi)} (got ${JSON.stringify(value)})`);
     }
     return n;
   }
@@ -603,7 +597,7 @@ const friendly: Partial<Record<MemoryControl, string>> = {
 export function readConfigText(text: string): { ok: true; config: Record<string, unknown> } | { ok: false; message: string } {
   const trimmed = text.trim();
   if (trimmed === "") return { ok: false, message: "Paste the contents of a Hugging Face config.json." };
-  if (trimmed.length > maxConfigChars) return { ok: false, message: `That is longer than a config.json (${fmtInt.format(maxConfigChars)} characters at most).` };
+  if (trimmed.length > maxConfigChars) return { ok: false, message: `That is longer than a config.json (${formatNumber(maxConfigChars)} characters at most).` };
   let parsed: unknown;
   try {
     parsed = JSON.parse(trimmed);

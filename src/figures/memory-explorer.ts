@@ -11,6 +11,7 @@
  */
 import { select, type Selection } from "d3-selection";
 import { child } from "./kit/dom.ts";
+import { formatInteger, formatNumber } from "./kit/format.ts";
 import { scaleBand, scaleLinear, scaleLog } from "d3-scale";
 import { line as d3line } from "d3-shape";
 import {
@@ -33,7 +34,7 @@ const H = 300;
 const FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
 
 /** Category colors: the engine palette (assets/css/book.css) with its light values as fallbacks. */
-export const memoryColors = {
+const memoryColors = {
   parameters: "var(--c-params)",
   gradients: "var(--c-grads)",
   optimizer: "var(--c-optim)",
@@ -58,15 +59,10 @@ function freshSvg(host: Element, cls: string, label: string): Svg {
     .style("height", "auto") as Svg;
 }
 
-const oneDecimal = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
-const twoSignificant = new Intl.NumberFormat("en-US", { maximumSignificantDigits: 2 });
-const integer = new Intl.NumberFormat("en-US");
-
 /** "80 GB"-style tick labels. */
 function gbTick(bytes: number): string {
   const gb = bytes / 1e9;
-  if (gb >= 1) return oneDecimal.format(gb);
-  return twoSignificant.format(gb);
+  return gb >= 1 ? formatNumber(gb, { decimals: 1, trim: true }) : formatNumber(gb, { significant: 2 });
 }
 
 
@@ -75,7 +71,7 @@ const haloAttrs = (sel: Selection<SVGTextElement, unknown, null, undefined>) =>
   sel.attr("paint-order", "stroke").attr("stroke", "var(--c-surface)").attr("stroke-width", 4).attr("stroke-linejoin", "round");
 
 /** The stacked bars: one per pipeline stage (one bar without pipeline parallelism). */
-export function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
+function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
   const { memory, gpu } = view;
   const stages = memory.stages;
   const multi = stages.length > 1;
@@ -202,7 +198,7 @@ function tokensTick(x: number): string {
 }
 
 /** Memory of the fullest GPU against sequence length or micro-batch size, current point marked. */
-export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoint[], axis: CurveAxis): SVGSVGElement {
+function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoint[], axis: CurveAxis): SVGSVGElement {
   const current = axis === "seqLength" ? view.state.seqLength : view.state.microBatch;
   const what = axis === "seqLength" ? "sequence length" : "micro-batch size";
   const svg = freshSvg(host, "mx-curve", `Line chart of memory per GPU against ${what}, log scales, with the GPU’s capacity and the current setting marked.`);
@@ -278,7 +274,7 @@ export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoi
       .attr("r", 2.5)
       .attr("fill", memoryColors.activations)
       .append("title")
-      .text(`${axis === "seqLength" ? "s" : "b"} = ${integer.format(p.x)}: ${formatBytes(p.total)} per GPU (model states ${formatBytes(p.modelStates)})`);
+      .text(`${axis === "seqLength" ? "s" : "b"} = ${formatInteger(p.x)}: ${formatBytes(p.total)} per GPU (model states ${formatBytes(p.modelStates)})`);
   }
   const cx = x(current);
   const cyTotal = y(view.memory.perGpu.total);
@@ -317,7 +313,7 @@ export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoi
 }
 
 /** The formula table: each number of the fullest GPU, and how it is computed. */
-export function fillFormulaTable(table: Element, view: MemoryView): void {
+function fillFormulaTable(table: Element, view: MemoryView): void {
   const doc = table.ownerDocument;
   table.textContent = "";
   const caption = doc.createElement("caption");
@@ -395,7 +391,7 @@ export function renderMemoryOutputs(out: Element, view: MemoryView, curve: Curve
 }
 
 /** Static rendering: the default state, with no controls (JavaScript off, print, PDF). */
-export function renderMemoryStatic(root: Element, settings: MemoryExplorerSettings): void {
+function renderMemoryStatic(root: Element, settings: MemoryExplorerSettings): void {
   const view = computeMemoryView(settings);
   const out = root.ownerDocument.createElement("div");
   out.setAttribute("class", "mx-output");

@@ -13,9 +13,10 @@ import {
   validateMoeRoutingInput,
   type MoeRoutingInput,
   type MoeRoutingResult,
-} from "../model/moe-routing.ts";
-import { ModelInputError } from "../model/errors.ts";
+  ModelInputError,
+} from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { formatNumber, formatPercent } from "./kit/format.ts";
 
 /** Widget settings: exactly the routing input of the model. */
 export type MoeRoutingSettings = MoeRoutingInput;
@@ -37,27 +38,23 @@ export const moeGpuChoices = [1, 2, 4, 8] as const;
 
 const WIDTH = 720;
 const HEIGHT = 400;
-const fmt = new Intl.NumberFormat("en-US");
 
-/** "12.2%" style percentage with one decimal. */
-export function formatPercent(fraction: number): string {
-  return `${(fraction * 100).toFixed(1)}%`;
-}
+
 
 /** One-paragraph text summary of a routing result (also the screen-reader summary). */
 export function summarizeMoeRouting(result: MoeRoutingResult): string {
   const { input, capacityPerExpert, droppedAssignments, totalAssignments, tokensFullyDropped, gpuImbalance } = result;
   const busiest = result.gpuKept.indexOf(Math.max(...result.gpuKept));
   const capacityText =
-    capacityPerExpert === null ? "No capacity limit (dropless)." : `Capacity ${fmt.format(capacityPerExpert)} slots per expert.`;
+    capacityPerExpert === null ? "No capacity limit (dropless)." : `Capacity ${formatNumber(capacityPerExpert)} slots per expert.`;
   return (
-    `${fmt.format(input.tokens)} tokens, top-${input.topK} of ${input.experts} experts on ${input.gpus} GPU` +
+    `${formatNumber(input.tokens)} tokens, top-${input.topK} of ${input.experts} experts on ${input.gpus} GPU` +
     `${input.gpus === 1 ? "" : "s"}, skew ${input.skew}. ${capacityText} ` +
-    `Dropped ${fmt.format(droppedAssignments)} of ${fmt.format(totalAssignments)} assignments ` +
-    `(${formatPercent(result.droppedFraction)}); ${fmt.format(tokensFullyDropped)} token` +
+    `Dropped ${formatNumber(droppedAssignments)} of ${formatNumber(totalAssignments)} assignments ` +
+    `(${formatPercent(result.droppedFraction)}); ${formatNumber(tokensFullyDropped)} token` +
     `${tokensFullyDropped === 1 ? "" : "s"} lost every expert. ` +
-    `Busiest GPU: GPU ${busiest} with ${fmt.format(result.gpuKept[busiest])} assignments, ` +
-    `${gpuImbalance.toFixed(2)}× the mean.`
+    `Busiest GPU: GPU ${busiest} with ${formatNumber(result.gpuKept[busiest])} assignments, ` +
+    `${formatNumber(gpuImbalance, { decimals: 2 })}× the mean.`
   );
 }
 
@@ -120,7 +117,7 @@ export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGE
       .attr("y", y(t) + 4)
       .attr("text-anchor", "end")
       .attr("fill", "currentColor")
-      .text(fmt.format(t));
+      .text(formatNumber(t));
   }
 
   for (let g = 0; g < input.gpus; g++) {
@@ -157,7 +154,7 @@ export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGE
       .attr("height", y(0) - y(kept))
       .attr("fill", "var(--c-params)")
       .append("title")
-      .text(`expert ${e}: ${fmt.format(kept)} kept, ${fmt.format(dropped)} dropped`);
+      .text(`expert ${e}: ${formatNumber(kept)} kept, ${formatNumber(dropped)} dropped`);
     if (dropped > 0) {
       bars
         .append("rect")
@@ -193,7 +190,7 @@ export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGE
       .attr("paint-order", "stroke")
       .attr("stroke", "var(--c-bg)")
       .attr("stroke-width", 4)
-      .text(`capacity ${fmt.format(capacityPerExpert)}`);
+      .text(`capacity ${formatNumber(capacityPerExpert)}`);
   }
 
   // legend
@@ -251,7 +248,7 @@ export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGE
       .attr("paint-order", "stroke")
       .attr("stroke", "var(--c-bg)")
       .attr("stroke-width", 4)
-      .text(`${fmt.format(gpuKept[g])} (${(gpuKept[g] / meanKept).toFixed(2)}× mean)`);
+      .text(`${formatNumber(gpuKept[g])} (${formatNumber(gpuKept[g] / meanKept, { decimals: 2 })}× mean)`);
   }
   const mx = x(meanKept);
   svg
@@ -269,13 +266,13 @@ export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGE
     .attr("y", bottom.y + input.gpus * bottom.rowH + 16)
     .attr("text-anchor", "middle")
     .attr("fill", "currentColor")
-    .text(`mean ${fmt.format(Math.round(meanKept * 10) / 10)}`);
+    .text(`mean ${formatNumber(Math.round(meanKept * 10) / 10)}`);
 
   return svg.node() as SVGSVGElement;
 }
 
 /** Static rendering: the chart and its summary paragraph for the given settings. */
-export function renderMoeRoutingStatic(root: Element, settings: MoeRoutingSettings): void {
+function renderMoeRoutingStatic(root: Element, settings: MoeRoutingSettings): void {
   const result = simulateMoeRouting(settings);
   drawMoeRouting(root, result);
   const doc = root.ownerDocument;

@@ -25,8 +25,9 @@ import {
   numberFormat,
   spacingAt,
   valuesPerBinade,
-} from "../model/number-formats.ts";
-import type { EncodedNumber, NumberFormatId } from "../model/number-formats.ts";
+  type EncodedNumber,
+  type NumberFormatId,
+} from "../model/index.ts";
 import { numberFormatIds } from "../data/number-formats.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
@@ -39,7 +40,7 @@ export interface NumberFormatsSettings {
 }
 
 /** Largest magnitude a reader may type; far beyond every format, far below float64 overflow. */
-export const maxInputMagnitude = 1e300;
+const maxInputMagnitude = 1e300;
 
 export type NumberInputResult = { ok: true; value: number } | { ok: false; message: string };
 
@@ -82,7 +83,7 @@ const superscriptDigits: Record<string, string> = {
 };
 
 /** "2⁻¹³" for 2^-13. */
-export function powerOfTwoLabel(exponent: number): string {
+function powerOfTwoLabel(exponent: number): string {
   return `2${String(exponent).split("").map((c) => superscriptDigits[c] ?? c).join("")}`;
 }
 
@@ -112,12 +113,12 @@ export function formatValue(v: number, digits = 6): string {
 }
 
 /** Significant decimal digits shown for a format's stored value: enough to see its precision. */
-export function displayDigits(id: NumberFormatId): number {
+function displayDigits(id: NumberFormatId): number {
   return Math.min(12, Math.ceil((numberFormat(id).mantissaBits + 1) * Math.log10(2)) + 2);
 }
 
 /** Relative error as a percentage with 3 significant digits ("0.0244%"), "exact" for 0. */
-export function formatRelativeError(rel: number | null): string {
+function formatRelativeError(rel: number | null): string {
   if (rel === null) return "—";
   if (rel === 0) return "exact";
   const pct = rel * 100;
@@ -208,16 +209,11 @@ function spacingStrip(id: NumberFormatId, x: number, encoded: EncodedNumber): Sp
     if (ax > max) to = Math.max(to, Math.min(ax * 1.1, 2 ** (emax + 1)));
   }
   // Representable values in [from, to]: count from the layout, list them only when few.
-  let count = 0;
   const ticks: number[] = [];
   const binadeEdges: number[] = [];
   const m = f.mantissaBits;
-  if (from === 0) {
-    // subnormals (spacing 2^(emin - m)) plus the first normal binade
-    count = 2 ** m + 2 ** m + 1;
-  } else {
-    count = 2 * 2 ** m + 1;
-  }
+  // From 0: the subnormals (spacing 2^(emin - m)) plus the first normal binade; else two binades.
+  const count = from === 0 ? 2 ** m + 2 ** m + 1 : 2 * 2 ** m + 1;
   const dense = count > maxTicks;
   if (!dense) {
     const step0 = from === 0 ? 2 ** (emin - m) : spacingAt(id, from);
@@ -297,7 +293,7 @@ export function summarizeView(view: NumberFormatsView): string {
 
 
 /** Layout switch: below this width (CSS px) the rows stack value text under the bits. */
-export const narrowWidth = 600;
+const narrowWidth = 600;
 
 type Sel = Selection<SVGSVGElement, unknown, null, undefined>;
 type G = Selection<SVGGElement, unknown, null, undefined>;

@@ -12,6 +12,7 @@
 import { findGpu, findModelPreset, GPUS, MODEL_PRESETS, ModelInputError, overlapRatios, type OverlapRatio, type OverlapRatios, type ZeroStage } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, SVG_NS } from "./kit/dom.ts";
+import { formatInteger, formatNumber, formatSeconds } from "./kit/format.ts";
 
 export interface OverlapCalculatorSettings {
   model: string;
@@ -24,9 +25,9 @@ export interface OverlapCalculatorSettings {
   seqLength: number;
 }
 
-export const OVERLAP_MFU = 0.4;
-export const DP_BUS_BYTES_PER_SECOND = 50e9;
-export const PP_BYTES_PER_SECOND = 50e9;
+const OVERLAP_MFU = 0.4;
+const DP_BUS_BYTES_PER_SECOND = 50e9;
+const PP_BYTES_PER_SECOND = 50e9;
 
 export const defaultOverlapSettings: OverlapCalculatorSettings = {
   model: "llama-3.1-8b",
@@ -130,7 +131,7 @@ export function validateOverlapControls(raw: Record<string, string>): ControlRes
     const text = (raw[f.key] ?? "").trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
     const v = Number(text);
     if (!/^\d+$/.test(text) || !Number.isSafeInteger(v) || v < f.min || v > f.max) {
-      errors[f.key] = `Enter a whole number from ${f.min} to ${f.max.toLocaleString("en-US")}.`;
+      errors[f.key] = `Enter a whole number from ${f.min} to ${formatInteger(f.max)}.`;
     } else {
       s[f.key as IntKey] = v;
     }
@@ -148,20 +149,16 @@ const rows: { key: keyof OverlapRatios; label: string }[] = [
   { key: "pp", label: "PP activation send" },
 ];
 
-/** "632.4 ms", "0.168 ms", "12 µs". */
-export function formatSeconds(s: number): string {
-  if (s >= 1) return `${s.toFixed(2)} s`;
-  if (s >= 1e-3) return `${(s * 1e3).toPrecision(4).replace(/\.?0+$/, "")} ms`;
-  return `${(s * 1e6).toPrecision(3).replace(/\.?0+$/, "")} µs`;
-}
+/** Durations in the book's format (three significant digits: "632 ms", "168 µs", "1.5 s"). */
+export { formatSeconds };
 
 /** "1.90", "0.0035". */
 export function formatRatio(r: number): string {
-  return r >= 0.1 ? r.toFixed(2) : r.toPrecision(2);
+  return r >= 0.1 ? formatNumber(r, { decimals: 2 }) : formatNumber(r, { significant: 2 });
 }
 
 /** One line per active scheme. */
-export function overlapLines(ratios: OverlapRatios): string[] {
+function overlapLines(ratios: OverlapRatios): string[] {
   return rows
     .filter((r) => ratios[r.key])
     .map((r) => {

@@ -22,6 +22,7 @@ import {
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
 import { decodeUrlState, encodeUrlState, type UrlCodec, type UrlDecodeResult } from "./kit/url-codec.ts";
 import { readNumber } from "./kit/field.ts";
+import { formatNumber, formatPercent } from "./kit/format.ts";
 
 export const pipelineControls = ["schedule", "stages", "microbatches", "chunks", "forward", "backward", "weightGrad", "forwardBackward"] as const;
 export type PipelineControl = (typeof pipelineControls)[number];
@@ -56,7 +57,7 @@ export const pipelineDefaults: PipelineExplorerState = {
   forwardBackward: null,
 };
 
-export const pipelineLimits = {
+const pipelineLimits = {
   stages: [1, 32],
   microbatches: [1, 256],
   chunks: [2, 8],
@@ -74,12 +75,9 @@ export const scheduleNames: Record<PipelineSchedule, string> = {
   dualpipe: "DualPipe",
 };
 
-const fmt = new Intl.NumberFormat("en-US", { maximumFractionDigits: 2 });
+/** Time units and counts: up to two decimals ("12.5", "3"). */
+const two = (x: number) => formatNumber(x, { decimals: 2, trim: true });
 
-/** "37.5%" with one decimal. */
-export function formatPercent(fraction: number): string {
-  return `${(fraction * 100).toFixed(1)}%`;
-}
 
 /** The closed-form bubble of a schedule, next to what the layout measured. */
 export interface BubbleComparison {
@@ -100,7 +98,7 @@ export interface PipelineView {
 }
 
 /** The model's input for a state. */
-export function pipelineInputOf(s: PipelineExplorerState) {
+function pipelineInputOf(s: PipelineExplorerState) {
   return {
     schedule: s.schedule,
     stages: s.stages,
@@ -114,7 +112,7 @@ export function pipelineInputOf(s: PipelineExplorerState) {
 }
 
 /** Compares the layout's bubble with the closed form of its schedule (see src/model/pipeline.ts). */
-export function compareBubble(s: PipelineExplorerState, r: PipelineResult): BubbleComparison {
+function compareBubble(s: PipelineExplorerState, r: PipelineResult): BubbleComparison {
   const p = s.stages;
   const m = s.microbatches;
   const close = (a: number, b: number) => Math.abs(a - b) < 1e-9 * Math.max(1, Math.abs(b));
@@ -141,8 +139,8 @@ export function compareBubble(s: PipelineExplorerState, r: PipelineResult): Bubb
     const value = bubbleTimeZbH1(p, s.forward, s.backward, s.weightGrad);
     const holds = s.weightGrad <= s.forward && s.weightGrad <= s.backward;
     return {
-      closedForm: `idle per GPU (p − 1)(T_F + T_B − T_W) = ${fmt.format(value)}`,
-      measured: `${fmt.format(idle)} on the most idle GPU`,
+      closedForm: `idle per GPU (p − 1)(T_F + T_B − T_W) = ${two(value)}`,
+      measured: `${two(idle)} on the most idle GPU`,
       agree: close(idle, value),
       caveat: holds ? null : "the closed form assumes T_W ≤ T_F and T_W ≤ T_B",
     };
@@ -151,8 +149,8 @@ export function compareBubble(s: PipelineExplorerState, r: PipelineResult): Bubb
   const value = bubbleTimeDualPipe(p, fb, s.backward + s.weightGrad, s.weightGrad);
   const holds = s.forward === s.backward && s.backward === s.weightGrad;
   return {
-    closedForm: `idle per GPU (p/2 − 1)(F&B + B − 3W) = ${fmt.format(value)}, with B the full backward`,
-    measured: `${fmt.format(idle)} on the most idle GPU`,
+    closedForm: `idle per GPU (p/2 − 1)(F&B + B − 3W) = ${two(value)}, with B the full backward`,
+    measured: `${two(idle)} on the most idle GPU`,
     agree: close(idle, value),
     caveat: holds ? null : "the README’s expression matches this layout when T_F = T_B = T_W",
   };
@@ -164,7 +162,7 @@ export function computePipelineView(state: PipelineExplorerState): PipelineView 
   if (cells > pipelineLimits.cells) {
     throw new ModelInputError(
       "microbatches",
-      `stages × microbatches${state.schedule === "interleaved" ? " × chunks" : ""} must be at most ${fmt.format(pipelineLimits.cells)} here (got ${fmt.format(cells)})`,
+      `stages × microbatches${state.schedule === "interleaved" ? " × chunks" : ""} must be at most ${two(pipelineLimits.cells)} here (got ${two(cells)})`,
     );
   }
   const result = pipelineSchedule(pipelineInputOf(state));
@@ -176,15 +174,15 @@ export function summarizePipeline(view: PipelineView): string {
   const { state: s, result: r, bubble } = view;
   const durations =
     s.schedule === "afab" || s.schedule === "1f1b" || s.schedule === "interleaved"
-      ? `forward ${fmt.format(s.forward)}, backward ${fmt.format(s.backward + s.weightGrad)}`
-      : `forward ${fmt.format(s.forward)}, input gradient ${fmt.format(s.backward)}, weight gradient ${fmt.format(s.weightGrad)}` +
-        (s.schedule === "dualpipe" ? `, overlapped F&B ${fmt.format(s.forwardBackward ?? s.forward + s.backward + s.weightGrad)}` : "");
+      ? `forward ${two(s.forward)}, backward ${two(s.backward + s.weightGrad)}`
+      : `forward ${two(s.forward)}, input gradient ${two(s.backward)}, weight gradient ${two(s.weightGrad)}` +
+        (s.schedule === "dualpipe" ? `, overlapped F&B ${two(s.forwardBackward ?? s.forward + s.backward + s.weightGrad)}` : "");
   const peak = r.peakInFlight.join(", ");
   const unit = s.schedule === "interleaved" ? "chunk-microbatches" : s.schedule === "dualpipe" ? "chunk-microbatches" : "microbatches";
   return (
     `${scheduleNames[s.schedule]} on ${s.stages} GPU${s.stages === 1 ? "" : "s"} with ${s.microbatches} microbatches` +
     `${s.schedule === "interleaved" ? ` and ${s.chunks} chunks per GPU` : ""} (durations: ${durations}). ` +
-    `Step time ${fmt.format(r.makespan)}. Bubble measured from the timeline: ${formatPercent(r.bubbleFraction)} of busy time ` +
+    `Step time ${two(r.makespan)}. Bubble measured from the timeline: ${formatPercent(r.bubbleFraction)} of busy time ` +
     `(${formatPercent(r.bubbleRate)} of the step). Closed form: ${bubble.closedForm}` +
     `${bubble.measured.endsWith("%") ? "" : `; measured ${bubble.measured}`}${bubble.caveat ? ` (${bubble.caveat})` : ""}. ` +
     `Peak activations in flight per GPU, in ${unit}: ${peak}.`
@@ -236,7 +234,7 @@ function isControl(name: unknown): name is PipelineControl {
 }
 
 /** Maps a model input name to the control at fault. */
-export function controlOfPipelineField(field: string): PipelineControl {
+function controlOfPipelineField(field: string): PipelineControl {
   return isControl(field) ? field : "microbatches";
 }
 

@@ -11,10 +11,10 @@
  */
 import { select } from "d3-selection";
 import { child } from "./kit/dom.ts";
+import { formatNumber, formatPercent } from "./kit/format.ts";
 import type { PipelineOp } from "../model/index.ts";
 import {
   computePipelineView,
-  formatPercent,
   parsePipelineSettings,
   scheduleNames,
   type PipelineExplorerSettings,
@@ -29,7 +29,7 @@ const RIGHT = 58;
 const FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
 
 /** Operation colors, from the palette. */
-export const opColors: Readonly<Record<PipelineOp["kind"], string>> = pipelineOpColors;
+const opColors: Readonly<Record<PipelineOp["kind"], string>> = pipelineOpColors;
 
 const kindNames: Record<PipelineOp["kind"], string> = {
   F: "forward",
@@ -44,12 +44,10 @@ export function opLabel(op: PipelineOp): string {
   return String(op.microbatch + 1);
 }
 
-// One formatter, made once: toLocaleString builds a new one per call, which dominated redraws.
-const numberFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 3 });
-const num = (x: number) => numberFormat.format(x);
+const num = (x: number) => formatNumber(x);
 
 /** What a box's tooltip says. */
-export function opDescription(op: PipelineOp, view: PipelineView): string {
+function opDescription(op: PipelineOp, view: PipelineView): string {
   const s = view.state;
   const where =
     s.schedule === "interleaved"
@@ -69,7 +67,7 @@ function rowHeight(stages: number): number {
 }
 
 /** Draws the timeline into `host`, replacing a previous one. */
-export function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGElement {
+function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGElement {
   const { result, state } = view;
   const row = rowHeight(result.stages);
   const top = 30;
@@ -247,7 +245,7 @@ export function setTimelineCursor(svgNode: SVGSVGElement, view: PipelineView, ti
 }
 
 /** The readout under the chart: measured bubble against the closed form, and peaks in flight. */
-export function fillPipelineReadout(list: Element, view: PipelineView): void {
+function fillPipelineReadout(list: Element, view: PipelineView): void {
   const doc = list.ownerDocument;
   const { result, bubble, state } = view;
   list.textContent = "";
@@ -283,7 +281,7 @@ export function renderPipelineOutputs(out: Element, view: PipelineView): SVGSVGE
 }
 
 /** Static rendering: the default state, no controls. */
-export function renderPipelineStatic(root: Element, settings: PipelineExplorerSettings): void {
+function renderPipelineStatic(root: Element, settings: PipelineExplorerSettings): void {
   const out = root.ownerDocument.createElement("div");
   out.setAttribute("class", "px-output");
   root.append(out);

@@ -8,8 +8,9 @@
  * compare makespans across figures by eye.
  */
 import { select } from "d3-selection";
-import type { PipelineOp, PipelineResult } from "../model/pipeline.ts";
+import type { PipelineOp, PipelineResult } from "../model/index.ts";
 import { createStaticSvg } from "./static-figure-style.ts";
+import { formatNumber, formatPercent } from "./kit/format.ts";
 import { pipelineOpColors } from "./kit/palette.ts";
 
 /** What to draw and how. */
@@ -65,7 +66,7 @@ export function drawPipelineTimeline(root: Element, input: PipelineTimelineInput
   s.append("text")
     .attr("x", LEFT)
     .attr("y", 16)
-    .text(`bubble: ${(result.bubbleFraction * 100).toFixed(1)}% of busy time · step: ${Number(result.makespan.toFixed(2))} units`);
+    .text(`bubble: ${formatPercent(result.bubbleFraction)} of busy time · step: ${formatNumber(result.makespan, { decimals: 2, trim: true })} units`);
 
   for (let stage = 0; stage < result.stages; stage++) {
     const y = TOP + stage * ROW;

@@ -13,10 +13,10 @@
  *   causal: true            # causal mask
  *   step: all               # the step shown: a number 0 … c−1, or "all"
  */
-import { select } from "d3";
 import { planRingAttention, type CpSharding, type RingAttentionPlan } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
-import { dom } from "./kit/dom.ts";
+import { dom, figureSvg } from "./kit/dom.ts";
+import { formatNumber, formatPercent } from "./kit/format.ts";
 
 export interface RingAttentionSettings {
   gpus: number;
@@ -27,7 +27,7 @@ export interface RingAttentionSettings {
 }
 
 export const ringAttentionDefaults: RingAttentionSettings = { gpus: 4, sharding: "contiguous", causal: true, step: null };
-export const RING_MAX_GPUS = 16;
+const RING_MAX_GPUS = 16;
 
 /** The step index of every tile (row = query chunk, column = key chunk); -1 for masked tiles. */
 export function tileSteps(plan: RingAttentionPlan): number[][] {
@@ -45,7 +45,8 @@ export function workSoFar(plan: RingAttentionPlan, step: number | null): number[
   return done;
 }
 
-const fmtWork = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(1));
+/** Work in tiles: whole tiles exactly, a fraction with one decimal ("2.5"). */
+const fmtWork = (x: number) => formatNumber(x, { decimals: Number.isInteger(x) ? 0 : 1 });
 
 /** Text summary of the state (readout and screen-reader summary). */
 export function summarizeRingAttention(s: RingAttentionSettings): string {
@@ -56,7 +57,7 @@ export function summarizeRingAttention(s: RingAttentionSettings): string {
   const totals = `Work per GPU in tiles: ${plan.workPerGpu.map((w, i) => `GPU ${i} ${fmtWork(w)}`).join(", ")}.`;
   const path =
     `Critical path ${fmtWork(plan.criticalPathWork)} tiles against ${fmtWork(plan.idealWork)} for a balanced ring ` +
-    `(${(plan.efficiency * 100).toFixed(1)}% efficient).`;
+    `(${formatPercent(plan.efficiency)} efficient).`;
   if (s.step === null) return `${head} ${totals} ${path}`;
   const st = plan.steps[s.step];
   const holds = st.gpus.map((g) => `GPU ${g.gpu} holds K/V of GPU ${g.kvFrom} and computes ${fmtWork(g.work)} tiles`).join("; ");
@@ -77,38 +78,40 @@ export function drawRingAttention(root: Element, s: RingAttentionSettings, idPre
   const current = s.step;
   const height = Y0 + M + 40;
 
-  const container = select(root);
-  container.selectAll("svg.ring-attention-chart").remove();
-  const svg = container
-    .append("svg")
-    .attr("class", "ring-attention-chart")
-    .attr("viewBox", `0 0 ${WIDTH} ${height}`)
-    .attr("role", "img")
-    .attr("aria-labelledby", `${idPrefix}-title ${idPrefix}-desc`)
-    .attr("font-family", "system-ui, -apple-system, 'Segoe UI', sans-serif")
-    .attr("font-size", 12)
-    .style("max-width", "100%")
-    .style("height", "auto");
-  svg.append("title").attr("id", `${idPrefix}-title`).text(`Ring attention tiles on ${s.gpus} GPUs`);
-  svg.append("desc").attr("id", `${idPrefix}-desc`).text(summarizeRingAttention(s));
+  const S = dom(root.ownerDocument).svg;
+  for (const old of Array.from(root.querySelectorAll("svg.ring-attention-chart"))) old.remove();
+  const svg = figureSvg(root.ownerDocument, {
+    idPrefix,
+    width: WIDTH,
+    height,
+    title: `Ring attention tiles on ${s.gpus} GPUs`,
+    desc: summarizeRingAttention(s),
+    attrs: {
+      class: "ring-attention-chart",
+      "font-family": "system-ui, -apple-system, 'Segoe UI', sans-serif",
+      "font-size": 12,
+      style: "max-width: 100%; height: auto;",
+    },
+  });
+  root.append(svg);
 
-  svg.append("text").attr("x", X0).attr("y", 16).attr("class", "ra-title").text("Score matrix: queries (rows) × keys (columns)");
-  svg.append("text").attr("x", X0).attr("y", 32).attr("class", "ra-muted").text(current === null ? "Number in a tile: the step that computes it" : `Highlighted: tiles computed in step ${current}`);
+  svg.append(S("text", { x: X0, y: 16, class: "ra-title" }, "Score matrix: queries (rows) × keys (columns)"));
+  svg.append(S("text", { x: X0, y: 32, class: "ra-muted" }, current === null ? "Number in a tile: the step that computes it" : `Highlighted: tiles computed in step ${current}`));
 
   // Owner bands: the GPU owning each key chunk (top) and query chunk (left).
   const labelEvery = n > 16 ? 2 : 1;
   for (let k = 0; k < n; k++) {
     const owner = plan.chunkOwner[k];
-    svg.append("rect").attr("x", X0 + k * tile).attr("y", Y0 - 14).attr("width", tile - 1).attr("height", 12).attr("class", "ra-band");
+    svg.append(S("rect", { x: X0 + k * tile, y: Y0 - 14, width: tile - 1, height: 12, class: "ra-band" }));
     if (k % labelEvery === 0) {
-      svg.append("text").attr("x", X0 + k * tile + tile / 2).attr("y", Y0 - 4).attr("text-anchor", "middle").attr("class", "ra-band-text").text(String(owner));
+      svg.append(S("text", { x: X0 + k * tile + tile / 2, y: Y0 - 4, "text-anchor": "middle", class: "ra-band-text" }, String(owner)));
     }
-    svg.append("rect").attr("x", X0 - 16).attr("y", Y0 + k * tile).attr("width", 12).attr("height", tile - 1).attr("class", "ra-band");
+    svg.append(S("rect", { x: X0 - 16, y: Y0 + k * tile, width: 12, height: tile - 1, class: "ra-band" }));
     if (k % labelEvery === 0) {
-      svg.append("text").attr("x", X0 - 10).attr("y", Y0 + k * tile + tile / 2 + 4).attr("text-anchor", "middle").attr("class", "ra-band-text").text(String(owner));
+      svg.append(S("text", { x: X0 - 10, y: Y0 + k * tile + tile / 2 + 4, "text-anchor": "middle", class: "ra-band-text" }, String(owner)));
     }
   }
-  svg.append("text").attr("x", X0 - 20).attr("y", Y0 - 4).attr("text-anchor", "end").attr("class", "ra-muted").text("GPU");
+  svg.append(S("text", { x: X0 - 20, y: Y0 - 4, "text-anchor": "end", class: "ra-muted" }, "GPU"));
 
   const fontSize = Math.min(12, tile * 0.55);
   for (let q = 0; q < n; q++) {
@@ -117,23 +120,20 @@ export function drawRingAttention(root: Element, s: RingAttentionSettings, idPre
       const x = X0 + k * tile;
       const y = Y0 + q * tile;
       if (st < 0) {
-        svg.append("rect").attr("x", x).attr("y", y).attr("width", tile - 1).attr("height", tile - 1).attr("class", "ra-masked");
+        svg.append(S("rect", { x, y, width: tile - 1, height: tile - 1, class: "ra-masked" }));
         continue;
       }
       const state = current === null ? "all" : st === current ? "now" : st < current ? "done" : "todo";
       const cls = `ra-tile ra-${state}`;
       if (s.causal && q === k) {
-        svg
-          .append("path")
-          .attr("d", `M${x} ${y} L${x} ${y + tile - 1} L${x + tile - 1} ${y + tile - 1} Z`)
-          .attr("class", cls);
+        svg.append(S("path", { d: `M${x} ${y} L${x} ${y + tile - 1} L${x + tile - 1} ${y + tile - 1} Z`, class: cls }));
       } else {
-        svg.append("rect").attr("x", x).attr("y", y).attr("width", tile - 1).attr("height", tile - 1).attr("class", cls);
+        svg.append(S("rect", { x, y, width: tile - 1, height: tile - 1, class: cls }));
       }
       if (fontSize >= 6 && (state === "all" || state === "now")) {
         const tx = s.causal && q === k ? x + tile * 0.3 : x + tile / 2;
         const ty = s.causal && q === k ? y + tile * 0.78 : y + tile / 2 + fontSize / 3;
-        svg.append("text").attr("x", tx).attr("y", ty).attr("text-anchor", "middle").attr("font-size", fontSize).attr("class", "ra-tile-text").text(String(st));
+        svg.append(S("text", { x: tx, y: ty, "text-anchor": "middle", "font-size": fontSize, class: "ra-tile-text" }, String(st)));
       }
     }
   }
@@ -143,49 +143,53 @@ export function drawRingAttention(root: Element, s: RingAttentionSettings, idPre
   const pw = WIDTH - px - 12;
   const done = workSoFar(plan, current);
   const maxWork = Math.max(...plan.workPerGpu);
-  svg.append("text").attr("x", px).attr("y", 16).attr("class", "ra-title").text("Work per GPU (tiles)");
-  svg.append("text").attr("x", px).attr("y", 32).attr("class", "ra-muted").text(current === null ? "all steps" : `after step ${current}`);
+  svg.append(S("text", { x: px, y: 16, class: "ra-title" }, "Work per GPU (tiles)"));
+  svg.append(S("text", { x: px, y: 32, class: "ra-muted" }, current === null ? "all steps" : `after step ${current}`));
   const rowH = Math.min(22, (M - 60) / s.gpus);
   const barX = px + 44;
   const barW = pw - 44 - 40;
   for (let i = 0; i < s.gpus; i++) {
     const y = Y0 + i * rowH;
-    svg.append("text").attr("x", px).attr("y", y + rowH * 0.7).attr("class", "ra-muted").text(`GPU ${i}`);
-    svg.append("rect").attr("x", barX).attr("y", y + 2).attr("width", (barW * plan.workPerGpu[i]) / maxWork).attr("height", Math.max(2, rowH - 5)).attr("class", "ra-total");
-    svg.append("rect").attr("x", barX).attr("y", y + 2).attr("width", (barW * done[i]) / maxWork).attr("height", Math.max(2, rowH - 5)).attr("class", "ra-done-bar");
-    svg.append("text").attr("x", barX + barW + 4).attr("y", y + rowH * 0.7).attr("class", "ra-muted").text(fmtWork(done[i]));
+    svg.append(S("text", { x: px, y: y + rowH * 0.7, class: "ra-muted" }, `GPU ${i}`));
+    svg.append(S("rect", { x: barX, y: y + 2, width: (barW * plan.workPerGpu[i]) / maxWork, height: Math.max(2, rowH - 5), class: "ra-total" }));
+    svg.append(S("rect", { x: barX, y: y + 2, width: (barW * done[i]) / maxWork, height: Math.max(2, rowH - 5), class: "ra-done-bar" }));
+    svg.append(S("text", { x: barX + barW + 4, y: y + rowH * 0.7, class: "ra-muted" }, fmtWork(done[i])));
   }
   const lastStep = current === null ? plan.steps.length - 1 : current;
   const pathSoFar = plan.steps.slice(0, lastStep + 1).reduce((a, st) => a + st.maxWork, 0);
   const infoY = Y0 + s.gpus * rowH + 24;
   const lines =
     current === null
-      ? [`Critical path: ${fmtWork(plan.criticalPathWork)} tiles`, `Balanced ring: ${fmtWork(plan.idealWork)} tiles`, `Efficiency: ${(plan.efficiency * 100).toFixed(1)}%`]
+      ? [`Critical path: ${fmtWork(plan.criticalPathWork)} tiles`, `Balanced ring: ${fmtWork(plan.idealWork)} tiles`, `Efficiency: ${formatPercent(plan.efficiency)}`]
       : [
           `Step ${current} of ${plan.steps.length - 1}`,
           `GPU i holds the K/V of GPU (i − ${current}) mod ${s.gpus}`,
           `This step lasts ${fmtWork(plan.steps[current].maxWork)} tiles (busiest GPU)`,
           `Elapsed: ${fmtWork(pathSoFar)} of ${fmtWork(plan.criticalPathWork)} tiles`,
         ];
-  lines.forEach((line, j) => svg.append("text").attr("x", px).attr("y", infoY + j * 18).attr("class", j === 0 ? "ra-title" : "ra-muted").text(line));
+  lines.forEach((line, j) => svg.append(S("text", { x: px, y: infoY + j * 18, class: j === 0 ? "ra-title" : "ra-muted" }, line)));
 
-  svg.append("style").text(
-    [
-      "text{fill:var(--c-text)}",
-      ".ra-title{font-weight:600}",
-      ".ra-muted{fill:var(--c-muted)}",
-      ".ra-band{fill:var(--c-surface-2)}",
-      ".ra-band-text{fill:var(--c-text);font-size:10px}",
-      ".ra-masked{fill:none;stroke:var(--c-border);stroke-width:0.5}",
-      ".ra-all,.ra-now{fill:var(--c-accent)}",
-      ".ra-done{fill:var(--c-accent);fill-opacity:.35}",
-      ".ra-todo{fill:none;stroke:var(--c-accent);stroke-opacity:.5;stroke-width:1}",
-      ".ra-tile-text{fill:var(--c-bg);font-weight:600}",
-      ".ra-total{fill:none;stroke:var(--c-muted);stroke-width:1}",
-      ".ra-done-bar{fill:var(--c-comm)}",
-    ].join("\n"),
+  svg.append(
+    S(
+      "style",
+      {},
+      [
+        "text{fill:var(--c-text)}",
+        ".ra-title{font-weight:600}",
+        ".ra-muted{fill:var(--c-muted)}",
+        ".ra-band{fill:var(--c-surface-2)}",
+        ".ra-band-text{fill:var(--c-text);font-size:10px}",
+        ".ra-masked{fill:none;stroke:var(--c-border);stroke-width:0.5}",
+        ".ra-all,.ra-now{fill:var(--c-accent)}",
+        ".ra-done{fill:var(--c-accent);fill-opacity:.35}",
+        ".ra-todo{fill:none;stroke:var(--c-accent);stroke-opacity:.5;stroke-width:1}",
+        ".ra-tile-text{fill:var(--c-bg);font-weight:600}",
+        ".ra-total{fill:none;stroke:var(--c-muted);stroke-width:1}",
+        ".ra-done-bar{fill:var(--c-comm)}",
+      ].join("\n"),
+    ),
   );
-  return svg.node() as SVGSVGElement;
+  return svg;
 }
 
 function parseSettings(raw: unknown): RingAttentionSettings {

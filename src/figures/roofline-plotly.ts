@@ -15,6 +15,7 @@ import {
   type KernelCost,
 } from "../model/index.ts";
 import { ROOFLINE_MAX_TOKENS, formatIntensity, formatTflops, type RooflinePoint, type RooflineView } from "./roofline.ts";
+import { formatInteger, formatNumber } from "./kit/format.ts";
 
 /** Kinds of operation a reader can add to the chart. */
 export type CustomOpKind = "matmul" | "elementwise" | "attn-fused" | "attn-std";
@@ -72,7 +73,7 @@ function readWhole(text: string, field: CustomOpField): number | string {
   if (!/^\d+$/.test(cleaned)) return `${what[0]!.toUpperCase()}${what.slice(1)} must be a whole number (no sign, decimals or exponent).`;
   const n = Number(cleaned);
   if (n < 1) return `${what[0]!.toUpperCase()}${what.slice(1)} must be at least 1.`;
-  if (n > field.max) return `Enter at most ${field.max.toLocaleString("en-US")}.`;
+  if (n > field.max) return `Enter at most ${formatInteger(field.max)}.`;
   return n;
 }
 
@@ -91,7 +92,7 @@ export function readCustomOp(kind: string, raw: Record<string, string>): CustomO
   return { ok: true, op: { kind: info.kind, values } };
 }
 
-const n = (x: number): string => x.toLocaleString("en-US");
+const n = (x: number): string => formatNumber(x);
 
 /** The operation's name in the legend, list and hover label, e.g. "matmul 4,096×4,096×4,096". */
 export function customOpLabel(op: CustomOp): string {
@@ -109,7 +110,7 @@ export function customOpLabel(op: CustomOp): string {
 }
 
 /** Element size of the view's precision, the one the built-in operations use (bf16: 2 bytes, fp8: 1). */
-export function bytesPerElementOf(view: RooflineView): number {
+function bytesPerElementOf(view: RooflineView): number {
   return view.precision === "fp8" ? 1 : 2;
 }
 

@@ -30,6 +30,7 @@ import {
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
 import { numberField } from "./kit/field.ts";
+import { formatInteger, formatNumber } from "./kit/format.ts";
 
 export type RooflinePrecision = "bf16" | "fp8";
 
@@ -97,14 +98,13 @@ export function rooflineView(s: RooflineSettings): RooflineView {
 
 /** "2,294", "62.1", "0.17": three significant figures below 100, whole numbers above. */
 export function formatIntensity(x: number): string {
-  if (x >= 100) return Math.round(x).toLocaleString("en-US");
-  if (x >= 10) return x.toFixed(1);
-  return x.toFixed(2);
+  if (x >= 100) return formatInteger(x);
+  return formatNumber(x, { decimals: x >= 10 ? 1 : 2 });
 }
 
 /** TFLOPS with one decimal. */
 export function formatTflops(flopsPerSecond: number): string {
-  return (flopsPerSecond / 1e12).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return formatNumber(flopsPerSecond / 1e12, { decimals: 1 });
 }
 
 /** The sentence the live region reads and the readout prints. */
@@ -127,7 +127,7 @@ function readCount(text: string, what: string): number | string {
   if (!/^\d+$/.test(cleaned)) return `${what[0]!.toUpperCase()}${what.slice(1)} must be a whole number.`;
   const n = Number(cleaned);
   if (n < 1) return `${what[0]!.toUpperCase()}${what.slice(1)} must be at least 1.`;
-  if (n > ROOFLINE_MAX_TOKENS) return `Enter at most ${ROOFLINE_MAX_TOKENS.toLocaleString("en-US")}.`;
+  if (n > ROOFLINE_MAX_TOKENS) return `Enter at most ${formatInteger(ROOFLINE_MAX_TOKENS)}.`;
   return n;
 }
 
@@ -211,13 +211,13 @@ export function drawRoofline(container: Element, view: RooflineView, idPrefix: s
   for (let k = Math.ceil(Math.log10(xMin)); k <= Math.log10(xMax); k += tickStep) {
     const xv = x(10 ** k);
     g.append("line").attr("x1", xv).attr("x2", xv).attr("y1", m.top).attr("y2", height - m.bottom).attr("style", "stroke:var(--c-muted);stroke-opacity:.25");
-    g.append("text").attr("x", xv).attr("y", height - m.bottom + 16).attr("text-anchor", "middle").attr("style", muted).text(k >= 0 ? (10 ** k).toLocaleString("en-US") : String(10 ** k));
+    g.append("text").attr("x", xv).attr("y", height - m.bottom + 16).attr("text-anchor", "middle").attr("style", muted).text(k >= 0 ? formatInteger(10 ** k) : String(10 ** k));
   }
   for (let k = Math.ceil(Math.log10(yMin)); k <= Math.log10(yMax); k++) {
     const yv = y(10 ** k);
     g.append("line").attr("x1", m.left).attr("x2", width - m.right).attr("y1", yv).attr("y2", yv).attr("style", "stroke:var(--c-muted);stroke-opacity:.25");
     const tf = 10 ** k / 1e12;
-    g.append("text").attr("x", m.left - 6).attr("y", yv + 4).attr("text-anchor", "end").attr("style", muted).text(tf >= 1 ? tf.toLocaleString("en-US") : String(Number(tf.toPrecision(1))));
+    g.append("text").attr("x", m.left - 6).attr("y", yv + 4).attr("text-anchor", "end").attr("style", muted).text(tf >= 1 ? formatNumber(tf) : formatNumber(tf, { significant: 1 }));
   }
   svg.append("text").attr("x", (m.left + width - m.right) / 2).attr("y", height - 10).attr("text-anchor", "middle").attr("style", text).text("arithmetic intensity (FLOP/byte, log scale)");
   svg.append("text").attr("transform", `translate(14 ${(m.top + height - m.bottom) / 2}) rotate(-90)`).attr("text-anchor", "middle").attr("style", text).text("attainable TFLOPS (log scale)");

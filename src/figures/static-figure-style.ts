@@ -7,6 +7,7 @@
  */
 import { dom, figureSvg } from "./kit/dom.ts";
 import { lightPalette, paletteCss } from "./kit/palette.ts";
+import { formatBytes } from "./kit/format.ts";
 
 const baseCss = [
   paletteCss(".sofig"),
@@ -46,5 +47,5 @@ export function createStaticSvg(
 
 /** Decimal gigabytes with `digits` decimals, e.g. `formatGB(19.77e9, 1)` → "19.8 GB". */
 export function formatGB(bytes: number, digits = 1): string {
-  return `${(bytes / 1e9).toFixed(digits)} GB`;
+  return formatBytes(bytes, "GB", { decimals: digits });
 }

@@ -30,6 +30,7 @@ import {
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
 import { numberField } from "./kit/field.ts";
+import { formatBytes, formatInteger, formatNumber } from "./kit/format.ts";
 
 /** Settings of the widget (and its state). */
 export interface TpShardingSettings {
@@ -43,7 +44,7 @@ export interface TpShardingSettings {
 export const tpShardingDefaults: TpShardingSettings = { model: "llama-3.1-70b", tp: 8, sp: true, seq: 8192, microBatch: 1 };
 
 /** Upper bounds of the number fields (the model accepts more; the drawing stays readable). */
-export const tpShardingLimits = { tp: 1024, seq: 16_777_216, microBatch: 1024 } as const;
+const tpShardingLimits = { tp: 1024, seq: 16_777_216, microBatch: 1024 } as const;
 
 /** Presets the layout supports: dense models with standard attention. */
 export function tpShardingModels(): { id: string; name: string }[] {
@@ -60,7 +61,7 @@ function archOf(id: string): ModelArchitecture {
 }
 
 /** The layout for settings that have been validated. */
-export function tpShardingState(s: TpShardingSettings): { arch: ModelArchitecture; layout: TpShardingLayout; activationBytes: number | null } {
+function tpShardingState(s: TpShardingSettings): { arch: ModelArchitecture; layout: TpShardingLayout; activationBytes: number | null } {
   const arch = archOf(s.model);
   const layout = tpShardingLayout(arch, { tp: s.tp, sequenceParallel: s.sp, seqLength: s.seq, microBatchSize: s.microBatch });
   // The activation model splits K and V by t, so it only accepts degrees that divide the KV heads;
@@ -86,7 +87,7 @@ function readInteger(text: string, label: string, max: number): { value?: number
   if (!/^\d+$/.test(cleaned)) return { error: `${label[0].toUpperCase()}${label.slice(1)} must be a whole number, for example 8.` };
   const value = Number(cleaned);
   if (!Number.isSafeInteger(value) || value < 1) return { error: `${label[0].toUpperCase()}${label.slice(1)} must be at least 1.` };
-  if (value > max) return { error: `${label[0].toUpperCase()}${label.slice(1)} must be at most ${max.toLocaleString("en-US")}.` };
+  if (value > max) return { error: `${label[0].toUpperCase()}${label.slice(1)} must be at most ${formatInteger(max)}.` };
   return { value };
 }
 
@@ -121,19 +122,13 @@ function capitalize(s: string): string {
   return s.length ? s[0].toUpperCase() + s.slice(1) : s;
 }
 
-const fmt = (x: number) => x.toLocaleString("en-US");
+const fmt = (x: number) => formatInteger(x);
 const shape = (s: [number, number]) => `${fmt(s[0])} × ${fmt(s[1])}`;
 
-/** "1.07 GB" / "532.7 MB": decimal units, as the book prints memory. */
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(2)} GB`;
-  if (bytes >= 1e6) return `${(bytes / 1e6).toFixed(1)} MB`;
-  return `${(bytes / 1e3).toFixed(1)} kB`;
-}
 
 /** "106.95 M" style element counts. */
 function millions(x: number): string {
-  return `${(x / 1e6).toFixed(2)} M`;
+  return `${formatNumber(x / 1e6, { decimals: 2 })} M`;
 }
 
 const splitWords: Record<TpTensor["split"], string> = {
@@ -254,7 +249,7 @@ export function drawTpSharding(root: Element, s: TpShardingSettings, idPrefix = 
       const label =
         s.tp === 1
           ? `${b.name}: no communication with t = 1`
-          : `${s.sp ? "" : `${b.name}: `}forward ${fwd}, backward ${bwd}, on ${(b.elements / 1e6).toFixed(1)} M elements`;
+          : `${s.sp ? "" : `${b.name}: `}forward ${fwd}, backward ${bwd}, on ${formatNumber(b.elements / 1e6, { decimals: 1 })} M elements`;
       band.append("text").attr("x", WIDTH / 2).attr("y", y + 15).attr("text-anchor", "middle").attr("class", "tps-comm-text").text(label);
       y += 30;
     }

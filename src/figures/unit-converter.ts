@@ -9,12 +9,13 @@
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
 import { looksNumeric, readNumber } from "./kit/field.ts";
+import { formatInteger, formatNumber } from "./kit/format.ts";
 
 export const byteUnits = ["bytes", "GB", "GiB", "TB", "TiB"] as const;
 export type ByteUnit = (typeof byteUnits)[number];
 
 /** Bytes in one of each unit. GB/TB are decimal (SI), GiB/TiB binary (IEC). */
-export const bytesPerUnit: Readonly<Record<ByteUnit, number>> = {
+const bytesPerUnit: Readonly<Record<ByteUnit, number>> = {
   bytes: 1,
   GB: 1e9,
   GiB: 2 ** 30,
@@ -23,7 +24,7 @@ export const bytesPerUnit: Readonly<Record<ByteUnit, number>> = {
 };
 
 /** Largest amount accepted, in bytes (a yottabyte is 1e24 B; this leaves room and stays exact enough). */
-export const maxBytes = 1e30;
+const maxBytes = 1e30;
 
 export interface UnitConverterSettings {
   value: number;
@@ -63,7 +64,7 @@ const superscripts: Record<string, string> = {
 };
 
 /** 24 → "²⁴", -7 → "⁻⁷". */
-export function superscript(n: number): string {
+function superscript(n: number): string {
   return String(n).split("").map((c) => superscripts[c] ?? c).join("");
 }
 
@@ -74,12 +75,12 @@ export function formatAmount(x: number): string {
     const [mantissa, exp] = x.toExponential(5).split("e") as [string, string];
     return `${mantissa.replace(/\.?0+$/, "")} × 10${superscript(Number(exp))}`;
   }
-  return x.toLocaleString("en-US", { maximumSignificantDigits: 6 });
+  return formatNumber(x, { significant: 6 });
 }
 
 /** Bytes are whole numbers: shown exactly (with separators) below 10^15, else like formatAmount. */
 export function formatBytes(x: number): string {
-  if (x >= 1 && x < 1e15) return Math.round(x).toLocaleString("en-US");
+  if (x >= 1 && x < 1e15) return formatInteger(x);
   return formatAmount(x);
 }
 

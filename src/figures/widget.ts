@@ -22,7 +22,10 @@ export class WidgetSettingsError extends Error {
 }
 
 export interface WidgetDefinition<S> {
-  /** Short description, shown in CONTRIBUTING and error messages. */
+  /**
+   * What the widget draws, as a lower-case clause ("converts an amount of memory …"): the build's
+   * "unknown widget … did you mean `x` (description)?" message names it beside the nearest name.
+   */
   description: string;
   /** Validates the YAML settings (an object; `{}` when none are written). */
   parseSettings(raw: unknown): S;

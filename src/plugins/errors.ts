@@ -44,17 +44,23 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * "; did you mean `narayanan2021efficient`?" for the known name nearest to `name` by edit
- * distance, or "" when none is close (more than a third of the name would have to change).
+ * The known name nearest to `name` by edit distance, or undefined when none is close (more than a
+ * third of the name would have to change).
  */
-export function didYouMean(name: string, known: Iterable<string>): string {
+export function nearestName(name: string, known: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const k of known) {
     const d = editDistance(name.toLowerCase(), k.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [k, d];
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.ceil(name.length / 3)) ? `; did you mean \`${best}\`?` : "";
+  return best !== undefined && bestDistance <= Math.max(2, Math.ceil(name.length / 3)) ? best : undefined;
+}
+
+/** "; did you mean `narayanan2021efficient`?" for the nearest known name (see nearestName), or "". */
+export function didYouMean(name: string, known: Iterable<string>): string {
+  const best = nearestName(name, known);
+  return best === undefined ? "" : `; did you mean \`${best}\`?`;
 }
 
 /** "./content/x.md" and absolute paths inside the repository become "content/x.md". */

@@ -14,6 +14,7 @@ import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { widgetRegistry } from "../figures/index.ts";
 import { WidgetSettingsError, type WidgetDefinition } from "../figures/widget.ts";
 import { docState, fail } from "./doc-state.ts";
+import { nearestName } from "./errors.ts";
 import { editionAttribute, editionOf } from "./edition.ts";
 
 export interface WidgetsOptions {
@@ -77,7 +78,12 @@ function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, Wid
       fail(doc, line, `after the name "${name}" only title="…" may follow; write widget settings as YAML lines inside the block`);
     }
     const definition = Object.hasOwn(registry, name) ? registry[name] : undefined;
-    if (!definition) fail(doc, line, `unknown widget "${name}" (known: ${Object.keys(registry).join(", ")})`);
+    if (!definition) {
+      // The nearest name, with what that widget draws (its `description`), so the author can tell.
+      const near = nearestName(name, Object.keys(registry));
+      const hint = near === undefined ? "" : `; did you mean \`${near}\` (${registry[near]!.description})?`;
+      fail(doc, line, `unknown widget "${name}" (known: ${Object.keys(registry).join(", ")})${hint}`);
+    }
     let raw: unknown;
     try {
       raw = t.content.trim() === "" ? {} : loadYaml(t.content);

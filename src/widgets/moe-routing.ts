@@ -6,7 +6,7 @@
  * role="alert", and the chart keeps the last valid state. There is no animation, so
  * prefers-reduced-motion needs no special case.
  */
-import { simulateMoeRouting, type MoeRoutingResult } from "../model/moe-routing.ts";
+import { simulateMoeRouting, type MoeRoutingResult } from "../model/index.ts";
 import {
   drawMoeRouting,
   moeExpertChoices,

@@ -177,7 +177,7 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     const total = last.view.result.ops.length;
     slider.max = String(last.view.result.makespan);
     slider.value = String(cursor ?? last.view.result.makespan);
-    const when = cursor === null ? "whole step shown" : `time ${Number(cursor.toFixed(2))} of ${Number(last.view.result.makespan.toFixed(2))}: ${started} of ${total} operations started`;
+    const when = cursor === null ? "whole step shown" : `time ${formatNumber(cursor, { decimals: 2, trim: true })} of ${formatNumber(last.view.result.makespan, { decimals: 2, trim: true })}: ${started} of ${total} operations started`;
     stepStatus.textContent = when;
     slider.setAttribute("aria-valuetext", when);
   };

@@ -11,29 +11,17 @@
  * - under `prefers-reduced-motion: reduce` no element has a CSS transition or animation longer
  *   than 0.01 s and scrolling is not smooth.
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
+import type { BrowserContextOptions, Page } from "playwright-core";
 import { AxeBuilder } from "@axe-core/playwright";
-import { launchChromium } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { mountAllWidgets, sitePages } from "../../harness/site-pages.ts";
 import { scenarios } from "../../harness/widget-scenarios.ts";
 
 const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" };
 
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 /**
  * axe on every page but /book/, widgets mounted: one line per violation ("<page> <rule> (n×): <targets>").
@@ -44,7 +32,7 @@ after(async () => {
 async function axeEveryPage(page: Page): Promise<string[]> {
   const found: string[] = [];
   for (const p of sitePages().filter((path) => path !== "/book/")) {
-    await page.goto(server.url + p, { waitUntil: "load" });
+    await page.goto(site.server.url + p, { waitUntil: "load" });
     await mountAllWidgets(page);
     await page.evaluate(() => document.fonts.ready);
     await page.evaluate(() => window.scrollTo(0, 0));
@@ -60,7 +48,7 @@ async function axeEveryPage(page: Page): Promise<string[]> {
 describe("axe-core", () => {
   for (const theme of ["light", "dark"] as const) {
     test(`no WCAG 2.1 A/AA violation on any page, ${theme} theme, widgets mounted`, async () => {
-      const context = await browser.newContext({ ...desktop, colorScheme: theme });
+      const context = await site.browser.newContext({ ...desktop, colorScheme: theme });
       await context.addInitScript((t) => document.documentElement.setAttribute("data-theme", t), theme);
       assert.deepEqual(await axeEveryPage(await context.newPage()), []);
       await context.close();
@@ -70,7 +58,7 @@ describe("axe-core", () => {
   // At phone width wide equations, tables and code scroll sideways and must be focusable
   // (scrollable-region-focusable); the ToC is a drawer. One theme: colors do not change with width.
   test("no WCAG 2.1 A/AA violation on any page at phone width (390px), widgets mounted", async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, reducedMotion: "reduce" });
+    const context = await site.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, reducedMotion: "reduce" });
     assert.deepEqual(await axeEveryPage(await context.newPage()), []);
     await context.close();
   });
@@ -97,11 +85,11 @@ async function tabbables(page: Page): Promise<string[]> {
 
 describe("keyboard", () => {
   test("every widget control is reached by Tab, in order, with a visible focus indicator", async () => {
-    const context = await browser.newContext(desktop);
+    const context = await site.browser.newContext(desktop);
     const page = await context.newPage();
     let controls = 0;
     for (const p of sitePages()) {
-      await page.goto(server.url + p, { waitUntil: "load" });
+      await page.goto(site.server.url + p, { waitUntil: "load" });
       const names = await mountAllWidgets(page);
       if (names.length === 0) continue;
       const order = await tabbables(page);
@@ -141,7 +129,7 @@ describe("keyboard", () => {
   });
 
   test("every widget announces its result after a change made with the keyboard alone", async () => {
-    const context = await browser.newContext(desktop);
+    const context = await site.browser.newContext(desktop);
     const page = await context.newPage();
     const seen = new Set<string>();
     const problems: string[] = [];
@@ -149,7 +137,7 @@ describe("keyboard", () => {
       const name = s.widget.replace(/^widget-|-\d+$/g, "");
       if (seen.has(name)) continue;
       seen.add(name);
-      await page.goto(`${server.url}/${s.page}/`, { waitUntil: "load" });
+      await page.goto(`${site.server.url}/${s.page}/`, { waitUntil: "load" });
       const root = page.locator(`#${s.widget}`);
       if ((await root.count()) === 0) {
         problems.push(`${name}: no #${s.widget} on /${s.page}/`);
@@ -192,10 +180,10 @@ describe("keyboard", () => {
   });
 
   test("the skip link is the first Tab stop, shows itself, and jumps to the main text", async () => {
-    const context = await browser.newContext(desktop);
+    const context = await site.browser.newContext(desktop);
     const page = await context.newPage();
     for (const p of sitePages()) {
-      await page.goto(server.url + p, { waitUntil: "load" });
+      await page.goto(site.server.url + p, { waitUntil: "load" });
       // The search page's only control in <main> is Pagefind's box, which book.js loads after the
       // first paint: wait for it (the race, not the skip link, made this fail once in CI).
       await page.waitForFunction(() => {
@@ -237,11 +225,11 @@ describe("keyboard", () => {
 
 describe("reduced motion", () => {
   test("no CSS transition or animation longer than 0.01 s, no smooth scrolling, on any page", async () => {
-    const context = await browser.newContext({ ...desktop, reducedMotion: "reduce" });
+    const context = await site.browser.newContext({ ...desktop, reducedMotion: "reduce" });
     const page = await context.newPage();
     const found: string[] = [];
     for (const p of sitePages()) {
-      await page.goto(server.url + p, { waitUntil: "load" });
+      await page.goto(site.server.url + p, { waitUntil: "load" });
       await mountAllWidgets(page);
       const slow = await page.evaluate(() => {
         // No named helper functions in here: tsx would wrap them in a __name() the page lacks.

@@ -5,38 +5,25 @@
  * controls work from the keyboard, and the page stays clean. Screenshots (desktop, phone, dark)
  * go to test-output/screenshots/ for a human to look at.
  */
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { findModelPreset, trainingMemory } from "../../src/model/index.ts";
-import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import { watchPage, settle } from "../../harness/chromium.ts";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
 const shots = "test-output/screenshots";
 const sel = '[data-widget="activation-curve"]';
-let server: SiteServer;
-let browser: Browser;
+const site = useSiteAndBrowser();
 
 /** The widget's number format: up to three significant digits, in GB (10^9 B). */
 const gb = (bytes: number) => `${Number((bytes / 1e9).toPrecision(3))} GB`;
 const activations = (model: string, microBatchSize: number, recompute: "none" | "selective" | "full", attention: "eager" | "flash") =>
   trainingMemory(findModelPreset(model)!.config, { seqLength: 4096, microBatchSize, recompute, attention }).perGpu.activations;
 
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
 async function openWidget(page: Page): Promise<void> {
-  await page.goto(`${server.url}/one-gpu/`);
+  await page.goto(`${site.server.url}/one-gpu/`);
   await page.locator(sel).scrollIntoViewIfNeeded();
   await page.waitForFunction((s) => !document.querySelector(`${s} input[name=microBatch]`)?.hasAttribute("disabled"), sel);
 }
@@ -46,9 +33,9 @@ const live = async (page: Page) => (await page.locator(`${sel} [aria-live=polite
 
 describe("activation-curve widget", () => {
   it("shows the default chart and the model's numbers without JavaScript", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.url}/one-gpu/`);
+    await page.goto(`${site.server.url}/one-gpu/`);
     assert.equal(await page.locator(`${sel} svg .ac-series`).count(), 3);
     const text = await summary(page);
     assert.ok(text.includes(`no recomputation ${gb(activations("llama-3.1-8b", 1, "none", "eager"))}`), text);
@@ -57,14 +44,14 @@ describe("activation-curve widget", () => {
   });
 
   it("loads its script only when scrolled near, and the page logs no errors", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
-    await page.goto(`${server.url}/one-gpu/`);
+    const problems = watchPage(page, site.server.url);
+    await page.goto(`${site.server.url}/one-gpu/`);
     await settle(page);
-    assert.ok(!server.requests.some((r) => r.endsWith("/widgets/activation-curve.js")), "widget script loaded before scrolling");
+    assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/activation-curve.js")), "widget script loaded before scrolling");
     await openWidget(page);
-    assert.ok(server.requests.some((r) => r.endsWith("/widgets/activation-curve.js")));
+    assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/activation-curve.js")));
     await keepScreenshot(page, `${shots}/activation-curve-page-desktop.png`);
     await keepScreenshot(page.locator(sel), `${shots}/activation-curve-desktop.png`);
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
@@ -72,7 +59,7 @@ describe("activation-curve widget", () => {
   });
 
   it("redraws with the model's numbers when the model, attention and micro-batch change", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
     await page.selectOption(`${sel} select[name=model]`, "llama-3.2-1b");
@@ -91,9 +78,9 @@ describe("activation-curve widget", () => {
   });
 
   it("marks hostile micro-batch input invalid, explains it, and keeps the last chart", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
+    const problems = watchPage(page, site.server.url);
     await openWidget(page);
     await page.fill(`${sel} input[name=microBatch]`, "2");
     const good = `no recomputation ${gb(activations("llama-3.1-8b", 2, "none", "eager"))}`;
@@ -119,7 +106,7 @@ describe("activation-curve widget", () => {
   });
 
   it("works from the keyboard", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
     await page.focus(`${sel} select[name=attention]`);
@@ -135,7 +122,7 @@ describe("activation-curve widget", () => {
   });
 
   it("fits a phone without sideways scrolling and reads in dark mode", async () => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark" });
+    const context = await site.browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark" });
     const page = await context.newPage();
     await openWidget(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

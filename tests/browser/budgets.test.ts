@@ -6,11 +6,9 @@
  * - Widget bundles load lazily: before the reader scrolls, the only widget files fetched belong
  *   to widgets that start within the lazy loader's 600px margin below the first screen.
  */
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import { launchChromium } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { siteDir, sitePages } from "../../harness/site-pages.ts";
 import { measureInitialLoad } from "../../harness/bytes.ts";
 
@@ -25,27 +23,16 @@ const viewport = { width: 1280, height: 900 };
 /** The lazy loader's IntersectionObserver rootMargin (src/widgets/runtime/book.ts). */
 const loaderMarginPx = 600;
 
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 test("every page's initial load is at most 150 KB gzip, and widgets wait until they are near", async () => {
-  const context = await browser.newContext({ viewport });
+  const context = await site.browser.newContext({ viewport });
   const over: string[] = [];
   const early: string[] = [];
   let farWidgets = 0;
   for (const p of sitePages()) {
     const page = await context.newPage();
-    const load = await measureInitialLoad(page, server.url, siteDir, p);
+    const load = await measureInitialLoad(page, site.server.url, siteDir, p);
     assert.ok(load.html > 0 && load.css > 0 && load.js > 0, `${p}: HTML, CSS and book.js counted (${JSON.stringify(load)})`);
     if (load.total > (pageBudgetBytes[p] ?? budgetBytes)) {
       const biggest = [...load.files].sort((a, b) => b.bytes - a.bytes).slice(0, 4).map((f) => `${f.path} ${f.bytes}`);
@@ -78,11 +65,11 @@ test("every page's initial load is at most 150 KB gzip, and widgets wait until t
 });
 
 test("Plotly is fetched on /gpu-kernels/ once the reader scrolls to the roofline, not before", async () => {
-  const context = await browser.newContext({ viewport });
+  const context = await site.browser.newContext({ viewport });
   const page = await context.newPage();
-  const plotly = () => server.requests.filter((r) => /\/assets\/js\/widgets\/chunks\/plotly[^/]*\.js$/.test(r));
+  const plotly = () => site.server.requests.filter((r) => /\/assets\/js\/widgets\/chunks\/plotly[^/]*\.js$/.test(r));
   const before = plotly().length;
-  await page.goto(`${server.url}/gpu-kernels/`, { waitUntil: "load" });
+  await page.goto(`${site.server.url}/gpu-kernels/`, { waitUntil: "load" });
   assert.equal(plotly().length, before, "Plotly requested before scrolling");
   await page.locator('[data-widget="roofline"]').evaluate((el) => el.scrollIntoView({ block: "start" }));
   await page.waitForFunction(() => document.querySelector('[data-widget="roofline"] .js-plotly-plot') !== null, undefined, { timeout: 15_000 });

@@ -3,33 +3,21 @@
  * with buttons and arrow keys against the model's schedule, hostile input (field marked invalid,
  * drawing kept), a clean console. Screenshots (desktop, phone dark) go to test-output/screenshots/.
  */
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import type { Page } from "playwright-core";
+import { watchPage, settle } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { collectiveSteps } from "../../src/model/index.ts";
 import { summarizeCollectives } from "../../src/figures/collectives.ts";
 
 const shots = "test-output/screenshots";
 const w = '[data-widget="collectives"]';
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 async function open(page: Page): Promise<void> {
-  await page.goto(`${server.url}/collectives/`);
+  await page.goto(`${site.server.url}/collectives/`);
   await page.locator(w).scrollIntoViewIfNeeded();
   await page.waitForFunction((sel) => !document.querySelector<HTMLInputElement>(`${sel} input[name=ranks]`)?.disabled, w);
 }
@@ -37,11 +25,11 @@ const readout = (page: Page) => page.locator(`${w} .coll-readout`).textContent()
 
 describe("collectives widget", () => {
   it("loads lazily, steps through the ring all-reduce as the model schedules it, and logs nothing", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const problems = watchPage(page, server.url);
-    await page.goto(`${server.url}/collectives/`);
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, site.server.url);
+    await page.goto(`${site.server.url}/collectives/`);
     await settle(page);
-    assert.ok(!server.requests.some((r) => r.endsWith("/widgets/collectives.js")), "loaded before scrolling");
+    assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/collectives.js")), "loaded before scrolling");
     await open(page);
     await page.fill(`${w} input[name=ranks]`, "6");
     const schedule = collectiveSteps({ collective: "all-reduce", ranks: 6, messageBytes: 64e6 });
@@ -61,7 +49,7 @@ describe("collectives widget", () => {
   });
 
   it("hostile input marks the field and keeps the last drawing", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await open(page);
     const before = await page.locator(`${w} svg`).innerHTML();
     for (const bad of ["-1", "0", "1e40", "eight", ""]) {
@@ -82,7 +70,7 @@ describe("collectives widget", () => {
 
   it("screenshots: desktop and phone (dark)", async () => {
     for (const [name, width, scheme] of [["desktop", 1280, "light"], ["phone-dark", 390, "dark"]] as const) {
-      const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
+      const page = await site.browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
       await open(page);
       await page.click(`${w} button[name=next]`);
       const box = await page.locator(w).boundingBox();

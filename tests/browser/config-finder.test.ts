@@ -4,33 +4,20 @@
  * hostile input invalid while keeping the last result, and leaves the page clean. Screenshots
  * (desktop, phone, dark) go to test-output/screenshots/.
  */
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import type { Page } from "playwright-core";
+import { watchPage, settle } from "../../harness/chromium.ts";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { findGpu, findModelPreset, searchConfigurations } from "../../src/model/index.ts";
 
 const shots = "test-output/screenshots";
 const sel = '[data-widget="config-finder"]';
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 async function openWidget(page: Page): Promise<void> {
-  await page.goto(`${server.url}/five-d-parallelism/`);
+  await page.goto(`${site.server.url}/five-d-parallelism/`);
   await page.locator(sel).scrollIntoViewIfNeeded();
   await page.waitForFunction((s) => {
     const input = document.querySelector<HTMLInputElement>(`${s} input[name=gpuCount]`);
@@ -51,21 +38,21 @@ const firstRow = async (page: Page) => (await page.locator(`${sel} tbody tr`).fi
 
 describe("config-finder widget", () => {
   it("loads lazily and the page logs no errors", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
-    await page.goto(`${server.url}/five-d-parallelism/`);
+    const problems = watchPage(page, site.server.url);
+    await page.goto(`${site.server.url}/five-d-parallelism/`);
     await settle(page);
-    assert.ok(!server.requests.some((r) => r.endsWith("/widgets/config-finder.js")), "loaded before scrolling");
+    assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/config-finder.js")), "loaded before scrolling");
     await openWidget(page);
-    assert.ok(server.requests.some((r) => r.endsWith("/widgets/config-finder.js")));
+    assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/config-finder.js")));
     await shoot(page, `${shots}/config-finder-desktop.png`);
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await context.close();
   });
 
   it("reruns the search with the model's numbers when controls change", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
     assert.match(await readout(page), /Fastest under this model: DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3 · b 1 · m 8/);
@@ -85,7 +72,7 @@ describe("config-finder widget", () => {
   });
 
   it("marks hostile input invalid and keeps the last result", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
     const before = await readout(page);
@@ -108,14 +95,14 @@ describe("config-finder widget", () => {
   });
 
   it("fits a phone and dark mode", async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+    const phone = await site.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     const page = await phone.newPage();
     await openWidget(page);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `page overflows by ${overflow}px`);
     await shoot(page, `${shots}/config-finder-phone.png`);
     await phone.close();
-    const dark = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
+    const dark = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
     const darkPage = await dark.newPage();
     await openWidget(darkPage);
     await shoot(darkPage, `${shots}/config-finder-dark.png`);

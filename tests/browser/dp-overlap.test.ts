@@ -4,31 +4,18 @@
  * field invalid and keeps the last drawing, and the page stays clean. Screenshots (desktop,
  * phone, dark) go to test-output/screenshots/ for a human to look at.
  */
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import type { Page } from "playwright-core";
+import { watchPage, settle } from "../../harness/chromium.ts";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
 const shots = "test-output/screenshots";
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 async function openWidget(page: Page): Promise<void> {
-  await page.goto(`${server.url}/data-parallelism/`);
+  await page.goto(`${site.server.url}/data-parallelism/`);
   const widget = page.locator('[data-widget="dp-overlap"]');
   await widget.scrollIntoViewIfNeeded();
   await page.waitForFunction(() => {
@@ -51,20 +38,20 @@ const svgText = (page: Page) => page.locator('[data-widget="dp-overlap"] svg').t
 
 describe("dp-overlap widget", () => {
   it("loads its script only when scrolled near, and the page logs no errors", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
-    await page.goto(`${server.url}/data-parallelism/`);
+    const problems = watchPage(page, site.server.url);
+    await page.goto(`${site.server.url}/data-parallelism/`);
     await settle(page);
-    assert.ok(!server.requests.some((r) => r.endsWith("/widgets/dp-overlap.js")), "widget script loaded before scrolling");
+    assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/dp-overlap.js")), "widget script loaded before scrolling");
     await openWidget(page);
-    assert.ok(server.requests.some((r) => r.endsWith("/widgets/dp-overlap.js")));
+    assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/dp-overlap.js")));
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await context.close();
   });
 
   it("redraws with the model's numbers when the bandwidth and degree change", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
     // Default: the chapter's example (timelines (a) and (b) of the figure).
@@ -92,9 +79,9 @@ describe("dp-overlap widget", () => {
   });
 
   it("marks hostile input invalid with a message and keeps the last valid drawing", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
+    const problems = watchPage(page, site.server.url);
     await openWidget(page);
     const before = await svgText(page);
     for (const name of ["busBandwidthGBps", "dp", "bucketMebibytes", "microbatches", "latencyMicroseconds"]) {
@@ -121,7 +108,7 @@ describe("dp-overlap widget", () => {
   });
 
   it("is keyboard-operable and renders on a phone and in dark mode", async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+    const phone = await site.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     const page = await phone.newPage();
     await openWidget(page);
     await page.focus('[data-widget="dp-overlap"] input[name=busBandwidthGBps]');
@@ -132,7 +119,7 @@ describe("dp-overlap widget", () => {
     assert.ok(overflow <= 0, `the phone layout scrolls sideways by ${overflow}px`);
     await shoot(page, `${shots}/dp-overlap-phone.png`);
     await phone.close();
-    const dark = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
+    const dark = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
     const darkPage = await dark.newPage();
     await openWidget(darkPage);
     await shoot(darkPage, `${shots}/dp-overlap-dark.png`);
@@ -145,10 +132,10 @@ describe("dp-overlap widget", () => {
       ["phone", { viewport: { width: 390, height: 844 } }],
       ["dark", { viewport: { width: 1280, height: 900 }, colorScheme: "dark" as const }],
     ] as const) {
-      const context = await browser.newContext(options);
+      const context = await site.browser.newContext(options);
       const page = await context.newPage();
-      const problems = watchPage(page, server.url);
-      await page.goto(`${server.url}/data-parallelism/`);
+      const problems = watchPage(page, site.server.url);
+      await page.goto(`${site.server.url}/data-parallelism/`);
       await page.waitForLoadState("load");
       for (const img of await page.locator("article img").all()) {
         await img.scrollIntoViewIfNeeded();

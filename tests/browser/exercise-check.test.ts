@@ -4,31 +4,19 @@
  * holds a `form.exercise-check` whose inputs carry `data-answer` and `data-tolerance`; after a
  * check the form's `data-state` is correct, close, wrong or invalid and its live region says so
  * in words; a solved exercise is correct again after a reload. Desktop and 390 px, light and
- * dark, axe clean with the boxes open; without JavaScript the box stays hidden. Screenshots go
- * to test-output/screenshots/exercise-check-*.png.
+ * dark, axe clean with the boxes open; without JavaScript the box stays hidden. With SCREENSHOTS=1,
+ * screenshots go to test-output/screenshots/exercise-check-*.png (for a person; nothing compares them).
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
-import type { Browser, BrowserContextOptions, Locator, Page } from "playwright-core";
+import type { BrowserContextOptions, Locator, Page } from "playwright-core";
 import { AxeBuilder } from "@axe-core/playwright";
-import { launchChromium, settle, watchPage } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { settle, watchPage } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
+import { keepScreenshot } from "../helpers/screenshots.ts";
 
-let server: SiteServer;
-let browser: Browser;
+const site = useSiteAndBrowser();
 const shots = "test-output/screenshots";
-
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-  mkdirSync(shots, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
 const phone: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
@@ -52,7 +40,7 @@ async function checkAll(_page: Page, form: Locator, values: (input: Locator) => 
 
 async function themed(options: BrowserContextOptions, theme: "light" | "dark") {
   // The theme follows prefers-color-scheme when the reader has not chosen one.
-  return browser.newContext({ ...options, colorScheme: theme });
+  return site.browser.newContext({ ...options, colorScheme: theme });
 }
 
 for (const [name, options] of [["desktop", desktop], ["phone", phone]] as const) {
@@ -61,9 +49,9 @@ for (const [name, options] of [["desktop", desktop], ["phone", phone]] as const)
       test("each sampled box goes through invalid, wrong, close and correct, and stays correct after a reload", async () => {
         const context = await themed(options, theme);
         const page = await context.newPage();
-        const problems = watchPage(page, server.url);
+        const problems = watchPage(page, site.server.url);
         for (const url of sample) {
-          await page.goto(server.url + url);
+          await page.goto(site.server.url + url);
           const forms = page.locator("section.exercise form.exercise-check");
           const count = await forms.count();
           assert.ok(count >= 1, `${url}: no checkable exercise`);
@@ -110,7 +98,7 @@ for (const [name, options] of [["desktop", desktop], ["phone", phone]] as const)
         }
         if (name === "desktop" && theme === "light") {
           // The contents page counts the solved exercises of the chapters opened.
-          await page.goto(server.url + "/");
+          await page.goto(site.server.url + "/");
           const marks = await page.locator(".book-toc-exercises").allTextContents();
           assert.equal(marks.length, sample.length, marks.join(" | "));
         }
@@ -122,7 +110,7 @@ for (const [name, options] of [["desktop", desktop], ["phone", phone]] as const)
       test("a hint names a known mistake; units, separators and a leading ~ are read", async () => {
         const context = await themed(options, theme);
         const page = await context.newPage();
-        await page.goto(server.url + "/one-gpu/");
+        await page.goto(site.server.url + "/one-gpu/");
         const form = page.locator("section.exercise form.exercise-check").first();
         const [states, buffer] = [form.locator("input").nth(0), form.locator("input").nth(1)];
         await buffer.fill("134.8 GB");
@@ -139,14 +127,14 @@ for (const [name, options] of [["desktop", desktop], ["phone", phone]] as const)
         await states.press("Enter");
         assert.equal(await form.getAttribute("data-state"), "invalid", "a duration for a size");
         await form.scrollIntoViewIfNeeded();
-        await page.locator("section.exercise").first().screenshot({ path: `${shots}/exercise-check-${name}-${theme}.png` });
+        await keepScreenshot(page.locator("section.exercise").first(), `${shots}/exercise-check-${name}-${theme}.png`);
         await context.close();
       });
 
       test("axe finds nothing on a chapter with its boxes open and checked", async () => {
         const context = await themed(options, theme);
         const page = await context.newPage();
-        await page.goto(server.url + "/data-parallelism/");
+        await page.goto(site.server.url + "/data-parallelism/");
         await settle(page);
         const forms = page.locator("form.exercise-check");
         await checkAll(page, forms.nth(0), async () => "1");
@@ -163,9 +151,9 @@ for (const [name, options] of [["desktop", desktop], ["phone", phone]] as const)
 }
 
 test("without JavaScript the box stays hidden and the solution reads as before", async () => {
-  const context = await browser.newContext({ ...desktop, javaScriptEnabled: false });
+  const context = await site.browser.newContext({ ...desktop, javaScriptEnabled: false });
   const page = await context.newPage();
-  await page.goto(server.url + "/one-gpu/");
+  await page.goto(site.server.url + "/one-gpu/");
   const form = page.locator("section.exercise form.exercise-check").first();
   assert.equal(await form.count(), 1);
   assert.equal(await form.isVisible(), false);
@@ -174,9 +162,9 @@ test("without JavaScript the box stays hidden and the solution reads as before",
 });
 
 test("Reset clears a chapter's solved exercises", async () => {
-  const context = await browser.newContext(desktop);
+  const context = await site.browser.newContext(desktop);
   const page = await context.newPage();
-  await page.goto(server.url + "/collectives/");
+  await page.goto(site.server.url + "/collectives/");
   const form = page.locator("form.exercise-check").first();
   await checkAll(page, form, (i) => answerOf(i));
   assert.equal(await form.getAttribute("data-state"), "correct");

@@ -5,32 +5,19 @@
  * from the keyboard. The roofline's Plotly chart has its own file, roofline.test.ts.
  * Screenshots (desktop, phone, dark) go to test-output/screenshots/.
  */
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
+import type { Page } from "playwright-core";
+import { watchPage, settle } from "../../harness/chromium.ts";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { memoryTransactions } from "../../src/model/index.ts";
 
 const shots = "test-output/screenshots";
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 async function openWidget(page: Page, name: string, control: string): Promise<void> {
-  if (!page.url().endsWith("/gpu-kernels/")) await page.goto(`${server.url}/gpu-kernels/`);
+  if (!page.url().endsWith("/gpu-kernels/")) await page.goto(`${site.server.url}/gpu-kernels/`);
   await page.locator(`[data-widget="${name}"]`).evaluate((el) => el.scrollIntoView({ block: "start" }));
   await page.waitForFunction(
     ([n, c]) => {
@@ -51,27 +38,26 @@ async function shoot(page: Page, name: string, path: string): Promise<void> {
   await keepScreenshot(page, path, { clip, timeout: 10_000 });
 }
 
-
 describe("GPU-kernels chapter widgets", () => {
   it("load lazily and the page logs no errors", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
-    await page.goto(`${server.url}/gpu-kernels/`);
+    const problems = watchPage(page, site.server.url);
+    await page.goto(`${site.server.url}/gpu-kernels/`);
     await settle(page);
-    assert.ok(!server.requests.some((r) => r.endsWith("/widgets/roofline.js")), "roofline script loaded before scrolling");
+    assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/roofline.js")), "roofline script loaded before scrolling");
     await openWidget(page, "roofline", "tokens");
     await openWidget(page, "coalescing", "stride");
-    assert.ok(server.requests.some((r) => r.endsWith("/widgets/roofline.js")));
-    assert.ok(server.requests.some((r) => r.endsWith("/widgets/coalescing.js")));
+    assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/roofline.js")));
+    assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/coalescing.js")));
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await context.close();
   });
 
   it("hostile input marks fields invalid with a message and keeps the last drawing", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
+    const problems = watchPage(page, site.server.url);
     // The roofline's own checks (Plotly chart, bad input, themes) are in tests/browser/roofline.test.ts.
     for (const [name, fields, good] of [["coalescing", ["stride", "offset"], { stride: "1", offset: "0" }]] as const) {
       await openWidget(page, name, fields[0]);
@@ -100,7 +86,7 @@ describe("GPU-kernels chapter widgets", () => {
   });
 
   it("coalescing: keyboard edits redraw the sectors from the model", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page, "coalescing", "stride");
     await page.focus('[data-widget="coalescing"] input[name=stride]');
@@ -127,14 +113,14 @@ describe("GPU-kernels chapter widgets", () => {
   });
 
   it("renders on a phone without sideways scrolling, and in dark mode", async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+    const phone = await site.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     const page = await phone.newPage();
     await openWidget(page, "coalescing", "stride");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `the phone layout scrolls sideways by ${overflow}px`);
     await shoot(page, "coalescing", `${shots}/coalescing-phone.png`);
     await phone.close();
-    const dark = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
+    const dark = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
     const darkPage = await dark.newPage();
     await openWidget(darkPage, "coalescing", "stride");
     await shoot(darkPage, "coalescing", `${shots}/coalescing-dark.png`);

@@ -5,35 +5,22 @@
  * tests/figures/memory-explorer.test.ts), hostile input in every field, settings in the URL,
  * keyboard use, and screenshots (light, dark, phone) in test-output/screenshots/.
  */
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { mkdirSync } from "node:fs";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { watchPage, settle } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
 const shots = "test-output/screenshots";
 const sel = '[data-widget="memory-explorer"]';
 const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 async function open(slug: string, options: BrowserContextOptions = desktop, query = ""): Promise<Page> {
-  const context = await browser.newContext(options);
+  const context = await site.browser.newContext(options);
   const page = await context.newPage();
-  await page.goto(`${server.url}/${slug}/${query}`);
+  await page.goto(`${site.server.url}/${slug}/${query}`);
   await page.locator(sel).scrollIntoViewIfNeeded();
   await page.waitForFunction((s) => document.querySelector(`${s} form`) !== null, sel);
   return page;
@@ -47,14 +34,14 @@ const control = (page: Page, name: string) => page.locator(`${sel} [name=${name}
 
 describe("memory-explorer widget", () => {
   it("shows each chapter's default state without JavaScript", async () => {
-    const context = await browser.newContext({ ...desktop, javaScriptEnabled: false });
+    const context = await site.browser.newContext({ ...desktop, javaScriptEnabled: false });
     const page = await context.newPage();
     for (const [slug, text] of [
       ["one-gpu", "Fits: 48.2 GB of 80 GB (60%)."],
       ["data-parallelism", "Fits: 64.6 GB of 80 GB (81%)."],
       ["tensor-parallelism", "Out of memory: 109.4 GB needed, the H100 SXM5 has 80 GB."],
     ]) {
-      await page.goto(`${server.url}/${slug}/`);
+      await page.goto(`${site.server.url}/${slug}/`);
       assert.equal(await page.locator(`${sel} p.mx-verdict`).textContent(), text, slug);
       assert.equal(await page.locator(`${sel} svg.mx-bars rect.mx-seg`).count(), 4);
       assert.equal(await page.locator(`${sel} table.mx-formula-table tbody tr`).count(), 5);
@@ -64,16 +51,16 @@ describe("memory-explorer widget", () => {
   });
 
   it("loads its script only when scrolled near, and the page logs no errors", async () => {
-    const context = await browser.newContext(desktop);
+    const context = await site.browser.newContext(desktop);
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
-    await page.goto(`${server.url}/tensor-parallelism/`);
+    const problems = watchPage(page, site.server.url);
+    await page.goto(`${site.server.url}/tensor-parallelism/`);
     await settle(page);
-    assert.ok(!server.requests.some((r) => r.endsWith("/widgets/memory-explorer.js")), "loaded before scrolling");
+    assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/memory-explorer.js")), "loaded before scrolling");
     await page.locator(sel).scrollIntoViewIfNeeded();
     await page.waitForFunction((s) => document.querySelector(`${s} form`) !== null, sel);
-    assert.ok(server.requests.some((r) => r.endsWith("/widgets/memory-explorer.js")));
-    assert.ok(!server.requests.some((r) => /plotly/i.test(r)), "no Plotly");
+    assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/memory-explorer.js")));
+    assert.ok(!site.server.requests.some((r) => /plotly/i.test(r)), "no Plotly");
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await context.close();
   });
@@ -135,7 +122,7 @@ describe("memory-explorer widget", () => {
 
   it("marks hostile input invalid, says why, and keeps the last drawing", async () => {
     const page = await open("tensor-parallelism");
-    const problems = watchPage(page, server.url);
+    const problems = watchPage(page, site.server.url);
     const before = await bars(page);
     const fields = ["seqLength", "microBatch", "dp", "tp", "pp", "cp", "ep"];
     await page.locator(`${sel} [data-control=pp]`).evaluate((e) => ((e as HTMLElement).hidden = false));
@@ -178,7 +165,7 @@ describe("memory-explorer widget", () => {
     await page.waitForFunction(() => location.search.includes("widget-memory-explorer-1="));
     const url = new URL(page.url());
     assert.equal(url.searchParams.get("widget-memory-explorer-1"), "microBatch:1,recompute:full");
-    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.server.url });
     await page.locator(`${sel} button`, { hasText: "Copy link" }).click();
     await page.waitForFunction((s) => document.querySelector(`${s} [role=status]`)?.textContent !== "", sel);
     const copied = await page.evaluate(() => navigator.clipboard.readText());

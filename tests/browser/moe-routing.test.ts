@@ -4,32 +4,19 @@
  * invalid and keeps the last drawing, and the page stays clean. Screenshots (desktop, phone,
  * dark) go to test-output/screenshots/ for a human to look at.
  */
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import type { Page } from "playwright-core";
+import { watchPage, settle } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
 const shots = "test-output/screenshots";
 const sel = '[data-widget="moe-routing"]';
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 async function openWidget(page: Page): Promise<void> {
-  await page.goto(`${server.url}/expert-parallelism/`);
+  await page.goto(`${site.server.url}/expert-parallelism/`);
   await page.locator(sel).scrollIntoViewIfNeeded();
   await page.waitForFunction((s) => document.querySelector(`${s} input[name=tokens]`) !== null, sel);
 }
@@ -39,9 +26,9 @@ const svgText = (page: Page) => page.locator(`${sel} svg`).textContent();
 
 describe("moe-routing widget", () => {
   it("shows the model's default state without JavaScript", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.url}/expert-parallelism/`);
+    await page.goto(`${site.server.url}/expert-parallelism/`);
     const text = (await page.locator(sel).textContent()) ?? "";
     assert.match(text, /Dropped 125 of 1,024 assignments \(12\.2%\)/);
     assert.match(text, /capacity 80/);
@@ -49,20 +36,20 @@ describe("moe-routing widget", () => {
   });
 
   it("loads its script only when scrolled near, and the page logs no errors", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
-    await page.goto(`${server.url}/expert-parallelism/`);
+    const problems = watchPage(page, site.server.url);
+    await page.goto(`${site.server.url}/expert-parallelism/`);
     await settle(page);
-    assert.ok(!server.requests.some((r) => r.endsWith("/widgets/moe-routing.js")), "widget script loaded before scrolling");
+    assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/moe-routing.js")), "widget script loaded before scrolling");
     await openWidget(page);
-    assert.ok(server.requests.some((r) => r.endsWith("/widgets/moe-routing.js")));
+    assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/moe-routing.js")));
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await context.close();
   });
 
   it("redraws with the model's numbers when the controls change", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
     assert.match((await summary(page)) ?? "", /Dropped 125 of 1,024 assignments \(12\.2%\)/);
@@ -89,9 +76,9 @@ describe("moe-routing widget", () => {
   });
 
   it("marks hostile input invalid, says why, and keeps the last drawing", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
+    const problems = watchPage(page, site.server.url);
     await openWidget(page);
     const before = await svgText(page);
     for (const [name, value] of [
@@ -115,7 +102,7 @@ describe("moe-routing widget", () => {
   });
 
   it("is operable from the keyboard and has a polite live summary", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
     await page.focus(`${sel} input[name=skew]`);
@@ -133,7 +120,7 @@ describe("moe-routing widget", () => {
       ["phone", { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 }],
       ["dark", { viewport: { width: 1280, height: 900 }, colorScheme: "dark" as const }],
     ] as const) {
-      const context = await browser.newContext(options);
+      const context = await site.browser.newContext(options);
       const page = await context.newPage();
       await openWidget(page);
       await keepScreenshot(page.locator(sel), `${shots}/moe-routing-${name}.png`);

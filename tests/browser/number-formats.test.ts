@@ -7,33 +7,20 @@
  * Expected values are the published format limits (OCP FP8, IEEE 754; facts sheet G) and encodings
  * checked independently in tests/model/number-formats.test.ts.
  */
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { afterFrames, launchChromium, watchPage, settle } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import type { Page } from "playwright-core";
+import { afterFrames, watchPage, settle } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
 const shots = "test-output/screenshots";
 const sel = '[data-widget="number-formats"]';
 const chapter = "/mixed-precision/";
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 async function openWidget(page: Page): Promise<void> {
-  await page.goto(`${server.url}${chapter}`);
+  await page.goto(`${site.server.url}${chapter}`);
   await page.locator(sel).scrollIntoViewIfNeeded();
   await page.waitForFunction((s) => document.querySelector<HTMLInputElement>(`${s} input[name=value]`)?.disabled === false, sel);
 }
@@ -49,9 +36,9 @@ const waitStored = (page: Page, format: string, expected: string) =>
 
 describe("number-formats widget", () => {
   it("shows 0.1 in every format without JavaScript", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.url}${chapter}`);
+    await page.goto(`${site.server.url}${chapter}`);
     assert.equal(await stored(page, "fp16"), "≈ 0.0999756");
     assert.equal(await stored(page, "bf16"), "≈ 0.1001");
     assert.equal(await stored(page, "fp8-e4m3"), "≈ 0.1016");
@@ -61,21 +48,21 @@ describe("number-formats widget", () => {
   });
 
   it("loads its script only when scrolled near, and the page logs no errors", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
-    const before = server.requests.length;
-    await page.goto(`${server.url}${chapter}`);
+    const problems = watchPage(page, site.server.url);
+    const before = site.server.requests.length;
+    await page.goto(`${site.server.url}${chapter}`);
     await settle(page);
-    assert.ok(!server.requests.slice(before).some((r) => r.endsWith("/widgets/number-formats.js")), "widget script loaded before scrolling");
+    assert.ok(!site.server.requests.slice(before).some((r) => r.endsWith("/widgets/number-formats.js")), "widget script loaded before scrolling");
     await openWidget(page);
-    assert.ok(server.requests.some((r) => r.endsWith("/widgets/number-formats.js")));
+    assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/number-formats.js")));
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await context.close();
   });
 
   it("redraws with the model's encodings as the reader types", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
     await page.fill(`${sel} input[name=value]`, "70000");
@@ -99,7 +86,7 @@ describe("number-formats widget", () => {
   });
 
   it("the slider is keyboard-operable and drives the number", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
     await page.focus(`${sel} input[name=magnitude]`);
@@ -114,7 +101,7 @@ describe("number-formats widget", () => {
   });
 
   it("the spacing strip follows the chosen format", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
     const note = () => page.locator(`${sel} text.nf-strip-note`).textContent();
@@ -128,9 +115,9 @@ describe("number-formats widget", () => {
   });
 
   it("hostile input marks the field invalid and keeps the last drawing", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
+    const problems = watchPage(page, site.server.url);
     await openWidget(page);
     await page.fill(`${sel} input[name=value]`, "300");
     await waitStored(page, "fp8-e4m3", "≈ 288");
@@ -161,7 +148,7 @@ describe("number-formats widget", () => {
       ["phone", { width: 390, height: 1400 }, "light"], // tall enough that the element needs no scrolling for its screenshot
       ["dark", { width: 1280, height: 900 }, "dark"],
     ] as const) {
-      const context = await browser.newContext({ viewport, colorScheme });
+      const context = await site.browser.newContext({ viewport, colorScheme });
       const page = await context.newPage();
       await openWidget(page);
       await afterFrames(page);

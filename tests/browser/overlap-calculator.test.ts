@@ -3,32 +3,20 @@
  * against src/model's overlapRatios, hostile input (field marked invalid, table kept), a clean
  * console, no sideways scrolling on a phone. Screenshots go to test-output/screenshots/.
  */
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import type { Page } from "playwright-core";
+import { watchPage, settle } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { computeOverlap, defaultOverlapSettings, formatRatio, formatSeconds } from "../../src/figures/overlap-calculator.ts";
 
 const shots = "test-output/screenshots";
 const w = '[data-widget="overlap-calculator"]';
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 async function open(page: Page): Promise<void> {
-  await page.goto(`${server.url}/overlap-math/`);
+  await page.goto(`${site.server.url}/overlap-math/`);
   await page.locator(w).scrollIntoViewIfNeeded();
   await page.waitForFunction((sel) => !document.querySelector<HTMLInputElement>(`${sel} input[name=tp]`)?.disabled, w);
 }
@@ -36,11 +24,11 @@ const row = (page: Page, i: number) => page.locator(`${w} .ovl-table tbody tr`).
 
 describe("overlap-calculator widget", () => {
   it("loads lazily and shows the model's numbers as the controls change", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const problems = watchPage(page, server.url);
-    await page.goto(`${server.url}/overlap-math/`);
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems = watchPage(page, site.server.url);
+    await page.goto(`${site.server.url}/overlap-math/`);
     await settle(page);
-    assert.ok(!server.requests.some((r) => r.endsWith("/widgets/overlap-calculator.js")), "loaded before scrolling");
+    assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/overlap-calculator.js")), "loaded before scrolling");
     await open(page);
     await page.fill(`${w} input[name=tp]`, "8");
     await page.fill(`${w} input[name=seqLength]`, "8192");
@@ -56,7 +44,7 @@ describe("overlap-calculator widget", () => {
   });
 
   it("hostile input marks the field and keeps the table", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
     await open(page);
     const before = await page.locator(`${w} .ovl-table tbody`).innerHTML();
     for (const bad of ["-1", "0", "1e40", "abc", "", "2.5"]) {
@@ -74,7 +62,7 @@ describe("overlap-calculator widget", () => {
 
   it("screenshots: desktop and phone (dark), no sideways scrolling", async () => {
     for (const [name, width, scheme] of [["desktop", 1280, "light"], ["phone-dark", 390, "dark"]] as const) {
-      const page = await browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
+      const page = await site.browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
       await open(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);

@@ -5,35 +5,22 @@
  * tests/model/pipeline.test.ts), hostile input, per-instance URL state, the step-through with and
  * without reduced motion, keyboard use, and screenshots (light, dark, phone).
  */
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { mkdirSync } from "node:fs";
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import type { BrowserContextOptions, Page } from "playwright-core";
+import { watchPage, settle } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
 const shots = "test-output/screenshots";
 const desktop: BrowserContextOptions = { viewport: { width: 1280, height: 900 } };
 const w = (n: number) => `#widget-pipeline-explorer-${n}`;
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 async function open(n: number, options: BrowserContextOptions = desktop, query = ""): Promise<Page> {
-  const context = await browser.newContext(options);
+  const context = await site.browser.newContext(options);
   const page = await context.newPage();
-  await page.goto(`${server.url}/pipeline-parallelism/${query}`);
+  await page.goto(`${site.server.url}/pipeline-parallelism/${query}`);
   await page.locator(w(n)).scrollIntoViewIfNeeded();
   await page.waitForFunction((s) => document.querySelector(`${s} form`) !== null, w(n));
   return page;
@@ -46,9 +33,9 @@ const field = (page: Page, n: number, name: string) => page.locator(`${w(n)} [na
 
 describe("pipeline-explorer widget", () => {
   it("shows every schedule's default state without JavaScript", async () => {
-    const context = await browser.newContext({ ...desktop, javaScriptEnabled: false });
+    const context = await site.browser.newContext({ ...desktop, javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.url}/pipeline-parallelism/`);
+    await page.goto(`${site.server.url}/pipeline-parallelism/`);
     const expected = [
       "(p − 1)/m = 3/16 = 18.8%, as measured",
       "(p − 1)/m = 3/16 = 18.8%, as measured",
@@ -67,18 +54,18 @@ describe("pipeline-explorer widget", () => {
   });
 
   it("loads its script only when scrolled near, once for all five, and the page logs no errors", async () => {
-    const context = await browser.newContext(desktop);
+    const context = await site.browser.newContext(desktop);
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
-    const before = server.requests.length;
-    await page.goto(`${server.url}/pipeline-parallelism/`);
+    const problems = watchPage(page, site.server.url);
+    const before = site.server.requests.length;
+    await page.goto(`${site.server.url}/pipeline-parallelism/`);
     await settle(page);
-    assert.ok(!server.requests.slice(before).some((r) => r.endsWith("/widgets/pipeline-explorer.js")), "loaded before scrolling");
+    assert.ok(!site.server.requests.slice(before).some((r) => r.endsWith("/widgets/pipeline-explorer.js")), "loaded before scrolling");
     for (let n = 1; n <= 5; n++) {
       await page.locator(w(n)).scrollIntoViewIfNeeded();
       await page.waitForFunction((s) => document.querySelector(`${s} form`) !== null, w(n));
     }
-    assert.equal(server.requests.slice(before).filter((r) => r.endsWith("/widgets/pipeline-explorer.js")).length, 1);
+    assert.equal(site.server.requests.slice(before).filter((r) => r.endsWith("/widgets/pipeline-explorer.js")).length, 1);
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await context.close();
   });
@@ -117,7 +104,7 @@ describe("pipeline-explorer widget", () => {
 
   it("marks hostile input invalid, says why, and keeps the last timeline", async () => {
     const page = await open(3);
-    const problems = watchPage(page, server.url);
+    const problems = watchPage(page, site.server.url);
     const before = await page.locator(`${w(3)} svg`).innerHTML();
     // Interleaved 1F1B runs T_B + T_W as one box: the T_W field is hidden there (it is tested on ZB-H1 below).
     assert.equal(await field(page, 3, "weightGrad").isVisible(), false);

@@ -5,20 +5,24 @@
  * /book/, widgets stay static, solutions collapsed on screen and shown in print, and search
  * does not index the page.
  */
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { load as loadYaml } from "js-yaml";
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage, type PageProblems } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import type { Page } from "playwright-core";
+import { watchPage, type PageProblems } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { chapterInfo } from "../../src/plugins/chapters.ts";
 
-let server: SiteServer;
-let browser: Browser;
 let page: Page;
 let problems: PageProblems;
+const site = useSiteAndBrowser(async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+  page = await context.newPage();
+  problems = watchPage(page, site.server.url);
+  await page.goto(`${site.server.url}/book/`, { waitUntil: "load" });
+});
 
 /** Chapters in book order, as the `chapters` collection orders them (file name). */
 function bookChapters(): { slug: string; title: string }[] {
@@ -32,20 +36,6 @@ function bookChapters(): { slug: string; title: string }[] {
       return { slug: info.slug, title: (loadYaml(front) as { title: string }).title };
     });
 }
-
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
-  page = await context.newPage();
-  problems = watchPage(page, server.url);
-  await page.goto(`${server.url}/book/`, { waitUntil: "load" });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 test("/book/ holds every chapter, in book order, with its title", async () => {
   const expected = bookChapters();
@@ -82,7 +72,7 @@ test("ids are unique and every internal link resolves", async () => {
   assert.ok(hashes.length > 400, `only ${hashes.length} distinct in-page links`);
   const broken: string[] = [];
   for (const p of paths) {
-    const res = await page.request.get(server.url + p);
+    const res = await page.request.get(site.server.url + p);
     if (!res.ok()) broken.push(`${p} ${res.status()}`);
   }
   assert.deepEqual(broken, [], "links to other pages or files");

@@ -8,37 +8,26 @@
  * link, a figure, a table or a widget, /book/ marks each chapter the same way, and Pagefind's
  * index holds no definition. Saves screenshots to test-output/screenshots/reader-glossary-*.png.
  */
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { parseHTML } from "linkedom";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { glossary } from "../../src/data/glossary.ts";
 import { chapterInfo } from "../../src/plugins/chapters.ts";
-import { launchChromium, watchPage } from "../../harness/chromium.ts";
+import { watchPage } from "../../harness/chromium.ts";
 import { keepScreenshot } from "../helpers/screenshots.ts";
 import { siteDir } from "../../harness/site-pages.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
 const shotsDir = "test-output/screenshots";
 const definitions = new Map(glossary.map((e) => [e.id, e.definition]));
 const chapterSlugs = readdirSync("content/chapters")
   .map((f) => chapterInfo(f)?.slug)
   .filter((s): s is string => Boolean(s));
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-  mkdirSync(shotsDir, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 interface DefState {
   visibility: string;
@@ -83,10 +72,10 @@ function assertShownBelow(st: DefState, what: string): void {
 
 test("Tab to each marked term shows its definition below the line, inside the viewport; hover shows it; print hides it", async () => {
   for (const width of [360, 1280]) {
-    const context = await browser.newContext({ viewport: { width, height: 800 }, reducedMotion: "reduce" });
+    const context = await site.browser.newContext({ viewport: { width, height: 800 }, reducedMotion: "reduce" });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
-    await page.goto(`${server.url}/data-parallelism/`);
+    const problems = watchPage(page, site.server.url);
+    await page.goto(`${site.server.url}/data-parallelism/`);
     // Marks in solutions are reachable once the solution is open.
     await page.evaluate(() => document.querySelectorAll("details").forEach((d) => (d.open = true)));
     const links = page.locator("a.gloss");
@@ -136,10 +125,10 @@ test("Tab to each marked term shows its definition below the line, inside the vi
 });
 
 test("Escape hides a definition shown by focus or hover; it shows again when focus or pointer moves on", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: "reduce" });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: "reduce" });
   const page = await context.newPage();
-  const problems = watchPage(page, server.url);
-  await page.goto(`${server.url}/data-parallelism/`);
+  const problems = watchPage(page, site.server.url);
+  await page.goto(`${site.server.url}/data-parallelism/`);
   const links = page.locator("a.gloss");
   const visibility = async (i: number) => (await defState(page, i)).visibility;
   // Focus: shown, Escape hides it and the focus stays; Tab to the next mark shows that one.
@@ -170,10 +159,10 @@ test("Escape hides a definition shown by focus or hover; it shows again when foc
 });
 
 test("on a touch screen the first tap shows the definition, a tap elsewhere hides it, a second tap follows the link", async () => {
-  const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, reducedMotion: "reduce" });
+  const context = await site.browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, reducedMotion: "reduce" });
   const page = await context.newPage();
-  const problems = watchPage(page, server.url);
-  await page.goto(`${server.url}/data-parallelism/`);
+  const problems = watchPage(page, site.server.url);
+  await page.goto(`${site.server.url}/data-parallelism/`);
   assert.equal(await page.evaluate(() => matchMedia("(hover: hover)").matches), false, "the emulated phone has no hover");
   const links = page.locator("a.gloss");
   const href = (await links.nth(1).getAttribute("href")) ?? "";
@@ -191,15 +180,15 @@ test("on a touch screen the first tap shows the definition, a tap elsewhere hide
   // Tap, tap: the second follows the link.
   await links.nth(1).tap();
   await Promise.all([page.waitForURL((u) => u.pathname === "/glossary/"), links.nth(1).tap()]);
-  assert.equal(new URL(page.url()).hash, new URL(href, server.url).hash);
+  assert.equal(new URL(page.url()).hash, new URL(href, site.server.url).hash);
   assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
   await context.close();
 });
 
 test("the definition is the link's accessible description", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  await page.goto(`${server.url}/pipeline-parallelism/`);
+  await page.goto(`${site.server.url}/pipeline-parallelism/`);
   const cdp = await context.newCDPSession(page);
   const { root } = await cdp.send("DOM.getDocument", { depth: 0 });
   const { nodeId } = await cdp.send("DOM.querySelector", { nodeId: root.nodeId, selector: "a.gloss" });

@@ -4,29 +4,19 @@
  * progress bar, "Resume where you left off" and the contents page's read marks
  * (src/widgets/runtime/reading.ts); and every code block of /profiling/ copies its code.
  */
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import type { Page } from "playwright-core";
+import { afterFrames, watchPage } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 const desktop = { viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" as const };
 
 async function currentTocHash(page: Page): Promise<string> {
-  await page.waitForTimeout(150); // one animation frame after the scroll event, with margin
+  // The scroll event fires in the next frame; book.js updates the ToC in the frame after that.
+  await afterFrames(page, 3);
   return page.evaluate(() => document.querySelector<HTMLAnchorElement>(".toc-nav a[aria-current]")?.hash ?? "");
 }
 
@@ -42,9 +32,9 @@ async function placeHeading(page: Page, id: string, fraction: number): Promise<v
 }
 
 test("the scroll-spy marks the section in the upper part of the screen, and the last one at the end of the page", async () => {
-  const context = await browser.newContext(desktop);
+  const context = await site.browser.newContext(desktop);
   const page = await context.newPage();
-  await page.goto(server.url + "/data-parallelism/");
+  await page.goto(site.server.url + "/data-parallelism/");
   // Headings followed by at least half a screen of text before the next heading.
   const ids = await page.evaluate(() => {
     const hs = Array.from(document.querySelectorAll<HTMLElement>(".chapter-body > :is(h2, h3)[id], .chapter-body > .part > :is(h2, h3)[id]"));
@@ -68,9 +58,9 @@ test("the scroll-spy marks the section in the upper part of the screen, and the 
 });
 
 test("exercise titles are listed in the page's table of contents, and a jump to one marks it", async () => {
-  const context = await browser.newContext(desktop);
+  const context = await site.browser.newContext(desktop);
   const page = await context.newPage();
-  await page.goto(server.url + "/one-gpu/");
+  await page.goto(site.server.url + "/one-gpu/");
   const entry = page.locator('.toc-nav a[href="#exercise-1"]');
   assert.match((await entry.textContent()) ?? "", /^Exercise 1: Estimate: can you fine-tune Llama 2 7B/);
   assert.equal(await page.locator('.toc-nav a[href^="#exercise-"]').count(), await page.locator("section.exercise").count());
@@ -80,10 +70,10 @@ test("exercise titles are listed in the page's table of contents, and a jump to 
 });
 
 test("reading progress bar, resume where you left off, and read marks on the contents page", async () => {
-  const context = await browser.newContext(desktop);
+  const context = await site.browser.newContext(desktop);
   const page = await context.newPage();
-  const problems = watchPage(page, server.url);
-  await page.goto(server.url + "/data-parallelism/");
+  const problems = watchPage(page, site.server.url);
+  await page.goto(site.server.url + "/data-parallelism/");
   const fill = page.locator(".reading-progress span");
   assert.equal(await page.locator(".reading-progress").getAttribute("aria-hidden"), "true");
   await placeHeading(page, "sec:overlap", 0.1);
@@ -91,20 +81,20 @@ test("reading progress bar, resume where you left off, and read marks on the con
   const scale = await fill.evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a);
   assert.ok(scale > 0.05 && scale < 0.95, `progress ${scale}`);
 
-  await page.goto(server.url + "/data-parallelism/");
+  await page.goto(site.server.url + "/data-parallelism/");
   const resume = page.locator(".resume-reading a");
   assert.equal(await resume.getAttribute("href"), reading, "the section the ToC marked");
   assert.match((await resume.textContent()) ?? "", /^Resume where you left off: 3\.3/);
   await page.goto("about:blank");
-  await page.goto(server.url + "/data-parallelism/#sec:replicas");
+  await page.goto(site.server.url + "/data-parallelism/#sec:replicas");
   assert.equal(await page.locator(".resume-reading").count(), 0, "no offer when the link names a section");
 
   // Read to the end of another chapter.
-  await page.goto(server.url + "/preface/");
+  await page.goto(site.server.url + "/preface/");
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-  await page.waitForTimeout(150);
+  await afterFrames(page, 3); // the scroll event, then reading.ts's update in the next frame
 
-  await page.goto(server.url + "/");
+  await page.goto(site.server.url + "/");
   const marks = await page.locator(".book-toc-read").allTextContents();
   assert.deepEqual(marks.sort(), ["In progress", "Read"]);
   const cont = page.locator(".resume-reading a");
@@ -114,10 +104,10 @@ test("reading progress bar, resume where you left off, and read marks on the con
 });
 
 test("every code block of /profiling/ has a Copy button that copies its code", async () => {
-  const context = await browser.newContext(desktop);
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  const context = await site.browser.newContext(desktop);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.server.url });
   const page = await context.newPage();
-  await page.goto(server.url + "/profiling/");
+  await page.goto(site.server.url + "/profiling/");
   const blocks = page.locator(".code-block");
   const n = await blocks.count();
   assert.equal(n, 5, "four code blocks and the BibTeX");

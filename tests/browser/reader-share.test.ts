@@ -4,30 +4,18 @@
  * cards (src/plugins/social.ts), sitemap.xml (src/plugins/sitemap.ts), the changelog's Atom feed
  * (src/plugins/feed.ts). One browser launch; the file checks read the built files directly.
  */
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
 import { DOMParser, parseHTML } from "linkedom";
-import { launchChromium, watchPage } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { watchPage } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { siteDir, sitePages } from "../../harness/site-pages.ts";
 import { book } from "../../src/data/book.ts";
 import { absoluteUrl, resolveSiteUrl } from "../../src/plugins/social.ts";
 
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 /** The absolute URL of the site root this build was made for (no path prefix in SITE_DIR builds). */
 const base = absoluteUrl("/", resolveSiteUrl(book.siteUrl, process.env.SITE_URL));
@@ -113,11 +101,11 @@ test("code is highlighted at build time; Copy code copies the block's text and s
   assert.ok(cuda.querySelectorAll("span.hljs-type, span.hljs-keyword").length >= 5, "token spans");
   assert.ok(document.querySelectorAll(".code-block code.language-python span.hljs-keyword").length >= 2);
 
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.server.url });
   const page = await context.newPage();
-  const problems = watchPage(page, server.url);
-  await page.goto(`${server.url}/gpu-kernels/`);
+  const problems = watchPage(page, site.server.url);
+  await page.goto(`${site.server.url}/gpu-kernels/`);
   const block = page.locator(".code-block").filter({ has: page.locator("code.language-cuda") });
   const button = block.getByRole("button", { name: "Copy code" });
   await button.scrollIntoViewIfNeeded();
@@ -140,9 +128,9 @@ test("code is highlighted at build time; Copy code copies the block's text and s
   assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
   await context.close();
 
-  const noJs = await browser.newContext({ javaScriptEnabled: false });
+  const noJs = await site.browser.newContext({ javaScriptEnabled: false });
   const plain = await noJs.newPage();
-  await plain.goto(`${server.url}/gpu-kernels/`);
+  await plain.goto(`${site.server.url}/gpu-kernels/`);
   assert.ok((await plain.locator(".code-block .hljs-type").count()) > 0, "highlighting needs no script");
   assert.equal(await plain.locator("button.code-copy").count(), 0);
   await noJs.close();

@@ -6,28 +6,18 @@
  * a stable element. Fixed by a minimum body width (book.css) and by book.js ignoring such
  * transient viewports. Each capture must now finish well inside the time limit.
  */
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser } from "playwright-core";
-import { afterPageTimers, launchChromium } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { afterPageTimers } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
-let server: SiteServer;
-let browser: Browser;
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 for (const width of [390, 1280]) {
   test(`element screenshot of a whole chapter at ${width}px finishes and leaves the ToC as it was`, async () => {
-    const context = await browser.newContext({ viewport: { width, height: 844 } });
+    const context = await site.browser.newContext({ viewport: { width, height: 844 } });
     const page = await context.newPage();
-    await page.goto(`${server.url}/data-parallelism/`);
+    await page.goto(`${site.server.url}/data-parallelism/`);
     const tocOpen = () => page.evaluate(() => document.querySelector<HTMLDetailsElement>("details.toc")?.open);
     const before = await tocOpen();
     assert.equal(before, width >= 1280);

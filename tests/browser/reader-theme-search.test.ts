@@ -4,34 +4,21 @@
  * `/` to focus it, Pagefind hits that name the chapter and the section). Saves screenshots
  * to test-output/screenshots/reader-*.png.
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { mkdirSync } from "node:fs";
-import type { Browser } from "playwright-core";
-import { launchChromium, watchPage } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { watchPage } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
 const shotsDir = "test-output/screenshots";
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-  mkdirSync(shotsDir, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 describe("theme button", () => {
   test("names the theme it switches to, follows the system until pressed, and the choice persists", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark", reducedMotion: "reduce" });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark", reducedMotion: "reduce" });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
-    await page.goto(`${server.url}/one-gpu/`);
+    const problems = watchPage(page, site.server.url);
+    await page.goto(`${site.server.url}/one-gpu/`);
     const button = page.locator("button.theme-toggle");
     assert.equal(await button.getAttribute("aria-label"), "Switch to light theme");
     assert.equal(await page.evaluate(() => document.documentElement.getAttribute("data-theme")), null);
@@ -51,7 +38,7 @@ describe("theme button", () => {
         }
       });
     });
-    await page.goto(`${server.url}/data-parallelism/`);
+    await page.goto(`${site.server.url}/data-parallelism/`);
     assert.equal(await page.evaluate(() => (window as unknown as { themeAtParse: string | null }).themeAtParse), "light");
     assert.equal(await button.getAttribute("aria-label"), "Switch to dark theme");
     assert.equal(await bg(), "rgb(255, 255, 255)");
@@ -62,9 +49,9 @@ describe("theme button", () => {
   });
 
   test("is hidden with JavaScript off (it could not work), and the page still follows the system", async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false, colorScheme: "dark" });
+    const context = await site.browser.newContext({ javaScriptEnabled: false, colorScheme: "dark" });
     const page = await context.newPage();
-    await page.goto(`${server.url}/one-gpu/`);
+    await page.goto(`${site.server.url}/one-gpu/`);
     assert.equal(await page.locator("button.theme-toggle").isVisible(), false);
     assert.equal(await page.locator(".site-search").isVisible(), false);
     assert.equal(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), "rgb(20, 22, 26)");
@@ -78,10 +65,10 @@ describe("search", () => {
     ["phone", { width: 390, height: 844 }],
   ] as const) {
     test(`${name}: "/" focuses the header box; a known phrase finds its chapter and section`, async () => {
-      const context = await browser.newContext({ viewport, reducedMotion: "reduce" });
+      const context = await site.browser.newContext({ viewport, reducedMotion: "reduce" });
       const page = await context.newPage();
-      const problems = watchPage(page, server.url);
-      await page.goto(`${server.url}/preface/`);
+      const problems = watchPage(page, site.server.url);
+      await page.goto(`${site.server.url}/preface/`);
       // book.js sets up its keys after the first paint (it marks <html> with "js" when it has).
       await page.waitForFunction(() => document.documentElement.classList.contains("js"));
       await page.keyboard.press("/");
@@ -109,9 +96,9 @@ describe("search", () => {
 
 describe("edit and report links", () => {
   test("every chapter links to its source file and to a prefilled issue", async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false });
+    const context = await site.browser.newContext({ javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${server.url}/one-gpu/`);
+    await page.goto(`${site.server.url}/one-gpu/`);
     const edit = await page.locator(".page-actions a", { hasText: "Edit this page" }).getAttribute("href");
     assert.match(edit ?? "", /^https:\/\/github\.com\/[^/]+\/[^/]+\/edit\/main\/content\/chapters\/02-one-gpu\.md$/);
     const report = new URL((await page.locator(".page-actions a", { hasText: "Report an error" }).getAttribute("href")) ?? "");

@@ -4,31 +4,20 @@
  * sharding, 2c for zig-zag), rejects hostile GPU counts next to the field while keeping the last
  * drawing, and looks right on desktop, phone and in dark mode (screenshots in test-output/screenshots/).
  */
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../../harness/chromium.ts";
+import type { Page } from "playwright-core";
+import { watchPage } from "../../harness/chromium.ts";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
+import { formatPercent } from "../../src/figures/kit/format.ts";
 
-let server: SiteServer;
-let browser: Browser;
+const site = useSiteAndBrowser();
 const shots = "test-output/screenshots";
 const W = '[data-widget="ring-attention"]';
 
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-  mkdirSync(shots, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
 async function openWidget(page: Page): Promise<void> {
-  await page.goto(`${server.url}/context-parallelism/`);
+  await page.goto(`${site.server.url}/context-parallelism/`);
   await page.locator(W).scrollIntoViewIfNeeded();
   await page.waitForFunction((sel) => {
     const input = document.querySelector<HTMLInputElement>(`${sel} input[name=gpus]`);
@@ -46,12 +35,12 @@ async function shoot(page: Page, path: string): Promise<void> {
 
 const readout = (page: Page) => page.locator(`${W} .ring-attention-readout`).innerText();
 const svgDesc = (page: Page) => page.locator(`${W} svg desc`).textContent();
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const pct = (x: number) => formatPercent(x);
 
 test("default: 4 GPUs, contiguous, causal: critical path 4c−2 = 14 tiles against 2c = 8", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  const problems = watchPage(page, server.url);
+  const problems = watchPage(page, site.server.url);
   await openWidget(page);
   const c = 4;
   assert.ok((await readout(page)).includes(`Critical path ${4 * c - 2} tiles against ${2 * c} for a balanced ring (${pct((2 * c) / (4 * c - 2))} efficient)`));
@@ -65,7 +54,7 @@ test("default: 4 GPUs, contiguous, causal: critical path 4c−2 = 14 tiles again
 });
 
 test("stepping: Next shows step 0, then step 1 where GPU i holds the K/V of GPU i−1", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await openWidget(page);
   await page.click(`${W} button[name=next]`);
@@ -80,23 +69,23 @@ test("stepping: Next shows step 0, then step 1 where GPU i holds the K/V of GPU 
 });
 
 test("zig-zag balances every step; 8 GPUs contiguous is c/(2c−1) efficient", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await openWidget(page);
   await page.selectOption(`${W} select[name=sharding]`, "zigzag");
-  assert.ok((await readout(page)).includes("Critical path 8 tiles against 8 for a balanced ring (100.0% efficient)"));
+  assert.ok((await readout(page)).includes("Critical path 8 tiles against 8 for a balanced ring (100% efficient)"));
   await page.fill(`${W} input[name=gpus]`, "8");
   await page.selectOption(`${W} select[name=sharding]`, "contiguous");
   assert.ok((await readout(page)).includes(`Critical path 30 tiles against 16 for a balanced ring (${pct(8 / 15)} efficient)`));
   await page.locator(`${W} input[name=causal]`).uncheck();
-  assert.ok((await readout(page)).includes("Critical path 32 tiles against 32 for a balanced ring (100.0% efficient)"));
+  assert.ok((await readout(page)).includes("Critical path 32 tiles against 32 for a balanced ring (100% efficient)"));
   await context.close();
 });
 
 test("hostile GPU counts are rejected next to the field and the drawing keeps its last valid state", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  const problems = watchPage(page, server.url);
+  const problems = watchPage(page, site.server.url);
   await openWidget(page);
   const input = page.locator(`${W} input[name=gpus]`);
   const before = await svgDesc(page);
@@ -114,7 +103,7 @@ test("hostile GPU counts are rejected next to the field and the drawing keeps it
 });
 
 test("reduced motion hides Play; phone and dark screenshots", async () => {
-  const reduced = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+  const reduced = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
   const rp = await reduced.newPage();
   await openWidget(rp);
   assert.equal(await rp.locator(`${W} button[name=play]`).isHidden(), true);
@@ -123,7 +112,7 @@ test("reduced motion hides Play; phone and dark screenshots", async () => {
     ["ring-attention-phone", { viewport: { width: 390, height: 844 } }],
     ["ring-attention-dark", { viewport: { width: 1280, height: 900 }, colorScheme: "dark" as const }],
   ] as const) {
-    const context = await browser.newContext(options);
+    const context = await site.browser.newContext(options);
     const page = await context.newPage();
     await openWidget(page);
     await page.fill(`${W} input[name=gpus]`, "8");

@@ -10,30 +10,17 @@
  * - the dark theme re-colors the chart; phone width fits without sideways scrolling.
  * Screenshots: test-output/screenshots/roofline-{desktop,hover,dark,phone,phone-dark}.png.
  */
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../../harness/chromium.ts";
+import type { Page } from "playwright-core";
+import { watchPage } from "../../harness/chromium.ts";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { attainableFlopsPerSecond, findGpu, matmulCost, ridgePointFlopsPerByte } from "../../src/model/index.ts";
 
 const shots = "test-output/screenshots";
 const W = '[data-widget="roofline"]';
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  mkdirSync(shots, { recursive: true });
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 interface Trace {
   name: string;
@@ -44,7 +31,7 @@ interface Trace {
 
 /** Scrolls to the widget and waits for the Plotly graph; returns ms from the scroll to the drawn chart. */
 async function openChart(page: Page): Promise<number> {
-  if (!page.url().endsWith("/gpu-kernels/")) await page.goto(`${server.url}/gpu-kernels/`, { waitUntil: "load" });
+  if (!page.url().endsWith("/gpu-kernels/")) await page.goto(`${site.server.url}/gpu-kernels/`, { waitUntil: "load" });
   const t0 = await page.evaluate(() => performance.now());
   await page.locator(W).evaluate((el) => el.scrollIntoView({ block: "start", behavior: "instant" }));
   await page.waitForFunction((w) => (document.querySelector(w) as HTMLElement | null)?.dataset.chart === "plotly", W, { timeout: 15_000 });
@@ -86,14 +73,14 @@ const a100 = findGpu("a100-sxm-80gb")!;
 
 describe("roofline widget with Plotly", () => {
   it("loads Plotly only when scrolled near, draws the model's roofline and points, hovers, follows GPU, bad input and theme", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
-    await page.goto(`${server.url}/gpu-kernels/`, { waitUntil: "load" });
-    assert.ok(!server.requests.some((r) => /plotly/i.test(r) || r.endsWith("/widgets/roofline.js")), "roofline or Plotly loaded before scrolling");
+    const problems = watchPage(page, site.server.url);
+    await page.goto(`${site.server.url}/gpu-kernels/`, { waitUntil: "load" });
+    assert.ok(!site.server.requests.some((r) => /plotly/i.test(r) || r.endsWith("/widgets/roofline.js")), "roofline or Plotly loaded before scrolling");
     const ms = await openChart(page);
     console.log(`roofline: scroll to Plotly chart ${Math.round(ms)} ms (mount to chart ${await page.locator(W).getAttribute("data-chart-ms")} ms)`);
-    assert.ok(server.requests.some((r) => /\/assets\/js\/widgets\/chunks\/plotly[^/]*\.js$/.test(r)), "Plotly chunk requested after scrolling");
+    assert.ok(site.server.requests.some((r) => /\/assets\/js\/widgets\/chunks\/plotly[^/]*\.js$/.test(r)), "Plotly chunk requested after scrolling");
 
     // The graph replaced the static SVG and describes itself.
     const plot = page.locator(`${W} .js-plotly-plot`);
@@ -219,9 +206,9 @@ describe("roofline widget with Plotly", () => {
 
   it("fits a phone screen, light and dark", async () => {
     for (const scheme of ["light", "dark"] as const) {
-      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, colorScheme: scheme, hasTouch: true, isMobile: true });
+      const phone = await site.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, colorScheme: scheme, hasTouch: true, isMobile: true });
       const page = await phone.newPage();
-      const problems = watchPage(page, server.url);
+      const problems = watchPage(page, site.server.url);
       await openChart(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `the phone layout scrolls sideways by ${overflow}px`);

@@ -4,28 +4,16 @@
  * causes no CSP violation and no request to another origin, and an injected inline script is
  * refused. Escaping and the build's inline-script and link checks: tests/plugins/security.test.ts.
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser } from "playwright-core";
-import { launchChromium, watchPage, settle } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { watchPage, settle } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { mountAllWidgets, siteDir, sitePages } from "../../harness/site-pages.ts";
 import { contentSecurityPolicy, cspMetaTag, headersFile } from "../../src/plugins/csp.ts";
 
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 describe("Content-Security-Policy", () => {
   test("every page has the policy as the first element after <meta charset>, and _headers carries it", () => {
@@ -47,7 +35,7 @@ describe("Content-Security-Policy", () => {
   });
 
   test("no page violates it or requests another origin, with every widget mounted", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
     // Runs before any page script; securitypolicyviolation fires for blocked scripts, styles, eval…
     await context.addInitScript(() => {
       const w = window as unknown as { __csp: string[] };
@@ -59,12 +47,12 @@ describe("Content-Security-Policy", () => {
     let widgets = 0;
     for (const p of sitePages()) {
       const page = await context.newPage();
-      const problems = watchPage(page, server.url);
+      const problems = watchPage(page, site.server.url);
       const cspConsole: string[] = [];
       page.on("console", (m) => {
         if (/Content Security Policy|Refused to/i.test(m.text())) cspConsole.push(m.text());
       });
-      await page.goto(server.url + p, { waitUntil: "load" });
+      await page.goto(site.server.url + p, { waitUntil: "load" });
       widgets += (await mountAllWidgets(page)).length;
       await settle(page);
       const violations = await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
@@ -79,14 +67,14 @@ describe("Content-Security-Policy", () => {
   });
 
   test("the policy really is enforced: injected inline script and handlers are refused and reported", async () => {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     await context.addInitScript(() => {
       const w = window as unknown as { __csp: string[] };
       w.__csp = [];
       document.addEventListener("securitypolicyviolation", (e) => w.__csp.push(e.effectiveDirective));
     });
     const page = await context.newPage();
-    await page.goto(server.url + "/", { waitUntil: "load" });
+    await page.goto(site.server.url + "/", { waitUntil: "load" });
     // Markup added through the DOM, as an injection would, runs under the page's policy.
     // (page.evaluate itself runs through DevTools, which CSP does not govern, so eval is not
     // tested here; the policy has no 'unsafe-eval' and the test above asserts its exact text.)

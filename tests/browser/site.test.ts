@@ -5,14 +5,14 @@
  * that needs JavaScript, sideways scrolling on a 360px phone, and widgets that load before
  * they are needed. Saves screenshots of the preface to test-output/screenshots/.
  */
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import type { Browser, BrowserContextOptions } from "playwright-core";
-import { afterFrames, launchChromium, watchPage, settle } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import type { BrowserContextOptions } from "playwright-core";
+import { afterFrames, watchPage, settle } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
 const shotsDir = "test-output/screenshots";
 const desktop: BrowserContextOptions = { viewport: { width: 1440, height: 900 }, reducedMotion: "reduce" };
@@ -41,29 +41,17 @@ function sitePages(root = process.env.SITE_DIR ?? "_site"): string[] {
   return pages.sort();
 }
 
-let server: SiteServer;
-let browser: Browser;
-
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-  mkdirSync(shotsDir, { recursive: true });
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSiteAndBrowser();
 
 describe("every page", () => {
   test("loads without console errors, failed requests or requests to other origins", async () => {
     const pages = sitePages();
     assert.ok(pages.includes("/") && pages.includes("/preface/"), `pages found: ${pages.join(", ")}`);
-    const context = await browser.newContext(desktop);
+    const context = await site.browser.newContext(desktop);
     for (const p of pages) {
       const page = await context.newPage();
-      const problems = watchPage(page, server.url);
-      await page.goto(server.url + p, { waitUntil: "load" });
+      const problems = watchPage(page, site.server.url);
+      await page.goto(site.server.url + p, { waitUntil: "load" });
       // Scroll through the page so lazily loaded widgets start too.
       await page.evaluate(async () => {
         for (let y = 0; y < document.body.scrollHeight; y += 600) {
@@ -79,10 +67,10 @@ describe("every page", () => {
   });
 
   test("does not scroll sideways on a 360px phone", async () => {
-    const context = await browser.newContext(phone);
+    const context = await site.browser.newContext(phone);
     const page = await context.newPage();
     for (const p of sitePages()) {
-      await page.goto(server.url + p, { waitUntil: "load" });
+      await page.goto(site.server.url + p, { waitUntil: "load" });
       const { scrollWidth, clientWidth } = await page.evaluate(() => ({
         scrollWidth: document.documentElement.scrollWidth,
         clientWidth: document.documentElement.clientWidth,
@@ -95,9 +83,9 @@ describe("every page", () => {
 
 describe("the preface", () => {
   test("ToC links land on their headings", async () => {
-    const context = await browser.newContext(desktop);
+    const context = await site.browser.newContext(desktop);
     const page = await context.newPage();
-    await page.goto(server.url + "/preface/", { waitUntil: "load" });
+    await page.goto(site.server.url + "/preface/", { waitUntil: "load" });
     const links = await page.locator("details.toc .toc-list a").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).hash));
     assert.ok(links.length >= 5, `ToC has ${links.length} links`);
     for (const hash of links) {
@@ -120,9 +108,9 @@ describe("the preface", () => {
   });
 
   test("hovering a citation shows its reference card", async () => {
-    const context = await browser.newContext(desktop);
+    const context = await site.browser.newContext(desktop);
     const page = await context.newPage();
-    await page.goto(server.url + "/preface/", { waitUntil: "load" });
+    await page.goto(site.server.url + "/preface/", { waitUntil: "load" });
     const cite = page.locator('a.cite[data-cite="rajbhandari2020zero"]').first();
     await cite.hover();
     const card = page.locator("#book-popover");
@@ -142,9 +130,9 @@ describe("the preface", () => {
   });
 
   test("math, the widget's static figure and the solutions are there with JavaScript off", async () => {
-    const context = await browser.newContext({ ...desktop, javaScriptEnabled: false });
+    const context = await site.browser.newContext({ ...desktop, javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(server.url + "/preface/", { waitUntil: "load" });
+    await page.goto(site.server.url + "/preface/", { waitUntil: "load" });
     assert.ok((await page.locator(".katex").count()) > 20, "KaTeX output present");
     assert.ok((await page.locator(".katex-mathml math").count()) > 20, "MathML present for screen readers");
     // Parts off screen are not rendered (content-visibility: auto) and have no innerText: scroll first, like a reader.
@@ -162,12 +150,12 @@ describe("the preface", () => {
   });
 
   test("the widget loads only when scrolled near, then converts and validates input", async () => {
-    const context = await browser.newContext(phone);
+    const context = await site.browser.newContext(phone);
     const page = await context.newPage();
-    const problems = watchPage(page, server.url);
-    await page.goto(server.url + "/preface/");
+    const problems = watchPage(page, site.server.url);
+    await page.goto(site.server.url + "/preface/");
     await settle(page);
-    const widgetRequests = () => server.requests.filter((r) => r.startsWith("/assets/js/widgets/"));
+    const widgetRequests = () => site.server.requests.filter((r) => r.startsWith("/assets/js/widgets/"));
     const before = widgetRequests().length;
     // The lazy loader's IntersectionObserver has reported the first layout by now; give any request it made time to show.
     await afterFrames(page);
@@ -201,9 +189,9 @@ describe("the preface", () => {
   });
 
   test("footnotes: a sidenote in the margin on wide screens, a card on tap on phones", async () => {
-    const wide = await browser.newContext(desktop);
+    const wide = await site.browser.newContext(desktop);
     let page = await wide.newPage();
-    await page.goto(server.url + "/preface/", { waitUntil: "load" });
+    await page.goto(site.server.url + "/preface/", { waitUntil: "load" });
     const sidenote = page.locator(".sidenote").first();
     assert.ok(await sidenote.isVisible(), "sidenote visible at 1440px");
     const box = (await sidenote.boundingBox())!;
@@ -211,9 +199,9 @@ describe("the preface", () => {
     assert.ok(box.x >= text.x + text.width, "sidenote sits right of the text column");
     await wide.close();
 
-    const narrow = await browser.newContext(phone);
+    const narrow = await site.browser.newContext(phone);
     page = await narrow.newPage();
-    await page.goto(server.url + "/preface/", { waitUntil: "load" });
+    await page.goto(site.server.url + "/preface/", { waitUntil: "load" });
     assert.equal(await page.locator(".sidenote").first().isVisible(), false, "no sidenote at 360px");
     const ref = page.locator(".footnote-ref a").first();
     await ref.scrollIntoViewIfNeeded();
@@ -226,9 +214,9 @@ describe("the preface", () => {
   });
 
   test("a solution opens from the keyboard", async () => {
-    const context = await browser.newContext(desktop);
+    const context = await site.browser.newContext(desktop);
     const page = await context.newPage();
-    await page.goto(server.url + "/preface/", { waitUntil: "load" });
+    await page.goto(site.server.url + "/preface/", { waitUntil: "load" });
     const summary = page.locator("details.solution > summary").first();
     await summary.focus();
     await page.keyboard.press("Enter");
@@ -240,10 +228,10 @@ describe("the preface", () => {
   test("no accessibility violations found by axe on the preface and the home page", async () => {
     const { AxeBuilder } = await import("@axe-core/playwright");
     for (const colorScheme of ["light", "dark"] as const) {
-      const context = await browser.newContext({ ...desktop, colorScheme });
+      const context = await site.browser.newContext({ ...desktop, colorScheme });
       const page = await context.newPage();
       for (const p of ["/preface/", "/"]) {
-        await page.goto(server.url + p);
+        await page.goto(site.server.url + p);
         await settle(page);
         const result = await new AxeBuilder({ page }).analyze();
         const summary = result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
@@ -256,16 +244,16 @@ describe("the preface", () => {
   test("screenshots: desktop and phone, light and dark", async () => {
     for (const colorScheme of ["light", "dark"] as const) {
       for (const [name, options] of [["desktop", desktop], ["phone", phone]] as const) {
-        const context = await browser.newContext({ ...options, colorScheme });
+        const context = await site.browser.newContext({ ...options, colorScheme });
         const page = await context.newPage();
-        await page.goto(server.url + "/preface/");
+        await page.goto(site.server.url + "/preface/");
         await settle(page);
         await keepScreenshot(page, `${shotsDir}/preface-${name}-${colorScheme}.png`);
         await page.locator("#sec\\:units").scrollIntoViewIfNeeded();
         await page.evaluate(() => window.scrollBy(0, 250));
         await afterFrames(page);
         await keepScreenshot(page, `${shotsDir}/preface-${name}-${colorScheme}-units.png`);
-        await page.goto(server.url + "/");
+        await page.goto(site.server.url + "/");
         await settle(page);
         await keepScreenshot(page, `${shotsDir}/home-${name}-${colorScheme}.png`);
         await context.close();

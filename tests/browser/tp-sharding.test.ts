@@ -4,31 +4,19 @@
  * hostile input next to the field while keeping the last drawing, and looks right on desktop,
  * phone and in dark mode (screenshots in test-output/screenshots/).
  */
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { findModelPreset } from "../../src/data/models.ts";
-import { launchChromium, watchPage } from "../../harness/chromium.ts";
+import { watchPage } from "../../harness/chromium.ts";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
-let server: SiteServer;
-let browser: Browser;
+const site = useSiteAndBrowser();
 const shots = "test-output/screenshots";
 
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-  mkdirSync(shots, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
 async function openWidget(page: Page): Promise<void> {
-  await page.goto(`${server.url}/tensor-parallelism/`);
+  await page.goto(`${site.server.url}/tensor-parallelism/`);
   const widget = page.locator('[data-widget="tp-sharding"]');
   await widget.scrollIntoViewIfNeeded();
   await page.waitForFunction(() => {
@@ -59,9 +47,9 @@ async function waitForReadout(page: Page, pattern: RegExp): Promise<string> {
 const svgDesc = (page: Page) => page.locator('[data-widget="tp-sharding"] svg desc').textContent();
 
 test("default state prints the model's head split and TP traffic for Llama 3.1 70B, t = 8", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  const problems = watchPage(page, server.url);
+  const problems = watchPage(page, site.server.url);
   await openWidget(page);
   const cfg = findModelPreset("llama-3.1-70b")!.config as Record<string, number>;
   const heads = cfg.num_attention_heads;
@@ -79,7 +67,7 @@ test("default state prints the model's head split and TP traffic for Llama 3.1 7
 });
 
 test("t = 16 replicates the 8 KV heads; SP off turns the boundaries into f and g", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await openWidget(page);
   await page.fill('[data-widget="tp-sharding"] input[name=tp]', "16");
@@ -93,7 +81,7 @@ test("t = 16 replicates the 8 KV heads; SP off turns the boundaries into f and g
 });
 
 test("Qwen2.5-7B at t = 8 is rejected next to the field and the drawing keeps its last valid state", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   await openWidget(page);
   await page.fill('[data-widget="tp-sharding"] input[name=tp]', "4");
@@ -109,9 +97,9 @@ test("Qwen2.5-7B at t = 8 is rejected next to the field and the drawing keeps it
 });
 
 test("hostile input never reaches the drawing: negative, 0, 1e40, text, empty, huge", async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  const problems = watchPage(page, server.url);
+  const problems = watchPage(page, site.server.url);
   await openWidget(page);
   const before = await svgDesc(page);
   for (const name of ["tp", "seq", "microBatch"]) {
@@ -137,7 +125,7 @@ test("phone and dark screenshots", async () => {
     ["tp-sharding-phone", { viewport: { width: 390, height: 844 } }],
     ["tp-sharding-dark", { viewport: { width: 1280, height: 900 }, colorScheme: "dark" as const }],
   ] as const) {
-    const context = await browser.newContext(options);
+    const context = await site.browser.newContext(options);
     const page = await context.newPage();
     await openWidget(page);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);

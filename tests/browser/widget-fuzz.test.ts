@@ -16,11 +16,11 @@
  * Each field is reset to its first value before the next, and must then show no message.
  * The test prints one line per problem found and fails when there is any.
  */
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium, watchPage } from "../../harness/chromium.ts";
-import { startSiteServer, type SiteServer } from "../../harness/site-server.ts";
+import type { Page } from "playwright-core";
+import { afterFrames, afterPageTimers, watchPage } from "../../harness/chromium.ts";
+import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { sitePages, siteDir } from "../../harness/site-pages.ts";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -28,18 +28,16 @@ import path from "node:path";
 const badValues = ["abc", "", "-1", "1e40", "0", "NaN", "99999999999999999999", "2.5", "1,024.75"];
 const mustRefuse = new Set(["abc", "NaN"]);
 
-let server: SiteServer;
-let browser: Browser;
+const site = useSiteAndBrowser();
 
-before(async () => {
-  server = await startSiteServer();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+/**
+ * Once a change has been drawn: config-finder redraws 150 ms after the last keystroke, so the
+ * page's timers up to 150 ms run first, then a frame passes (no fixed sleep before the checks).
+ */
+async function redrawn(page: Page): Promise<void> {
+  await afterPageTimers(page, 150);
+  await afterFrames(page, 1);
+}
 
 /** Pages with widgets and the ids of the widgets on each, read from the built HTML. */
 function widgetPages(): { page: string; ids: string[] }[] {
@@ -98,10 +96,10 @@ describe("widget fuzzing", () => {
     const problems: string[] = [];
     let fieldsTried = 0;
     for (const { page: path, ids } of widgetPages()) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
-      const watched = watchPage(page, server.url);
-      await page.goto(`${server.url}${path}`);
+      const watched = watchPage(page, site.server.url);
+      await page.goto(`${site.server.url}${path}`);
       for (const id of ids) {
         await page.locator(`#${id}`).scrollIntoViewIfNeeded();
         await page.waitForFunction((w) => document.getElementById(w)?.dataset.widgetState === "mounted", id);
@@ -115,7 +113,7 @@ describe("widget fuzzing", () => {
           for (const value of badValues) {
             await field.fill(value);
             await field.press("Tab");
-            await page.waitForTimeout(200); // fields that redraw after a pause (150 ms) have settled
+            await redrawn(page); // fields that redraw after a pause (150 ms) have settled
             const c = await inspect(page, id, i);
             const where = `${path} ${id} field "${name}" ← ${JSON.stringify(value)}`;
             if (c.garbage.length > 0) problems.push(`${where}: shows ${c.garbage.join(", ")}`);
@@ -125,7 +123,7 @@ describe("widget fuzzing", () => {
           }
           await field.fill(original);
           await field.press("Tab");
-          await page.waitForTimeout(200); // fields that redraw after a pause (150 ms) have settled
+          await redrawn(page); // fields that redraw after a pause (150 ms) have settled
           const reset = await inspect(page, id, i);
           if (reset.invalid || reset.message) problems.push(`${path} ${id} field "${name}": still shows "${reset.message}" after its first value was restored`);
         }

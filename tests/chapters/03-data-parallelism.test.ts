@@ -26,9 +26,11 @@ import {
   type DpTimelineInput,
   type ZeroStage,
 } from "../../src/model/index.ts";
-import { chapterScalingPoints, chapterTimelinePanels, defaultDpOverlapSettings } from "../../src/figures/dp-overlap.ts";
+import { defaultDpOverlapSettings } from "../../src/figures/dp-overlap.ts";
+import { chapterScalingPoints, chapterTimelinePanels } from "../../src/figures/dp-chapter-figures.ts";
 import { formatDuration } from "../../src/figures/dp-timelines.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const text = readChapter("03-data-parallelism");
 const MiB = 2 ** 20;
@@ -122,7 +124,7 @@ test("the four timelines of the figure (dataParallelTimeline)", () => {
   // The exposed-time equation reproduces (b): t_AR − t_b + t_b/L.
   const tAR = b.commSeconds;
   const tb = (2 * mb8) / 3;
-  assert.ok(Math.abs(b.exposedCommSeconds - (tAR - tb + tb / 32)) < 1e-9);
+  assertApprox(b.exposedCommSeconds, (tAR - tb + tb / 32), { abs: 1e-9 });
 });
 
 test("global batch arithmetic", () => {
@@ -243,7 +245,7 @@ test("exercise: the 70B all-reduce and the microbatches that hide it", () => {
   assertMentions(text, `requires $m > ${threshold.toFixed(2)}$, so $m = ${Math.ceil(threshold)}$`, "m bound");
   const m = Math.ceil(threshold);
   const t = dataParallelTimeline({ ...input70, microbatches: m });
-  assert.ok(Math.abs(t.exposedCommSeconds - exposed) < 1e-9, "no_sync makes the exposed time independent of m");
+  assertApprox(t.exposedCommSeconds, exposed, { abs: 1e-9 }, "no_sync makes the exposed time independent of m");
   assertMentions(text, `a step of\n${t.stepSeconds.toFixed(2)} s, with ${((100 * t.exposedCommSeconds) / t.stepSeconds).toFixed(2)}% exposed`.replace("\n", " "), "70B step");
   assertMentions(text, `$${m} \\times 64 = ${m * 64}$ sequences`, "70B batch");
 });

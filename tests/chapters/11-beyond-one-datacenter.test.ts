@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 import { collectiveSeconds, countParameters, findGpu, findModelPreset, searchConfigurations } from "../../src/model/index.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const text = readChapter("11-beyond-one-datacenter");
 const config = findModelPreset("llama-3.1-70b")!.config;
@@ -47,7 +48,7 @@ test("exercise 3: a slower site", () => {
   const b = 500 * printedStep * 1.2;
   assertMentions(text, `= ${Math.round(b).toLocaleString("en-US").replace(",", "{,}")}$ s, site A ${Math.round(a).toLocaleString("en-US")} s`, "round lengths");
   assertMentions(text, `${(100 * (b - a) / b).toFixed(1)}\\%`, "idle fraction");
-  assert.ok(Math.abs(600 * printedStep - b) < 1e-9);
+  assertApprox(600 * printedStep, b, { abs: 1e-9 });
 });
 
 test("INTELLECT-1: H and int8 against fp32 data parallelism", () => {

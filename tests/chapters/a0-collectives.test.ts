@@ -17,6 +17,7 @@ import {
   findModelPreset,
 } from "../../src/model/index.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const text = readChapter("a0-collectives");
 const alpha = 10e-6;
@@ -32,11 +33,11 @@ test("the closed forms agree with the step-by-step schedules of the model", () =
   for (let n = 2; n <= 16; n++) {
     const S = 1e6;
     const ar = alphaBetaSeconds(collectiveSteps({ collective: "all-reduce", ranks: n, messageBytes: S }), alpha, beta);
-    assert.ok(Math.abs(ar - ring(n, S)) < 1e-15);
+    assertApprox(ar, ring(n, S), { abs: 1e-15 });
     const tr =
       alphaBetaSeconds(collectiveSteps({ collective: "reduce", ranks: n, messageBytes: S }), alpha, beta) +
       alphaBetaSeconds(collectiveSteps({ collective: "broadcast", ranks: n, messageBytes: S }), alpha, beta);
-    assert.ok(Math.abs(tr - tree(n, S)) < 1e-15);
+    assertApprox(tr, tree(n, S), { abs: 1e-15 });
   }
 });
 
@@ -98,7 +99,7 @@ test("exercise: ring/tree crossover S*", () => {
   assertMentions(text, `${(k - (n - 1) / n).toFixed(6)}`, "denominator");
   assertMentions(text, `S^* = ${(sStar / 1e6).toFixed(2)}$ MB`, "crossover");
   // At S*, both algorithms take the same time.
-  assert.ok(Math.abs(ring(n, sStar) - tree(n, sStar)) < 1e-12);
+  assertApprox(ring(n, sStar), tree(n, sStar), { abs: 1e-12 });
 });
 
 test("exercise: latency share of a 25 MB ring over 1,024 GPUs", () => {

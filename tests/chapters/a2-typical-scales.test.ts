@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { EXCLUDED_RUNS, evaluateRuns, KERNEL_EFFICIENCY, leaveOneSourceOut, PUBLISHED_RUNS, stepTime, summarizeErrors } from "../../src/model/index.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 import { pct1, runRow } from "./a2-rows.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const text = readChapter("a2-typical-scales");
 const evaluations = evaluateRuns();
@@ -51,7 +52,7 @@ test("misses quoted in the prose", () => {
   assertMentions(text, `under-predicted by ${err("grattafiori2024-405b-8192-8192")} and ${err("grattafiori2024-405b-16384-8192")}`, "Llama 3 8K");
   assertMentions(text, `over-predicted by ${err("grattafiori2024-405b-16384-131072")}`, "Llama 3 128K");
   for (const id of ["smith2022-530b-2240", "smith2022-530b-2800", "smith2022-530b-3360", "bigscience2022-bloom-176b", "zhang2022-opt-175b"]) {
-    assert.ok(Math.abs(evaluations.find((e) => e.run.id === id)!.relativeError) < 0.09, id);
+    assertApprox(evaluations.find((e) => e.run.id === id)!.relativeError, 0, { abs: 0.09 }, id);
   }
 });
 
@@ -62,5 +63,5 @@ test("runs left out are listed with their reasons", () => {
 test("left-out ZeRO-3 rows: the step model predicts no loss of throughput as GPUs are added", () => {
   const gpt = { model_type: "gpt2", n_embd: 12288, n_head: 96, n_layer: 96, vocab_size: 51200, n_positions: 2048 };
   const mfu = [384, 768, 1536].map((g) => stepTime({ config: gpt, gpu: "a100-sxm-80gb", gpuCount: g, dp: g, zeroStage: 3, seqLength: 2048, microBatchSize: 1, globalBatch: 1536, recompute: "full", includeMemory: false }).mfu);
-  assert.ok(Math.abs(mfu[2] - mfu[0]) / mfu[0] < 0.01, mfu.join(", "));
+  assertApprox(mfu[2]!, mfu[0]!, { rel: 0.01 }, mfu.join(", "));
 });

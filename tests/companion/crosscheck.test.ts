@@ -14,6 +14,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { ACTIVATION_TOLERANCE, comparisonTable, crossCheck, extractRegion, loadMeasurements } from "../../src/plugins/include-code.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const { layouts, config } = loadMeasurements();
 
@@ -33,8 +34,7 @@ for (const layout of layouts) {
       assert.equal(c.measured, c.expected, `${c.what}: expected ${c.expected} (model ${c.model}), measured ${c.measured}`);
     }
     for (const c of check.activations) {
-      const gap = Math.abs(c.measured - c.expected) / c.expected;
-      assert.ok(gap <= ACTIVATION_TOLERANCE, `${c.what}: expected ${c.expected} (model ${c.model}), measured ${c.measured}, gap ${(100 * gap).toFixed(2)}%`);
+      assertApprox(c.measured, c.expected, { rel: ACTIVATION_TOLERANCE }, `${c.what} (model ${c.model})`);
       assert.ok(c.measured >= c.expected, `${c.what}: PyTorch saved less than the corrected model (${c.measured} < ${c.expected}); a formula counts something PyTorch does not keep`);
     }
   });

@@ -18,6 +18,7 @@ import {
 } from "../../src/figures/activation-curve.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { findModelPreset, layerActivations, parseModelConfig, trainingMemory } from "../../src/model/index.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const defaults = activationCurveWidget.parseSettings({});
 
@@ -81,7 +82,7 @@ test("the sequence axis stops at the model's position limit (GPT-2: 1,024 tokens
 test("the micro-batch scales the activations linearly", () => {
   const one = activationCurves(defaults);
   const four = activationCurves({ ...defaults, microBatch: 4 });
-  one.bytes.selective.forEach((b, i) => assert.ok(Math.abs(four.bytes.selective[i]! - 4 * b) <= 1e-6 * b));
+  one.bytes.selective.forEach((b, i) => assertApprox(four.bytes.selective[i]!, 4 * b, { abs: 1e-6 * b }));
 });
 
 test("parseMicroBatch accepts whole numbers 1 to 1024 and explains everything else, never NaN", () => {

@@ -55,7 +55,7 @@ describe("config-finder drawing", () => {
   it("explains the top choice with the model's numbers", () => {
     const text = explainConfigFinder(configFinderDefaults, result);
     assert.match(text, /^Fastest under this model: DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3/);
-    assert.match(text, /takes 18\.24 s: 18\.15 s of compute, 0 ms of pipeline bubble \(\(p − 1\)\/m = 0\.000\)/);
+    assert.match(text, /takes 18\.24 s: 18\.15 s of compute, 0 s of pipeline bubble \(\(p − 1\)\/m = 0\.000\)/);
     assert.match(text, /MFU 43\.7%, 51\.6 GB per GPU of 72 GB usable\. 2,400 configurations fit\. 5,976 configurations tried: 336 cannot split/);
     const none = explainConfigFinder({ ...configFinderDefaults, gpuCount: 1 }, runConfigFinder({ ...configFinderDefaults, gpuCount: 1 }));
     assert.match(none, /^Nothing fits: Llama 3\.1 70B on 1 GPUs\./);

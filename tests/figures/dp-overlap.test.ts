@@ -3,14 +3,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { parseHTML } from "linkedom";
 import {
-  chapterTimelinePanels,
   defaultDpOverlapSettings,
   dpOverlapWidget,
   parseDpOverlapSettings,
-  renderChapterFigures,
   summarizeDpOverlap,
   validateDpOverlapControls,
 } from "../../src/figures/dp-overlap.ts";
+import { chapterTimelinePanels, renderChapterFigures } from "../../src/figures/dp-chapter-figures.ts";
 import { formatDuration, mergeRuns } from "../../src/figures/dp-timelines.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { dataParallelTimeline, findGpu, findModelPreset, modelFlopsPerToken } from "../../src/model/index.ts";

@@ -21,6 +21,7 @@ import {
 } from "../../src/figures/memory-explorer-state.ts";
 import { memoryExplorerWidget } from "../../src/figures/memory-explorer.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const GB = 1e9;
 const state = (over: Partial<MemoryExplorerState>): MemoryExplorerState => ({ ...memoryDefaults, ...over });
@@ -78,7 +79,7 @@ describe("memory-explorer: numbers from the model", () => {
       const sharded = { parameters: zero >= 3, gradients: zero >= 2, optimizer: zero >= 1 };
       for (const key of ["parameters", "gradients", "optimizer"] as const) {
         const row = v.rows.find((r) => r.key === key)!;
-        assert.ok(Math.abs((st.parameterCount * beta[key]) / (sharded[key] ? dp : 1) - row.bytes) <= 1e-6 * row.bytes, `${key} z${zero} d${dp} t${tp} p${pp}`);
+        assertApprox((st.parameterCount * beta[key]) / (sharded[key] ? dp : 1), row.bytes, { rel: 1e-6 }, `${key} z${zero} d${dp} t${tp} p${pp}`);
         assert.ok(row.formula.includes(`× ${beta[key]} bytes`), row.formula);
         assert.equal(row.formula.includes(`÷ ${dp} (ZeRO`), sharded[key] && dp > 1, row.formula);
       }

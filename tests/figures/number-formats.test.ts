@@ -9,7 +9,7 @@ import {
   summarizeView,
 } from "../../src/figures/number-formats.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
-import { decodeBits, encodeNumber } from "../../src/model/number-formats.ts";
+import { decodeBits, encodeNumber } from "../../src/model/index.ts";
 
 function render(raw: unknown, width?: number) {
   const { document } = parseHTML("<!doctype html><html><body><div id='nf' data-widget='number-formats'></div></body></html>");

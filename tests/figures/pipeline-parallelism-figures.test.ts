@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { outputDir, renderPipelineFigures, timelineFigures } from "../../tools/figures/pipeline-parallelism.ts";
 import { pipelineSchedule } from "../../src/model/index.ts";
+import { formatPercent } from "../../src/figures/kit/format.ts";
 
 test("committed pipeline timelines match what tools/figures/pipeline-parallelism.ts writes", () => {
   for (const [name, svg] of Object.entries(renderPipelineFigures())) {
@@ -17,7 +18,7 @@ test("each timeline prints the model's bubble and has a title and description", 
   for (const f of timelineFigures) {
     const r = pipelineSchedule(f.input);
     const svg = svgs[f.file];
-    assert.ok(svg.includes(`bubble: ${(r.bubbleFraction * 100).toFixed(1)}% of busy time`), f.file);
+    assert.ok(svg.includes(`bubble: ${formatPercent(r.bubbleFraction)} of busy time`), f.file);
     assert.ok(/<title id="[^"]+-title">[^<]+<\/title>/.test(svg) && /<desc id="[^"]+-desc">[^<]+<\/desc>/.test(svg), f.file);
     assert.ok(!/NaN|undefined|Infinity/.test(svg), f.file);
   }

@@ -63,7 +63,7 @@ test("summaries print the plan's numbers", () => {
     summarizeRingAttention(ringAttentionDefaults),
     "4 GPUs, contiguous sharding, causal mask. Work per GPU in tiles: GPU 0 2, GPU 1 6, GPU 2 10, GPU 3 14. Critical path 14 tiles against 8 for a balanced ring (57.1% efficient).",
   );
-  assert.match(summarizeRingAttention({ gpus: 16, sharding: "zigzag", causal: true, step: 5 }), /This step lasts 2 tiles\. Critical path 32 tiles against 32 for a balanced ring \(100\.0% efficient\)\./);
+  assert.match(summarizeRingAttention({ gpus: 16, sharding: "zigzag", causal: true, step: 5 }), /This step lasts 2 tiles\. Critical path 32 tiles against 32 for a balanced ring \(100% efficient\)\./);
 });
 
 test("static render under linkedom: disabled controls, title/desc, one drawn tile per unmasked tile", () => {

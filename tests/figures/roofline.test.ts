@@ -10,6 +10,7 @@ import {
 } from "../../src/figures/roofline.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { findGpu, matmulCost, ridgePointFlopsPerByte } from "../../src/model/index.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 function newRoot(): Element {
   const { document } = parseHTML('<!doctype html><html><body><div id="widget-roofline-1" data-widget="roofline"></div></body></html>');
@@ -47,7 +48,7 @@ describe("roofline view", () => {
     const bf = rooflineView({ gpu: "h100-sxm", precision: "bf16", tokens: 16, seq: 4096 });
     const f8 = rooflineView({ gpu: "h100-sxm", precision: "fp8", tokens: 16, seq: 4096 });
     assert.equal(f8.peakFlopsPerSecond, findGpu("h100-sxm")!.fp8FlopsPerSecond);
-    assert.ok(Math.abs(f8.points[0]!.cost.intensityFlopsPerByte - 2 * bf.points[0]!.cost.intensityFlopsPerByte) < 1e-9);
+    assertApprox(f8.points[0]!.cost.intensityFlopsPerByte, 2 * bf.points[0]!.cost.intensityFlopsPerByte, { abs: 1e-9 });
   });
 });
 

@@ -15,6 +15,7 @@ import {
 } from "../../src/figures/tp-sharding.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { findModelPreset, layerActivations, parseModelConfig, tpShardingLayout } from "../../src/model/index.ts";
+import { formatBytes } from "../../src/figures/kit/format.ts";
 
 test("parseSettings applies the defaults and rejects unknown keys and bad values, naming the field", () => {
   assert.deepEqual(tpShardingWidget.parseSettings({}), tpShardingDefaults);
@@ -68,8 +69,8 @@ test("the summary prints the model's numbers", () => {
   const text = summarizeTpSharding(tpShardingDefaults);
   assert.ok(text.includes("Each GPU holds 8 of 64 query heads and 1 of 8 KV heads."));
   assert.ok(text.includes(`${(layout.layerWeightElementsPerGpu / 1e6).toFixed(2)} M of ${(layout.layerWeightElements / 1e6).toFixed(2)} M elements`));
-  assert.ok(text.includes(`${(acts / 1e6).toFixed(1)} MB`));
-  assert.ok(text.includes("469,762,048 elements (939.5 MB in bf16)"));
+  assert.ok(text.includes(formatBytes(acts)), text);
+  assert.ok(text.includes("469,762,048 elements (940 MB in bf16)"));
   assert.match(summarizeTpSharding({ ...tpShardingDefaults, tp: 1 }), /no tensor-parallel traffic/);
   const t16 = summarizeTpSharding({ ...tpShardingDefaults, tp: 16 });
   assert.match(t16, /Each GPU holds 4 of 64 query heads and 1 of 8 KV heads\./);

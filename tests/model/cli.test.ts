@@ -6,6 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { findModelPreset } from "../../src/model/index.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const scratch = mkdtempSync(join(tmpdir(), "model-cli-"));
@@ -100,9 +101,9 @@ describe("model CLI", () => {
     const out = JSON.parse(r.stdout);
     assert.ok(out.stepSeconds > 0 && out.mfu > 0 && out.mfu < 1);
     const sum = Object.values(out.breakdown as Record<string, number>).reduce((a, x) => a + x, 0);
-    assert.ok(Math.abs(sum - out.stepSeconds) < 1e-9 * out.stepSeconds);
+    assertApprox(sum, out.stepSeconds, { rel: 1e-9 });
     for (const k of ["compute", "recompute", "bubble", "tp", "cp", "pp", "ep", "dp", "optimizer"]) assert.equal(typeof out.breakdown[k], "number", k);
-    assert.ok(Math.abs(out.tokensPerSecondPerGpu - (512 * 8192) / (out.stepSeconds * 256)) < 1e-6);
+    assertApprox(out.tokensPerSecondPerGpu, (512 * 8192) / (out.stepSeconds * 256), { abs: 1e-6 });
     assert.ok(out.memoryPerGpu.total > 0);
     assert.equal(out.layout.chunks, 5);
   });

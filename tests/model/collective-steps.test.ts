@@ -11,6 +11,7 @@ import {
   STEP_COLLECTIVES,
   type StepCollective,
 } from "../../src/model/index.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 test("every collective ends in the promised state for 2…16 ranks and any root", () => {
   fc.assert(
@@ -49,7 +50,7 @@ test("bytes each rank sends match the nccl-tests bus-bandwidth factors (ring col
     ];
     for (const [c, nccl] of cases) {
       const s = collectiveSteps({ collective: c, ranks: n, messageBytes: S });
-      for (const sent of s.bytesSentByRank) assert.ok(Math.abs(sent - busBandwidthFactor(nccl, n) * S) < 1e-6, `${c} n=${n}`);
+      for (const sent of s.bytesSentByRank) assertApprox(sent, busBandwidthFactor(nccl, n) * S, { abs: 1e-6 }, `${c} n=${n}`);
     }
   }
 });
@@ -74,7 +75,7 @@ test("α–β time: ring all-reduce 2(n-1)(α + S/(nβ)); binomial broadcast cei
   const beta = 50e9;
   const S = 1e9;
   const n = 8;
-  const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-12 * Math.max(1, b), `${a} vs ${b}`);
+  const close = (a: number, b: number) => assertApprox(a, b, { rel: 1e-12, abs: 1e-12 });
   close(alphaBetaSeconds(collectiveSteps({ collective: "all-reduce", ranks: n, messageBytes: S }), alpha, beta), 2 * (n - 1) * (alpha + S / (n * beta)));
   close(alphaBetaSeconds(collectiveSteps({ collective: "broadcast", ranks: n, messageBytes: S }), alpha, beta), 3 * (alpha + S / beta));
   close(alphaBetaSeconds(collectiveSteps({ collective: "gather", ranks: n, messageBytes: S }), alpha, beta), alpha + ((n - 1) * S) / (n * beta));

@@ -9,6 +9,7 @@ import {
   overlapRatios,
   tpSpRegatherElementsPerLayer,
 } from "../../src/model/index.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const config = (id: string) => findModelPreset(id)!.config;
 const LLAMA_8B = 8_030_261_248;
@@ -123,7 +124,7 @@ describe("overlap ratios", () => {
     const r = overlapRatios(config("llama-3.1-8b"), { setup: { dp: 8, seqLength: 4096 }, peakFlopsPerSecond: 1e15, mfu: 0.5, bandwidths });
     assert.ok(r.dp && r.tp === null && r.pp === null && r.zero3 === null);
     assert.equal(r.dp.commSeconds, (1.75 * LLAMA_8B * 2) / 50e9);
-    assert.ok(Math.abs(r.dp.ratio - r.dp.commSeconds / r.dp.computeSeconds) < 1e-12);
+    assertApprox(r.dp.ratio, r.dp.commSeconds / r.dp.computeSeconds, { abs: 1e-12 });
   });
   test("ratios grow as bandwidth falls and shrink as sequences grow", () => {
     const setup = { tp: 8, pp: 4, dp: 8, zeroStage: 1 as const, microbatches: 8 };
@@ -148,6 +149,6 @@ test("overlapRatios(): ZeRO-1's parameter all-gather is measured against the nex
   const z1 = overlapRatios(config("llama-3.1-8b"), { setup: { dp: 64, zeroStage: 1, seqLength: 4096 }, peakFlopsPerSecond: 989.4e12, mfu: 0.4, bandwidths: bw });
   assert.equal(z0.zeroParamGather, null);
   // Half the all-reduce's bytes in half its window (the forward is half the backward): the same ratio.
-  assert.ok(Math.abs(z1.zeroParamGather!.ratio - z0.dp!.ratio) < 1e-9);
+  assertApprox(z1.zeroParamGather!.ratio, z0.dp!.ratio, { abs: 1e-9 });
   assert.ok(z1.zeroParamGather!.ratio > 1.8);
 });

@@ -18,6 +18,7 @@ import {
   stepTimeSeconds,
   trainingFlops,
 } from "../../src/model/index.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const config = (id: string) => findModelPreset(id)!.config;
 
@@ -48,21 +49,21 @@ describe("FLOPs per token", () => {
     const [B, L, s, h, V] = [1, 96, 2048, 12288, 51200];
     const eq7 = korthikantiModelFlops({ B, L, s, h, V }) / (B * s);
     const expected = 72 * L * h * h + 12 * L * s * h + 6 * V * h;
-    assert.ok(Math.abs(eq7 - expected) <= 1e-12 * expected);
+    assertApprox(eq7, expected, { rel: 1e-12 });
     assert.equal(12 * L * s * h, palmFlopsPerToken(1, L, 96, 128, s) - 6);
   });
   test("our GPT-2-family count is within 0.01% of Eq. (7) for the 175B shape (the gap is the biases)", () => {
     const cfg = { model_type: "gpt2", n_embd: 12288, n_head: 96, n_layer: 96, n_positions: 2048, vocab_size: 51200 };
     const ours = modelFlopsPerToken(cfg, 2048).total;
     const eq7 = korthikantiModelFlops({ B: 1, L: 96, s: 2048, h: 12288, V: 51200 }) / 2048;
-    assert.ok(Math.abs(ours - eq7) / eq7 < 1e-4);
+    assertApprox(ours, eq7, { rel: 1e-4 });
   });
   test("hardware FLOPs: full recomputation adds a forward of the layers, matching narayanan2021efficient Eq. (3) for a bias-free shape", () => {
     const [L, s, h, V] = [96, 2048, 12288, 51200];
     const cfg = { model_type: "gpt2", n_embd: h, n_head: 96, n_layer: L, n_positions: s, vocab_size: V };
     const ours = hardwareFlopsPerToken(cfg, s, "full");
     const eq3 = narayananFullRecomputeFlops({ B: 1, L, s, h, V }) / s;
-    assert.ok(Math.abs(ours - eq3) / eq3 < 1e-4);
+    assertApprox(ours, eq3, { rel: 1e-4 });
     assert.ok(hardwareFlopsPerToken(cfg, s, "selective") > modelFlopsPerToken(cfg, s).total);
     assert.equal(hardwareFlopsPerToken(cfg, s, "none"), modelFlopsPerToken(cfg, s).total);
   });
@@ -86,8 +87,8 @@ describe("MFU and HFU reproduce korthikanti2023reducing Table 5 (A100 312 TFLOPS
       const hw = 100 * flopsUtilization({ tokensPerSecond, flopsPerToken: hardwarePerToken, gpuCount: gpus, peakFlopsPerSecond: peak });
       // The iteration time is printed to ±half its last digit; the percentages to ±0.05.
       const timeTolerance = 0.005 / seconds;
-      assert.ok(Math.abs(m - mfu) <= m * timeTolerance + 0.05, `MFU ${m}`);
-      assert.ok(Math.abs(hw - hfu) <= hw * timeTolerance + 0.05, `HFU ${hw}`);
+      assertApprox(m, mfu, { abs: m * timeTolerance + 0.05 }, `MFU ${m}`);
+      assertApprox(hw, hfu, { abs: hw * timeTolerance + 0.05 }, `HFU ${hw}`);
     });
   }
 });
@@ -145,8 +146,8 @@ describe("GPU specs (src/data/gpus.ts)", () => {
       for (const v of [g.bf16FlopsPerSecond, g.tf32FlopsPerSecond, g.hbmBytes, g.hbmBytesPerSecond, g.nvlinkBytesPerSecond, g.pcieBytesPerSecond]) {
         assert.ok(Number.isFinite(v) && v > 0, g.id);
       }
-      assert.ok(Math.abs(g.tf32FlopsPerSecond / g.bf16FlopsPerSecond - 0.5) < 0.02, g.id);
-      if (g.fp8FlopsPerSecond !== null) assert.ok(Math.abs(g.fp8FlopsPerSecond / g.bf16FlopsPerSecond - 2) < 0.01, g.id);
+      assertApprox(g.tf32FlopsPerSecond / g.bf16FlopsPerSecond, 0.5, { abs: 0.02 }, g.id);
+      if (g.fp8FlopsPerSecond !== null) assertApprox(g.fp8FlopsPerSecond / g.bf16FlopsPerSecond, 2, { abs: 0.01 }, g.id);
       assert.ok(g.source.length > 20, g.id);
     }
     for (const id of ["h100-sxm", "h100-pcie", "h200-sxm", "a100-sxm-80gb", "a100-sxm-40gb", "b200"]) assert.ok(ids.has(id), id);

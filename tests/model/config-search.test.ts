@@ -11,6 +11,7 @@ import {
   stepTime,
   CONFIG_SEARCH_EXCLUSIONS,
 } from "../../src/model/index.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const h100 = findGpu("h100-sxm")!;
 const llama8b = findModelPreset("llama-3.1-8b")!.config;
@@ -26,7 +27,7 @@ test("every ranked configuration uses all GPUs, reaches the batch, fits, and is 
     assert.ok(c.microbatches >= c.pp);
     assert.ok(c.memoryBytes <= 0.9 * 80e9);
     const sum = c.computeSeconds + c.bubbleSeconds + c.exposedSeconds.tp + c.exposedSeconds.cp + c.exposedSeconds.ep + c.exposedSeconds.pp + c.exposedSeconds.dp;
-    assert.ok(Math.abs(sum - c.stepSeconds) < 1e-12 * c.stepSeconds);
+    assertApprox(sum, c.stepSeconds, { rel: 1e-12 });
     assert.ok(c.mfu > 0 && c.mfu < 1);
   }
   for (let i = 1; i < r.ranked.length; i++) assert.ok(r.ranked[i - 1].stepSeconds <= r.ranked[i].stepSeconds);
@@ -43,10 +44,10 @@ test("each ranked configuration is the step model's prediction for its layout an
   const r = searchConfigurations({ config: llama70b, gpu: h100, gpuCount: 64, seqLength: 4096, globalBatchSequences: 256 });
   for (const c of r.ranked.slice(0, 20)) {
     const p = stepTime({ config: llama70b, gpu: h100, gpuCount: 64, tp: c.tp, pp: c.pp, cp: c.cp, ep: c.ep, dp: c.dp, zeroStage: c.zeroStage, recompute: c.recompute, seqLength: 4096, microBatchSize: c.microBatchSize, globalBatch: 256, stageLayers: c.stageLayers, gradReduce: "fp32", includeMemory: false });
-    assert.ok(Math.abs(p.stepSeconds - c.stepSeconds) < 1e-12 * c.stepSeconds);
+    assertApprox(p.stepSeconds, c.stepSeconds, { rel: 1e-12 });
     assert.equal(p.mfu, c.mfu);
     const mfu = (256 * 4096 * modelFlopsPerToken(llama70b, 4096).total) / (c.stepSeconds * 64 * 989.4e12);
-    assert.ok(Math.abs(c.mfu - mfu) < 1e-12);
+    assertApprox(c.mfu, mfu, { abs: 1e-12 });
   }
 });
 

@@ -12,14 +12,13 @@ import {
   type DpTimelineInput,
 } from "../../src/model/dp-overlap.ts";
 import { ModelInputError } from "../../src/model/errors.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const MiB = 2 ** 20;
 
+/** Within `rel` of `expected`, or of 1 when |expected| < 1. */
 function close(actual: number, expected: number, rel = 1e-12): void {
-  assert.ok(
-    Math.abs(actual - expected) <= rel * Math.max(1, Math.abs(expected)),
-    `expected ${expected}, got ${actual}`,
-  );
+  assertApprox(actual, expected, { rel, abs: rel });
 }
 
 const base: DpTimelineInput = {
@@ -166,7 +165,7 @@ describe("dataParallelTimeline", () => {
           for (let i = 1; i < compute.length; i++) assert.ok(compute[i].startSeconds >= compute[i - 1].endSeconds - 1e-12);
           for (const s of comm) assert.ok(s.startSeconds >= s.readySeconds - 1e-12);
           const bytes = comm.reduce((sum, s) => sum + s.bytes, 0);
-          if (input.dp > 1) assert.ok(Math.abs(bytes - t.syncs * input.gradientBytes) <= 1e-6 * input.gradientBytes);
+          if (input.dp > 1) assertApprox(bytes, t.syncs * input.gradientBytes, { abs: 1e-6 * input.gradientBytes });
           const overlapped = dataParallelTimeline({ ...input, overlap: true });
           const serial = dataParallelTimeline({ ...input, overlap: false });
           assert.ok(overlapped.stepSeconds <= serial.stepSeconds + 1e-9);

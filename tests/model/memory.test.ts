@@ -16,6 +16,7 @@ import {
   type Recompute,
   type TrainingSetup,
 } from "../../src/model/index.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const MiB = 2 ** 20;
 const config = (id: string) => findModelPreset(id)!.config;
@@ -93,7 +94,7 @@ describe("activations per layer follow korthikanti2023reducing Table 2 (t = 8, s
         const arch = parseModelConfig(gptConfig(model.h, model.a, model.L)).architecture;
         const layer = layerActivations(arch, { seqLength: 2048, microBatchSize: model.b, tp: 8, sequenceParallel: row.sp, attention: "eager" });
         const general = storedLayerBytes(layer, row.recompute);
-        assert.ok(Math.abs(general - closed) <= 1e-9 * closed, `${general} vs ${closed}`);
+        assertApprox(general, closed, { rel: 1e-9 }, `${general} vs ${closed}`);
       });
     });
   }
@@ -182,13 +183,13 @@ describe("whole-stage activations under pipeline schedules", () => {
     const m = trainingMemory(gpt22b, { seqLength: 2048, microBatchSize: 1, tp: 8, sequenceParallel: true, pp: 4, microbatches: 8, attention: "eager" });
     const perLayer = korthikantiLayerActivationBytes({ s: 2048, b: 1, h: 6144, a: 64, t: 8, sequenceParallel: true, recompute: "none" });
     assert.equal(m.stages[0].inFlightMicrobatches, 4);
-    assert.ok(Math.abs(m.stages[0].activationDetail.layers - 48 * perLayer) < 1e-6 * perLayer);
+    assertApprox(m.stages[0].activationDetail.layers, 48 * perLayer, { abs: 1e-6 * perLayer });
   });
   test("interleaved first stage holds L(1 + (p−1)/(pv)) layers' worth (§4.2.3): p = 4, v = 3, L = 48", () => {
     const m = trainingMemory(gpt22b, { seqLength: 2048, microBatchSize: 1, tp: 8, sequenceParallel: true, pp: 4, schedule: "interleaved", virtualStages: 3, microbatches: 8, attention: "eager" });
     const perLayer = korthikantiLayerActivationBytes({ s: 2048, b: 1, h: 6144, a: 64, t: 8, sequenceParallel: true, recompute: "none" });
     const factor = 1 + (4 - 1) / (4 * 3);
-    assert.ok(Math.abs(m.stages[0].activationDetail.layers - 48 * factor * perLayer) < 1e-6 * perLayer);
+    assertApprox(m.stages[0].activationDetail.layers, 48 * factor * perLayer, { abs: 1e-6 * perLayer });
   });
   test("in-flight microbatches: AFAB m, 1F1B min(p − i, m), interleaved Megatron warm-up + 1 chunks (Narayanan §2.2)", () => {
     assert.equal(inFlightMicrobatches("afab", 4, 0, 16), 16);

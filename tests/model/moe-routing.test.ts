@@ -9,6 +9,7 @@ import {
   type MoeRoutingInput,
 } from "../../src/model/moe-routing.ts";
 import { ModelInputError } from "../../src/model/errors.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const base: MoeRoutingInput = {
   tokens: 512,
@@ -35,7 +36,8 @@ test("expertPopularity() is uniform at skew 0 and Zipf-like above", () => {
   assert.deepEqual(expertPopularity(4, 0), [0.25, 0.25, 0.25, 0.25]);
   const p = expertPopularity(3, 1);
   const z = 1 + 1 / 2 + 1 / 3;
-  assert.ok(Math.abs(p[0] - 1 / z) < 1e-15 && Math.abs(p[2] - 1 / 3 / z) < 1e-15);
+  assertApprox(p[0], 1 / z, { abs: 1e-15 });
+  assertApprox(p[2], 1 / 3 / z, { abs: 1e-15 });
 });
 
 test("simulateMoeRouting() is deterministic for a seed and pins the chapter's default state", () => {
@@ -136,9 +138,9 @@ test("switchBalanceLoss: 1 at uniform routing and whenever f is uniform, below 1
   const { switchBalanceLoss } = await import("../../src/model/moe-routing.ts");
   const third = 1 / 3;
   // Uniform probabilities: every token goes to expert 0 (ties), f = (1, 0, 0), and the loss is still 1.
-  assert.ok(Math.abs(switchBalanceLoss([[third, third, third], [third, third, third], [third, third, third]]) - 1) < 1e-12);
-  assert.ok(Math.abs(switchBalanceLoss([[0.5, 0.25, 0.25], [0.2, 0.6, 0.2], [0.1, 0.1, 0.8]]) - 1) < 1e-12);
-  assert.ok(Math.abs(switchBalanceLoss([[0.9, 0.05, 0.05], [0.05, 0.9, 0.05], [0.05, 0.05, 0.9]]) - 1) < 1e-12);
+  assertApprox(switchBalanceLoss([[third, third, third], [third, third, third], [third, third, third]]), 1, { abs: 1e-12 });
+  assertApprox(switchBalanceLoss([[0.5, 0.25, 0.25], [0.2, 0.6, 0.2], [0.1, 0.1, 0.8]]), 1, { abs: 1e-12 });
+  assertApprox(switchBalanceLoss([[0.9, 0.05, 0.05], [0.05, 0.9, 0.05], [0.05, 0.05, 0.9]]), 1, { abs: 1e-12 });
   const unbalanced = switchBalanceLoss([[0.34, 0.33, 0.33], [0.34, 0.33, 0.33], [0, 0.51, 0.49]]);
   assert.ok(unbalanced < 1);
   assert.equal(unbalanced.toFixed(2), "0.84");

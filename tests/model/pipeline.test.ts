@@ -12,6 +12,7 @@ import {
   type PipelineInput,
   type PipelineResult,
 } from "../../src/model/index.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 /** Checks the invariants every layout must satisfy; returns nothing, throws on a violation. */
 function assertValid(result: PipelineResult, input: PipelineInput): void {
@@ -75,7 +76,7 @@ function assertValid(result: PipelineResult, input: PipelineInput): void {
   }
   if (input.schedule === "zb-h1") assert.equal(weightOps, p * m);
   // Busy and idle add up to the makespan on every stage.
-  result.busyPerStage.forEach((busy, i) => assert.ok(Math.abs(busy + result.idlePerStage[i] - result.makespan) < 1e-9));
+  result.busyPerStage.forEach((busy, i) => assertApprox(busy + result.idlePerStage[i], result.makespan, { abs: 1e-9 }));
   assert.ok(Number.isFinite(result.bubbleFraction) && result.bubbleFraction >= 0);
 }
 
@@ -88,7 +89,7 @@ describe("bubble fractions with uniform durations (narayanan2021efficient §2.2)
           assert.equal(r.bubbleFraction, bubbleFraction1f1b(p, m), `${schedule} p=${p} m=${m}`);
           assert.equal(r.bubbleFraction, (p - 1) / m);
           assert.equal(r.makespan, (m + p - 1) * 3);
-          assert.ok(Math.abs(r.bubbleRate - (p - 1) / (m + p - 1)) < 1e-12);
+          assertApprox(r.bubbleRate, (p - 1) / (m + p - 1), { abs: 1e-12 });
         }
       }
     }
@@ -132,7 +133,7 @@ describe("ZB-H1 (qi2024zerobubble §2.3, Table 2)", () => {
         for (const [F, B, W] of [[1, 1, 1], [2, 2, 1], [3, 2, 1], [2, 3, 2], [1.5, 2.5, 0.5], [4, 3, 3]]) {
           const r = pipelineSchedule({ schedule: "zb-h1", stages: p, microbatches: m, forward: F, backward: B, weightGrad: W });
           const expected = bubbleTimeZbH1(p, F, B, W);
-          for (const idle of r.idlePerStage) assert.ok(Math.abs(idle - expected) < 1e-9, `p=${p} m=${m} F=${F} B=${B} W=${W}: ${idle} vs ${expected}`);
+          for (const idle of r.idlePerStage) assertApprox(idle, expected, { abs: 1e-9 }, `p=${p} m=${m} F=${F} B=${B} W=${W}: ${idle} vs ${expected}`);
         }
       }
     }

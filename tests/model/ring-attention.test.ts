@@ -11,6 +11,7 @@ import {
   ringOverlapMinTokensPerGpu,
 } from "../../src/model/ring-attention.ts";
 import { ModelInputError } from "../../src/model/errors.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 test("zig-zag sharding gives GPU i chunks i and 2c−1−i (the Llama 3 split, grattafiori2024llama3 §3.3.2)", () => {
   assert.deepEqual(ownedChunks(4, "zigzag", 0), [0, 7]);
@@ -48,7 +49,7 @@ test("causal contiguous sharding: GPU i does 4i+2 tiles, critical path 4c−2, e
     assert.equal(plan.totalWork, 2 * c * c);
     assert.equal(plan.criticalPathWork, 4 * c - 2);
     assert.equal(plan.idealWork, 2 * c);
-    assert.ok(Math.abs(plan.efficiency - c / (2 * c - 1)) < 1e-12);
+    assertApprox(plan.efficiency, c / (2 * c - 1), { abs: 1e-12 });
     assert.equal(plan.imbalance, 2 * c - 1);
   }
 });
@@ -135,10 +136,10 @@ test("Ulysses sends (c−1)/c of the local Q, K, V and output; with 16:1 GQA and
   const ulysses = ulyssesForwardBytesPerLayer(llama405bAt128k);
   assert.equal(ulysses, (8192 * (2 * 128 + 2 * 8) * 128 * 2 * 15) / 16);
   // ring / Ulysses = c·n_kv / (n_h + n_kv) = 16·8/136
-  assert.ok(Math.abs(ringForwardBytesPerLayer(llama405bAt128k) / ulysses - (16 * 8) / 136) < 1e-12);
+  assertApprox(ringForwardBytesPerLayer(llama405bAt128k) / ulysses, (16 * 8) / 136, { abs: 1e-12 });
   // multi-head attention: ring / Ulysses = c/2
   const mha = { ...llama405bAt128k, kvHeads: 128 };
-  assert.ok(Math.abs(ringForwardBytesPerLayer(mha) / ulyssesForwardBytesPerLayer(mha) - 8) < 1e-12);
+  assertApprox(ringForwardBytesPerLayer(mha) / ulyssesForwardBytesPerLayer(mha), 8, { abs: 1e-12 });
 });
 
 test("overlap bound: block ≥ F/B for multi-head attention in 16-bit (liu2023ring §3), scaled by n_kv/n_h and ×2 for causal", () => {

@@ -16,12 +16,13 @@ import {
   standardAttentionCost,
   tiledAttentionHbmElements,
 } from "../../src/model/index.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const h100 = findGpu("h100-sxm")!;
 
 test("ridge point of the H100 SXM in bf16 is 989.4 TFLOPS / 3.35 TB/s", () => {
   const ridge = ridgePointFlopsPerByte(h100.bf16FlopsPerSecond, h100.hbmBytesPerSecond);
-  assert.ok(Math.abs(ridge - 989.4 / 3.35) < 1e-9);
+  assertApprox(ridge, 989.4 / 3.35, { abs: 1e-9 });
   assert.equal(ridge.toFixed(1), "295.3");
 });
 
@@ -39,7 +40,7 @@ test("matmul: 2mnk FLOPs and (mk + kn + mn) elements", () => {
   assert.equal(c.hbmBytes, (8 + 12 + 6) * 2);
   const square = matmulCost(4096, 4096, 4096);
   // mnk / (mk + kn + mn) = n/3 for a square bf16 matmul
-  assert.ok(Math.abs(square.intensityFlopsPerByte - 4096 / 3) < 1e-9);
+  assertApprox(square.intensityFlopsPerByte, 4096 / 3, { abs: 1e-9 });
   assert.throws(() => matmulCost(0, 1, 1), ModelInputError);
   assert.throws(() => matmulCost(1.5, 1, 1), ModelInputError);
 });

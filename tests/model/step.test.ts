@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { balancedStageLayers, findInterconnect, findModelPreset, GPUS, ModelInputError, stepTime, type StepInput } from "../../src/model/index.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 // A tiny GPT: h = 64, a = 4 (d = 16), L = 2, V = 100, s = 16. Hand counts:
 // layer matmul parameters (weights and biases, no norms) = 4h² + 4h + 8h² + 5h = 49,728; head V·h = 6,400.
@@ -13,10 +14,10 @@ test("stepTime() on one GPU: compute is 3 × (2N + causal attention) per token p
   const r = stepTime(base);
   const perToken = 2 * 3 * (2 * 49_728 + 2_048) + 3 * 2 * 6_400; // 647,424 FLOPs
   const expected = (16 * perToken) / (PEAK * 0.5);
-  assert.ok(Math.abs(r.breakdown.compute - expected) / expected < 1e-12, `${r.breakdown.compute} vs ${expected}`);
+  assertApprox(r.breakdown.compute, expected, { rel: 1e-12 });
   for (const k of ["bubble", "tp", "cp", "pp", "ep", "dp", "recompute"] as const) assert.equal(r.breakdown[k], 0, k);
   // Adam: 32 bytes per parameter owned (2 layers of 49,984 with norms + the 6,400 embedding) at HBM speed.
-  assert.ok(Math.abs(r.breakdown.optimizer - ((2 * 49_984 + 6_400) * 32) / 3350e9) < 1e-18);
+  assertApprox(r.breakdown.optimizer, ((2 * 49_984 + 6_400) * 32) / 3350e9, { abs: 1e-18 });
   const sum = Object.values(r.breakdown).reduce((a, x) => a + x, 0);
   assert.equal(r.stepSeconds, sum);
   assert.equal(r.tokensPerSecondPerGpu, 16 / r.stepSeconds);
@@ -25,7 +26,7 @@ test("stepTime() on one GPU: compute is 3 × (2N + causal attention) per token p
 test("stepTime(): MFU counts attention whole while the GPU computes half of it under the causal mask", () => {
   const r = stepTime(base);
   const modelFlops = 16 * (6 * (2 * 49_728 + 6_400) + 3 * 2 * 4_096);
-  assert.ok(Math.abs(r.mfu - modelFlops / (r.stepSeconds * PEAK)) < 1e-12);
+  assertApprox(r.mfu, modelFlops / (r.stepSeconds * PEAK), { abs: 1e-12 });
   const full = stepTime({ ...base, causalAttention: false });
   assert.ok(full.breakdown.compute > r.breakdown.compute);
 });
@@ -35,8 +36,8 @@ test("stepTime(): recomputation adds one attention forward (selective) or one la
   const selective = stepTime({ ...base, recompute: "selective" });
   const full = stepTime({ ...base, recompute: "full" });
   const rate = PEAK * 0.5;
-  assert.ok(Math.abs(selective.breakdown.recompute - (16 * 2 * 2_048) / rate) < 1e-18);
-  assert.ok(Math.abs(full.breakdown.recompute - (16 * 2 * (2 * 49_728 + 2_048)) / rate) < 1e-18);
+  assertApprox(selective.breakdown.recompute, (16 * 2 * 2_048) / rate, { abs: 1e-18 });
+  assertApprox(full.breakdown.recompute, (16 * 2 * (2 * 49_728 + 2_048)) / rate, { abs: 1e-18 });
   assert.equal(none.breakdown.recompute, 0);
 });
 
@@ -45,10 +46,10 @@ test("stepTime(): the slowest pipeline stage sets the pace, and the bubble is (p
   assert.equal(r.slowestStage, 1, "the last stage carries the LM head");
   assert.ok(r.stageImbalance > 1);
   const tMax = r.stages[1].total;
-  assert.ok(Math.abs(r.breakdown.bubble - tMax) < 1e-18);
-  assert.ok(Math.abs(r.breakdown.compute - 4 * r.stages[1].compute) < 1e-18);
+  assertApprox(r.breakdown.bubble, tMax, { abs: 1e-18 });
+  assertApprox(r.breakdown.compute, 4 * r.stages[1].compute, { abs: 1e-18 });
   const v2 = stepTime({ ...base, config: { ...tiny, n_layer: 4 }, gpuCount: 2, pp: 2, globalBatch: 4, schedule: "interleaved", chunks: 2 });
-  assert.ok(Math.abs(v2.breakdown.bubble - v2.stages[v2.slowestStage].total / 2) < 1e-18);
+  assertApprox(v2.breakdown.bubble, v2.stages[v2.slowestStage].total / 2, { abs: 1e-18 });
 });
 
 test("balancedStageLayers() moves layers off the end stages (Llama 3's 126 layers over 16 stages)", () => {
@@ -60,10 +61,10 @@ test("stepTime(): ZeRO-1's parameter all-gather hides behind the next step's fir
   const r = stepTime({ ...base, gpuCount: 8, dp: 8, globalBatch: 8, zeroStage: 1 });
   const gather = r.dpTransfers.find((t) => t.name.includes("first forward"));
   assert.ok(gather);
-  assert.ok(Math.abs(gather.windowSeconds - r.stages[0].compute / 3) < 1e-18);
+  assertApprox(gather.windowSeconds, r.stages[0].compute / 3, { abs: 1e-18 });
   const scatter = r.dpTransfers.find((t) => t.name.includes("reduce-scatter"));
   assert.ok(scatter);
-  assert.ok(Math.abs(scatter.windowSeconds - (2 * r.stages[0].compute) / 3) < 1e-18);
+  assertApprox(scatter.windowSeconds, (2 * r.stages[0].compute) / 3, { abs: 1e-18 });
 });
 
 test("stepTime(): bf16 gradient reduction moves half the bytes of fp32", () => {
@@ -78,15 +79,15 @@ test("stepTime(): an in-node all-reduce uses the measured NVLS bus bandwidth (48
   const nvls = stepTime(input).dpTransfers[0];
   const ring = stepTime({ ...input, nvls: false }).dpTransfers[0];
   const alpha = 2 * 7 * 3e-6;
-  assert.ok(Math.abs(nvls.secondsPerCall - (alpha + ((2 * 7) / 8) * nvls.messageBytes / 480e9)) < 1e-15);
-  assert.ok(Math.abs(ring.secondsPerCall - (alpha + ((2 * 7) / 8) * ring.messageBytes / 370e9)) < 1e-15);
+  assertApprox(nvls.secondsPerCall, (alpha + ((2 * 7) / 8) * nvls.messageBytes / 480e9), { abs: 1e-15 });
+  assertApprox(ring.secondsPerCall, (alpha + ((2 * 7) / 8) * ring.messageBytes / 370e9), { abs: 1e-15 });
 });
 
 test("stepTime(): a data-parallel group with one rank per node runs at one NIC's bus bandwidth", () => {
   const r = stepTime({ ...base, config: { ...tiny, n_head: 8 }, gpuCount: 16, tp: 8, dp: 2, globalBatch: 2, zeroStage: 0 });
   const t = r.dpTransfers[0];
   const alpha = 2 * 1 * 8e-6;
-  assert.ok(Math.abs(t.secondsPerCall - (alpha + t.messageBytes / 45e9)) < 1e-15);
+  assertApprox(t.secondsPerCall, (alpha + t.messageBytes / 45e9), { abs: 1e-15 });
 });
 
 test("stepTime(): ZeRO-3 gathers parameters every microbatch; FSDP without resharding gathers once", () => {

@@ -47,6 +47,10 @@ describe("Markdown errors name the file and line", () => {
       else assert.equal(e.message, expected);
     });
   }
+  test("an unknown widget names the nearest widget and what it draws", () => {
+    const e = renderError("::: widget memory-explorerr\n:::");
+    assert.match(e.message, /; did you mean `memory-explorer` \(memory per GPU .*\)\?$/);
+  });
 });
 
 describe("bibliography errors name the entry and line", () => {

@@ -12,6 +12,7 @@ import { expandValueReferences, printValue } from "../../src/plugins/exercise-ch
 import { allExerciseValues, exerciseValue } from "../../src/model/index.ts";
 import { formatNumber } from "../../src/figures/kit/format.ts";
 import { combineVerdicts, judgeAnswer, parseNumber, readAnswer, type AnswerSpec } from "../../src/widgets/runtime/answer-check.ts";
+import { assertApprox } from "../helpers/approx.ts";
 
 const exercise = (answer: string, solution = "It is {=ch2.llama2StatesGB} GB.") => `## Exercises
 
@@ -125,7 +126,7 @@ test("numbers: separators, exponents, a leading ~ and a trailing unit", () => {
 
 test("units: bytes, GiB and GB, durations, percentages, bandwidth in bits, counts", () => {
   assert.deepEqual(readAnswer("1.078e11 B", "GB"), { value: 107.8 });
-  assert.ok(Math.abs((readAnswer("100.4 GiB", "GB") as { value: number }).value - 107.80) < 0.01);
+  assertApprox((readAnswer("100.4 GiB", "GB") as { value: number }).value, 107.80, { abs: 0.01 });
   assert.deepEqual(readAnswer("107,800 MB", "GB"), { value: 107.8 });
   assert.deepEqual(readAnswer("0.5 s", "ms"), { value: 500 });
   assert.deepEqual(readAnswer("40.4%", "%"), { value: 40.4 });

@@ -9,7 +9,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseHTML } from "linkedom";
-import { renderChapterFigures } from "../../src/figures/dp-overlap.ts";
+import { renderChapterFigures } from "../../src/figures/dp-chapter-figures.ts";
 
 const outDir = path.resolve("assets/img/data-parallelism");
 mkdirSync(outDir, { recursive: true });

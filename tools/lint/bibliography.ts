@@ -26,7 +26,7 @@ const field = (e: BibEntry, name: string) => e.fields.find((f) => f.name === nam
 /** Keys cited in a Markdown (or data) text: every `@key` inside a `[…]` group that holds one. */
 export function citedKeys(text: string): Set<string> {
   const keys = new Set<string>();
-  for (const group of text.matchAll(/\[[^\[\]]*?-?@[^\[\]]*\]/g)) {
+  for (const group of text.matchAll(/\[[^[\]]*?-?@[^[\]]*\]/g)) {
     for (const k of group[0].matchAll(/(?<![\w@])-?@([A-Za-z0-9_][\w:.+-]*[\w])/g)) {
       if (!/^(?:eq|fig|sec|tbl):/.test(k[1])) keys.add(k[1]);
     }

@@ -79,7 +79,7 @@ class Masker {
 export function maskMarkdown(src: string, options: MarkdownMaskOptions): string {
   const m = new Masker(src);
   const lines = splitLines(src);
-  let i = maskFrontMatter(m, lines, options);
+  const i = maskFrontMatter(m, lines, options);
   maskBlocks(m, lines, i);
   maskInline(m);
   return m.result();

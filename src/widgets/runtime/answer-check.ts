@@ -156,7 +156,7 @@ export function readAnswer(text: string, unit: string): { value: number } | { er
   if (text.trim() === "") return { error: "Type a number first." };
   const parsed = parseNumber(text);
   if (!parsed) return { error: "That is not a number: type digits, e.g. 12.5." };
-  let { value } = parsed;
+  const { value } = parsed;
   let typed = parsed.unit.replace(/\s+/g, " ");
   const expected = unitOf(unit);
   if (typed === "") return { value };
