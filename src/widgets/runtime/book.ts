@@ -221,7 +221,7 @@ function previewContent(link: HTMLAnchorElement): DocumentFragment | undefined {
     p.className = "popover-heading";
     p.append(copy(target));
     frag.append(p);
-    let next = target.nextElementSibling;
+    const next = target.nextElementSibling;
     if (next && next.tagName === "P") frag.append(copy(next));
   } else {
     frag.append(copy(target));
