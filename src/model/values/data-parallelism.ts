@@ -126,6 +126,7 @@ export function dataParallelismValues(put: PutValue): void {
   put("ch3.eff64Pct", v(100 * at(64).efficiency, "%", d1));
   put("ch3.eff256Pct", v(100 * at(256).efficiency, "%", d1));
   put("ch3.eff1024Pct", v(100 * at(1024).efficiency, "%", d1));
+  put("ch3.eff1024PctRounded", v(100 * at(1024).efficiency, "%", d0)); // the figure's alt text
   put("ch3.tokens1024Millions", v(at(1024).tokensPerSecond / 1e6, "M tokens/s", d2));
   put("ch3.wait1024Pct", v((100 * at(1024).exposedCommSeconds) / at(1024).stepSeconds, "%", d0));
   // Microbatches per replica at the fixed batch: m = B/(b·d), B = 1024 sequences, b = 1 (stated).
@@ -143,7 +144,7 @@ export function dataParallelismValues(put: PutValue): void {
   for (const dp of [8, 64]) {
     for (const z of stages) put(`ch3.zeroMem.d${dp}.z${z}`, v(modelStateBytes(psi8, { zeroStage: z, dp }).total / GB, "GB", d1));
   }
-  put("ch3.zero1FreeGB", v((80 * GB - modelStateBytes(psi8, { zeroStage: 1, dp: 8 }).total) / GB, "GB", d0));
+  put("ch3.zero1FreeGB", v((h100.hbmBytes - modelStateBytes(psi8, { zeroStage: 1, dp: 8 }).total) / GB, "GB", d0));
   const dpBytes = ringAllReduceBytesPerGpu(grad8, 64);
   put("ch3.dpVolumeGB", v(dpBytes / GB, "GB", d1));
   put("ch3.zero3VolumeGB", v((1.5 * dpBytes) / GB, "GB", d1));

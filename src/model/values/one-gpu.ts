@@ -44,6 +44,7 @@ export function oneGpuValues(put: PutValue): void {
   put("ch2.fp32Bytes", v(fp32.parameters, "bytes", d0));
   put("ch2.fp32GradBytes", v(fp32.gradients, "bytes", d0));
   put("ch2.fp32MomentBytes", v(fp32.optimizer / 2, "bytes", d0));
+  put("ch2.adamMomentsBytes", v(fp32.optimizer, "bytes", d0)); // Adam's two fp32 moments, in every layout
   put("ch2.fp32TotalBytes", v(total(fp32), "bytes", d0));
   put("ch2.bf16WeightBytes", v(bf16.parameters, "bytes", d0));
   put("ch2.bf16GradBytes", v(bf16.gradients, "bytes", d0));

@@ -48,6 +48,7 @@ export function pipelineParallelismValues(put: PutValue): void {
   put("ch6.p2pShareBound", v(Math.ceil((100 * p2pSeconds) / stageSeconds), "%", d0));
 
   // Bubble examples.
+  put("ch6.bubbleP4M8", v(100 * bubble(4, 8), "%", d1)); // the GPipe figure's p = 4, m = 8
   put("ch6.bubbleP8M32", v(100 * bubble(8, 32), "%", d1));
   put("ch6.bubbleP8M32Total", v((100 * (8 - 1)) / (32 + 8 - 1), "%", d1));
   put("ch6.bubbleP8M64", v(100 * bubble(8, 64), "%", d1));
