@@ -73,7 +73,7 @@ test("capacity examples follow Eq. (capacity)", () => {
   assertMentions(text, `every expert gets ${fmt(expertCapacity(4096, 8, 2, 1.25))} slots`, "T=4096, E=8, k=2, c=1.25");
   assert.equal(expertCapacity(8192, 64, 2, 1.0), 256);
   assert.equal(expertCapacity(8192, 64, 2, 1.25), 320);
-  assertMentions(text, "$C = 256$ at $c$ = 1.0", "exercise 2a");
+  assertMentions(text, "$C = 256$ at $c = 1.0$", "exercise 2a");
   assertMentions(text, "$C = \\lceil 320 \\rceil = 320$", "exercise 2a");
   assertMentions(text, "$1.5 \\times 256 = 384$", "exercise 2b");
   assertMentions(text, "$64 \\times 384 = 24{,}576$", "exercise 2b slots");

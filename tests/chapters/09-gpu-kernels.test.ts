@@ -117,7 +117,7 @@ test("attention: standard vs fused", () => {
 test("fusion byte counts", () => {
   const elements = 8192 * 14336;
   const t = elementwiseFusionTraffic([{ inputs: ["g"], output: "a" }, { inputs: ["a", "u"], output: "y" }], elements);
-  assertMentions(text, `8192 × 14336 bf16 values, ${mb(elements * 2)}`, "tensor size");
+  assertMentions(text, `$8192 \\times 14336$ bf16 values, ${mb(elements * 2)}`, "tensor size");
   assertMentions(text, `move ${t.unfusedPasses} tensors: ${mb(t.unfusedBytes)}, at least\n${us(t.unfusedBytes / B)}`.replace("\n", " "), "unfused");
   assertMentions(text, `they move ${t.fusedPasses} tensors: ${mb(t.fusedBytes)}, at least ${us(t.fusedBytes / B)}, ${Math.round((1 - t.fusedBytes / t.unfusedBytes) * 100)}% less`, "fused");
   assertMentions(text, `moves ${t.fusedPasses} tensors instead of ${t.unfusedPasses}`, "takeaway");

@@ -4,6 +4,7 @@
  * that says which model function or stated input it comes from). Pure.
  */
 import { findGpu } from "../../data/gpus.ts";
+import { findInterconnect } from "../../data/interconnects.ts";
 import { findModelPreset } from "../../data/models.ts";
 import { parseModelConfig } from "../architecture.ts";
 import { bytesPerParameter } from "../memory.ts";
@@ -21,7 +22,8 @@ const d3 = { decimals: 3 };
 export function expertParallelismValues(put: PutValue): void {
   const preset = findModelPreset("mixtral-8x7b");
   const h100 = findGpu("h100-sxm");
-  if (!preset || !h100) throw new Error("ch7 values: no mixtral-8x7b preset or h100-sxm GPU");
+  const net = findInterconnect("h100-sxm");
+  if (!preset || !h100 || !net) throw new Error("ch7 values: no mixtral-8x7b preset or h100-sxm GPU or interconnect");
   const arch = parseModelConfig(preset.config).architecture;
   const moe = arch.moe;
   if (!moe) throw new Error("ch7 values: mixtral-8x7b has no MoE block");
@@ -49,7 +51,7 @@ export function expertParallelismValues(put: PutValue): void {
   const states = counts.total * perParam;
   put("ch7.adamBytesPerParam", v(perParam, "bytes", d0));
   put("ch7.mixtralStatesGB", v(states / GB, "GB", d1));
-  put("ch7.mixtralGpusExact", v(states / (80 * GB), "GPUs", d1));
+  put("ch7.mixtralGpusExact", v(states / h100.hbmBytes, "GPUs", d1));
   const usable = 81_559 * 2 ** 20;
   put("ch7.h100UsableGB", v(usable / GB, "GB", d1));
   put("ch7.mixtralGpusUsableExact", v(states / usable, "GPUs", d1));
@@ -78,10 +80,10 @@ export function expertParallelismValues(put: PutValue): void {
   const computeSeconds = expertFlops / h100.bf16FlopsPerSecond;
   put("ch7.expertMs", v(computeSeconds * 1e3, "ms", d2));
   put("ch7.nvlinkDispatchMs", v((dispatch / (h100.nvlinkBytesPerSecond / 2)) * 1e3, "ms", d3));
-  // 370 GB/s: NCCL's measured H100 NVLink bus bandwidth, cited in the chapter (nvidia2024nccltests212).
-  put("ch7.ncclDispatchMs", v((dispatch / (370 * GB)) * 1e3, "ms", d3));
-  // One 400 Gb/s InfiniBand port per GPU, 50 GB/s.
-  const ib = (400 * GB) / 8;
+  // NCCL's measured H100 NVLink bus bandwidth, 370 GB/s (src/data/interconnects.ts, cited in the chapter).
+  put("ch7.ncclDispatchMs", v((dispatch / net.nvlinkRingBusBytesPerSecond) * 1e3, "ms", d3));
+  // One 400 Gb/s InfiniBand port per GPU, its 50 GB/s line rate (src/data/interconnects.ts).
+  const ib = net.nicLineBytesPerSecond;
   put("ch7.ibDispatchMs", v((dispatch / ib) * 1e3, "ms", d2));
   put("ch7.ibDispatchCombineMs", v(((2 * dispatch) / ib) * 1e3, "ms", d2));
 
