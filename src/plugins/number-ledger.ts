@@ -186,6 +186,7 @@ function mathEntries(
   // Markers inside math: the chain is checked with the values as printed, and their digits are
   // not counted again (the marker itself is already in the ledger).
   const substituted: Span[] = [];
+  const shifts: { at: number; delta: number }[] = [];
   let out = "";
   let last = 0;
   for (const m of tex.matchAll(/\{=([A-Za-z][\w.-]*)\}|\{:([^{}]*(?:\{,\}[^{}]*)*)\}/g)) {
@@ -193,6 +194,7 @@ function mathEntries(
     const printed = m[1] ? (value ? printValue(value, true) : "0") : printInput(m[2]!, true);
     out += tex.slice(last, m.index);
     substituted.push({ start: out.length, end: out.length + printed.length });
+    shifts.push({ at: out.length + printed.length, delta: m[0].length - printed.length });
     out += printed;
     last = m.index + m[0].length;
   }
@@ -220,8 +222,10 @@ function mathEntries(
     const assignment =
       i > 0 && sides[i - 1]!.relation === "=" && /^\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:_(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\w))?\s*$/.test(sides[i - 1]!.text);
     for (const m of side.text.matchAll(MATH_NUMBER)) {
-      const at = side.start + m.index;
-      if (substituted.some((sp) => at >= sp.start && at < sp.end)) continue;
+      const inText = side.start + m.index;
+      if (substituted.some((sp) => inText >= sp.start && inText < sp.end)) continue;
+      // Back to the source's offsets: a marker is longer or shorter than the value it printed.
+      const at = inText + shifts.filter((sh) => sh.at <= inText).reduce((n, sh) => n + sh.delta, 0);
       const text = m[0].replace(/\{,\}/g, ",");
       const prev = side.text.slice(0, m.index).replace(/\s+$/, "");
       if (/[A-Za-z]$/.test(side.text.slice(0, m.index)) || /^[A-Za-z]/.test(side.text.slice(m.index + m[0].length))) {

@@ -182,7 +182,11 @@ function operandError(text: string): number {
   const src = text.replace(UNIT_TEXT, " ").replace(SPACING, " ").replace(/\{,\}/g, "");
   if (/^\s*[\d.,]+\s*\\?%?\s*$/.test(src)) return 0; // a single literal: its own half unit covers it
   let err = 0;
-  for (const m of src.matchAll(/\d+\.(\d+)/g)) err += (0.5 * 10 ** -m[1]!.length) / Math.max(Number(m[0]), 1e-12);
+  // Only a literal with three or more significant digits is taken to be rounded ("4.649", not "0.1").
+  for (const m of src.matchAll(/\d+\.(\d+)/g)) {
+    if (m[0].replace(/^[0.]+/, "").replace(".", "").length < 3) continue;
+    err += (0.5 * 10 ** -m[1]!.length) / Math.max(Number(m[0]), 1e-12);
+  }
   return err;
 }
 
@@ -214,8 +218,14 @@ export function checkChain(sides: MathSide[]): ChainCheck {
     const ub = sideUnits(sides[i + 1]!.text);
     if (ua !== "" && ub !== "" && ua !== ub) continue; // a unit conversion: not plain arithmetic
     const approx = relation === "\\approx";
-    const halfA = printedHalfUnit(sides[i]!.text, approx) + operandError(sides[i]!.text) * Math.abs(a);
-    const halfB = printedHalfUnit(sides[i + 1]!.text, approx) + operandError(sides[i + 1]!.text) * Math.abs(b);
+    const errA = operandError(sides[i]!.text);
+    const errB = operandError(sides[i + 1]!.text);
+    // "= 2" after exact operands ("512/256 = 2") is exact: an integer is rounding only after \approx
+    // or when the other side is computed from rounded decimals.
+    const exactA = !approx && errB === 0 && /^\s*\d+(?:\{,\}\d{3})*\s*$/.test(sides[i]!.text.replace(UNIT_TEXT, " ").replace(SPACING, " "));
+    const exactB = !approx && errA === 0 && /^\s*\d+(?:\{,\}\d{3})*\s*$/.test(sides[i + 1]!.text.replace(UNIT_TEXT, " ").replace(SPACING, " "));
+    const halfA = (exactA ? 0 : printedHalfUnit(sides[i]!.text, approx)) + errA * Math.abs(a);
+    const halfB = (exactB ? 0 : printedHalfUnit(sides[i + 1]!.text, approx)) + errB * Math.abs(b);
     const slack = approx ? 2 : 1;
     const close = (x: number, y: number, hx: number, hy: number) => {
       const tol = slack * (hx + hy) + 1e-9 * Math.max(Math.abs(x), Math.abs(y));

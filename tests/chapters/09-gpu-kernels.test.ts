@@ -144,7 +144,7 @@ test("coalescing, tiling and occupancy arithmetic", () => {
   assert.equal(warps(96), 16);
   assertMentions(text, `At 96 registers a thread, $\\lfloor 65{,}536 / 96 \\rfloor = ${Math.floor(65536 / 96)}$ threads fit`, "96 registers");
   assert.equal(warps(168), 8);
-  assertMentions(text, `At 168 registers, $65{,}536 / 168 = ${Math.floor(65536 / 168)}$ threads fit`, "168 registers");
+  assertMentions(text, `At 168 registers, $\\lfloor 65{,}536 / 168 \\rfloor = ${Math.floor(65536 / 168)}$ threads fit`, "168 registers");
 });
 
 test("A100 to H100 growth", () => {

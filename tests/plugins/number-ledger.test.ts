@@ -65,6 +65,9 @@ describe("arithmetic in math", () => {
     assert.ok(holds("4 + 12/64 = 4.1875"));
     assert.ok(holds("4 + 12/64 \\approx 4.19"));
     assert.ok(holds("4 + 12/64 = 4.19"), "= holds to the printed digits: 4.1875 prints as 4.19");
+    assert.ok(!holds("512/256 = 3") && holds("512/256 = 2"), "an integer after = from exact operands is exact");
+    assert.ok(!holds("65{,}536 / 96 = 682") && holds("\\lfloor 65{,}536 / 96 \\rfloor = 682"), "a whole count is written as a floor");
+    assert.ok(!holds("15/(32 \\times 0.1) = 5.69"), "a short decimal (0.1) is taken as exact");
     assert.ok(!holds("4 + 12/64 = 4.20"));
     assert.ok(!holds("4 + 12/64 = 4.1975"));
     assert.ok(holds("16 \\times 8 \\times 10^9 = 128"), "128 in the unit named after the math (GB)");
