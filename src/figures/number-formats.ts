@@ -10,8 +10,8 @@
  *   focus: fp8-e4m3     # the format whose representable values the spacing strip draws
  *   saturate: false     # overflow saturates to ±max instead of becoming ±inf (or NaN for E4M3)
  *
- * Drawing uses the kit's `svg()` builder on the element it is given (its ownerDocument), never window/document,
- * so it runs at build time under linkedom and in the browser.
+ * Drawing uses the kit's `svg()` builder on the element it is given (its ownerDocument), never
+ * window/document, so it runs at build time under linkedom and in the browser.
  */
 import {
   bitFields,
