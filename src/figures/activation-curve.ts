@@ -12,6 +12,8 @@
  *   gpu: h100-sxm         # GPU whose memory is drawn as a horizontal line
  *
  * Both axes are logarithmic: a line of slope 1 grows linearly with s, slope 2 quadratically.
+ * Marks are built with the kit's `svg()`; the axes are d3-axis, which draws into a d3 selection,
+ * so d3-selection stays for those two calls.
  */
 import { scaleLog } from "d3-scale";
 import { select } from "d3-selection";
@@ -201,11 +203,12 @@ export function drawActivationChart(container: Element, curves: ActivationCurves
   const y = scaleLog()
     .domain([10 ** Math.floor(Math.log10(lo)), 10 ** Math.ceil(Math.log10(hi))])
     .range([height - margin.bottom, margin.top]);
-  const g = select(svg);
-  const xAxis = g
-    .append("g")
-    .attr("transform", `translate(0,${height - margin.bottom})`)
-    .call(
+  const b = dom(doc).svg;
+  // d3-axis draws the ticks and needs a d3 selection: the one place this file uses d3-selection.
+  const xAxis = b("g", { transform: `translate(0,${height - margin.bottom})` });
+  const yAxis = b("g", { transform: `translate(${margin.left},0)` });
+  svg.append(xAxis, yAxis);
+  select(xAxis).call(
       axisBottom(x)
         .tickValues(compact ? curves.seqLengths.filter((_, i) => i % 2 === 0) : curves.seqLengths)
         .tickFormat((d) => {
@@ -213,78 +216,48 @@ export function drawActivationChart(container: Element, curves: ActivationCurves
           return v >= 1024 ? `${v / 1024}K` : String(v);
         }),
     );
-  const yAxis = g
-    .append("g")
-    .attr("transform", `translate(${margin.left},0)`)
-    .call(
+  select(yAxis).call(
       axisLeft(y)
         .tickValues(y.ticks().filter((t) => Number.isInteger(Math.log10(t))))
         .tickFormat((d) => powerOfTenLabel(Number(d))),
     );
   for (const axis of [xAxis, yAxis]) {
-    axis.selectAll("text").attr("style", "fill: var(--c-muted)");
-    axis.selectAll("path, line").attr("style", "stroke: var(--c-muted)");
+    for (const t of Array.from(axis.querySelectorAll("text"))) t.setAttribute("style", "fill: var(--c-muted)");
+    for (const l of Array.from(axis.querySelectorAll("path, line"))) l.setAttribute("style", "stroke: var(--c-muted)");
   }
-  g.append("text")
-    .attr("x", (margin.left + width - margin.right) / 2)
-    .attr("y", height - 8)
-    .attr("text-anchor", "middle")
-    .attr("style", "fill: var(--c-muted)")
-    .text("sequence length s (tokens, log scale)");
-  g.append("text")
-    .attr("transform", `translate(14,${(margin.top + height - margin.bottom) / 2}) rotate(-90)`)
-    .attr("text-anchor", "middle")
-    .attr("style", "fill: var(--c-muted)")
-    .text("activation memory (log scale)");
+  svg.append(b("text", { x: (margin.left + width - margin.right) / 2, y: height - 8, "text-anchor": "middle", style: "fill: var(--c-muted)" }, "sequence length s (tokens, log scale)"));
+  svg.append(b("text", { transform: `translate(14,${(margin.top + height - margin.bottom) / 2}) rotate(-90)`, "text-anchor": "middle", style: "fill: var(--c-muted)" }, "activation memory (log scale)"));
 
   // GPU memory line.
   const gy = y(curves.gpuBytes);
-  g.append("line")
-    .attr("x1", margin.left)
-    .attr("x2", width - margin.right)
-    .attr("y1", gy)
-    .attr("y2", gy)
-    .attr("style", "stroke: var(--c-accent); stroke-width: 1.5");
-  g.append("text")
-    .attr("x", compact ? margin.left + 6 : width - margin.right + 6)
-    .attr("y", compact ? gy - 5 : gy + 4)
-    .attr("style", "fill: var(--c-accent)")
-    .text(`GPU: ${formatMemory(curves.gpuBytes)}`);
+  svg.append(b("line", { x1: margin.left, x2: width - margin.right, y1: gy, y2: gy, style: "stroke: var(--c-accent); stroke-width: 1.5" }));
+  svg.append(b("text", { x: compact ? margin.left + 6 : width - margin.right + 6, y: compact ? gy - 5 : gy + 4, style: "fill: var(--c-accent)" }, `GPU: ${formatMemory(curves.gpuBytes)}`));
 
   const path = line<number>()
     .x((_, i) => x(curves.seqLengths[i]!))
-    .y((b) => y(b));
+    .y((bytes) => y(bytes));
   // Label positions at the right end, nudged apart so they never overlap.
   const ends = recomputeModes.map((r) => ({ r, y: y(curves.bytes[r][curves.bytes[r].length - 1]!) }));
-  ends.sort((a, b) => a.y - b.y);
+  ends.sort((p, q) => p.y - q.y);
   for (let i = 1; i < ends.length; i++) ends[i]!.y = Math.max(ends[i]!.y, ends[i - 1]!.y + 15);
   for (const r of recomputeModes) {
-    const series = g.append("g").attr("class", `ac-series ac-${r}`);
-    series.append("path").attr("d", path(curves.bytes[r]) ?? "").attr("style", lineStyle[r]);
-    series
-      .selectAll("circle")
-      .data(curves.bytes[r])
-      .join("circle")
-      .attr("cx", (_, i) => x(curves.seqLengths[i]!))
-      .attr("cy", (b) => y(b))
-      .attr("r", 3)
-      .attr("style", pointFill[r])
-      .append("title")
-      .text((b, i) => `${recomputeLabels[r]}, s = ${formatTokens(curves.seqLengths[i]!)}: ${formatMemory(b)}`);
+    const series = b("g", { class: `ac-series ac-${r}` });
+    svg.append(series);
+    series.append(b("path", { d: path(curves.bytes[r]) ?? "", style: lineStyle[r] }));
+    curves.bytes[r].forEach((bytes, i) => {
+      const dot = b("circle", { cx: x(curves.seqLengths[i]!), cy: y(bytes), r: 3, style: pointFill[r] });
+      dot.append(b("title", {}, `${recomputeLabels[r]}, s = ${formatTokens(curves.seqLengths[i]!)}: ${formatMemory(bytes)}`));
+      series.append(dot);
+    });
     if (compact) {
       // Legend in the empty top-left corner of the plot (curves start low on the left).
       const k = recomputeModes.indexOf(r);
       const ly = margin.top + 10 + 16 * k;
-      series.append("line").attr("x1", margin.left + 10).attr("x2", margin.left + 34).attr("y1", ly).attr("y2", ly).attr("style", lineStyle[r]);
-      series.append("text").attr("x", margin.left + 40).attr("y", ly + 4).attr("style", pointFill[r]).text(recomputeLabels[r]);
+      series.append(b("line", { x1: margin.left + 10, x2: margin.left + 34, y1: ly, y2: ly, style: lineStyle[r] }));
+      series.append(b("text", { x: margin.left + 40, y: ly + 4, style: pointFill[r] }, recomputeLabels[r]));
     } else {
       const end = ends.find((e) => e.r === r)!;
-      series
-        .append("text")
-        .attr("x", width - margin.right + 6)
-        .attr("y", end.y + 4)
-        .attr("style", pointFill[r])
-        .text(recomputeLabels[r]);
+      series.append(b("text", { x: width - margin.right + 6, y: end.y + 4, style: pointFill[r] }, recomputeLabels[r]));
     }
   }
 }

@@ -1,12 +1,14 @@
 /**
  * Static figure for the single-GPU chapter: bytes of model state per parameter under the usual
  * precision layouts, one horizontal stacked bar per layout. The numbers come from the caller
- * (tools/figures/one-gpu.ts takes them from src/model); this file only draws.
+ * (tools/figures/one-gpu.ts takes them from src/model); this file only draws, with the kit's `svg()`
+ * builder. The axis is d3-axis, which draws into a d3 selection, so d3-selection stays for that call.
  */
 import { scaleLinear } from "d3-scale";
 import { select } from "d3-selection";
 import { axisBottom } from "d3-axis";
 import { createStaticSvg } from "./static-figure-style.ts";
+import { dom } from "./kit/dom.ts";
 
 /** What a segment of a bar holds; also its CSS class. */
 export type StateKind = "params" | "grads" | "master" | "optim" | "accum";
@@ -50,56 +52,39 @@ export function drawBytesPerParameter(root: Element, layouts: readonly BytesLayo
   const x = scaleLinear()
     .domain([0, Math.ceil(maxTotal / 4) * 4])
     .range([left, width - right]);
-  const g = select(svg);
-  g.append("g")
-    .attr("class", "axis")
-    .attr("transform", `translate(0,${top + layouts.length * rowHeight + 4})`)
-    .call(axisBottom(x).ticks(Math.ceil(maxTotal / 4)).tickSizeOuter(0));
-  g.append("text")
-    .attr("class", "muted")
-    .attr("x", (left + width - right) / 2)
-    .attr("y", height - 6)
-    .attr("text-anchor", "middle")
-    .text("bytes per parameter");
+  const b = dom(root.ownerDocument).svg;
+  // d3-axis draws the ticks and needs a d3 selection: the one place this file uses d3-selection.
+  const axis = b("g", { class: "axis", transform: `translate(0,${top + layouts.length * rowHeight + 4})` });
+  svg.append(axis);
+  select(axis).call(axisBottom(x).ticks(Math.ceil(maxTotal / 4)).tickSizeOuter(0));
+  svg.append(b("text", { class: "muted", x: (left + width - right) / 2, y: height - 6, "text-anchor": "middle" }, "bytes per parameter"));
   // Legend: one entry per kind of state, in order of first appearance.
   const seen = new Map<StateKind, string>();
   for (const l of layouts) for (const seg of l.segments) if (!seen.has(seg.kind)) seen.set(seg.kind, seg.label);
-  const legend = g.append("g").attr("aria-hidden", "true");
+  const legend = b("g", { "aria-hidden": "true" });
+  svg.append(legend);
   let lx = 20;
   for (const [kind, label] of seen) {
-    legend.append("rect").attr("class", kind).attr("x", lx).attr("y", 8).attr("width", 12).attr("height", 12);
-    legend.append("text").attr("x", lx + 17).attr("y", 19).text(label);
+    legend.append(b("rect", { class: kind, x: lx, y: 8, width: 12, height: 12 }));
+    legend.append(b("text", { x: lx + 17, y: 19 }, label));
     lx += 36 + label.length * 7.4;
   }
   layouts.forEach((layout, i) => {
     const y = top + i * rowHeight;
-    const row = g.append("g").attr("aria-hidden", "true");
-    row.append("text").attr("x", left - 10).attr("y", y + 25).attr("text-anchor", "end").text(layout.label);
+    const row = b("g", { "aria-hidden": "true" });
+    svg.append(row);
+    row.append(b("text", { x: left - 10, y: y + 25, "text-anchor": "end" }, layout.label));
     let offset = 0;
     for (const seg of layout.segments) {
       const x0 = x(offset);
       const x1 = x(offset + seg.bytesPerParameter);
-      row.append("rect")
-        .attr("class", seg.kind)
-        .attr("x", x0)
-        .attr("y", y + 4)
-        .attr("width", Math.max(0, x1 - x0 - 1))
-        .attr("height", rowHeight - 14);
+      row.append(b("rect", { class: seg.kind, x: x0, y: y + 4, width: Math.max(0, x1 - x0 - 1), height: rowHeight - 14 }));
       if (x1 - x0 > 18) {
-        row.append("text")
-          .attr("class", seg.kind === "master" || seg.kind === "accum" ? "seg-label on-light" : "seg-label")
-          .attr("x", (x0 + x1) / 2)
-          .attr("y", y + 24)
-          .attr("text-anchor", "middle")
-          .text(String(seg.bytesPerParameter));
+        row.append(b("text", { class: seg.kind === "master" || seg.kind === "accum" ? "seg-label on-light" : "seg-label", x: (x0 + x1) / 2, y: y + 24, "text-anchor": "middle" }, String(seg.bytesPerParameter)));
       }
       offset += seg.bytesPerParameter;
     }
-    row.append("text")
-      .attr("x", x(offset) + 8)
-      .attr("y", y + 24)
-      .attr("font-weight", "600")
-      .text(`${totals[i]} B`);
+    row.append(b("text", { x: x(offset) + 8, y: y + 24, "font-weight": "600" }, `${totals[i]} B`));
   });
   return svg;
 }

@@ -7,7 +7,7 @@
  * Every number comes from `src/model/dp-overlap.ts`; this file only places boxes and labels. It
  * never touches the `window`/`document` globals: it draws into the element it is given.
  */
-import { scaleLinear, scaleLog, select } from "d3";
+import { scaleLinear, scaleLog } from "d3";
 import { allReduceSeconds, bucketCount, ModelInputError, type DpScalingPoint, type DpTimeline, type DpTimelineInput } from "../model/index.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
 import { colorWithFallback, type PaletteName } from "./kit/palette.ts";
@@ -98,7 +98,13 @@ function createSvg(root: Element, width: number, height: number, title: string, 
   const svg = figureSvg(doc, { idPrefix, width, height, title, desc: description, attrs: { width, height } });
   svg.append(dom(doc).svg("style", {}, STYLE));
   root.append(svg);
-  return select(svg);
+  return svg;
+}
+
+/** `e` with a `<title>` child (its tooltip). */
+function withTitle<E extends SVGElement>(e: E, title: string): E {
+  e.append(dom(e.ownerDocument).svg("title", {}, title));
+  return e;
 }
 
 function niceStepSeconds(maxSeconds: number, ticks: number): number {
@@ -140,40 +146,34 @@ export function drawDpTimelines(root: Element, panels: DpTimelinePanel[], option
   const height = top + panels.length * panelHeight + axisHeight + legendHeight;
   const maxSeconds = options.maxSeconds ?? Math.max(...panels.map((p) => p.timeline.stepSeconds));
   const x = scaleLinear().domain([0, maxSeconds]).range([left, width - right]);
+  const b = dom(root.ownerDocument).svg;
   const svg = createSvg(root, width, height, options.title, options.description, idPrefix);
-  const g = svg.append("g").attr("class", "dp-t");
+  const g = b("g", { class: "dp-t" });
+  svg.append(g);
   const step = niceStepSeconds(maxSeconds, Math.max(3, Math.min(6, Math.floor((width - left - right) / 90))));
   const axisY = top + panels.length * panelHeight + 4;
   for (let v = 0; v <= maxSeconds + 1e-12; v += step) {
-    g.append("line").attr("class", "dp-grid").attr("x1", x(v)).attr("x2", x(v)).attr("y1", top).attr("y2", axisY);
-    g.append("text").attr("class", "dp-m").attr("x", x(v)).attr("y", axisY + 14).attr("text-anchor", "middle")
-      .text(maxSeconds < 1 ? `${formatInteger(v * 1000)} ms` : `${formatNumber(v, { decimals: 2, trim: true })} s`);
+    g.append(b("line", { class: "dp-grid", x1: x(v), x2: x(v), y1: top, y2: axisY }));
+    g.append(b("text", { class: "dp-m", x: x(v), y: axisY + 14, "text-anchor": "middle" }, maxSeconds < 1 ? `${formatInteger(v * 1000)} ms` : `${formatNumber(v, { decimals: 2, trim: true })} s`));
   }
-  g.append("line").attr("class", "dp-ax").attr("x1", left).attr("x2", width - right).attr("y1", axisY).attr("y2", axisY);
-  g.append("text").attr("class", "dp-m").attr("x", (left + width - right) / 2).attr("y", axisY + 29)
-    .attr("text-anchor", "middle").text("time since the step began");
+  g.append(b("line", { class: "dp-ax", x1: left, x2: width - right, y1: axisY, y2: axisY }));
+  g.append(b("text", { class: "dp-m", x: (left + width - right) / 2, y: axisY + 29, "text-anchor": "middle" }, "time since the step began"));
   const pxPerSecond = (width - right - left) / maxSeconds;
   panels.forEach((panel, i) => {
     const y0 = top + i * panelHeight;
     const tl = panel.timeline;
-    g.append("text").attr("class", "dp-h").attr("x", 0).attr("y", y0 + 14).text(panel.label);
-    g.append("text").attr("class", "dp-m").attr("x", width - right).attr("y", y0 + 14).attr("text-anchor", "end")
-      .text(`step ${formatDuration(tl.stepSeconds)}, exposed ${formatDuration(tl.exposedCommSeconds)}`);
+    g.append(b("text", { class: "dp-h", x: 0, y: y0 + 14 }, panel.label));
+    g.append(b("text", { class: "dp-m", x: width - right, y: y0 + 14, "text-anchor": "end" }, `step ${formatDuration(tl.stepSeconds)}, exposed ${formatDuration(tl.exposedCommSeconds)}`));
     const computeY = y0 + 20;
     const commY = computeY + laneHeight;
-    g.append("text").attr("class", "dp-m").attr("x", 0).attr("y", computeY + 14).text("compute");
-    g.append("text").attr("class", "dp-m").attr("x", 0).attr("y", commY + 14).text("all-reduce");
+    g.append(b("text", { class: "dp-m", x: 0, y: computeY + 14 }, "compute"));
+    g.append(b("text", { class: "dp-m", x: 0, y: commY + 14 }, "all-reduce"));
     for (const s of tl.segments.filter((seg) => seg.lane === "compute")) {
-      g.append("rect").attr("class", s.kind === "forward" ? "dp-f" : "dp-b")
-        .attr("x", x(s.startSeconds)).attr("y", computeY + 2)
-        .attr("width", Math.max(0.5, x(s.endSeconds) - x(s.startSeconds) - 0.5)).attr("height", laneHeight - 4)
-        .append("title").text(`${s.kind} of microbatch ${s.microbatch + 1}: ${formatDuration(s.endSeconds - s.startSeconds)}`);
+      g.append(withTitle(b("rect", { class: s.kind === "forward" ? "dp-f" : "dp-b", x: x(s.startSeconds), y: computeY + 2, width: Math.max(0.5, x(s.endSeconds) - x(s.startSeconds) - 0.5), height: laneHeight - 4 }), `${s.kind} of microbatch ${s.microbatch + 1}: ${formatDuration(s.endSeconds - s.startSeconds)}`));
     }
     const comm = tl.segments.filter((seg) => seg.lane === "comm");
     for (const run of mergeRuns(comm, 0.75 / pxPerSecond)) {
-      g.append("rect").attr("class", "dp-c").attr("x", x(run.start)).attr("y", commY + 2)
-        .attr("width", Math.max(0.75, x(run.end) - x(run.start))).attr("height", laneHeight - 4)
-        .append("title").text(`all-reduce busy from ${formatDuration(run.start)} to ${formatDuration(run.end)}`);
+      g.append(withTitle(b("rect", { class: "dp-c", x: x(run.start), y: commY + 2, width: Math.max(0.75, x(run.end) - x(run.start)), height: laneHeight - 4 }), `all-reduce busy from ${formatDuration(run.start)} to ${formatDuration(run.end)}`));
     }
     // Compute waiting for communication: gaps between compute boxes, and the end of the step.
     const computeSegments = tl.segments.filter((seg) => seg.lane === "compute");
@@ -186,17 +186,15 @@ export function drawDpTimelines(root: Element, panels: DpTimelinePanel[], option
     if (tl.stepSeconds - cursor > 1e-12) waits.push({ start: cursor, end: tl.stepSeconds });
     for (const w of waits) {
       if (x(w.end) - x(w.start) < 2) continue;
-      g.append("rect").attr("class", "dp-x").attr("x", x(w.start)).attr("y", computeY + 2)
-        .attr("width", x(w.end) - x(w.start)).attr("height", laneHeight - 4)
-        .append("title").text(`compute waits ${formatDuration(w.end - w.start)} for communication`);
+      g.append(withTitle(b("rect", { class: "dp-x", x: x(w.start), y: computeY + 2, width: x(w.end) - x(w.start), height: laneHeight - 4 }), `compute waits ${formatDuration(w.end - w.start)} for communication`));
     }
   });
   const legendTop = axisY + axisHeight + 10;
   legend.forEach(([cls, text], i) => {
     const { x: px, row: r } = legendPositions[i];
     const ly = legendTop + 18 * r;
-    g.append("rect").attr("class", cls).attr("x", px).attr("y", ly - 10).attr("width", 14).attr("height", 10);
-    g.append("text").attr("class", "dp-m").attr("x", px + 19).attr("y", ly).text(text);
+    g.append(b("rect", { class: cls, x: px, y: ly - 10, width: 14, height: 10 }));
+    g.append(b("text", { class: "dp-m", x: px + 19, y: ly }, text));
   });
 }
 
@@ -220,40 +218,38 @@ export function drawDpScaling(root: Element, points: DpScalingPoint[], options: 
   const yMax = Math.max(...points.map((p) => p.idealTokensPerSecond));
   const x = scaleLog().base(2).domain([Math.min(...dps), Math.max(...dps)]).range([m.left, width - m.right]);
   const y = scaleLog().domain([yMin / 1.5, yMax * 1.5]).range([height - m.bottom, m.top]);
+  const b = dom(root.ownerDocument).svg;
   const svg = createSvg(root, width, height, options.title, options.description, idPrefix);
-  const g = svg.append("g").attr("class", "dp-t");
+  const g = b("g", { class: "dp-t" });
+  svg.append(g);
   for (const d of dps) {
-    g.append("line").attr("class", "dp-grid").attr("x1", x(d)).attr("x2", x(d)).attr("y1", m.top).attr("y2", height - m.bottom);
-    g.append("text").attr("class", "dp-m").attr("x", x(d)).attr("y", height - m.bottom + 16).attr("text-anchor", "middle").text(String(d));
+    g.append(b("line", { class: "dp-grid", x1: x(d), x2: x(d), y1: m.top, y2: height - m.bottom }));
+    g.append(b("text", { class: "dp-m", x: x(d), y: height - m.bottom + 16, "text-anchor": "middle" }, String(d)));
   }
   const [y0, y1] = y.domain();
   for (let e = Math.ceil(Math.log10(y0)); e <= Math.floor(Math.log10(y1)); e++) {
     const v = 10 ** e;
-    g.append("line").attr("class", "dp-grid").attr("x1", m.left).attr("x2", width - m.right).attr("y1", y(v)).attr("y2", y(v));
+    g.append(b("line", { class: "dp-grid", x1: m.left, x2: width - m.right, y1: y(v), y2: y(v) }));
     const label = v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e3}k` : String(v);
-    g.append("text").attr("class", "dp-m").attr("x", m.left - 8).attr("y", y(v) + 4).attr("text-anchor", "end").text(label);
+    g.append(b("text", { class: "dp-m", x: m.left - 8, y: y(v) + 4, "text-anchor": "end" }, label));
   }
-  g.append("line").attr("class", "dp-ax").attr("x1", m.left).attr("x2", width - m.right).attr("y1", height - m.bottom).attr("y2", height - m.bottom);
-  g.append("line").attr("class", "dp-ax").attr("x1", m.left).attr("x2", m.left).attr("y1", m.top).attr("y2", height - m.bottom);
-  g.append("text").attr("class", "dp-m").attr("x", (m.left + width - m.right) / 2).attr("y", height - m.bottom + 36)
-    .attr("text-anchor", "middle").text("GPUs (data-parallel degree d)");
-  g.append("text").attr("class", "dp-m").attr("transform", `translate(16 ${(m.top + height - m.bottom) / 2}) rotate(-90)`)
-    .attr("text-anchor", "middle").text("tokens per second");
+  g.append(b("line", { class: "dp-ax", x1: m.left, x2: width - m.right, y1: height - m.bottom, y2: height - m.bottom }));
+  g.append(b("line", { class: "dp-ax", x1: m.left, x2: m.left, y1: m.top, y2: height - m.bottom }));
+  g.append(b("text", { class: "dp-m", x: (m.left + width - m.right) / 2, y: height - m.bottom + 36, "text-anchor": "middle" }, "GPUs (data-parallel degree d)"));
+  g.append(b("text", { class: "dp-m", transform: `translate(16 ${(m.top + height - m.bottom) / 2}) rotate(-90)`, "text-anchor": "middle" }, "tokens per second"));
   const path = (key: "tokensPerSecond" | "idealTokensPerSecond") =>
     points.map((p, i) => `${i === 0 ? "M" : "L"}${x(p.dp).toFixed(1)},${y(p[key]).toFixed(1)}`).join("");
-  g.append("path").attr("class", "dp-ideal").attr("d", path("idealTokensPerSecond"));
-  g.append("path").attr("class", "dp-line").attr("d", path("tokensPerSecond"));
+  g.append(b("path", { class: "dp-ideal", d: path("idealTokensPerSecond") }));
+  g.append(b("path", { class: "dp-line", d: path("tokensPerSecond") }));
   for (const p of points) {
-    g.append("circle").attr("class", "dp-dot").attr("cx", x(p.dp)).attr("cy", y(p.tokensPerSecond)).attr("r", 4)
-      .append("title").text(`d = ${p.dp}, m = ${p.microbatches}: ${formatNumber(p.tokensPerSecond / 1e6, { decimals: 3 })}M tokens/s, ${formatPercent(p.efficiency)} of ideal`);
+    g.append(withTitle(b("circle", { class: "dp-dot", cx: x(p.dp), cy: y(p.tokensPerSecond), r: 4 }), `d = ${p.dp}, m = ${p.microbatches}: ${formatNumber(p.tokensPerSecond / 1e6, { decimals: 3 })}M tokens/s, ${formatPercent(p.efficiency)} of ideal`));
     if (p.dp >= 16) {
-      g.append("text").attr("class", "dp-m").attr("x", x(p.dp)).attr("y", y(p.tokensPerSecond) + 18).attr("text-anchor", "middle")
-        .text(formatPercent(p.efficiency, 0));
+      g.append(b("text", { class: "dp-m", x: x(p.dp), y: y(p.tokensPerSecond) + 18, "text-anchor": "middle" }, formatPercent(p.efficiency, 0)));
     }
   }
   const ly = height - 12;
-  g.append("line").attr("class", "dp-ideal").attr("x1", m.left).attr("x2", m.left + 28).attr("y1", ly - 4).attr("y2", ly - 4);
-  g.append("text").attr("class", "dp-m").attr("x", m.left + 34).attr("y", ly).text("ideal (d × one GPU)");
-  g.append("line").attr("class", "dp-line").attr("x1", m.left + 200).attr("x2", m.left + 228).attr("y1", ly - 4).attr("y2", ly - 4);
-  g.append("text").attr("class", "dp-m").attr("x", m.left + 234).attr("y", ly).text("modeled, % = efficiency");
+  g.append(b("line", { class: "dp-ideal", x1: m.left, x2: m.left + 28, y1: ly - 4, y2: ly - 4 }));
+  g.append(b("text", { class: "dp-m", x: m.left + 34, y: ly }, "ideal (d × one GPU)"));
+  g.append(b("line", { class: "dp-line", x1: m.left + 200, x2: m.left + 228, y1: ly - 4, y2: ly - 4 }));
+  g.append(b("text", { class: "dp-m", x: m.left + 234, y: ly }, "modeled, % = efficiency"));
 }

@@ -4,13 +4,12 @@
  * or micro-batch size with the current point marked, the fit verdict, a text summary and a table
  * of the formula behind each number.
  *
- * Draws with d3 into the element it is given, creating nodes with `root.ownerDocument` only, so
+ * Draws with the kit's `svg()` builder into the element it is given (`root.ownerDocument` only), so
  * the build renders the default state under linkedom (JavaScript off, print) and the browser entry
  * (src/widgets/memory-explorer.ts) redraws with the same code. Every number comes from
  * src/model through memory-explorer-state.ts.
  */
-import { select, type Selection } from "d3-selection";
-import { child } from "./kit/dom.ts";
+import { child, dom } from "./kit/dom.ts";
 import { formatInteger, formatNumber } from "./kit/format.ts";
 import { scaleBand, scaleLinear, scaleLog } from "d3-scale";
 import { line as d3line } from "d3-shape";
@@ -41,22 +40,27 @@ const memoryColors = {
   activations: "var(--c-acts)",
 } as const;
 
-type Svg = Selection<SVGSVGElement, unknown, null, undefined>;
+/** A new `<svg class=cls>` appended to `host`, replacing the previous one. */
+function freshSvg(host: Element, cls: string, label: string): SVGSVGElement {
+  for (const old of Array.from(host.querySelectorAll(`svg.${cls}`))) old.remove();
+  const svg = dom(host.ownerDocument).svg("svg", {
+    class: cls,
+    viewBox: `0 0 ${W} ${H}`,
+    role: "img",
+    "aria-label": label,
+    "font-family": FONT,
+    "font-size": 12,
+    fill: "currentColor",
+    style: `width:100%;max-width:${W * 1.35}px;height:auto`,
+  });
+  host.append(svg);
+  return svg;
+}
 
-function freshSvg(host: Element, cls: string, label: string): Svg {
-  select(host).selectAll(`svg.${cls}`).remove();
-  return select(host)
-    .append("svg")
-    .attr("class", cls)
-    .attr("viewBox", `0 0 ${W} ${H}`)
-    .attr("role", "img")
-    .attr("aria-label", label)
-    .attr("font-family", FONT)
-    .attr("font-size", 12)
-    .attr("fill", "currentColor")
-    .style("width", "100%")
-    .style("max-width", `${W * 1.35}px`)
-    .style("height", "auto") as Svg;
+/** `e` with a `<title>` child (its tooltip). */
+function withTitle<E extends SVGElement>(e: E, title: string): E {
+  e.append(dom(e.ownerDocument).svg("title", {}, title));
+  return e;
 }
 
 /** "80 GB"-style tick labels. */
@@ -67,14 +71,13 @@ function gbTick(bytes: number): string {
 
 
 
-const haloAttrs = (sel: Selection<SVGTextElement, unknown, null, undefined>) =>
-  sel.attr("paint-order", "stroke").attr("stroke", "var(--c-surface)").attr("stroke-width", 4).attr("stroke-linejoin", "round");
 
 /** The stacked bars: one per pipeline stage (one bar without pipeline parallelism). */
 function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
   const { memory, gpu } = view;
   const stages = memory.stages;
   const multi = stages.length > 1;
+  const b = dom(host.ownerDocument).svg;
   const svg = freshSvg(host, "mx-bars", `Stacked bar${multi ? "s" : ""} of memory per GPU. ${view.verdict.text}`);
   const m = { l: 46, r: 12, t: 28, b: 66 };
   const maxTotal = Math.max(...stages.map((s) => s.total));
@@ -88,11 +91,12 @@ function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
     .paddingInner(multi ? 0.2 : 0)
     .paddingOuter(multi ? 0.15 : 1.1);
 
-  svg.append("text").attr("x", 0).attr("y", 14).attr("font-weight", 600).text("Memory per GPU (GB)");
-  const axis = svg.append("g").attr("class", "mx-axis");
+  svg.append(b("text", { x: 0, y: 14, "font-weight": 600 }, "Memory per GPU (GB)"));
+  const axis = b("g", { class: "mx-axis" });
+  svg.append(axis);
   for (const t of y.ticks(5)) {
-    axis.append("line").attr("x1", m.l).attr("x2", W - m.r).attr("y1", y(t)).attr("y2", y(t)).attr("stroke", "currentColor").attr("stroke-opacity", 0.14);
-    axis.append("text").attr("x", m.l - 5).attr("y", y(t) + 4).attr("text-anchor", "end").attr("fill", "var(--c-muted)").text(gbTick(t));
+    axis.append(b("line", { x1: m.l, x2: W - m.r, y1: y(t), y2: y(t), stroke: "currentColor", "stroke-opacity": 0.14 }));
+    axis.append(b("text", { x: m.l - 5, y: y(t) + 4, "text-anchor": "end", fill: "var(--c-muted)" }, gbTick(t)));
   }
 
   const bw = x.bandwidth();
@@ -101,94 +105,42 @@ function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
     const rows = breakdownRows(memory, stage);
     const bx = x(stage.stage) ?? m.l;
     let acc = 0;
-    const g = svg.append("g").attr("class", "mx-bar").attr("data-stage", stage.stage);
+    const g = b("g", { class: "mx-bar", "data-stage": stage.stage });
+    svg.append(g);
     for (const key of order) {
       const row = rows.find((r) => r.key === key)!;
       const y0 = y(acc);
       const y1 = y(acc + row.bytes);
       acc += row.bytes;
-      const rect = g
-        .append("rect")
-        .attr("class", `mx-seg mx-${key}`)
-        .attr("x", bx)
-        .attr("y", y1)
-        .attr("width", bw)
-        .attr("height", Math.max(0, y0 - y1))
-        .attr("fill", memoryColors[key]);
-      rect.append("title").text(`${multi ? `Stage ${stage.stage + 1}: ` : ""}${row.label} ${formatBytes(row.bytes)} = ${row.formula}`);
+      const rect = b("rect", { class: `mx-seg mx-${key}`, x: bx, y: y1, width: bw, height: Math.max(0, y0 - y1), fill: memoryColors[key] });
+      g.append(rect);
+      rect.append(b("title", {}, `${multi ? `Stage ${stage.stage + 1}: ` : ""}${row.label} ${formatBytes(row.bytes)} = ${row.formula}`));
       if (y0 - y1 >= 15 && bw >= 44) {
-        g.append("text")
-          .attr("class", "mx-seg-label")
-          .attr("x", bx + bw / 2)
-          .attr("y", (y0 + y1) / 2 + 4)
-          .attr("text-anchor", "middle")
-          .attr("fill", "var(--c-bg)")
-          .attr("font-size", bw >= 90 ? 12 : 10)
-          .text(formatBytes(row.bytes));
+        g.append(b("text", { class: "mx-seg-label", x: bx + bw / 2, y: (y0 + y1) / 2 + 4, "text-anchor": "middle", fill: "var(--c-bg)", "font-size": bw >= 90 ? 12 : 10 }, formatBytes(row.bytes)));
       }
     }
     if (!multi || stage.stage === memory.peakStage) {
-      haloAttrs(
-        g
-          .append("text")
-          .attr("class", "mx-total")
-          .attr("x", bx + bw / 2)
-          .attr("y", y(stage.total) - 5)
-          .attr("text-anchor", "middle")
-          .attr("font-weight", 600)
-          .text(formatBytes(stage.total)),
-      );
+      g.append(b("text", { class: "mx-total", x: bx + bw / 2, y: y(stage.total) - 5, "text-anchor": "middle", "font-weight": 600, "paint-order": "stroke", stroke: "var(--c-surface)", "stroke-width": 4, "stroke-linejoin": "round" }, formatBytes(stage.total)));
     }
     if (multi && (stages.length <= 12 || stage.stage === 0 || stage.stage === stages.length - 1 || stage.stage === memory.peakStage)) {
-      svg
-        .append("text")
-        .attr("x", bx + bw / 2)
-        .attr("y", H - m.b + 14)
-        .attr("text-anchor", "middle")
-        .attr("font-size", 11)
-        .attr("fill", "var(--c-muted)")
-        .text(String(stage.stage + 1));
+      svg.append(b("text", { x: bx + bw / 2, y: H - m.b + 14, "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" }, String(stage.stage + 1)));
     }
   }
-  svg
-    .append("text")
-    .attr("x", (m.l + W - m.r) / 2)
-    .attr("y", H - m.b + (multi ? 28 : 16))
-    .attr("text-anchor", "middle")
-    .attr("font-size", 11)
-    .attr("fill", "var(--c-muted)")
-    .text(multi ? `pipeline stage (fullest: ${memory.peakStage + 1})` : "one GPU");
+  svg.append(b("text", { x: (m.l + W - m.r) / 2, y: H - m.b + (multi ? 28 : 16), "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" }, multi ? `pipeline stage (fullest: ${memory.peakStage + 1})` : "one GPU"));
 
   const cy = y(gpu.hbmBytes);
-  svg
-    .append("line")
-    .attr("class", "mx-capacity")
-    .attr("x1", m.l)
-    .attr("x2", W - m.r)
-    .attr("y1", cy)
-    .attr("y2", cy)
-    .attr("stroke", "currentColor")
-    .attr("stroke-width", 1.6)
-    .attr("stroke-dasharray", "6 4");
-  haloAttrs(
-    svg
-      .append("text")
-      .attr("x", W - m.r)
-      .attr("y", cy - 5)
-      .attr("text-anchor", "end")
-      .attr("font-size", 11)
-      .text(`${gpuShortName(gpu.name)}: ${formatBytes(gpu.hbmBytes)}`),
-  );
+  svg.append(b("line", { class: "mx-capacity", x1: m.l, x2: W - m.r, y1: cy, y2: cy, stroke: "currentColor", "stroke-width": 1.6, "stroke-dasharray": "6 4" }));
+  svg.append(b("text", { x: W - m.r, y: cy - 5, "text-anchor": "end", "font-size": 11, "paint-order": "stroke", stroke: "var(--c-surface)", "stroke-width": 4, "stroke-linejoin": "round" }, `${gpuShortName(gpu.name)}: ${formatBytes(gpu.hbmBytes)}`));
 
   // legend, two rows of two
   const names = { parameters: "parameters", gradients: "gradients", optimizer: "optimizer states", activations: "activations" };
   order.forEach((key, i) => {
     const lx = 4 + (i % 2) * 160;
     const ly = H - 30 + Math.floor(i / 2) * 16;
-    svg.append("rect").attr("x", lx).attr("y", ly - 10).attr("width", 11).attr("height", 11).attr("fill", memoryColors[key]);
-    svg.append("text").attr("x", lx + 16).attr("y", ly).attr("font-size", 11.5).text(names[key]);
+    svg.append(b("rect", { x: lx, y: ly - 10, width: 11, height: 11, fill: memoryColors[key] }));
+    svg.append(b("text", { x: lx + 16, y: ly, "font-size": 11.5 }, names[key]));
   });
-  return svg.node()!;
+  return svg;
 }
 
 /** "4K"-style token counts for the sequence axis (K = 1,024 tokens, as configs count them). */
@@ -201,6 +153,7 @@ function tokensTick(x: number): string {
 function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoint[], axis: CurveAxis): SVGSVGElement {
   const current = axis === "seqLength" ? view.state.seqLength : view.state.microBatch;
   const what = axis === "seqLength" ? "sequence length" : "micro-batch size";
+  const b = dom(host.ownerDocument).svg;
   const svg = freshSvg(host, "mx-curve", `Line chart of memory per GPU against ${what}, log scales, with the GPU’s capacity and the current setting marked.`);
   const m = { l: 46, r: 14, t: 28, b: 66 };
   const valid = curve.filter((p) => p.total !== null) as Array<{ x: number; total: number; modelStates: number }>;
@@ -216,8 +169,9 @@ function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoint[], a
     .domain([Math.min(...xs), Math.max(...xs)])
     .range([m.l, W - m.r]);
 
-  svg.append("text").attr("x", 0).attr("y", 14).attr("font-weight", 600).text(`Memory per GPU (GB) against ${what}`);
-  const grid = svg.append("g").attr("class", "mx-axis");
+  svg.append(b("text", { x: 0, y: 14, "font-weight": 600 }, `Memory per GPU (GB) against ${what}`));
+  const grid = b("g", { class: "mx-axis" });
+  svg.append(grid);
   const [d0, d1] = y.domain();
   const yTicks: Array<{ v: number; f: number }> = [];
   for (let e = Math.floor(Math.log10(d0 / 1e9)); e <= Math.ceil(Math.log10(d1 / 1e9)); e++) {
@@ -228,32 +182,18 @@ function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoint[], a
   }
   const thin = (yTicks.length > 7 ? yTicks.filter((t) => t.f === 1) : yTicks).map((t) => t.v);
   for (const t of thin) {
-    grid.append("line").attr("x1", m.l).attr("x2", W - m.r).attr("y1", y(t)).attr("y2", y(t)).attr("stroke", "currentColor").attr("stroke-opacity", 0.14);
-    grid.append("text").attr("x", m.l - 5).attr("y", y(t) + 4).attr("text-anchor", "end").attr("fill", "var(--c-muted)").text(gbTick(t));
+    grid.append(b("line", { x1: m.l, x2: W - m.r, y1: y(t), y2: y(t), stroke: "currentColor", "stroke-opacity": 0.14 }));
+    grid.append(b("text", { x: m.l - 5, y: y(t) + 4, "text-anchor": "end", fill: "var(--c-muted)" }, gbTick(t)));
   }
   const xTicks = xs.filter((v) => Number.isInteger(Math.log2(v)) && (axis === "microBatch" || Math.log2(v) % 2 === 1));
   for (const t of xTicks) {
-    grid
-      .append("text")
-      .attr("x", x(t))
-      .attr("y", H - m.b + 16)
-      .attr("text-anchor", "middle")
-      .attr("font-size", 11)
-      .attr("fill", "var(--c-muted)")
-      .text(axis === "seqLength" ? tokensTick(t) : String(t));
+    grid.append(b("text", { x: x(t), y: H - m.b + 16, "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" }, axis === "seqLength" ? tokensTick(t) : String(t)));
   }
-  svg
-    .append("text")
-    .attr("x", (m.l + W - m.r) / 2)
-    .attr("y", H - m.b + 32)
-    .attr("text-anchor", "middle")
-    .attr("font-size", 11)
-    .attr("fill", "var(--c-muted)")
-    .text(axis === "seqLength" ? "sequence length s (tokens)" : "micro-batch size b (sequences)");
+  svg.append(b("text", { x: (m.l + W - m.r) / 2, y: H - m.b + 32, "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" }, axis === "seqLength" ? "sequence length s (tokens)" : "micro-batch size b (sequences)"));
 
   const cy = y(view.gpu.hbmBytes);
-  svg.append("line").attr("class", "mx-capacity").attr("x1", m.l).attr("x2", W - m.r).attr("y1", cy).attr("y2", cy).attr("stroke", "currentColor").attr("stroke-width", 1.6).attr("stroke-dasharray", "6 4");
-  haloAttrs(svg.append("text").attr("x", m.l + 4).attr("y", cy - 5).attr("font-size", 11).text(formatBytes(view.gpu.hbmBytes)));
+  svg.append(b("line", { class: "mx-capacity", x1: m.l, x2: W - m.r, y1: cy, y2: cy, stroke: "currentColor", "stroke-width": 1.6, "stroke-dasharray": "6 4" }));
+  svg.append(b("text", { x: m.l + 4, y: cy - 5, "font-size": 11, "paint-order": "stroke", stroke: "var(--c-surface)", "stroke-width": 4, "stroke-linejoin": "round" }, formatBytes(view.gpu.hbmBytes)));
 
   const total = d3line<CurvePoint>()
     .defined((p) => p.total !== null)
@@ -263,53 +203,28 @@ function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoint[], a
     .defined((p) => p.modelStates !== null)
     .x((p) => x(p.x))
     .y((p) => y(p.modelStates ?? 1));
-  svg.append("path").attr("class", "mx-line-states").attr("d", states(curve) ?? "").attr("fill", "none").attr("stroke", memoryColors.optimizer).attr("stroke-width", 2).attr("stroke-dasharray", "3 3");
-  svg.append("path").attr("class", "mx-line-total").attr("d", total(curve) ?? "").attr("fill", "none").attr("stroke", memoryColors.activations).attr("stroke-width", 2.5);
-  const dots = svg.append("g");
+  svg.append(b("path", { class: "mx-line-states", d: states(curve) ?? "", fill: "none", stroke: memoryColors.optimizer, "stroke-width": 2, "stroke-dasharray": "3 3" }));
+  svg.append(b("path", { class: "mx-line-total", d: total(curve) ?? "", fill: "none", stroke: memoryColors.activations, "stroke-width": 2.5 }));
+  const dots = b("g", {});
+  svg.append(dots);
   for (const p of valid) {
-    dots
-      .append("circle")
-      .attr("cx", x(p.x))
-      .attr("cy", y(p.total))
-      .attr("r", 2.5)
-      .attr("fill", memoryColors.activations)
-      .append("title")
-      .text(`${axis === "seqLength" ? "s" : "b"} = ${formatInteger(p.x)}: ${formatBytes(p.total)} per GPU (model states ${formatBytes(p.modelStates)})`);
+    dots.append(withTitle(b("circle", { cx: x(p.x), cy: y(p.total), r: 2.5, fill: memoryColors.activations }), `${axis === "seqLength" ? "s" : "b"} = ${formatInteger(p.x)}: ${formatBytes(p.total)} per GPU (model states ${formatBytes(p.modelStates)})`));
   }
   const cx = x(current);
   const cyTotal = y(view.memory.perGpu.total);
-  svg.append("line").attr("x1", cx).attr("x2", cx).attr("y1", m.t).attr("y2", H - m.b).attr("stroke", "currentColor").attr("stroke-opacity", 0.35);
-  svg
-    .append("circle")
-    .attr("class", "mx-current")
-    .attr("cx", cx)
-    .attr("cy", cyTotal)
-    .attr("r", 5.5)
-    .attr("fill", "var(--c-bg)")
-    .attr("stroke", "currentColor")
-    .attr("stroke-width", 2.2)
-    .append("title")
-    .text(`current: ${formatBytes(view.memory.perGpu.total)}`);
+  svg.append(b("line", { x1: cx, x2: cx, y1: m.t, y2: H - m.b, stroke: "currentColor", "stroke-opacity": 0.35 }));
+  svg.append(withTitle(b("circle", { class: "mx-current", cx, cy: cyTotal, r: 5.5, fill: "var(--c-bg)", stroke: "currentColor", "stroke-width": 2.2 }), `current: ${formatBytes(view.memory.perGpu.total)}`));
   const right = cx > (m.l + W - m.r) / 2;
-  haloAttrs(
-    svg
-      .append("text")
-      .attr("class", "mx-current-label")
-      .attr("x", cx + (right ? -9 : 9))
-      .attr("y", cyTotal - 8)
-      .attr("text-anchor", right ? "end" : "start")
-      .attr("font-weight", 600)
-      .text(formatBytes(view.memory.perGpu.total)),
-  );
+  svg.append(b("text", { class: "mx-current-label", x: cx + (right ? -9 : 9), y: cyTotal - 8, "text-anchor": right ? "end" : "start", "font-weight": 600, "paint-order": "stroke", stroke: "var(--c-surface)", "stroke-width": 4, "stroke-linejoin": "round" }, formatBytes(view.memory.perGpu.total)));
   // legend
   const ly = H - 22;
-  svg.append("line").attr("x1", 4).attr("x2", 26).attr("y1", ly - 4).attr("y2", ly - 4).attr("stroke", memoryColors.activations).attr("stroke-width", 2.5);
-  svg.append("text").attr("x", 30).attr("y", ly).attr("font-size", 11.5).text("total");
-  svg.append("line").attr("x1", 78).attr("x2", 100).attr("y1", ly - 4).attr("y2", ly - 4).attr("stroke", memoryColors.optimizer).attr("stroke-width", 2).attr("stroke-dasharray", "3 3");
-  svg.append("text").attr("x", 104).attr("y", ly).attr("font-size", 11.5).text("model states");
-  svg.append("line").attr("x1", 196).attr("x2", 218).attr("y1", ly - 4).attr("y2", ly - 4).attr("stroke", "currentColor").attr("stroke-width", 1.6).attr("stroke-dasharray", "6 4");
-  svg.append("text").attr("x", 222).attr("y", ly).attr("font-size", 11.5).text("GPU memory");
-  return svg.node()!;
+  svg.append(b("line", { x1: 4, x2: 26, y1: ly - 4, y2: ly - 4, stroke: memoryColors.activations, "stroke-width": 2.5 }));
+  svg.append(b("text", { x: 30, y: ly, "font-size": 11.5 }, "total"));
+  svg.append(b("line", { x1: 78, x2: 100, y1: ly - 4, y2: ly - 4, stroke: memoryColors.optimizer, "stroke-width": 2, "stroke-dasharray": "3 3" }));
+  svg.append(b("text", { x: 104, y: ly, "font-size": 11.5 }, "model states"));
+  svg.append(b("line", { x1: 196, x2: 218, y1: ly - 4, y2: ly - 4, stroke: "currentColor", "stroke-width": 1.6, "stroke-dasharray": "6 4" }));
+  svg.append(b("text", { x: 222, y: ly, "font-size": 11.5 }, "GPU memory"));
+  return svg;
 }
 
 /** The formula table: each number of the fullest GPU, and how it is computed. */

@@ -1,7 +1,8 @@
 /**
  * Static figure for the single-GPU chapter: GPU memory over the first two training steps,
  * stacked by category. The byte counts come from the caller (tools/figures/one-gpu.ts takes them
- * from src/model); this file lays out the schedule and draws it.
+ * from src/model); this file lays out the schedule and draws it with the kit's `svg()` builder. The
+ * axis is d3-axis, which draws into a d3 selection, so d3-selection stays for that one call.
  *
  * Schedule of one step, in arbitrary time units: forward [0, 1] (activations grow linearly,
  * layer by layer), backward [1, 3] (twice the forward time; activations shrink while gradients
@@ -16,6 +17,7 @@ import { select } from "d3-selection";
 import { axisLeft } from "d3-axis";
 import { area, line } from "d3-shape";
 import { createStaticSvg, formatGB } from "./static-figure-style.ts";
+import { dom } from "./kit/dom.ts";
 
 export interface MemoryTimelineInput {
   /** Model name for the title, e.g. "Llama 3.2 1B". */
@@ -102,23 +104,16 @@ export function drawMemoryTimeline(root: Element, input: MemoryTimelineInput): S
   const top = Math.max(peaks.second, input.gpuBytes ?? 0) * 1.08;
   const x = scaleLinear().domain([0, 2 * stepLength]).range([margin.left, width - margin.right]);
   const y = scaleLinear().domain([0, top / 1e9]).range([height - margin.bottom, margin.top]).nice();
-  const g = select(svg);
+  const b = dom(root.ownerDocument).svg;
 
-  g.append("g")
-    .attr("class", "grid")
-    .selectAll("line")
-    .data(y.ticks(6))
-    .join("line")
-    .attr("x1", margin.left)
-    .attr("x2", width - margin.right)
-    .attr("y1", (d) => y(d))
-    .attr("y2", (d) => y(d));
-  g.append("g").attr("class", "axis").attr("transform", `translate(${margin.left},0)`).call(axisLeft(y).ticks(6));
-  g.append("text")
-    .attr("class", "muted")
-    .attr("transform", `translate(16,${(margin.top + height - margin.bottom) / 2}) rotate(-90)`)
-    .attr("text-anchor", "middle")
-    .text("memory (GB)");
+  const grid = b("g", { class: "grid" });
+  svg.append(grid);
+  for (const d of y.ticks(6)) grid.append(b("line", { x1: margin.left, x2: width - margin.right, y1: y(d), y2: y(d) }));
+  // d3-axis draws the ticks and needs a d3 selection: the one place this file uses d3-selection.
+  const axis = b("g", { class: "axis", transform: `translate(${margin.left},0)` });
+  svg.append(axis);
+  select(axis).call(axisLeft(y).ticks(6));
+  svg.append(b("text", { class: "muted", transform: `translate(16,${(margin.top + height - margin.bottom) / 2}) rotate(-90)`, "text-anchor": "middle" }, "memory (GB)"));
 
   const layers: { key: keyof Omit<Sample, "t">; cls: string; label: string }[] = [
     { key: "weights", cls: "params", label: "weights + fp32 master" },
@@ -126,44 +121,39 @@ export function drawMemoryTimeline(root: Element, input: MemoryTimelineInput): S
     { key: "grads", cls: "grads", label: "gradients" },
     { key: "acts", cls: "acts", label: "activations" },
   ];
-  const areas = g.append("g").attr("aria-hidden", "true");
+  const areas = b("g", { "aria-hidden": "true" });
+  svg.append(areas);
   layers.forEach((layer, i) => {
     const below = (s: Sample) => layers.slice(0, i).reduce((sum, l) => sum + s[l.key], 0);
     const shape = area<Sample>()
       .x((s) => x(s.t))
       .y0((s) => y(below(s) / 1e9))
       .y1((s) => y((below(s) + s[layer.key]) / 1e9));
-    areas.append("path").attr("class", layer.cls).attr("d", shape(samples) ?? "");
+    areas.append(b("path", { class: layer.cls, d: shape(samples) ?? "" }));
   });
 
   // Legend.
   let lx = margin.left;
-  const legend = g.append("g").attr("aria-hidden", "true");
+  const legend = b("g", { "aria-hidden": "true" });
+  svg.append(legend);
   for (const layer of layers) {
-    legend.append("rect").attr("class", layer.cls).attr("x", lx).attr("y", 10).attr("width", 12).attr("height", 12);
-    legend.append("text").attr("x", lx + 17).attr("y", 21).text(layer.label);
+    legend.append(b("rect", { class: layer.cls, x: lx, y: 10, width: 12, height: 12 }));
+    legend.append(b("text", { x: lx + 17, y: 21 }, layer.label));
     lx += 40 + layer.label.length * 7.4;
   }
 
   // Peak lines.
   const peakLine = line<[number, number]>().x((d) => d[0]).y((d) => d[1]);
   const annotate = (value: number, t0: number, t1: number, text: string) => {
-    g.append("path")
-      .attr("class", "ref-line")
-      .attr("d", peakLine([[x(t0), y(value / 1e9)], [x(t1), y(value / 1e9)]]) ?? "");
-    g.append("text").attr("x", x(t0) + 4).attr("y", y(value / 1e9) - 6).text(text);
+    svg.append(b("path", { class: "ref-line", d: peakLine([[x(t0), y(value / 1e9)], [x(t1), y(value / 1e9)]]) ?? "" }));
+    svg.append(b("text", { x: x(t0) + 4, y: y(value / 1e9) - 6 }, text));
   };
   annotate(peaks.first, 0, stepLength, `step 1 peak ${formatGB(peaks.first)}`);
   annotate(peaks.second, stepLength, 2 * stepLength, `step 2 peak ${formatGB(peaks.second)}`);
   if (input.gpuBytes) {
     const yy = y(input.gpuBytes / 1e9);
-    g.append("path").attr("class", "cap-line").attr("d", peakLine([[margin.left, yy], [width - margin.right, yy]]) ?? "");
-    g.append("text")
-      .attr("class", "cap-text")
-      .attr("x", width - margin.right - 4)
-      .attr("y", yy - 6)
-      .attr("text-anchor", "end")
-      .text(`${input.gpuName ?? "GPU"} memory ${formatGB(input.gpuBytes, 0)}`);
+    svg.append(b("path", { class: "cap-line", d: peakLine([[margin.left, yy], [width - margin.right, yy]]) ?? "" }));
+    svg.append(b("text", { class: "cap-text", x: width - margin.right - 4, y: yy - 6, "text-anchor": "end" }, `${input.gpuName ?? "GPU"} memory ${formatGB(input.gpuBytes, 0)}`));
   }
 
   // Phase labels under the axis.
@@ -173,30 +163,14 @@ export function drawMemoryTimeline(root: Element, input: MemoryTimelineInput): S
     [3, 3.3, "opt."],
   ];
   for (let step = 0; step < 2; step++) {
-    for (const [a, b, label] of phases) {
-      const t0 = a + step * stepLength;
-      const t1 = b + step * stepLength;
-      g.append("text")
-        .attr("class", "muted")
-        .attr("x", x((t0 + t1) / 2))
-        .attr("y", height - margin.bottom + 18)
-        .attr("text-anchor", "middle")
-        .attr("font-size", "12")
-        .text(label);
+    for (const [start, end, label] of phases) {
+      const t0 = start + step * stepLength;
+      const t1 = end + step * stepLength;
+      svg.append(b("text", { class: "muted", x: x((t0 + t1) / 2), y: height - margin.bottom + 18, "text-anchor": "middle", "font-size": "12" }, label));
     }
-    g.append("text")
-      .attr("x", x(step * stepLength + stepLength / 2))
-      .attr("y", height - margin.bottom + 40)
-      .attr("text-anchor", "middle")
-      .attr("font-weight", "600")
-      .text(`step ${step + 1}`);
+    svg.append(b("text", { x: x(step * stepLength + stepLength / 2), y: height - margin.bottom + 40, "text-anchor": "middle", "font-weight": "600" }, `step ${step + 1}`));
     if (step === 1) {
-      g.append("line")
-        .attr("class", "ref-line")
-        .attr("x1", x(stepLength))
-        .attr("x2", x(stepLength))
-        .attr("y1", margin.top)
-        .attr("y2", height - margin.bottom + 44);
+      svg.append(b("line", { class: "ref-line", x1: x(stepLength), x2: x(stepLength), y1: margin.top, y2: height - margin.bottom + 44 }));
     }
   }
   return svg;

@@ -2,11 +2,11 @@
  * The `moe-routing` figure: per-expert bars (kept and dropped assignments against the expert
  * capacity), grouped by the GPU that hosts them, and per-GPU load bars against the mean.
  *
- * Drawn with d3 into the element it is given (never the `window`/`document` globals), so the same
+ * Drawn with the kit's `svg()` builder into the element it is given (never the `window`/`document` globals), so the same
  * code renders the static SVG at build time under linkedom and redraws in the browser. Every number
  * comes from `simulateMoeRouting` in src/model.
  */
-import { select } from "d3-selection";
+import { dom } from "./kit/dom.ts";
 import { scaleBand, scaleLinear } from "d3-scale";
 import {
   simulateMoeRouting,
@@ -63,21 +63,17 @@ export function summarizeMoeRouting(result: MoeRoutingResult): string {
  * element. `root.ownerDocument` creates every node.
  */
 export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGElement {
-  const container = select(root);
-  container.selectAll("svg.moe-routing-chart").remove();
+  for (const old of Array.from(root.querySelectorAll("svg.moe-routing-chart"))) old.remove();
+  const b = dom(root.ownerDocument).svg;
+  const withTitle = <E extends SVGElement>(e: E, title: string): E => {
+    e.append(b("title", {}, title));
+    return e;
+  };
   const { input, expertRequested, expertKept, gpuKept, capacityPerExpert } = result;
   const expertsPerGpu = input.experts / input.gpus;
 
-  const svg = container
-    .append("svg")
-    .attr("class", "moe-routing-chart")
-    .attr("viewBox", `0 0 ${WIDTH} ${HEIGHT}`)
-    .attr("role", "img")
-    .attr("aria-label", summarizeMoeRouting(result))
-    .attr("font-family", "system-ui, -apple-system, 'Segoe UI', sans-serif")
-    .attr("font-size", 12)
-    .style("max-width", "100%")
-    .style("height", "auto");
+  const svg = b("svg", { class: "moe-routing-chart", viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", "aria-label": summarizeMoeRouting(result), "font-family": "system-ui, -apple-system, 'Segoe UI', sans-serif", "font-size": 12, style: "max-width:100%;height:auto" });
+  root.append(svg);
 
   // ---- Top panel: assignments per expert, grouped by GPU --------------------------------------
   const top = { x: 56, y: 30, w: WIDTH - 70, h: 190 };
@@ -92,183 +88,69 @@ export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGE
     .paddingOuter(0.1);
   const expertX = (e: number) => top.x + Math.floor(e / expertsPerGpu) * (groupWidth + groupGap) + (band(e % expertsPerGpu) ?? 0);
 
-  svg
-    .append("text")
-    .attr("x", top.x)
-    .attr("y", 16)
-    .attr("fill", "currentColor")
-    .attr("font-weight", 600)
-    .text("Assignments per expert (kept and dropped)");
+  svg.append(b("text", { x: top.x, y: 16, fill: "currentColor", "font-weight": 600 }, "Assignments per expert (kept and dropped)"));
 
   const yTicks = y.ticks(4);
-  const grid = svg.append("g").attr("class", "moe-axis");
+  const grid = b("g", { class: "moe-axis" });
+  svg.append(grid);
   for (const t of yTicks) {
-    grid
-      .append("line")
-      .attr("x1", top.x)
-      .attr("x2", top.x + top.w)
-      .attr("y1", y(t))
-      .attr("y2", y(t))
-      .attr("stroke", "currentColor")
-      .attr("stroke-opacity", 0.12);
-    grid
-      .append("text")
-      .attr("x", top.x - 6)
-      .attr("y", y(t) + 4)
-      .attr("text-anchor", "end")
-      .attr("fill", "currentColor")
-      .text(formatNumber(t));
+    grid.append(b("line", { x1: top.x, x2: top.x + top.w, y1: y(t), y2: y(t), stroke: "currentColor", "stroke-opacity": 0.12 }));
+    grid.append(b("text", { x: top.x - 6, y: y(t) + 4, "text-anchor": "end", fill: "currentColor" }, formatNumber(t)));
   }
 
   for (let g = 0; g < input.gpus; g++) {
     const gx = top.x + g * (groupWidth + groupGap);
-    svg
-      .append("rect")
-      .attr("x", gx)
-      .attr("y", top.y - 4)
-      .attr("width", groupWidth)
-      .attr("height", top.h + 4)
-      .attr("fill", "var(--c-muted)")
-      .attr("fill-opacity", 0.06)
-      .attr("rx", 4);
-    svg
-      .append("text")
-      .attr("x", gx + groupWidth / 2)
-      .attr("y", top.y + top.h + 16)
-      .attr("text-anchor", "middle")
-      .attr("fill", "currentColor")
-      .text(`GPU ${g}: experts ${g * expertsPerGpu}–${(g + 1) * expertsPerGpu - 1}`);
+    svg.append(b("rect", { x: gx, y: top.y - 4, width: groupWidth, height: top.h + 4, fill: "var(--c-muted)", "fill-opacity": 0.06, rx: 4 }));
+    svg.append(b("text", { x: gx + groupWidth / 2, y: top.y + top.h + 16, "text-anchor": "middle", fill: "currentColor" }, `GPU ${g}: experts ${g * expertsPerGpu}–${(g + 1) * expertsPerGpu - 1}`));
   }
 
-  const bars = svg.append("g").attr("class", "moe-expert-bars");
+  const bars = b("g", { class: "moe-expert-bars" });
+  svg.append(bars);
   const bw = band.bandwidth();
   for (let e = 0; e < input.experts; e++) {
     const x = expertX(e);
     const kept = expertKept[e];
     const dropped = expertRequested[e] - kept;
-    bars
-      .append("rect")
-      .attr("x", x)
-      .attr("y", y(kept))
-      .attr("width", bw)
-      .attr("height", y(0) - y(kept))
-      .attr("fill", "var(--c-params)")
-      .append("title")
-      .text(`expert ${e}: ${formatNumber(kept)} kept, ${formatNumber(dropped)} dropped`);
+    bars.append(withTitle(b("rect", { x, y: y(kept), width: bw, height: y(0) - y(kept), fill: "var(--c-params)" }), `expert ${e}: ${formatNumber(kept)} kept, ${formatNumber(dropped)} dropped`));
     if (dropped > 0) {
-      bars
-        .append("rect")
-        .attr("x", x)
-        .attr("y", y(kept + dropped))
-        .attr("width", bw)
-        .attr("height", y(kept) - y(kept + dropped))
-        .attr("fill", "var(--c-grads)")
-        .attr("stroke", "currentColor")
-        .attr("stroke-width", 0.8)
-        .attr("stroke-dasharray", "3 2");
+      bars.append(b("rect", { x, y: y(kept + dropped), width: bw, height: y(kept) - y(kept + dropped), fill: "var(--c-grads)", stroke: "currentColor", "stroke-width": 0.8, "stroke-dasharray": "3 2" }));
     }
   }
 
   if (capacityPerExpert !== null) {
     const cy = y(capacityPerExpert);
-    svg
-      .append("line")
-      .attr("class", "moe-capacity")
-      .attr("x1", top.x)
-      .attr("x2", top.x + top.w)
-      .attr("y1", cy)
-      .attr("y2", cy)
-      .attr("stroke", "currentColor")
-      .attr("stroke-width", 1.5)
-      .attr("stroke-dasharray", "6 4");
-    svg
-      .append("text")
-      .attr("x", top.x + top.w)
-      .attr("y", cy - 5)
-      .attr("text-anchor", "end")
-      .attr("fill", "currentColor")
-      .attr("paint-order", "stroke")
-      .attr("stroke", "var(--c-bg)")
-      .attr("stroke-width", 4)
-      .text(`capacity ${formatNumber(capacityPerExpert)}`);
+    svg.append(b("line", { class: "moe-capacity", x1: top.x, x2: top.x + top.w, y1: cy, y2: cy, stroke: "currentColor", "stroke-width": 1.5, "stroke-dasharray": "6 4" }));
+    svg.append(b("text", { x: top.x + top.w, y: cy - 5, "text-anchor": "end", fill: "currentColor", "paint-order": "stroke", stroke: "var(--c-bg)", "stroke-width": 4 }, `capacity ${formatNumber(capacityPerExpert)}`));
   }
 
   // legend
-  const legend = svg.append("g").attr("transform", `translate(${WIDTH - 250}, 6)`);
-  legend.append("rect").attr("width", 12).attr("height", 12).attr("fill", "var(--c-params)");
-  legend.append("text").attr("x", 16).attr("y", 10).attr("fill", "currentColor").text("kept");
-  legend
-    .append("rect")
-    .attr("x", 60)
-    .attr("width", 12)
-    .attr("height", 12)
-    .attr("fill", "var(--c-grads)")
-    .attr("stroke", "currentColor")
-    .attr("stroke-width", 0.8)
-    .attr("stroke-dasharray", "3 2");
-  legend.append("text").attr("x", 76).attr("y", 10).attr("fill", "currentColor").text("dropped");
-  legend.append("line").attr("x1", 140).attr("x2", 166).attr("y1", 6).attr("y2", 6).attr("stroke", "currentColor").attr("stroke-width", 1.5).attr("stroke-dasharray", "6 4");
-  legend.append("text").attr("x", 170).attr("y", 10).attr("fill", "currentColor").text("capacity");
+  const legend = b("g", { transform: `translate(${WIDTH - 250}, 6)` });
+  svg.append(legend);
+  legend.append(b("rect", { width: 12, height: 12, fill: "var(--c-params)" }));
+  legend.append(b("text", { x: 16, y: 10, fill: "currentColor" }, "kept"));
+  legend.append(b("rect", { x: 60, width: 12, height: 12, fill: "var(--c-grads)", stroke: "currentColor", "stroke-width": 0.8, "stroke-dasharray": "3 2" }));
+  legend.append(b("text", { x: 76, y: 10, fill: "currentColor" }, "dropped"));
+  legend.append(b("line", { x1: 140, x2: 166, y1: 6, y2: 6, stroke: "currentColor", "stroke-width": 1.5, "stroke-dasharray": "6 4" }));
+  legend.append(b("text", { x: 170, y: 10, fill: "currentColor" }, "capacity"));
 
   // ---- Bottom panel: kept assignments per GPU ---------------------------------------------------
   const bottom = { x: 56, y: 270, w: WIDTH - 70, rowH: Math.min(24, 110 / input.gpus) };
-  svg
-    .append("text")
-    .attr("x", top.x)
-    .attr("y", bottom.y - 12)
-    .attr("fill", "currentColor")
-    .attr("font-weight", 600)
-    .text("Work per GPU (kept assignments) against the mean");
+  svg.append(b("text", { x: top.x, y: bottom.y - 12, fill: "currentColor", "font-weight": 600 }, "Work per GPU (kept assignments) against the mean"));
   const meanKept = gpuKept.reduce((s, v) => s + v, 0) / input.gpus;
   const x = scaleLinear()
     .domain([0, Math.max(1, ...gpuKept) * 1.05])
     .range([bottom.x, bottom.x + bottom.w - 150]);
   for (let g = 0; g < input.gpus; g++) {
     const ry = bottom.y + g * bottom.rowH;
-    svg
-      .append("text")
-      .attr("x", bottom.x - 6)
-      .attr("y", ry + bottom.rowH * 0.68)
-      .attr("text-anchor", "end")
-      .attr("fill", "currentColor")
-      .text(`GPU ${g}`);
-    svg
-      .append("rect")
-      .attr("class", "moe-gpu-bar")
-      .attr("x", bottom.x)
-      .attr("y", ry + 2)
-      .attr("width", Math.max(0, x(gpuKept[g]) - bottom.x))
-      .attr("height", bottom.rowH - 4)
-      .attr("fill", "var(--c-comm)");
-    svg
-      .append("text")
-      .attr("x", x(gpuKept[g]) + 6)
-      .attr("y", ry + bottom.rowH * 0.68)
-      .attr("fill", "currentColor")
-      .attr("paint-order", "stroke")
-      .attr("stroke", "var(--c-bg)")
-      .attr("stroke-width", 4)
-      .text(`${formatNumber(gpuKept[g])} (${formatNumber(gpuKept[g] / meanKept, { decimals: 2 })}× mean)`);
+    svg.append(b("text", { x: bottom.x - 6, y: ry + bottom.rowH * 0.68, "text-anchor": "end", fill: "currentColor" }, `GPU ${g}`));
+    svg.append(b("rect", { class: "moe-gpu-bar", x: bottom.x, y: ry + 2, width: Math.max(0, x(gpuKept[g]) - bottom.x), height: bottom.rowH - 4, fill: "var(--c-comm)" }));
+    svg.append(b("text", { x: x(gpuKept[g]) + 6, y: ry + bottom.rowH * 0.68, fill: "currentColor", "paint-order": "stroke", stroke: "var(--c-bg)", "stroke-width": 4 }, `${formatNumber(gpuKept[g])} (${formatNumber(gpuKept[g] / meanKept, { decimals: 2 })}× mean)`));
   }
   const mx = x(meanKept);
-  svg
-    .append("line")
-    .attr("x1", mx)
-    .attr("x2", mx)
-    .attr("y1", bottom.y - 2)
-    .attr("y2", bottom.y + input.gpus * bottom.rowH + 2)
-    .attr("stroke", "currentColor")
-    .attr("stroke-width", 1.5)
-    .attr("stroke-dasharray", "2 3");
-  svg
-    .append("text")
-    .attr("x", mx)
-    .attr("y", bottom.y + input.gpus * bottom.rowH + 16)
-    .attr("text-anchor", "middle")
-    .attr("fill", "currentColor")
-    .text(`mean ${formatNumber(Math.round(meanKept * 10) / 10)}`);
+  svg.append(b("line", { x1: mx, x2: mx, y1: bottom.y - 2, y2: bottom.y + input.gpus * bottom.rowH + 2, stroke: "currentColor", "stroke-width": 1.5, "stroke-dasharray": "2 3" }));
+  svg.append(b("text", { x: mx, y: bottom.y + input.gpus * bottom.rowH + 16, "text-anchor": "middle", fill: "currentColor" }, `mean ${formatNumber(Math.round(meanKept * 10) / 10)}`));
 
-  return svg.node() as SVGSVGElement;
+  return svg;
 }
 
 /** Static rendering: the chart and its summary paragraph for the given settings. */

@@ -10,11 +10,9 @@
  *   focus: fp8-e4m3     # the format whose representable values the spacing strip draws
  *   saturate: false     # overflow saturates to ±max instead of becoming ±inf (or NaN for E4M3)
  *
- * Drawing uses d3-selection on the element it is given (its ownerDocument), never window/document,
- * so it runs at build time under linkedom and in the browser.
+ * Drawing uses the kit's `svg()` builder on the element it is given (its ownerDocument), never
+ * window/document, so it runs at build time under linkedom and in the browser.
  */
-import { select } from "d3";
-import type { Selection } from "d3";
 import {
   bitFields,
   decodeBits,
@@ -30,7 +28,7 @@ import {
 } from "../model/index.ts";
 import { numberFormatIds } from "../data/number-formats.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
-import { dom } from "./kit/dom.ts";
+import { dom, setAttrs } from "./kit/dom.ts";
 import { looksNumeric, readNumber } from "./kit/field.ts";
 
 export interface NumberFormatsSettings {
@@ -295,8 +293,6 @@ export function summarizeView(view: NumberFormatsView): string {
 /** Layout switch: below this width (CSS px) the rows stack value text under the bits. */
 const narrowWidth = 600;
 
-type Sel = Selection<SVGSVGElement, unknown, null, undefined>;
-type G = Selection<SVGGElement, unknown, null, undefined>;
 
 const colors = {
   sign: "var(--c-grads)",
@@ -310,16 +306,22 @@ const colors = {
   marker: "var(--c-grads)",
 };
 
-function text(g: G | Sel, x: number, y: number, content: string, opts: { size?: number; weight?: string; fill?: string; anchor?: string } = {}) {
-  return g
-    .append("text")
-    .attr("x", x)
-    .attr("y", y)
-    .attr("font-size", opts.size ?? 12)
-    .attr("font-weight", opts.weight ?? "normal")
-    .attr("text-anchor", opts.anchor ?? "start")
-    .style("fill", opts.fill ?? colors.text)
-    .text(content);
+/** Appends a `<text>` to `g` and returns it. */
+function text(g: Element, x: number, y: number, content: string, opts: { size?: number; weight?: string; fill?: string; anchor?: string } = {}): SVGTextElement {
+  const t = dom(g.ownerDocument).svg(
+    "text",
+    {
+      x,
+      y,
+      "font-size": opts.size ?? 12,
+      "font-weight": opts.weight ?? "normal",
+      "text-anchor": opts.anchor ?? "start",
+      style: `fill:${opts.fill ?? colors.text}`,
+    },
+    content,
+  );
+  g.append(t);
+  return t;
 }
 
 function log10Tick(exp: number): string {
@@ -333,19 +335,18 @@ function log10Tick(exp: number): string {
 export function drawNumberFormats(root: Element, view: NumberFormatsView, width = 720): SVGSVGElement {
   const doc = root.ownerDocument;
   for (const old of Array.from(root.querySelectorAll("svg.nf-figure"))) old.remove();
-  const svgEl = dom(doc).svg("svg");
-  root.append(svgEl);
-  const svg = select(svgEl) as unknown as Sel;
+  const b = dom(doc).svg;
   const narrow = width < narrowWidth;
   const pad = 8;
 
-  svg
-    .attr("class", "nf-figure")
-    .style("max-width", "100%")
-    .style("height", "auto")
-    .attr("role", "img")
-    .attr("font-family", "system-ui, -apple-system, 'Segoe UI', sans-serif")
-    .attr("aria-label", `How ${formatValue(view.value, 12)} is stored in six floating-point formats: bits, stored value, error and range.`);
+  const svg = b("svg", {
+    class: "nf-figure",
+    style: "max-width:100%;height:auto",
+    role: "img",
+    "font-family": "system-ui, -apple-system, 'Segoe UI', sans-serif",
+    "aria-label": `How ${formatValue(view.value, 12)} is stored in six floating-point formats: bits, stored value, error and range.`,
+  });
+  root.append(svg);
 
   let y = 18;
   text(svg, pad, y, `x = ${formatValue(view.value, 12)}`, { size: 15, weight: "600" });
@@ -357,7 +358,7 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
   let lx = narrow ? pad : width - 250;
   const ly = narrow ? y + 20 : y - 10;
   for (const [name, fill] of legend) {
-    svg.append("rect").attr("x", lx).attr("y", ly).attr("width", 11).attr("height", 11).style("fill", fill);
+    svg.append(b("rect", { x: lx, y: ly, width: 11, height: 11, style: `fill:${fill}` }));
     text(svg, lx + 15, ly + 10, name, { size: 11, fill: colors.muted });
     lx += 22 + name.length * 6.6;
   }
@@ -371,11 +372,12 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
   const bitsX = pad + labelW;
   const textX = narrow ? pad : bitsX + 32 * cellW + 12;
   for (const row of view.rows) {
-    const g = svg.append("g").attr("class", "nf-row").attr("data-format", row.id).attr("transform", `translate(0,${y})`) as unknown as G;
+    const g = b("g", { class: "nf-row", "data-format": row.id, transform: `translate(0,${y})` });
+    svg.append(g);
     const bitsY = narrow ? 22 : 0;
     if (narrow) {
       text(g, pad, 13, row.label, { size: 13, weight: "600" });
-      text(g, pad + 78, 13, `${row.relation} ${row.storedText}`, { size: 13 }).attr("class", "nf-stored");
+      text(g, pad + 78, 13, `${row.relation} ${row.storedText}`, { size: 13 }).setAttribute("class", "nf-stored");
     } else {
       text(g, pad, 13, row.label, { size: 13, weight: "600" });
     }
@@ -384,39 +386,25 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
       ...row.fields.exponent.split("").map((b) => [b, colors.exponent] as const),
       ...row.fields.mantissa.split("").map((b) => [b, colors.mantissa] as const),
     ];
-    bits.forEach(([b, fill], i) => {
-      g.append("rect")
-        .attr("x", bitsX + i * cellW)
-        .attr("y", bitsY)
-        .attr("width", cellW - 1)
-        .attr("height", cellH)
-        .attr("rx", 1.5)
-        .style("fill", fill)
-        .style("fill-opacity", b === "1" ? 1 : 0.22);
+    bits.forEach(([bit, fill], i) => {
+      g.append(b("rect", { x: bitsX + i * cellW, y: bitsY, width: cellW - 1, height: cellH, rx: 1.5, style: `fill:${fill};fill-opacity:${bit === "1" ? 1 : 0.22}` }));
       if (cellW >= 9) {
-        text(g, bitsX + i * cellW + (cellW - 1) / 2, bitsY + cellH - 4.5, b, {
+        text(g, bitsX + i * cellW + (cellW - 1) / 2, bitsY + cellH - 4.5, bit, {
           size: Math.min(11, cellW - 2),
           anchor: "middle",
-          fill: b === "1" ? colors.bg : colors.text,
-        }).attr("font-family", "ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace");
+          fill: bit === "1" ? colors.bg : colors.text,
+        }).setAttribute("font-family", "ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace");
       }
     });
     for (let i = 0; i < row.paddingBits; i++) {
-      g.append("rect")
-        .attr("x", bitsX + (bits.length + i) * cellW + 0.5)
-        .attr("y", bitsY + 0.5)
-        .attr("width", cellW - 2)
-        .attr("height", cellH - 1)
-        .style("fill", "none")
-        .style("stroke", colors.muted)
-        .style("stroke-dasharray", "2 2");
+      g.append(b("rect", { x: bitsX + (bits.length + i) * cellW + 0.5, y: bitsY + 0.5, width: cellW - 2, height: cellH - 1, style: `fill:none;stroke:${colors.muted};stroke-dasharray:2 2` }));
     }
     const detail = `${row.errorText === "exact" ? "exact" : `error ${row.errorText}`} · gap ${row.gapText}${row.status ? ` · ${row.status}` : ""}`;
     if (narrow) {
-      text(g, pad, bitsY + cellH + 15, detail, { size: 11.5, fill: row.status.startsWith("overflow") || row.status.startsWith("underflow") ? colors.warn : colors.muted }).attr("class", "nf-detail");
+      text(g, pad, bitsY + cellH + 15, detail, { size: 11.5, fill: row.status.startsWith("overflow") || row.status.startsWith("underflow") ? colors.warn : colors.muted }).setAttribute("class", "nf-detail");
     } else {
-      text(g, textX, 12, `${row.relation} ${row.storedText}`, { size: 13 }).attr("class", "nf-stored");
-      text(g, textX, 27, detail, { size: 11, fill: row.status.startsWith("overflow") || row.status.startsWith("underflow") ? colors.warn : colors.muted }).attr("class", "nf-detail");
+      text(g, textX, 12, `${row.relation} ${row.storedText}`, { size: 13 }).setAttribute("class", "nf-stored");
+      text(g, textX, 27, detail, { size: 11, fill: row.status.startsWith("overflow") || row.status.startsWith("underflow") ? colors.warn : colors.muted }).setAttribute("class", "nf-detail");
     }
     y += rowH;
   }
@@ -435,37 +423,25 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
   const barGap = 16;
   const rangeTop = y;
   for (const row of view.rows) {
-    const g = svg.append("g").attr("class", "nf-range").attr("data-format", row.id).attr("transform", `translate(0,${y})`) as unknown as G;
+    const g = b("g", { class: "nf-range", "data-format": row.id, transform: `translate(0,${y})` });
+    svg.append(g);
     text(g, pad, barH, row.label, { size: 11 });
-    g.append("rect").attr("x", ax0).attr("y", 0).attr("width", ax1 - ax0).attr("height", barH).style("fill", colors.grid).style("fill-opacity", 0.35);
+    g.append(b("rect", { x: ax0, y: 0, width: ax1 - ax0, height: barH, style: `fill:${colors.grid};fill-opacity:${0.35}` }));
     const subFrom = numberFormat(row.id).subnormalsSpecified ? row.log10MinSubnormal : row.log10MinNormal;
-    g.append("rect")
-      .attr("class", "nf-subnormal")
-      .attr("x", sx(subFrom))
-      .attr("y", 0)
-      .attr("width", Math.max(1, sx(row.log10MinNormal) - sx(subFrom)))
-      .attr("height", barH)
-      .style("fill", colors.exponent)
-      .style("fill-opacity", 0.35);
-    g.append("rect")
-      .attr("class", "nf-normal")
-      .attr("x", sx(row.log10MinNormal))
-      .attr("y", 0)
-      .attr("width", Math.max(1, sx(row.log10Max) - sx(row.log10MinNormal)))
-      .attr("height", barH)
-      .style("fill", colors.exponent);
+    g.append(b("rect", { class: "nf-subnormal", x: sx(subFrom), y: 0, width: Math.max(1, sx(row.log10MinNormal) - sx(subFrom)), height: barH, style: `fill:${colors.exponent};fill-opacity:${0.35}` }));
+    g.append(b("rect", { class: "nf-normal", x: sx(row.log10MinNormal), y: 0, width: Math.max(1, sx(row.log10Max) - sx(row.log10MinNormal)), height: barH, style: `fill:${colors.exponent}` }));
     y += barGap;
   }
   const rangeBottom = y - barGap + barH;
   // ticks
   for (let e = -40; e <= 40; e += narrow ? 20 : 10) {
     const x = sx(e);
-    svg.append("line").attr("x1", x).attr("x2", x).attr("y1", rangeTop - 2).attr("y2", rangeBottom + 3).style("stroke", colors.muted).style("stroke-width", 0.5).style("stroke-opacity", 0.6);
+    svg.append(b("line", { x1: x, x2: x, y1: rangeTop - 2, y2: rangeBottom + 3, style: `stroke:${colors.muted};stroke-width:${0.5};stroke-opacity:${0.6}` }));
     text(svg, x, rangeBottom + 15, log10Tick(e), { size: 10.5, anchor: "middle", fill: colors.muted });
   }
   if (view.log10Value !== null) {
     const x = sx(view.log10Value);
-    svg.append("line").attr("class", "nf-marker").attr("x1", x).attr("x2", x).attr("y1", rangeTop - 6).attr("y2", rangeBottom + 3).style("stroke", colors.marker).style("stroke-width", 2);
+    svg.append(b("line", { class: "nf-marker", x1: x, x2: x, y1: rangeTop - 6, y2: rangeBottom + 3, style: `stroke:${colors.marker};stroke-width:${2}` }));
     text(svg, x, rangeTop - 9, "|x|", { size: 11, anchor: "middle", fill: colors.marker, weight: "600" });
   }
   y = rangeBottom + 34;
@@ -485,29 +461,29 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
   const lx0 = pad + 6;
   const lx1 = width - pad - 6;
   const lin = (v: number) => lx0 + ((Math.min(Math.max(v, s.from), s.to) - s.from) / (s.to - s.from)) * (lx1 - lx0);
-  svg.append("line").attr("x1", lx0).attr("x2", lx1).attr("y1", y).attr("y2", y).style("stroke", colors.muted);
+  svg.append(b("line", { x1: lx0, x2: lx1, y1: y, y2: y, style: `stroke:${colors.muted}` }));
   if (s.to > s.maxFinite) {
-    svg.append("rect").attr("class", "nf-overflow").attr("x", lin(s.maxFinite)).attr("y", y - 12).attr("width", Math.max(0, lx1 - lin(s.maxFinite))).attr("height", 24).style("fill", colors.warn).style("fill-opacity", 0.15);
+    svg.append(b("rect", { class: "nf-overflow", x: lin(s.maxFinite), y: y - 12, width: Math.max(0, lx1 - lin(s.maxFinite)), height: 24, style: `fill:${colors.warn};fill-opacity:${0.15}` }));
   }
   if (s.dense) {
-    svg.append("rect").attr("class", "nf-dense").attr("x", lx0).attr("y", y - 8).attr("width", Math.max(0, lin(Math.min(s.to, s.maxFinite)) - lx0)).attr("height", 16).style("fill", colors.mantissa).style("fill-opacity", 0.5);
+    svg.append(b("rect", { class: "nf-dense", x: lx0, y: y - 8, width: Math.max(0, lin(Math.min(s.to, s.maxFinite)) - lx0), height: 16, style: `fill:${colors.mantissa};fill-opacity:${0.5}` }));
   } else {
     for (const t of s.ticks) {
-      svg.append("line").attr("class", "nf-tick").attr("x1", lin(t)).attr("x2", lin(t)).attr("y1", y - 8).attr("y2", y + 8).style("stroke", colors.mantissa).style("stroke-width", 1.5);
+      svg.append(b("line", { class: "nf-tick", x1: lin(t), x2: lin(t), y1: y - 8, y2: y + 8, style: `stroke:${colors.mantissa};stroke-width:${1.5}` }));
     }
   }
   for (const p of s.binadeEdges) {
     const exp = Math.round(Math.log2(p));
     text(svg, lin(p), y + 24, powerOfTwoLabel(exp), { size: 10.5, anchor: "middle", fill: colors.muted });
-    svg.append("line").attr("x1", lin(p)).attr("x2", lin(p)).attr("y1", y + 8).attr("y2", y + 13).style("stroke", colors.muted);
+    svg.append(b("line", { x1: lin(p), x2: lin(p), y1: y + 8, y2: y + 13, style: `stroke:${colors.muted}` }));
   }
   text(svg, lx0, y + 24, formatValue(s.from, 4), { size: 10.5, anchor: "start", fill: colors.muted });
   text(svg, lx1, y + 24, formatValue(s.to, 4), { size: 10.5, anchor: "end", fill: colors.muted });
   // input (triangle above) and stored value (dot on the line)
   const ix = lin(s.input);
-  svg.append("path").attr("class", "nf-input").attr("d", `M${ix},${y - 10} l-5,-8 h10 z`).style("fill", colors.marker);
+  svg.append(b("path", { class: "nf-input", d: `M${ix},${y - 10} l-5,-8 h10 z`, style: `fill:${colors.marker}` }));
   if (s.stored !== null) {
-    svg.append("circle").attr("class", "nf-stored-dot").attr("cx", lin(s.stored)).attr("cy", y).attr("r", 4.5).style("fill", colors.bg).style("stroke", colors.marker).style("stroke-width", 2);
+    svg.append(b("circle", { class: "nf-stored-dot", cx: lin(s.stored), cy: y, r: 4.5, style: `fill:${colors.bg};stroke:${colors.marker};stroke-width:${2}` }));
   }
   y += 44;
   const perBinade = valuesPerBinade(s.id);
@@ -515,16 +491,17 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
     ? [`${s.label} has ${perBinade.toLocaleString("en-US")} values per power of two here:`, "too dense to draw one by one."]
     : [`${s.count} values shown; the gap doubles at each power of two.`, `▼ your number, ○ the value ${s.label} stores.`];
   if (narrow) {
-    const note = text(svg, pad, y, "", { size: 11, fill: colors.muted }).attr("class", "nf-strip-note");
-    noteLines.forEach((line, i) => note.append("tspan").attr("x", pad).attr("dy", i === 0 ? 0 : 14).text(i === 0 ? line : line));
+    const note = text(svg, pad, y, "", { size: 11, fill: colors.muted });
+    note.setAttribute("class", "nf-strip-note");
+    noteLines.forEach((line, i) => note.append(b("tspan", { x: pad, dy: i === 0 ? 0 : 14 }, line)));
     y += 14 * (noteLines.length - 1) + 10;
   } else {
-    text(svg, pad, y, noteLines.join(" "), { size: 11, fill: colors.muted }).attr("class", "nf-strip-note");
+    text(svg, pad, y, noteLines.join(" "), { size: 11, fill: colors.muted }).setAttribute("class", "nf-strip-note");
     y += 10;
   }
 
-  svg.attr("viewBox", `0 0 ${width} ${y}`).attr("width", width).attr("height", y);
-  return svgEl;
+  setAttrs(svg, { viewBox: `0 0 ${width} ${y}`, width, height: y });
+  return svg;
 }
 
 /** Builds the controls (disabled until the browser entry enables them), figure and live region. */

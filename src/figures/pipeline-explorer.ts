@@ -4,13 +4,12 @@
  * peak activations in flight per GPU at the end of each row, and a readout of the measured bubble
  * next to the schedule's closed form.
  *
- * Draws with d3 into the element it is given, creating nodes with `root.ownerDocument` only, so
+ * Draws with the kit's `svg()` builder into the element it is given (`root.ownerDocument` only), so
  * the build renders the default state under linkedom (JavaScript off, print) and the browser entry
  * redraws with the same code. `setTimelineCursor` dims what has not started yet, for the widget's
  * step-through.
  */
-import { select } from "d3-selection";
-import { child } from "./kit/dom.ts";
+import { child, dom, setAttrs } from "./kit/dom.ts";
 import { formatNumber, formatPercent } from "./kit/format.ts";
 import type { PipelineOp } from "../model/index.ts";
 import {
@@ -79,115 +78,97 @@ function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGElement 
   const legendRows = state.schedule === "dualpipe" ? 2 : 1;
   const height = legendY + 10 + legendRows * 18;
 
-  const container = select(host);
-  container.selectAll("svg.px-timeline").remove();
-  const svg = container
-    .append("svg")
-    .attr("class", "px-timeline")
-    .attr("viewBox", `0 0 ${WIDTH} ${height}`)
-    .attr("role", "img")
-    .attr("aria-label", `Timeline of ${scheduleNames[state.schedule]}: ${result.stages} GPUs, ${result.microbatches} microbatches, bubble ${formatPercent(result.bubbleFraction)} of busy time.`)
-    .attr("font-family", FONT)
-    .attr("font-size", 12)
-    .attr("fill", "currentColor")
-    .style("width", "100%")
-    .style("min-width", "600px")
-    .style("height", "auto");
+  for (const old of Array.from(host.querySelectorAll("svg.px-timeline"))) old.remove();
+  const b = dom(host.ownerDocument).svg;
+  const svg = b("svg", {
+    class: "px-timeline",
+    viewBox: `0 0 ${WIDTH} ${height}`,
+    role: "img",
+    "aria-label": `Timeline of ${scheduleNames[state.schedule]}: ${result.stages} GPUs, ${result.microbatches} microbatches, bubble ${formatPercent(result.bubbleFraction)} of busy time.`,
+    "font-family": FONT,
+    "font-size": 12,
+    fill: "currentColor",
+    style: "width:100%;min-width:600px;height:auto",
+  });
+  host.append(svg);
   const x = (t: number) => LEFT + t * unit;
 
-  svg
-    .append("text")
-    .attr("class", "px-headline")
-    .attr("x", LEFT)
-    .attr("y", 16)
-    .attr("font-weight", 600)
-    .text(`Bubble ${formatPercent(result.bubbleFraction)} of busy time · step ${num(result.makespan)} time units`);
-  svg.append("text").attr("x", WIDTH - 2).attr("y", 16).attr("text-anchor", "end").attr("font-size", 11).attr("fill", "var(--c-muted)").text("peak in flight");
+  svg.append(
+    b("text", { class: "px-headline", x: LEFT, y: 16, "font-weight": 600 }, `Bubble ${formatPercent(result.bubbleFraction)} of busy time · step ${num(result.makespan)} time units`),
+    b("text", { x: WIDTH - 2, y: 16, "text-anchor": "end", "font-size": 11, fill: "var(--c-muted)" }, "peak in flight"),
+  );
 
   const labelEvery = result.stages <= 16 ? 1 : 4;
   for (let stage = 0; stage < result.stages; stage++) {
     const y = top + stage * row;
     if (stage % labelEvery === 0 || stage === result.stages - 1) {
-      svg
-        .append("text")
-        .attr("x", LEFT - 6)
-        .attr("y", y + row * 0.5 + 4)
-        .attr("text-anchor", "end")
-        .attr("font-size", row >= 18 ? 12 : 10)
-        .text(`GPU ${stage}`);
+      svg.append(b("text", { x: LEFT - 6, y: y + row * 0.5 + 4, "text-anchor": "end", "font-size": row >= 18 ? 12 : 10 }, `GPU ${stage}`));
     }
-    svg
-      .append("rect")
-      .attr("class", "px-idle")
-      .attr("x", x(0))
-      .attr("y", y + 1)
-      .attr("width", plotW)
-      .attr("height", row - 2)
-      .attr("fill", "var(--c-bubble)")
-      .attr("fill-opacity", 0.3)
-      .append("title")
-      .text(`GPU ${stage}: idle ${num(result.idlePerStage[stage])} of ${num(result.makespan)} time units`);
-    svg
-      .append("text")
-      .attr("class", "px-peak")
-      .attr("x", WIDTH - RIGHT / 2)
-      .attr("y", y + row * 0.5 + 4)
-      .attr("text-anchor", "middle")
-      .attr("font-size", row >= 18 ? 12 : 10)
-      .attr("font-weight", result.peakInFlight[stage] === Math.max(...result.peakInFlight) ? 700 : 400)
-      .text(String(result.peakInFlight[stage]));
+    const idle = b("rect", { class: "px-idle", x: x(0), y: y + 1, width: plotW, height: row - 2, fill: "var(--c-bubble)", "fill-opacity": 0.3 });
+    idle.append(b("title", {}, `GPU ${stage}: idle ${num(result.idlePerStage[stage])} of ${num(result.makespan)} time units`));
+    svg.append(
+      idle,
+      b(
+        "text",
+        {
+          class: "px-peak",
+          x: WIDTH - RIGHT / 2,
+          y: y + row * 0.5 + 4,
+          "text-anchor": "middle",
+          "font-size": row >= 18 ? 12 : 10,
+          "font-weight": result.peakInFlight[stage] === Math.max(...result.peakInFlight) ? 700 : 400,
+        },
+        String(result.peakInFlight[stage]),
+      ),
+    );
   }
 
-  const ops = svg.append("g").attr("class", "px-ops");
+  const ops = b("g", { class: "px-ops" });
+  svg.append(ops);
   const labelSize = row >= 18 ? 12 : 10;
   for (const op of result.ops) {
     const y = top + op.stage * row;
     const w = (op.end - op.start) * unit;
-    const g = ops.append("g").attr("class", "px-op").attr("data-start", op.start).attr("data-kind", op.kind);
-    g.append("rect")
-      .attr("x", x(op.start) + 0.5)
-      .attr("y", y + 1)
-      .attr("width", Math.max(0.6, w - 1))
-      .attr("height", row - 2)
-      .attr("rx", 2)
-      .attr("fill", opColors[op.kind])
-      .append("title")
-      .text(opDescription(op, view));
+    const g = b("g", { class: "px-op", "data-start": op.start, "data-kind": op.kind });
+    ops.append(g);
+    const box = b("rect", { x: x(op.start) + 0.5, y: y + 1, width: Math.max(0.6, w - 1), height: row - 2, rx: 2, fill: opColors[op.kind] });
+    box.append(b("title", {}, opDescription(op, view)));
+    g.append(box);
     const secondary = secondaryMark && op.kind !== "FB" && op.chunk > 0;
     if (secondary) {
-      g.append("rect")
-        .attr("class", "px-secondary")
-        .attr("x", x(op.start) + 0.5)
-        .attr("y", y + row - 5)
-        .attr("width", Math.max(0.6, w - 1))
-        .attr("height", 4)
-        .attr("fill", "var(--c-text)");
+      g.append(b("rect", { class: "px-secondary", x: x(op.start) + 0.5, y: y + row - 5, width: Math.max(0.6, w - 1), height: 4, fill: "var(--c-text)" }));
     }
     const text = opLabel(op);
     if (w >= text.length * labelSize * 0.62 + 4 && row >= 12) {
-      g.append("text")
-        .attr("x", x(op.start) + w / 2)
-        .attr("y", y + row * 0.5 + labelSize * 0.36 - (secondary ? 1.5 : 0))
-        .attr("text-anchor", "middle")
-        .attr("font-size", labelSize)
-        .attr("fill", "var(--c-bg)")
-        .attr("pointer-events", "none")
-        .text(text);
+      g.append(
+        b(
+          "text",
+          {
+            x: x(op.start) + w / 2,
+            y: y + row * 0.5 + labelSize * 0.36 - (secondary ? 1.5 : 0),
+            "text-anchor": "middle",
+            "font-size": labelSize,
+            fill: "var(--c-bg)",
+            "pointer-events": "none",
+          },
+          text,
+        ),
+      );
     }
   }
 
   // time axis with about eight ticks
-  svg.append("line").attr("x1", x(0)).attr("x2", x(result.makespan)).attr("y1", axisY).attr("y2", axisY).attr("stroke", "currentColor").attr("stroke-opacity", 0.5);
+  svg.append(b("line", { x1: x(0), x2: x(result.makespan), y1: axisY, y2: axisY, stroke: "currentColor", "stroke-opacity": 0.5 }));
   const rawStep = result.makespan / 8;
   const mag = 10 ** Math.floor(Math.log10(rawStep));
   const step = [1, 2, 5, 10].map((f) => f * mag).find((s) => s >= rawStep) ?? rawStep;
   for (let t = 0; t <= result.makespan + 1e-9; t += step) {
-    svg.append("text").attr("x", x(t)).attr("y", axisY + 14).attr("text-anchor", "middle").attr("font-size", 11).attr("fill", "var(--c-muted)").text(num(t));
+    svg.append(b("text", { x: x(t), y: axisY + 14, "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" }, num(t)));
   }
-  svg.append("text").attr("x", x(result.makespan)).attr("y", axisY + 27).attr("text-anchor", "end").attr("font-size", 11).attr("fill", "var(--c-muted)").text("time (units of the durations)");
+  svg.append(b("text", { x: x(result.makespan), y: axisY + 27, "text-anchor": "end", "font-size": 11, fill: "var(--c-muted)" }, "time (units of the durations)"));
 
   // cursor for the step-through, hidden until used
-  svg.append("line").attr("class", "px-cursor").attr("y1", top - 4).attr("y2", axisY).attr("x1", x(0)).attr("x2", x(0)).attr("stroke", "currentColor").attr("stroke-width", 2).attr("visibility", "hidden");
+  svg.append(b("line", { class: "px-cursor", y1: top - 4, y2: axisY, x1: x(0), x2: x(0), stroke: "currentColor", "stroke-width": 2, visibility: "hidden" }));
 
   // legend
   const kinds = Array.from(new Set(result.ops.map((o) => o.kind)));
@@ -208,16 +189,17 @@ function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGElement 
     }
     const legendY = ly;
     if (e.kind === "bar") {
-      svg.append("rect").attr("x", lx).attr("y", legendY - 10).attr("width", 12).attr("height", 12).attr("fill", opColors.F);
-      svg.append("rect").attr("x", lx).attr("y", legendY - 2).attr("width", 12).attr("height", 4).attr("fill", e.fill);
+      svg.append(
+        b("rect", { x: lx, y: legendY - 10, width: 12, height: 12, fill: opColors.F }),
+        b("rect", { x: lx, y: legendY - 2, width: 12, height: 4, fill: e.fill }),
+      );
     } else {
-      const r = svg.append("rect").attr("x", lx).attr("y", legendY - 10).attr("width", 12).attr("height", 12).attr("fill", e.fill);
-      if (e.kind === "idle") r.attr("fill-opacity", 0.3);
+      svg.append(b("rect", { x: lx, y: legendY - 10, width: 12, height: 12, fill: e.fill, "fill-opacity": e.kind === "idle" ? 0.3 : null }));
     }
-    svg.append("text").attr("x", lx + 16).attr("y", legendY).attr("font-size", 11.5).text(e.label);
+    svg.append(b("text", { x: lx + 16, y: legendY, "font-size": 11.5 }, e.label));
     lx += itemWidth;
   }
-  return svg.node()!;
+  return svg;
 }
 
 /**
@@ -225,22 +207,23 @@ function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGElement 
  * `null` shows the whole step. Returns how many operations have started.
  */
 export function setTimelineCursor(svgNode: SVGSVGElement, view: PipelineView, time: number | null): number {
-  const svg = select(svgNode);
   const unit = (WIDTH - LEFT - RIGHT) / view.result.makespan;
   let started = 0;
-  svg.selectAll<SVGGElement, unknown>("g.px-op").each(function () {
-    const start = Number(this.getAttribute("data-start"));
+  for (const op of Array.from(svgNode.querySelectorAll("g.px-op"))) {
+    const start = Number(op.getAttribute("data-start"));
     const on = time === null || start < time - 1e-9;
     if (on) started++;
     const want = on ? null : "0.18";
-    if (this.getAttribute("opacity") !== want) {
-      if (want === null) this.removeAttribute("opacity");
-      else this.setAttribute("opacity", want);
+    if (op.getAttribute("opacity") !== want) {
+      if (want === null) op.removeAttribute("opacity");
+      else op.setAttribute("opacity", want);
     }
-  });
-  const cursor = svg.select("line.px-cursor");
-  if (time === null) cursor.attr("visibility", "hidden");
-  else cursor.attr("visibility", "visible").attr("x1", LEFT + time * unit).attr("x2", LEFT + time * unit);
+  }
+  const cursor = svgNode.querySelector("line.px-cursor");
+  if (cursor) {
+    if (time === null) cursor.setAttribute("visibility", "hidden");
+    else setAttrs(cursor, { visibility: "visible", x1: LEFT + time * unit, x2: LEFT + time * unit });
+  }
   return started;
 }
 

@@ -1,17 +1,17 @@
 /**
  * Static timeline of a pipeline schedule: one row per stage (GPU), one box per operation from the
  * model's schedule generator (`pipelineSchedule` in src/model/pipeline.ts), idle time shaded. Used
- * by tools/figures/pipeline-parallelism.ts to write the pipeline chapter's figures; draws with
- * `root.ownerDocument` only, so it runs under linkedom.
+ * by tools/figures/pipeline-parallelism.ts to write the pipeline chapter's figures; draws with the
+ * kit's `svg()` builder on `root.ownerDocument` only, so it runs under linkedom.
  *
  * Several figures share one time scale (`unitWidth`, pixels per unit of time) so that readers can
  * compare makespans across figures by eye.
  */
-import { select } from "d3-selection";
 import type { PipelineOp, PipelineResult } from "../model/index.ts";
 import { createStaticSvg } from "./static-figure-style.ts";
 import { formatNumber, formatPercent } from "./kit/format.ts";
 import { pipelineOpColors } from "./kit/palette.ts";
+import { dom } from "./kit/dom.ts";
 
 /** What to draw and how. */
 export interface PipelineTimelineInput {
@@ -58,59 +58,49 @@ export function drawPipelineTimeline(root: Element, input: PipelineTimelineInput
   const legendY = TOP + result.stages * ROW + 30;
   const height = legendY + 40; // room for a legend wrapped onto two lines
   const svg = createStaticSvg(root, { id: input.id, width, height, title: input.title, desc: input.desc });
-  const s = select(svg);
+  const b = dom(root.ownerDocument).svg;
   const x = (t: number) => LEFT + t * unitWidth;
   const twoDirections = result.schedule === "dualpipe";
   const chunked = result.schedule === "interleaved";
 
-  s.append("text")
-    .attr("x", LEFT)
-    .attr("y", 16)
-    .text(`bubble: ${formatPercent(result.bubbleFraction)} of busy time · step: ${formatNumber(result.makespan, { decimals: 2, trim: true })} units`);
+  svg.append(
+    b("text", { x: LEFT, y: 16 }, `bubble: ${formatPercent(result.bubbleFraction)} of busy time · step: ${formatNumber(result.makespan, { decimals: 2, trim: true })} units`),
+  );
 
   for (let stage = 0; stage < result.stages; stage++) {
     const y = TOP + stage * ROW;
-    s.append("text").attr("x", 4).attr("y", y + ROW * 0.65).text(`GPU ${stage}`);
+    svg.append(b("text", { x: 4, y: y + ROW * 0.65 }, `GPU ${stage}`));
     // the whole step as idle background; operations paint over it
-    s.append("rect")
-      .attr("x", x(0))
-      .attr("y", y + 2)
-      .attr("width", result.makespan * unitWidth)
-      .attr("height", ROW - 4)
-      .attr("fill", "var(--c-bubble)")
-      .attr("fill-opacity", 0.28);
+    svg.append(b("rect", { x: x(0), y: y + 2, width: result.makespan * unitWidth, height: ROW - 4, fill: "var(--c-bubble)", "fill-opacity": 0.28 }));
   }
 
   for (const op of result.ops) {
     const y = TOP + op.stage * ROW;
     const w = (op.end - op.start) * unitWidth;
     const secondary = (chunked && op.chunk > 0) || (twoDirections && op.chunk === 1 && op.kind !== "FB");
-    const rect = s
-      .append("rect")
-      .attr("x", x(op.start) + 0.5)
-      .attr("y", y + 2)
-      .attr("width", Math.max(0.5, w - 1))
-      .attr("height", ROW - 4)
-      .attr("rx", 2)
-      .attr("fill", fills[op.kind]);
-    if (secondary) rect.attr("fill-opacity", 0.6).attr("stroke", "currentColor").attr("stroke-width", 0.8);
-    rect.append("title").text(`GPU ${op.stage}: ${kindNames[op.kind]} of microbatch ${opLabel(op)}${chunked ? `, chunk ${op.chunk}` : ""}, t = ${op.start}–${op.end}`);
+    const rect = b("rect", {
+      x: x(op.start) + 0.5,
+      y: y + 2,
+      width: Math.max(0.5, w - 1),
+      height: ROW - 4,
+      rx: 2,
+      fill: fills[op.kind],
+      ...(secondary ? { "fill-opacity": 0.6, stroke: "currentColor", "stroke-width": 0.8 } : {}),
+    });
+    rect.append(b("title", {}, `GPU ${op.stage}: ${kindNames[op.kind]} of microbatch ${opLabel(op)}${chunked ? `, chunk ${op.chunk}` : ""}, t = ${op.start}–${op.end}`));
+    svg.append(rect);
     if (w >= 14) {
-      s.append("text")
-        .attr("class", "seg-label")
-        .attr("x", x(op.start) + w / 2)
-        .attr("y", y + ROW * 0.65)
-        .attr("text-anchor", "middle")
-        .attr("font-size", w >= 22 ? 12 : 10)
-        .text(opLabel(op));
+      svg.append(
+        b("text", { class: "seg-label", x: x(op.start) + w / 2, y: y + ROW * 0.65, "text-anchor": "middle", "font-size": w >= 22 ? 12 : 10 }, opLabel(op)),
+      );
     }
   }
 
   // time axis: a tick every 4 units
   const axisY = TOP + result.stages * ROW + 4;
-  s.append("line").attr("class", "ref-line").attr("x1", x(0)).attr("x2", x(result.makespan)).attr("y1", axisY).attr("y2", axisY).attr("stroke-dasharray", "none");
+  svg.append(b("line", { class: "ref-line", x1: x(0), x2: x(result.makespan), y1: axisY, y2: axisY, "stroke-dasharray": "none" }));
   for (let t = 0; t <= result.makespan + 1e-9; t += 4) {
-    s.append("text").attr("class", "muted").attr("x", x(t)).attr("y", axisY + 14).attr("text-anchor", "middle").attr("font-size", 11).text(String(t));
+    svg.append(b("text", { class: "muted", x: x(t), y: axisY + 14, "text-anchor": "middle", "font-size": 11 }, String(t)));
   }
 
   // legend, wrapped onto a second line when it would overflow
@@ -131,10 +121,18 @@ export function drawPipelineTimeline(root: Element, input: PipelineTimelineInput
       lx = LEFT;
       ly += 18;
     }
-    const r = s.append("rect").attr("x", lx).attr("y", ly).attr("width", 12).attr("height", 12).attr("fill", entry.fill);
-    if (entry.secondary) r.attr("fill-opacity", 0.6).attr("stroke", "currentColor").attr("stroke-width", 0.8);
-    if (entry.idle) r.attr("fill-opacity", 0.28);
-    s.append("text").attr("x", lx + 16).attr("y", ly + 11).text(entry.label);
+    svg.append(
+      b("rect", {
+        x: lx,
+        y: ly,
+        width: 12,
+        height: 12,
+        fill: entry.fill,
+        ...(entry.secondary ? { "fill-opacity": 0.6, stroke: "currentColor", "stroke-width": 0.8 } : {}),
+        ...(entry.idle ? { "fill-opacity": 0.28 } : {}),
+      }),
+      b("text", { x: lx + 16, y: ly + 11 }, entry.label),
+    );
     lx += itemWidth;
   }
   return svg;

@@ -12,7 +12,7 @@
  * Operation shapes are Llama 3.1 8B's (hidden 4096, MLP width 14336, 32 heads of 128), in the
  * chosen precision's element size (bf16: 2 bytes, fp8: 1 byte).
  */
-import { scaleLog, select } from "d3";
+import { scaleLog } from "d3";
 import {
   GPUS,
   attainableFlopsPerSecond,
@@ -197,7 +197,8 @@ export function drawRoofline(container: Element, view: RooflineView, idPrefix: s
     attrs: { width: "100%", class: "roofline-svg" },
   });
   container.append(svgEl);
-  const svg = select(svgEl);
+  const svg = svgEl;
+  const b = dom(doc).svg;
   const xMin = 0.05;
   const xMax = 1e5;
   const yMax = view.peakFlopsPerSecond * 3;
@@ -207,42 +208,40 @@ export function drawRoofline(container: Element, view: RooflineView, idPrefix: s
   const text = "fill:var(--c-text);font:12px system-ui,-apple-system,'Segoe UI',sans-serif";
   const muted = "fill:var(--c-muted);font:11px system-ui,-apple-system,'Segoe UI',sans-serif";
   // grid and ticks: decades
-  const g = svg.append("g");
+  const g = b("g", {});
+  svg.append(g);
   for (let k = Math.ceil(Math.log10(xMin)); k <= Math.log10(xMax); k += tickStep) {
     const xv = x(10 ** k);
-    g.append("line").attr("x1", xv).attr("x2", xv).attr("y1", m.top).attr("y2", height - m.bottom).attr("style", "stroke:var(--c-muted);stroke-opacity:.25");
-    g.append("text").attr("x", xv).attr("y", height - m.bottom + 16).attr("text-anchor", "middle").attr("style", muted).text(k >= 0 ? formatInteger(10 ** k) : String(10 ** k));
+    g.append(b("line", { x1: xv, x2: xv, y1: m.top, y2: height - m.bottom, style: "stroke:var(--c-muted);stroke-opacity:.25" }));
+    g.append(b("text", { x: xv, y: height - m.bottom + 16, "text-anchor": "middle", style: muted }, k >= 0 ? formatInteger(10 ** k) : String(10 ** k)));
   }
   for (let k = Math.ceil(Math.log10(yMin)); k <= Math.log10(yMax); k++) {
     const yv = y(10 ** k);
-    g.append("line").attr("x1", m.left).attr("x2", width - m.right).attr("y1", yv).attr("y2", yv).attr("style", "stroke:var(--c-muted);stroke-opacity:.25");
+    g.append(b("line", { x1: m.left, x2: width - m.right, y1: yv, y2: yv, style: "stroke:var(--c-muted);stroke-opacity:.25" }));
     const tf = 10 ** k / 1e12;
-    g.append("text").attr("x", m.left - 6).attr("y", yv + 4).attr("text-anchor", "end").attr("style", muted).text(tf >= 1 ? formatNumber(tf) : formatNumber(tf, { significant: 1 }));
+    g.append(b("text", { x: m.left - 6, y: yv + 4, "text-anchor": "end", style: muted }, tf >= 1 ? formatNumber(tf) : formatNumber(tf, { significant: 1 })));
   }
-  svg.append("text").attr("x", (m.left + width - m.right) / 2).attr("y", height - 10).attr("text-anchor", "middle").attr("style", text).text("arithmetic intensity (FLOP/byte, log scale)");
-  svg.append("text").attr("transform", `translate(14 ${(m.top + height - m.bottom) / 2}) rotate(-90)`).attr("text-anchor", "middle").attr("style", text).text("attainable TFLOPS (log scale)");
+  svg.append(b("text", { x: (m.left + width - m.right) / 2, y: height - 10, "text-anchor": "middle", style: text }, "arithmetic intensity (FLOP/byte, log scale)"));
+  svg.append(b("text", { transform: `translate(14 ${(m.top + height - m.bottom) / 2}) rotate(-90)`, "text-anchor": "middle", style: text }, "attainable TFLOPS (log scale)"));
   // the roof
   const ridge = view.ridgeFlopsPerByte;
   const startX = Math.max(xMin, yMin / view.bandwidthBytesPerSecond);
-  svg
-    .append("path")
-    .attr("d", `M${x(startX)},${y(startX * view.bandwidthBytesPerSecond)}L${x(ridge)},${y(view.peakFlopsPerSecond)}L${x(xMax)},${y(view.peakFlopsPerSecond)}`)
-    .attr("style", "fill:none;stroke:var(--c-text);stroke-width:2");
-  svg.append("line").attr("x1", x(ridge)).attr("x2", x(ridge)).attr("y1", y(view.peakFlopsPerSecond)).attr("y2", height - m.bottom).attr("style", "stroke:var(--c-muted);stroke-dasharray:4 4");
-  svg
-    .append("text")
-    .attr("x", m.left + 4)
-    .attr("y", m.top - 6)
-    .attr("style", text)
-    .text(`ridge ${formatIntensity(ridge)} FLOP/byte, peak ${formatTflops(view.peakFlopsPerSecond)} TFLOPS`);
+  svg.append(b("path", { d: `M${x(startX)},${y(startX * view.bandwidthBytesPerSecond)}L${x(ridge)},${y(view.peakFlopsPerSecond)}L${x(xMax)},${y(view.peakFlopsPerSecond)}`, style: "fill:none;stroke:var(--c-text);stroke-width:2" }));
+  svg.append(b("line", { x1: x(ridge), x2: x(ridge), y1: y(view.peakFlopsPerSecond), y2: height - m.bottom, style: "stroke:var(--c-muted);stroke-dasharray:4 4" }));
+  svg.append(b("text", { x: m.left + 4, y: m.top - 6, style: text }, `ridge ${formatIntensity(ridge)} FLOP/byte, peak ${formatTflops(view.peakFlopsPerSecond)} TFLOPS`));
   // points
   for (const p of view.points) {
     const px = x(Math.min(xMax, Math.max(xMin, p.cost.intensityFlopsPerByte)));
     const py = y(p.attainableFlopsPerSecond);
-    const shape = svg.append("path").attr("transform", `translate(${px} ${py})`).attr("d", POINT_SHAPES[p.id] ?? "").attr("class", `roofline-point roofline-${p.id}`);
     const color = POINT_COLORS[p.id] ?? "currentColor";
-    shape.attr("style", p.id === "attn-std" ? `fill:none;stroke:${color};stroke-width:2.5` : `fill:${color};stroke:var(--c-bg);stroke-width:1`);
-    shape.append("title").text(`${p.label}: ${formatIntensity(p.cost.intensityFlopsPerByte)} FLOP/byte, ${formatTflops(p.attainableFlopsPerSecond)} TFLOPS`);
+    const shape = b("path", {
+      transform: `translate(${px} ${py})`,
+      d: POINT_SHAPES[p.id] ?? "",
+      class: `roofline-point roofline-${p.id}`,
+      style: p.id === "attn-std" ? `fill:none;stroke:${color};stroke-width:2.5` : `fill:${color};stroke:var(--c-bg);stroke-width:1`,
+    });
+    shape.append(b("title", {}, `${p.label}: ${formatIntensity(p.cost.intensityFlopsPerByte)} FLOP/byte, ${formatTflops(p.attainableFlopsPerSecond)} TFLOPS`));
+    svg.append(shape);
   }
 }
 

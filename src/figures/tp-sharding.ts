@@ -15,7 +15,6 @@
  *   seq: 8192              # tokens per sequence
  *   microBatch: 1          # sequences per microbatch
  */
-import { select } from "d3";
 import {
   MODEL_PRESETS,
   ModelInputError,
@@ -167,11 +166,11 @@ const TEXT_X = 302;
 /** Draws the layer layout into `root`, replacing an earlier drawing. Returns the SVG. */
 export function drawTpSharding(root: Element, s: TpShardingSettings, idPrefix = "tp-sharding"): SVGSVGElement {
   const { arch, layout } = tpShardingState(s);
-  const container = select(root);
-  container.selectAll("svg.tp-sharding-chart").remove();
+  for (const old of Array.from(root.querySelectorAll("svg.tp-sharding-chart"))) old.remove();
+  const b = dom(root.ownerDocument).svg;
 
   // Height: title rows, one row per tensor, a band per boundary.
-  const boundaryAfter = new Map(layout.boundaries.map((b) => [b.after, b]));
+  const boundaryAfter = new Map(layout.boundaries.map((bd) => [bd.after, bd]));
   let height = 44;
   for (const r of layout.regions) {
     height += 22 + r.tensors.length * ROW + 6;
@@ -180,83 +179,61 @@ export function drawTpSharding(root: Element, s: TpShardingSettings, idPrefix = 
   height += 8;
 
   const name = findModelPreset(s.model)?.name ?? s.model;
-  const svg = container
-    .append("svg")
-    .attr("class", "tp-sharding-chart")
-    .attr("viewBox", `0 0 ${WIDTH} ${height}`)
-    .attr("role", "img")
-    .attr("aria-labelledby", `${idPrefix}-title ${idPrefix}-desc`)
-    .attr("font-family", "system-ui, -apple-system, 'Segoe UI', sans-serif")
-    .attr("font-size", 12)
-    .style("max-width", "100%")
-    .style("height", "auto");
-  svg.append("title").attr("id", `${idPrefix}-title`).text(`One layer of ${name} split over ${s.tp} GPU${s.tp === 1 ? "" : "s"}`);
-  svg.append("desc").attr("id", `${idPrefix}-desc`).text(summarizeTpSharding(s));
+  const svg = b("svg", { class: "tp-sharding-chart", viewBox: `0 0 ${WIDTH} ${height}`, role: "img", "aria-labelledby": `${idPrefix}-title ${idPrefix}-desc`, "font-family": "system-ui, -apple-system, 'Segoe UI', sans-serif", "font-size": 12, style: "max-width:100%;height:auto" });
+  root.append(svg);
+  svg.append(b("title", { id: `${idPrefix}-title` }, `One layer of ${name} split over ${s.tp} GPU${s.tp === 1 ? "" : "s"}`));
+  svg.append(b("desc", { id: `${idPrefix}-desc` }, summarizeTpSharding(s)));
 
   // Legend.
-  const legend = svg.append("g").attr("transform", "translate(8,14)");
-  legend.append("rect").attr("width", 12).attr("height", 12).attr("y", -10).attr("class", "tps-weight");
-  legend.append("text").attr("x", 17).text("weight held by GPU 0");
-  legend.append("rect").attr("x", 160).attr("width", 12).attr("height", 12).attr("y", -10).attr("class", "tps-act");
-  legend.append("text").attr("x", 177).text("activation stored by GPU 0");
-  legend.append("rect").attr("x", 350).attr("width", 12).attr("height", 12).attr("y", -10).attr("class", "tps-full");
-  legend.append("text").attr("x", 367).text("whole tensor (bar = 100%)");
-  svg
-    .append("text")
-    .attr("x", 8)
-    .attr("y", 34)
-    .attr("class", "tps-muted")
-    .text(`${arch.numHeads} query heads, ${arch.numKvHeads} KV heads, h = ${fmt(arch.hiddenSize)}, MLP width ${fmt(arch.intermediateSize)}; shapes are rows × columns per GPU.`);
+  const legend = b("g", { transform: "translate(8,14)" });
+  svg.append(legend);
+  legend.append(b("rect", { width: 12, height: 12, y: -10, class: "tps-weight" }));
+  legend.append(b("text", { x: 17 }, "weight held by GPU 0"));
+  legend.append(b("rect", { x: 160, width: 12, height: 12, y: -10, class: "tps-act" }));
+  legend.append(b("text", { x: 177 }, "activation stored by GPU 0"));
+  legend.append(b("rect", { x: 350, width: 12, height: 12, y: -10, class: "tps-full" }));
+  legend.append(b("text", { x: 367 }, "whole tensor (bar = 100%)"));
+  svg.append(b("text", { x: 8, y: 34, class: "tps-muted" }, `${arch.numHeads} query heads, ${arch.numKvHeads} KV heads, h = ${fmt(arch.hiddenSize)}, MLP width ${fmt(arch.intermediateSize)}; shapes are rows × columns per GPU.`));
 
   let y = 52;
   for (const region of layout.regions) {
-    const g = svg.append("g").attr("class", region.parallel ? "tps-region tps-parallel" : "tps-region tps-plain");
-    g.append("rect")
-      .attr("x", 2)
-      .attr("y", y - 2)
-      .attr("width", WIDTH - 4)
-      .attr("height", 22 + region.tensors.length * ROW + 2)
-      .attr("rx", 4)
-      .attr("class", region.parallel ? "tps-bg-parallel" : "tps-bg-plain");
-    g.append("text").attr("x", 8).attr("y", y + 13).attr("class", "tps-title").text(region.title);
+    const g = b("g", { class: region.parallel ? "tps-region tps-parallel" : "tps-region tps-plain" });
+    svg.append(g);
+    g.append(b("rect", { x: 2, y: y - 2, width: WIDTH - 4, height: 22 + region.tensors.length * ROW + 2, rx: 4, class: region.parallel ? "tps-bg-parallel" : "tps-bg-plain" }));
+    g.append(b("text", { x: 8, y: y + 13, class: "tps-title" }, region.title));
     y += 22;
     for (const tensor of region.tensors) {
       const full = tensor.fullShape[0] * tensor.fullShape[1];
       const mine = tensor.shardShape[0] * tensor.shardShape[1];
       const share = Math.min(1, mine / full);
-      g.append("text").attr("x", 16).attr("y", y + 11).text(tensor.name);
-      g.append("rect").attr("x", BAR_X).attr("y", y + 2).attr("width", BAR_W).attr("height", 11).attr("class", "tps-full");
-      g.append("rect")
-        .attr("x", BAR_X)
-        .attr("y", y + 2)
-        .attr("width", Math.max(1, BAR_W * share))
-        .attr("height", 11)
-        .attr("class", tensor.kind === "weight" ? "tps-weight" : "tps-act");
+      g.append(b("text", { x: 16, y: y + 11 }, tensor.name));
+      g.append(b("rect", { x: BAR_X, y: y + 2, width: BAR_W, height: 11, class: "tps-full" }));
+      g.append(b("rect", { x: BAR_X, y: y + 2, width: Math.max(1, BAR_W * share), height: 11, class: tensor.kind === "weight" ? "tps-weight" : "tps-act" }));
       const detail =
         tensor.split === "replicated"
           ? `${shape(tensor.shardShape)}, ${splitWords.replicated}`
           : `${shape(tensor.shardShape)} of ${shape(tensor.fullShape)}, ${splitWords[tensor.split]}`;
-      g.append("text").attr("x", TEXT_X).attr("y", y + 11).attr("class", "tps-detail").text(detail);
+      g.append(b("text", { x: TEXT_X, y: y + 11, class: "tps-detail" }, detail));
       y += ROW;
     }
     y += 6;
-    const b = boundaryAfter.get(region.id);
-    if (b) {
-      const band = svg.append("g").attr("class", "tps-boundary");
-      band.append("rect").attr("x", 40).attr("y", y).attr("width", WIDTH - 80).attr("height", 22).attr("rx", 11).attr("class", "tps-comm");
-      const fwd = b.forward === "none" ? "nothing" : b.forward;
-      const bwd = b.backward === "none" ? "nothing" : b.backward;
+    const boundary = boundaryAfter.get(region.id);
+    if (boundary) {
+      const band = b("g", { class: "tps-boundary" });
+      svg.append(band);
+      band.append(b("rect", { x: 40, y, width: WIDTH - 80, height: 22, rx: 11, class: "tps-comm" }));
+      const fwd = boundary.forward === "none" ? "nothing" : boundary.forward;
+      const bwd = boundary.backward === "none" ? "nothing" : boundary.backward;
       const label =
         s.tp === 1
-          ? `${b.name}: no communication with t = 1`
-          : `${s.sp ? "" : `${b.name}: `}forward ${fwd}, backward ${bwd}, on ${formatNumber(b.elements / 1e6, { decimals: 1 })} M elements`;
-      band.append("text").attr("x", WIDTH / 2).attr("y", y + 15).attr("text-anchor", "middle").attr("class", "tps-comm-text").text(label);
+          ? `${boundary.name}: no communication with t = 1`
+          : `${s.sp ? "" : `${boundary.name}: `}forward ${fwd}, backward ${bwd}, on ${formatNumber(boundary.elements / 1e6, { decimals: 1 })} M elements`;
+      band.append(b("text", { x: WIDTH / 2, y: y + 15, "text-anchor": "middle", class: "tps-comm-text" }, label));
       y += 30;
     }
   }
 
-  svg.append("style").text(
-    [
+  svg.append(b("style", {}, [
       "text{fill:var(--c-text)}",
       ".tps-muted,.tps-detail{fill:var(--c-muted)}",
       ".tps-title{font-weight:600}",
@@ -267,9 +244,8 @@ export function drawTpSharding(root: Element, s: TpShardingSettings, idPrefix = 
       ".tps-bg-plain{fill:var(--c-surface-2)}",
       ".tps-comm{fill:var(--c-comm)}",
       ".tps-comm-text{fill:var(--c-bg);font-weight:600}",
-    ].join("\n"),
-  );
-  return svg.node() as SVGSVGElement;
+    ].join("\n")));
+  return svg;
 }
 
 function parseSettings(raw: unknown): TpShardingSettings {
