@@ -1,6 +1,6 @@
 /**
  * Minimal types for the parts of plotly.js-basic-dist-min 4.1 the roofline widget uses
- * (src/widgets/roofline.ts). The package is a UMD bundle without types; esbuild puts it in its
+ * (src/widgets/roofline/plotly-chart.ts). The package is a UMD bundle without types; esbuild puts it in its
  * own chunk, loaded with a dynamic `import()` whose `default` is the Plotly object.
  * Traces, layout and config are plain JSON objects (https://plotly.com/javascript/reference/);
  * only the fields this book sets are listed.

@@ -1,15 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import {
-  CUSTOM_OP_KINDS,
-  MAX_FLOPS_PER_ELEMENT,
-  placeCustomOp,
-  readCustomOp,
-  rooflineChartLabel,
-  rooflinePlot,
-  type RooflineTheme,
-} from "../../src/figures/roofline-plotly.ts";
+import { CUSTOM_OP_KINDS, MAX_FLOPS_PER_ELEMENT, placeCustomOp, readCustomOp } from "../../src/figures/roofline-custom-ops.ts";
+import { rooflineChartLabel, rooflinePlot, type RooflineTheme } from "../../src/figures/roofline-plotly.ts";
 import { ROOFLINE_MAX_TOKENS, rooflineView } from "../../src/figures/roofline.ts";
 import {
   attainableFlopsPerSecond,
