@@ -14,145 +14,36 @@
  * Both axes are logarithmic: a line of slope 1 grows linearly with s, slope 2 quadratically.
  * Marks are built with the kit's `svg()`; the axes are d3-axis, which draws into a d3 selection,
  * so d3-selection stays for those two calls.
+ *
+ * This file draws the chart and builds the static widget (controls, chart, note); the settings,
+ * their validation and the curves are src/figures/activation-curve-state.ts.
  */
 import { scaleLog } from "d3-scale";
 import { select } from "d3-selection";
 import { axisBottom, axisLeft } from "d3-axis";
 import { line } from "d3-shape";
-import { MODEL_PRESETS, findGpu, findModelPreset, parseModelConfig, trainingMemory, type Recompute } from "../model/index.ts";
-import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import type { Recompute } from "../model/index.ts";
+import { defineWidget } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
-import { formatBytes, formatInteger } from "./kit/format.ts";
-
-export type CurveAttention = "eager" | "flash";
-
-export interface ActivationCurveSettings {
-  model: string;
-  attention: CurveAttention;
-  microBatch: number;
-  gpu: string;
-}
-
-const recomputeModes: readonly Recompute[] = ["none", "selective", "full"];
-const recomputeLabels: Readonly<Record<Recompute, string>> = {
-  none: "no recomputation",
-  selective: "selective",
-  full: "full",
-};
-const attentionLabels: Readonly<Record<CurveAttention, string>> = {
-  eager: "eager attention",
-  flash: "FlashAttention",
-};
-
-/** Largest micro-batch the widget accepts. */
-const maxMicroBatch = 1024;
-/** Shortest and longest sequence drawn (the longest is capped by the model's position limit). */
-const minSeqLength = 256;
-const maxSeqLength = 131_072;
-
-/** The curves of one state of the widget. */
-export interface ActivationCurves {
-  modelName: string;
-  attention: CurveAttention;
-  microBatch: number;
-  /** Sequence lengths, powers of two. */
-  seqLengths: number[];
-  /** Activation bytes per GPU for each recomputation mode, one value per sequence length. */
-  bytes: Record<Recompute, number[]>;
-  gpuName: string;
-  gpuBytes: number;
-}
-
-/** Computes every point of the chart from the model. Throws only for settings parseSettings rejects. */
-export function activationCurves(settings: ActivationCurveSettings): ActivationCurves {
-  const preset = findModelPreset(settings.model);
-  const gpu = findGpu(settings.gpu);
-  if (!preset) throw new WidgetSettingsError("model", `unknown preset "${settings.model}"`);
-  if (!gpu) throw new WidgetSettingsError("gpu", `unknown GPU "${settings.gpu}"`);
-  const arch = parseModelConfig(preset.config).architecture;
-  const longest = Math.min(maxSeqLength, arch.maxPositions);
-  const seqLengths: number[] = [];
-  for (let s = minSeqLength; s <= longest; s *= 2) seqLengths.push(s);
-  if (seqLengths.length === 0) seqLengths.push(longest);
-  const bytes = { none: [], selective: [], full: [] } as Record<Recompute, number[]>;
-  for (const recompute of recomputeModes) {
-    for (const seqLength of seqLengths) {
-      const memory = trainingMemory(arch, {
-        seqLength,
-        microBatchSize: settings.microBatch,
-        recompute,
-        attention: settings.attention,
-      });
-      bytes[recompute].push(memory.perGpu.activations);
-    }
-  }
-  return {
-    modelName: preset.name,
-    attention: settings.attention,
-    microBatch: settings.microBatch,
-    seqLengths,
-    bytes,
-    gpuName: gpu.name,
-    gpuBytes: gpu.hbmBytes,
-  };
-}
-
-export type MicroBatchResult = { ok: true; value: number } | { ok: false; message: string };
-
-/** Reads the micro-batch field: a whole number from 1 to {@link maxMicroBatch}; never NaN. */
-export function parseMicroBatch(text: string): MicroBatchResult {
-  const cleaned = text.trim();
-  if (cleaned === "") return { ok: false, message: "Enter a micro-batch size, for example 1." };
-  if (!/^\+?\d+$/.test(cleaned)) {
-    return { ok: false, message: `"${cleaned.slice(0, 20)}" is not a whole number. Enter 1 to ${maxMicroBatch}.` };
-  }
-  const value = Number(cleaned);
-  if (!Number.isSafeInteger(value) || value < 1 || value > maxMicroBatch) {
-    return { ok: false, message: `Enter a whole number from 1 to ${maxMicroBatch}.` };
-  }
-  return { ok: true, value };
-}
-
-/** Bytes with up to three significant digits in MB, GB (10^9 B) or TB (10^12 B), e.g. "20.4 GB", "80 GB". */
-export function formatMemory(bytes: number): string {
-  return formatBytes(bytes, bytes >= 1e12 ? "TB" : bytes >= 1e9 ? "GB" : "MB", { significant: 3 });
-}
+import { formatInteger } from "./kit/format.ts";
+import {
+  activationCurves,
+  attentionLabels,
+  curveSummary,
+  formatMemory,
+  modelOptions,
+  parseActivationCurveSettings,
+  recomputeLabels,
+  recomputeModes,
+  type ActivationCurveSettings,
+  type ActivationCurves,
+} from "./activation-curve-state.ts";
 
 /** Axis label of a power of ten of bytes: "100 MB", "1 GB", "10 GB", "1 TB". */
 export function powerOfTenLabel(bytes: number): string {
   const units: [number, string][] = [[1e12, "TB"], [1e9, "GB"], [1e6, "MB"], [1e3, "kB"]];
   for (const [size, unit] of units) if (bytes >= size) return `${Math.round(bytes / size)} ${unit}`;
   return `${Math.round(bytes)} B`;
-}
-
-/** "4,096" style. */
-function formatTokens(s: number): string {
-  return formatInteger(s);
-}
-
-/** Longest sequence that fits in the GPU's memory with activations alone, or undefined if none. */
-export function longestFitting(curves: ActivationCurves, recompute: Recompute): number | undefined {
-  let best: number | undefined;
-  curves.seqLengths.forEach((s, i) => {
-    if (curves.bytes[recompute][i]! <= curves.gpuBytes) best = s;
-  });
-  return best;
-}
-
-/** Sentence for screen readers (and the visible note under the chart). */
-export function curveSummary(curves: ActivationCurves): string {
-  const pick = curves.seqLengths.includes(4096) ? 4096 : curves.seqLengths[curves.seqLengths.length - 1]!;
-  const i = curves.seqLengths.indexOf(pick);
-  const parts = recomputeModes.map((r) => `${recomputeLabels[r]} ${formatMemory(curves.bytes[r][i]!)}`);
-  const fits = recomputeModes.map((r) => {
-    const s = longestFitting(curves, r);
-    return `${recomputeLabels[r]} ${s === undefined ? "none" : `${formatTokens(s)} tokens`}`;
-  });
-  return (
-    `${curves.modelName}, ${attentionLabels[curves.attention]}, micro-batch ${curves.microBatch}: ` +
-    `activations at ${formatTokens(pick)} tokens are ${parts.join(", ")}. ` +
-    `Longest sequence drawn whose activations alone fit in ${formatMemory(curves.gpuBytes)}: ${fits.join(", ")}.`
-  );
 }
 
 /** Width of the chart's coordinate system when the page does not say otherwise. */
@@ -246,7 +137,7 @@ export function drawActivationChart(container: Element, curves: ActivationCurves
     series.append(b("path", { d: path(curves.bytes[r]) ?? "", style: lineStyle[r] }));
     curves.bytes[r].forEach((bytes, i) => {
       const dot = b("circle", { cx: x(curves.seqLengths[i]!), cy: y(bytes), r: 3, style: pointFill[r] });
-      dot.append(b("title", {}, `${recomputeLabels[r]}, s = ${formatTokens(curves.seqLengths[i]!)}: ${formatMemory(bytes)}`));
+      dot.append(b("title", {}, `${recomputeLabels[r]}, s = ${formatInteger(curves.seqLengths[i]!)}: ${formatMemory(bytes)}`));
       series.append(dot);
     });
     if (compact) {
@@ -260,32 +151,6 @@ export function drawActivationChart(container: Element, curves: ActivationCurves
       series.append(b("text", { x: width - margin.right + 6, y: end.y + 4, style: pointFill[r] }, recomputeLabels[r]));
     }
   }
-}
-
-/** The options of the model select: every preset, in the data file's order. */
-function modelOptions(): { id: string; name: string }[] {
-  return MODEL_PRESETS.map((p) => ({ id: p.id, name: p.name }));
-}
-
-function parseSettings(raw: unknown): ActivationCurveSettings {
-  const obj = settingsObject(raw, ["model", "attention", "microBatch", "gpu"]);
-  const model = obj.model ?? "llama-3.1-8b";
-  if (typeof model !== "string" || !findModelPreset(model)) {
-    throw new WidgetSettingsError("model", `must be a preset id (${modelOptions().map((o) => o.id).join(", ")}); got ${JSON.stringify(model)}`);
-  }
-  const attention = obj.attention ?? "eager";
-  if (attention !== "eager" && attention !== "flash") {
-    throw new WidgetSettingsError("attention", `must be eager or flash (got ${JSON.stringify(attention)})`);
-  }
-  const microBatch = obj.microBatch ?? 1;
-  if (typeof microBatch !== "number" || !Number.isInteger(microBatch) || microBatch < 1 || microBatch > maxMicroBatch) {
-    throw new WidgetSettingsError("microBatch", `must be a whole number from 1 to ${maxMicroBatch} (got ${JSON.stringify(microBatch)})`);
-  }
-  const gpu = obj.gpu ?? "h100-sxm";
-  if (typeof gpu !== "string" || !findGpu(gpu)) {
-    throw new WidgetSettingsError("gpu", `must be a GPU id of src/data/gpus.ts (got ${JSON.stringify(gpu)})`);
-  }
-  return { model, attention, microBatch, gpu };
 }
 
 function renderStatic(root: Element, settings: ActivationCurveSettings): void {
@@ -342,6 +207,6 @@ function renderStatic(root: Element, settings: ActivationCurveSettings): void {
 
 export const activationCurveWidget = defineWidget<ActivationCurveSettings>({
   description: "activation memory against sequence length for no, selective and full recomputation",
-  parseSettings,
+  parseSettings: parseActivationCurveSettings,
   renderStatic,
 });

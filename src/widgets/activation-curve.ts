@@ -4,14 +4,8 @@
  * marks the field invalid with a message and leaves the last good chart in place. Nothing
  * animates, so `prefers-reduced-motion` needs no special case.
  */
-import {
-  activationCurves,
-  curveSummary,
-  drawActivationChart,
-  parseMicroBatch,
-  type ActivationCurveSettings,
-  type CurveAttention,
-} from "../figures/activation-curve.ts";
+import { drawActivationChart } from "../figures/activation-curve.ts";
+import { activationCurves, curveSummary, parseMicroBatch, type ActivationCurveSettings, type CurveAttention } from "../figures/activation-curve-state.ts";
 import { findModelPreset } from "../model/index.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 

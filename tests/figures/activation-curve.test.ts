@@ -6,16 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
-import {
-  activationCurveWidget,
-  activationCurves,
-  curveSummary,
-  drawActivationChart,
-  formatMemory,
-  longestFitting,
-  parseMicroBatch,
-  powerOfTenLabel,
-} from "../../src/figures/activation-curve.ts";
+import { activationCurveWidget, drawActivationChart, powerOfTenLabel } from "../../src/figures/activation-curve.ts";
+import { activationCurves, curveSummary, formatMemory, longestFitting, parseMicroBatch } from "../../src/figures/activation-curve-state.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { findModelPreset, layerActivations, parseModelConfig, trainingMemory } from "../../src/model/index.ts";
 import { assertApprox } from "../helpers/approx.ts";
