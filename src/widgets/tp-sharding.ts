@@ -4,7 +4,8 @@
  * value marks its field invalid with a message (role="alert") and the figure keeps the last valid
  * state. Nothing animates, so prefers-reduced-motion needs no special case.
  */
-import { drawTpSharding, summarizeTpSharding, validateTpShardingControls, type TpShardingSettings } from "../figures/tp-sharding.ts";
+import { drawTpSharding } from "../figures/tp-sharding.ts";
+import { summarizeTpSharding, validateTpShardingControls, type TpShardingSettings } from "../figures/tp-sharding-state.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, settings: TpShardingSettings): void {

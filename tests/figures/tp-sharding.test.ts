@@ -5,14 +5,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
-import {
-  drawTpSharding,
-  summarizeTpSharding,
-  tpShardingDefaults,
-  tpShardingModels,
-  tpShardingWidget,
-  validateTpShardingControls,
-} from "../../src/figures/tp-sharding.ts";
+import { drawTpSharding, tpShardingWidget } from "../../src/figures/tp-sharding.ts";
+import { summarizeTpSharding, tpShardingDefaults, tpShardingModels, validateTpShardingControls } from "../../src/figures/tp-sharding-state.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { findModelPreset, layerActivations, parseModelConfig, tpShardingLayout } from "../../src/model/index.ts";
 import { formatBytes } from "../../src/figures/kit/format.ts";
