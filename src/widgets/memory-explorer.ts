@@ -6,19 +6,16 @@
  *
  * Bad input never reaches the drawing: the field gets aria-invalid="true" and a message with
  * role="alert", and the charts keep the last valid state. Settings live in the URL under this
- * widget's id; the chapter's `hide` and `lock` lists remove or disable controls.
+ * widget's id; the chapter's `hide` and `lock` lists remove or disable controls. The form itself
+ * (labels, choices, groups, markup) is ./memory-explorer/controls.ts.
  */
-import { GPUS, MODEL_PRESETS } from "../model/index.ts";
 import { renderMemoryOutputs } from "../figures/memory-explorer.ts";
 import {
   controlValuesOf,
   decodeMemoryState,
   encodeMemoryState,
-  formatBytes,
-  gpuShortName,
   memoryControls,
   memoryCurve,
-  presetLabel,
   readMemoryControls,
   summarizeMemory,
   type CurveAxis,
@@ -33,74 +30,7 @@ import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
 import { clearWidget, dom } from "../figures/kit/dom.ts";
 import { setStale } from "../figures/kit/field.ts";
 import { formatNumber } from "../figures/kit/format.ts";
-
-type Control = HTMLInputElement | HTMLSelectElement;
-
-const labels: Record<MemoryControl, string> = {
-  preset: "Model",
-  gpu: "GPU",
-  seqLength: "Sequence length s (tokens)",
-  microBatch: "Micro-batch size b",
-  precision: "Precision",
-  fp32GradAccum: "fp32 gradient accumulation buffer",
-  recompute: "Activation recomputation",
-  attention: "Attention kernel",
-  zero: "ZeRO stage",
-  dp: "Data parallel d",
-  tp: "Tensor parallel t",
-  sp: "Sequence parallelism (with TP)",
-  pp: "Pipeline parallel p",
-  cp: "Context parallel",
-  ep: "Expert parallel (MoE)",
-  schedule: "Pipeline schedule",
-  microbatches: "Microbatches m",
-  chunks: "Chunks per GPU v",
-};
-
-const choiceLabels: Partial<Record<MemoryControl, Array<[string, string]>>> = {
-  precision: [
-    ["bf16", "bf16 mixed precision (Adam)"],
-    ["fp32", "fp32 (Adam)"],
-  ],
-  recompute: [
-    ["none", "none"],
-    ["selective", "selective (attention scores)"],
-    ["full", "full (layer inputs only)"],
-  ],
-  attention: [
-    ["flash", "FlashAttention"],
-    ["eager", "eager (stores s × s scores)"],
-  ],
-  zero: [
-    ["0", "none"],
-    ["1", "ZeRO-1 (optimizer)"],
-    ["2", "ZeRO-2 (+ gradients)"],
-    ["3", "ZeRO-3 (+ parameters)"],
-  ],
-  schedule: [
-    ["1f1b", "1F1B"],
-    ["interleaved", "interleaved 1F1B"],
-    ["afab", "all forward, all backward"],
-  ],
-};
-
-const groups: Array<[string, MemoryControl[]]> = [
-  ["Model and GPU", ["preset", "gpu"]],
-  ["Batch and precision", ["seqLength", "microBatch", "precision", "fp32GradAccum", "recompute", "attention"]],
-  ["Parallelism", ["zero", "dp", "tp", "sp", "pp", "schedule", "microbatches", "chunks", "cp", "ep"]],
-];
-
-/** Controls that go with another one: hiding `tp` hides `sp`; hiding `pp` hides the schedule's controls. */
-const companions: Partial<Record<MemoryControl, MemoryControl[]>> = {
-  tp: ["sp"],
-  pp: ["schedule", "microbatches", "chunks"],
-};
-
-function expand(list: readonly MemoryControl[]): Set<MemoryControl> {
-  const out = new Set<MemoryControl>(list);
-  for (const c of list) for (const extra of companions[c] ?? []) out.add(extra);
-  return out;
-}
+import { expand, labels, memoryForm } from "./memory-explorer/controls.ts";
 
 const css = `
 .mx-controls .mx-config textarea { min-height: 9rem; }
@@ -132,83 +62,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
   }
 
   clearWidget(root);
-  const form = el("form", { class: "explorer-controls mx-controls", "aria-label": "Memory Explorer settings" });
-  form.addEventListener("submit", (e) => e.preventDefault());
-  const controls = {} as Record<MemoryControl, Control>;
-  const fieldOf = {} as Record<MemoryControl, HTMLElement>;
-  const messages = {} as Record<MemoryControl, HTMLElement>;
-  const values = controlValuesOf(start);
-
-  const textarea = el("textarea", {
-    id: `${id}-config`,
-    name: "config",
-    rows: "8",
-    spellcheck: "false",
-    "aria-describedby": `${id}-preset-message`,
-    placeholder: '{ "model_type": "llama", "hidden_size": 4096, … }',
-  });
-  textarea.value = values.configText;
-
-  const makeControl = (name: MemoryControl): Control => {
-    if (name === "fp32GradAccum" || name === "sp") {
-      const box = el("input", { type: "checkbox" });
-      box.checked = values[name];
-      return box;
-    }
-    if (name === "preset" || name === "gpu" || choiceLabels[name]) {
-      const select = el("select");
-      const options: Array<[string, string]> =
-        name === "preset"
-          ? [...MODEL_PRESETS.map((p): [string, string] => [p.id, presetLabel(p.id)]), ["custom", "Paste a config.json…"]]
-          : name === "gpu"
-            ? GPUS.map((g): [string, string] => [g.id, `${gpuShortName(g.name)} (${formatBytes(g.hbmBytes)})`])
-            : choiceLabels[name]!;
-      for (const [value, text] of options) select.append(el("option", { value }, text));
-      select.value = values[name];
-      return select;
-    }
-    return el("input", { type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false", value: values[name] });
-  };
-
-  for (const [legend, names] of groups) {
-    const fieldset = el("fieldset");
-    fieldset.append(el("legend", {}, legend));
-    let shown = 0;
-    for (const name of names) {
-      const control = makeControl(name);
-      control.id = `${id}-${name}`;
-      control.setAttribute("name", name);
-      const message = el("p", { class: "widget-message", id: `${id}-${name}-message`, role: "alert" });
-      control.setAttribute("aria-describedby", message.id);
-      const wrap = el("div", { class: "widget-field", "data-control": name });
-      if (control instanceof HTMLInputElement && control.type === "checkbox") {
-        const label = el("label", { class: "explorer-check", for: control.id });
-        label.append(control, doc.createTextNode(labels[name]));
-        wrap.append(label, message);
-      } else {
-        wrap.append(el("label", { for: control.id }, labels[name]), control, message);
-      }
-      if (name === "preset") {
-        const configWrap = el("div", { class: "mx-config" });
-        configWrap.append(el("label", { for: textarea.id }, "config.json"), textarea);
-        wrap.classList.add("wide-field");
-        wrap.insertBefore(configWrap, message);
-      }
-      if (locked.has(name)) {
-        control.disabled = true;
-        wrap.setAttribute("data-locked", "");
-        control.title = "Fixed for this example";
-        if (name === "preset") textarea.disabled = true;
-      }
-      if (hidden.has(name)) wrap.hidden = true;
-      else shown++;
-      controls[name] = control;
-      fieldOf[name] = wrap;
-      messages[name] = message;
-      fieldset.append(wrap);
-    }
-    if (shown > 0) form.append(fieldset);
-  }
+  const { form, controls, fieldOf, messages, textarea } = memoryForm(doc, id, controlValuesOf(start), hidden, locked);
 
   const actions = el("div", { class: "explorer-actions" });
   const axisSelect = el("select", { id: `${id}-axis`, name: "axis" });
