@@ -9,7 +9,7 @@
  * (src/widgets/memory-explorer.ts) redraws with the same code. Every number comes from
  * src/model through memory-explorer-state.ts.
  */
-import { child, dom } from "./kit/dom.ts";
+import { child, dom, tableHead } from "./kit/dom.ts";
 import { formatInteger, formatNumber } from "./kit/format.ts";
 import { scaleBand, scaleLinear, scaleLog } from "d3-scale";
 import { line as d3line } from "d3-shape";
@@ -234,15 +234,7 @@ function fillFormulaTable(table: Element, view: MemoryView): void {
   const caption = doc.createElement("caption");
   caption.textContent =
     view.memory.stages.length > 1 ? `How each number of stage ${view.memory.peakStage + 1} (the fullest GPU) is computed` : "How each number is computed";
-  const thead = doc.createElement("thead");
-  const hr = doc.createElement("tr");
-  for (const h of ["Category", "Per GPU", "Formula"]) {
-    const th = doc.createElement("th");
-    th.setAttribute("scope", "col");
-    th.textContent = h;
-    hr.append(th);
-  }
-  thead.append(hr);
+  const thead = tableHead(doc, ["Category", "Per GPU", "Formula"]);
   const tbody = doc.createElement("tbody");
   for (const row of view.rows) {
     const tr = doc.createElement("tr");
