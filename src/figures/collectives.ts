@@ -20,7 +20,7 @@ import {
   type StepCollective,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
-import { dom, SVG_NS } from "./kit/dom.ts";
+import { dom, SVG_NS, type Attrs } from "./kit/dom.ts";
 import { formatInteger, formatNumber } from "./kit/format.ts";
 
 export interface CollectivesSettings {
@@ -210,13 +210,10 @@ export function renderCollectivesGrid(container: Element, s: CollectivesSettings
       const p = buffers[r]![j] ?? null;
       const x = left + j * cellW;
       const frac = cellFraction(s.collective, n, p);
+      // The cell's box: once filled by what it holds, and once more outlined when it sends or receives.
+      const box = (paint: Attrs) => mk("rect", { x: x + 1.5, y: y + 1.5, width: cellW - 3, height: rowH - 3, rx: 3, ...paint });
       svg.append(
-        mk("rect", {
-          x: x + 1.5,
-          y: y + 1.5,
-          width: cellW - 3,
-          height: rowH - 3,
-          rx: 3,
+        box({
           fill: p ? "var(--c-comm)" : "none",
           "fill-opacity": p ? (0.2 + 0.8 * frac).toFixed(2) : 0,
           stroke: "var(--c-border)",
@@ -226,12 +223,7 @@ export function renderCollectivesGrid(container: Element, s: CollectivesSettings
       const key = `${r}:${j}`;
       if (sending.has(key) || receiving.has(key)) {
         svg.append(
-          mk("rect", {
-            x: x + 1.5,
-            y: y + 1.5,
-            width: cellW - 3,
-            height: rowH - 3,
-            rx: 3,
+          box({
             fill: "none",
             stroke: sending.has(key) ? "var(--c-accent)" : "var(--c-grads)",
             "stroke-width": 2.5,

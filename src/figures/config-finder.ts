@@ -17,7 +17,7 @@ import {
   type RankedConfig,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
-import { dom, figureSvg, type Attrs } from "./kit/dom.ts";
+import { dom, figureSvg, tableHead, type Attrs } from "./kit/dom.ts";
 import { formatBytes, formatInteger, formatNumber, formatPercent, formatSeconds } from "./kit/format.ts";
 
 
@@ -215,15 +215,7 @@ export function fillConfigTable(table: Element, r: ConfigSearchResult, count = 5
   table.textContent = "";
   const caption = doc.createElement("caption");
   caption.textContent = "Fastest configurations that fit (modeled)";
-  const head = doc.createElement("thead");
-  const hr = doc.createElement("tr");
-  for (const h of ["#", "DP", "TP", "PP", "CP", "EP", "ZeRO", "b", "m", "Recompute", "GB/GPU", "Step", "MFU"]) {
-    const th = doc.createElement("th");
-    th.setAttribute("scope", "col");
-    th.textContent = h;
-    hr.append(th);
-  }
-  head.append(hr);
+  const head = tableHead(doc, ["#", "DP", "TP", "PP", "CP", "EP", "ZeRO", "b", "m", "Recompute", "GB/GPU", "Step", "MFU"]);
   const body = doc.createElement("tbody");
   r.ranked.slice(0, count).forEach((c, i) => {
     const tr = doc.createElement("tr");

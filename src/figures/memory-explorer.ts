@@ -11,7 +11,7 @@
  * file lays out the outputs around them (verdict, notes, summary, formula table) and defines the
  * widget's static rendering.
  */
-import { child, dom } from "./kit/dom.ts";
+import { child, dom, tableHead } from "./kit/dom.ts";
 import { drawMemoryBars, drawMemoryCurve } from "./memory-explorer-charts.ts";
 import {
   computeMemoryView,
@@ -35,10 +35,7 @@ function fillFormulaTable(table: Element, view: MemoryView): void {
     {},
     view.memory.stages.length > 1 ? `How each number of stage ${view.memory.peakStage + 1} (the fullest GPU) is computed` : "How each number is computed",
   );
-  const thead = el("thead");
-  const hr = el("tr");
-  for (const h of ["Category", "Per GPU", "Formula"]) hr.append(el("th", { scope: "col" }, h));
-  thead.append(hr);
+  const thead = tableHead(table.ownerDocument, ["Category", "Per GPU", "Formula"]);
   const tbody = el("tbody");
   const row = (label: string, bytes: number, formula: string) => {
     const tr = el("tr");

@@ -12,6 +12,7 @@ import { createStaticSvg } from "./static-figure-style.ts";
 import { formatNumber, formatPercent } from "./kit/format.ts";
 import { pipelineOpColors } from "./kit/palette.ts";
 import { dom } from "./kit/dom.ts";
+import { opLabel } from "./pipeline-explorer.ts";
 
 /** What to draw and how. */
 export interface PipelineTimelineInput {
@@ -45,12 +46,6 @@ const legendNames: Record<PipelineOp["kind"], string> = {
   W: "weight grad (W)",
   FB: "overlapped F+B",
 };
-
-/** Label printed in a box: the microbatch number counted from 1 (FB: "forward/backward"). */
-function opLabel(op: PipelineOp): string {
-  if (op.kind === "FB") return `${op.microbatch + 1}/${(op.backwardMicrobatch ?? 0) + 1}`;
-  return String(op.microbatch + 1);
-}
 
 /** Draws the timeline into `root` and returns the `<svg>`. */
 export function drawPipelineTimeline(root: Element, input: PipelineTimelineInput): SVGSVGElement {

@@ -96,40 +96,45 @@ export function hardwareFlopsPerToken(config: unknown, seqLength: number, recomp
   return model + 2 * matmulParameters(arch).layers + attentionForward;
 }
 
-/** Inputs of {@link stepTimeSeconds}. */
-export interface StepTimeInput {
-  /** Tokens per optimizer step (global batch × sequence length). */
-  tokensPerStep: number;
-  /** Model FLOPs per token. */
+/** The job's side of {@link stepTimeSeconds} and {@link flopsUtilization}. */
+export interface JobFlopsInput {
+  /** FLOPs per token: model FLOPs for a step time or MFU, hardware FLOPs for HFU. */
   flopsPerToken: number;
   /** GPUs in the job. */
   gpuCount: number;
   /** Peak FLOP/s of one GPU (dense, in the training precision). */
   peakFlopsPerSecond: number;
+}
+
+/** Inputs of {@link stepTimeSeconds}. */
+export interface StepTimeInput extends JobFlopsInput {
+  /** Tokens per optimizer step (global batch × sequence length). */
+  tokensPerStep: number;
   /** Assumed model FLOPs utilization, in (0, 1]. */
   mfu: number;
+}
+
+/** Inputs of {@link flopsUtilization}. */
+export interface UtilizationInput extends JobFlopsInput {
+  /** Measured training throughput of the whole job, tokens per second. */
+  tokensPerSecond: number;
+}
+
+/** The job's inputs, checked (in this order). */
+function requireJob(input: JobFlopsInput): { flops: number; gpus: number; peak: number } {
+  return {
+    flops: requirePositiveNumber(input.flopsPerToken, "flopsPerToken"),
+    gpus: requirePositiveInteger(input.gpuCount, "gpuCount"),
+    peak: requirePositiveNumber(input.peakFlopsPerSecond, "peakFlopsPerSecond"),
+  };
 }
 
 /** Step time = tokens × FLOPs per token / (GPUs × peak × MFU). */
 export function stepTimeSeconds(input: StepTimeInput): number {
   const tokens = requirePositiveNumber(input.tokensPerStep, "tokensPerStep");
-  const flops = requirePositiveNumber(input.flopsPerToken, "flopsPerToken");
-  const gpus = requirePositiveInteger(input.gpuCount, "gpuCount");
-  const peak = requirePositiveNumber(input.peakFlopsPerSecond, "peakFlopsPerSecond");
+  const { flops, gpus, peak } = requireJob(input);
   const mfu = requireFraction(input.mfu, "mfu");
   return (tokens * flops) / (gpus * peak * mfu);
-}
-
-/** Inputs of {@link flopsUtilization}. */
-export interface UtilizationInput {
-  /** Measured training throughput of the whole job, tokens per second. */
-  tokensPerSecond: number;
-  /** FLOPs per token: model FLOPs for MFU, hardware FLOPs for HFU. */
-  flopsPerToken: number;
-  /** GPUs in the job. */
-  gpuCount: number;
-  /** Peak FLOP/s of one GPU (dense). */
-  peakFlopsPerSecond: number;
 }
 
 /**
@@ -139,9 +144,7 @@ export interface UtilizationInput {
  */
 export function flopsUtilization(input: UtilizationInput): number {
   const tps = requirePositiveNumber(input.tokensPerSecond, "tokensPerSecond");
-  const flops = requirePositiveNumber(input.flopsPerToken, "flopsPerToken");
-  const gpus = requirePositiveInteger(input.gpuCount, "gpuCount");
-  const peak = requirePositiveNumber(input.peakFlopsPerSecond, "peakFlopsPerSecond");
+  const { flops, gpus, peak } = requireJob(input);
   return (tps * flops) / (gpus * peak);
 }
 

@@ -14,13 +14,10 @@
  *
  * Pure: no DOM, no formatting, no Node APIs (architecture.md: src/model imports src/data only).
  */
-import { findGpu } from "../data/gpus.ts";
-import { findModelPreset } from "../data/models.ts";
-import { countParameters } from "./parameters.ts";
 import { allReduceSeconds, bucketCount, dataParallelTimeline } from "./dp-overlap.ts";
 import { modelFlopsPerToken } from "./compute.ts";
 import { KERNEL_EFFICIENCY } from "./step.ts";
-import { findInterconnect } from "../data/interconnects.ts";
+import { d0, d1, d2, d3, gpu, interconnect, params, preset, v } from "./values/put.ts";
 import { prefaceValues } from "./values/preface.ts";
 import { introductionValues } from "./values/introduction.ts";
 import { oneGpuValues } from "./values/one-gpu.ts";
@@ -60,29 +57,8 @@ const MB = 1e6;
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 
-function params(id: string): number {
-  const preset = findModelPreset(id);
-  if (!preset) throw new Error(`exercise values: no model preset "${id}"`);
-  return countParameters(preset.config).total;
-}
-function gpu(id: string) {
-  const g = findGpu(id);
-  if (!g) throw new Error(`exercise values: no GPU "${id}"`);
-  return g;
-}
-
 /** Achieved bus bandwidth of an A100 server's 200 Gb/s network card (src/data/interconnects.ts). */
-function a100NicBusBytesPerSecond(): number {
-  const spec = findInterconnect("a100-sxm-80gb");
-  if (!spec) throw new Error("exercise values: no interconnect for a100-sxm-80gb");
-  return spec.nicBusBytesPerSecond;
-}
-
-const v = (value: number, unit: string, digits: PrintDigits): ExerciseValue => ({ value, unit, digits });
-const d0: PrintDigits = { decimals: 0 };
-const d1: PrintDigits = { decimals: 1 };
-const d2: PrintDigits = { decimals: 2 };
-const d3: PrintDigits = { decimals: 3 };
+const a100NicBusBytesPerSecond = (): number => interconnect("a100-sxm-80gb").nicBusBytesPerSecond;
 
 const psi7b = params("llama-2-7b"); // 6,738,415,616
 const psi8b = params("llama-3.1-8b"); // 8,030,261,248
@@ -140,7 +116,7 @@ function values(): Record<string, ExerciseValue> {
   const f40 = 0.4 * h100.bf16FlopsPerSecond;
   put("ch3.allReduce70Seconds", v(allReduceSeconds(2 * psi70b, 64, 50 * GB), "s", d3));
   put("ch3.allReduce70HalfSeconds", v(allReduceSeconds(2 * psi70b, 64, 50 * GB) / 2, "s", d3));
-  const mb70 = (modelFlopsPerToken(findModelPreset("llama-3.1-70b")!.config, 4096).total * 4096) / f40;
+  const mb70 = (modelFlopsPerToken(preset("llama-3.1-70b").config, 4096).total * 4096) / f40;
   const exposed70 = dataParallelTimeline({
     gradientBytes: 2 * psi70b,
     layers: 80,

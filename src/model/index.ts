@@ -65,6 +65,7 @@ export {
   palmFlopsPerToken,
   type FlopsPerToken,
   type MegatronShape,
+  type JobFlopsInput,
   type StepTimeInput,
   type UtilizationInput,
 } from "./compute.ts";

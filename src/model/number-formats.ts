@@ -353,14 +353,12 @@ export function swampingRatio(id: NumberFormatId): number {
   return 2 ** (numberFormat(id).mantissaBits + 1);
 }
 
-/** Every limit of one format, as the chapter's table prints them. */
-export interface NumberFormatSummary {
-  readonly id: NumberFormatId;
-  readonly label: string;
-  readonly exponentBits: number;
-  readonly mantissaBits: number;
-  readonly bias: number;
-  readonly storageBits: number;
+/**
+ * Every limit of one format, as the chapter's table prints them: the fields of its layout
+ * (src/data/number-formats.ts) and what follows from them.
+ */
+export interface NumberFormatSummary
+  extends Pick<NumberFormatSpec, "id" | "label" | "exponentBits" | "mantissaBits" | "bias" | "storageBits"> {
   readonly maxFinite: number;
   readonly minNormal: number;
   /** null where the defining document does not specify subnormals (tf32). */

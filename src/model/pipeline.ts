@@ -191,39 +191,31 @@ function planAfab(r: Resolved): PlannedOp[][] {
   const plans: PlannedOp[][] = [];
   for (let i = 0; i < r.p; i++) {
     const ops: PlannedOp[] = [];
-    for (let j = 0; j < r.m; j++) ops.push(fOp(i, j, 0, r.forward, i, r.p));
-    for (let j = 0; j < r.m; j++) ops.push(bOp(i, j, 0, r.backward + r.weightGrad, i, r.p));
+    for (let j = 0; j < r.m; j++) ops.push(fOp(j, 0, r.forward, i));
+    for (let j = 0; j < r.m; j++) ops.push(bOp(j, 0, r.backward + r.weightGrad, i, r.p));
     plans.push(ops);
   }
   return plans;
 }
 
-function fOp(_stage: number, mb: number, chunk: number, duration: number, vs: number, _vTotal: number): PlannedOp {
-  return {
-    kind: "F",
-    microbatch: mb,
-    chunk,
-    duration,
-    deps: forwardDeps(vs, mb),
-    key: fKey(vs, mb),
-    creates: `${mb}:${chunk}`,
-  };
+/** An op of microbatch `mb` and chunk `chunk` that waits for `deps` and is known as `key`. */
+function plannedOp(kind: PipelineOpKind, mb: number, chunk: number, duration: number, deps: string[], key: string): PlannedOp {
+  return { kind, microbatch: mb, chunk, duration, deps, key };
 }
 
-function bOp(_stage: number, mb: number, chunk: number, duration: number, vs: number, vTotal: number): PlannedOp {
-  return {
-    kind: "B",
-    microbatch: mb,
-    chunk,
-    duration,
-    deps: backwardDeps(vs, vTotal, mb),
-    key: bKey(vs, mb),
-    frees: `${mb}:${chunk}`,
-  };
+/** The forward op on virtual stage `vs`: it creates the microbatch's activations of that chunk. */
+function fOp(mb: number, chunk: number, duration: number, vs: number): PlannedOp {
+  return { ...plannedOp("F", mb, chunk, duration, forwardDeps(vs, mb), fKey(vs, mb)), creates: `${mb}:${chunk}` };
 }
 
-function wOp(vs: number, mb: number, chunk: number, duration: number): PlannedOp {
-  return { kind: "W", microbatch: mb, chunk, duration, deps: [bKey(vs, mb)], key: `W:${vs}:${mb}` };
+/** The backward op on virtual stage `vs` of `vTotal`: it frees what the forward op created. */
+function bOp(mb: number, chunk: number, duration: number, vs: number, vTotal: number): PlannedOp {
+  return { ...plannedOp("B", mb, chunk, duration, backwardDeps(vs, vTotal, mb), bKey(vs, mb)), frees: `${mb}:${chunk}` };
+}
+
+/** The weight-gradient op that zero-bubble schedules split off the backward op on stage `vs`. */
+function wOp(mb: number, chunk: number, duration: number, vs: number): PlannedOp {
+  return plannedOp("W", mb, chunk, duration, [bKey(vs, mb)], `W:${vs}:${mb}`);
 }
 
 function plan1f1b(r: Resolved, splitW: boolean): PlannedOp[][] {
@@ -241,24 +233,24 @@ function plan1f1b(r: Resolved, splitW: boolean): PlannedOp[][] {
       bDone++;
       if (splitW) {
         while (bDone - wDone > maxDeferred) {
-          ops.push(wOp(i, wDone, 0, r.weightGrad));
+          ops.push(wOp(wDone, 0, r.weightGrad, i));
           wDone++;
         }
       }
     };
-    for (let j = 0; j < warmup; j++) ops.push(fOp(i, j, 0, r.forward, i, r.p));
+    for (let j = 0; j < warmup; j++) ops.push(fOp(j, 0, r.forward, i));
     for (let j = 0; j < remaining; j++) {
-      ops.push(fOp(i, warmup + j, 0, r.forward, i, r.p));
-      ops.push(bOp(i, j, 0, bDuration, i, r.p));
+      ops.push(fOp(warmup + j, 0, r.forward, i));
+      ops.push(bOp(j, 0, bDuration, i, r.p));
       afterB();
     }
     for (let j = 0; j < warmup; j++) {
-      ops.push(bOp(i, remaining + j, 0, bDuration, i, r.p));
+      ops.push(bOp(remaining + j, 0, bDuration, i, r.p));
       afterB();
     }
     if (splitW) {
       while (wDone < r.m) {
-        ops.push(wOp(i, wDone, 0, r.weightGrad));
+        ops.push(wOp(wDone, 0, r.weightGrad, i));
         wDone++;
       }
     }
@@ -287,12 +279,12 @@ function planInterleaved(r: Resolved): PlannedOp[][] {
     const forwardAt = (k: number) => {
       const c = chunkOf(k, true);
       const mb = microbatchOf(k);
-      ops.push(fOp(i, mb, c, fDur, c * p + i, p * v));
+      ops.push(fOp(mb, c, fDur, c * p + i));
     };
     const backwardAt = (k: number) => {
       const c = chunkOf(k, false);
       const mb = microbatchOf(k);
-      ops.push(bOp(i, mb, c, bDur, c * p + i, p * v));
+      ops.push(bOp(mb, c, bDur, c * p + i, p * v));
     };
     for (let k = 0; k < warmup; k++) forwardAt(k);
     for (let k = 0; k < remaining; k++) {

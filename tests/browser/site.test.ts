@@ -8,11 +8,10 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { keepScreenshot } from "../helpers/screenshots.ts";
-import { readdirSync, statSync } from "node:fs";
-import path from "node:path";
 import type { BrowserContextOptions } from "playwright-core";
 import { afterFrames, watchPage, settle } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
+import { sitePages } from "../../harness/site-pages.ts";
 
 const shotsDir = "test-output/screenshots";
 const desktop: BrowserContextOptions = { viewport: { width: 1440, height: 900 }, reducedMotion: "reduce" };
@@ -23,23 +22,6 @@ const phone: BrowserContextOptions = {
   hasTouch: true,
   reducedMotion: "reduce",
 };
-
-/** Every page of the built site, as URL paths ("/", "/preface/", …). */
-function sitePages(root = process.env.SITE_DIR ?? "_site"): string[] {
-  const pages: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const full = path.join(dir, name);
-      if (statSync(full).isDirectory()) {
-        if (name !== "assets") walk(full);
-      } else if (name === "index.html") {
-        pages.push("/" + path.relative(root, dir).split(path.sep).filter(Boolean).map((s) => `${s}/`).join(""));
-      }
-    }
-  };
-  walk(root);
-  return pages.sort();
-}
 
 const site = useSiteAndBrowser();
 

@@ -14,7 +14,7 @@ import { createBookMarkdown } from "../../src/plugins/markdown.ts";
 import { includeCodeMarkdown } from "../../src/plugins/include-code.ts";
 import { loadBibliography } from "../../src/plugins/bibliography.ts";
 import { findBookError } from "../../src/plugins/errors.ts";
-import { ledgerOf, type LedgerEntry } from "../../src/plugins/number-ledger.ts";
+import { ledgerOf, type LedgerEntry, type NumberClass } from "../../src/plugins/number-ledger.ts";
 import { checkChain, evaluateSide, printedHalfUnit, splitRelations } from "../../src/plugins/tex-arithmetic.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
@@ -153,28 +153,39 @@ describe("the book's chapters", () => {
     return ledgerOf(env) ?? [];
   };
 
-  test("a datasheet figure with one digit changed is no longer accounted for (mutation check)", () => {
-    let mutated = 0;
-    const missed: string[] = [];
+  /**
+   * Up to three entries of class `cls` in each chapter, spread over the chapter: the entry, the
+   * file's text, the offset in that text where the entry starts, and the chapter's ledger again
+   * with the digit at a given offset of the text raised by one (9 becomes 0).
+   */
+  function* sample(cls: NumberClass) {
     for (const name of files) {
       const file = path.join(dir, name);
       const text = readFileSync(file, "utf8");
       const { content: body } = matter(text);
       const offset = text.length - body.length;
       const lines = text.split("\n");
-      const data = parse(file, body).filter((e) => e.cls === "data");
-      for (const e of data.filter((_, k) => k % Math.max(1, Math.floor(data.length / 3)) === 0).slice(0, 3)) {
-        // The absolute offset of the entry's last digit in the file, then in the body.
+      const found = parse(file, body).filter((e) => e.cls === cls);
+      for (const e of found.filter((_, k) => k % Math.max(1, Math.floor(found.length / 3)) === 0).slice(0, 3)) {
         const start = lines.slice(0, e.line - 1).reduce((n, l) => n + l.length + 1, 0) + e.column - 1;
-        const written = /^[\d.,{}]*\d/.exec(text.slice(start))?.[0] ?? ""; // "8{,}030" in math
-        const at = start + written.length - 1;
-        const digit = Number(text[at]);
-        assert.ok(Number.isInteger(digit), `${file}:${e.line}:${e.column} "${e.text}" ends in a digit`);
-        const changed = body.slice(0, at - offset) + String((digit + 1) % 10) + body.slice(at - offset + 1);
-        const after = parse(file, changed).find((x) => x.line === e.line && x.column === e.column);
-        mutated++;
-        if (after && after.cls === "data") missed.push(`${file}:${e.line}:${e.column} ${e.text} → still ${after.reason}`);
+        const reparse = (at: number) =>
+          parse(file, body.slice(0, at - offset) + String((Number(text[at]) + 1) % 10) + body.slice(at - offset + 1));
+        yield { file, text, e, start, reparse };
       }
+    }
+  }
+
+  test("a datasheet figure with one digit changed is no longer accounted for (mutation check)", () => {
+    let mutated = 0;
+    const missed: string[] = [];
+    for (const { file, text, e, start, reparse } of sample("data")) {
+      // The entry's last digit.
+      const written = /^[\d.,{}]*\d/.exec(text.slice(start))?.[0] ?? ""; // "8{,}030" in math
+      const at = start + written.length - 1;
+      assert.ok(Number.isInteger(Number(text[at])), `${file}:${e.line}:${e.column} "${e.text}" ends in a digit`);
+      const after = reparse(at).find((x) => x.line === e.line && x.column === e.column);
+      mutated++;
+      if (after && after.cls === "data") missed.push(`${file}:${e.line}:${e.column} ${e.text} → still ${after.reason}`);
     }
     assert.ok(mutated >= 10, `mutated ${mutated} datasheet figures`);
     assert.deepEqual(missed, []);
@@ -183,24 +194,14 @@ describe("the book's chapters", () => {
   test("a number of checked arithmetic with its first digit changed fails its chain (mutation check)", () => {
     let mutated = 0;
     const missed: string[] = [];
-    for (const name of files) {
-      const file = path.join(dir, name);
-      const text = readFileSync(file, "utf8");
-      const { content: body } = matter(text);
-      const offset = text.length - body.length;
-      const lines = text.split("\n");
-      const arithmetic = parse(file, body).filter((e) => e.cls === "arithmetic");
-      for (const e of arithmetic.filter((_, k) => k % Math.max(1, Math.floor(arithmetic.length / 3)) === 0).slice(0, 3)) {
-        const at = lines.slice(0, e.line - 1).reduce((n, l) => n + l.length + 1, 0) + e.column - 1;
-        const digit = Number(text[at]);
-        if (!Number.isInteger(digit)) continue; // located inside a substituted marker: not a literal
-        const changed = body.slice(0, at - offset) + String((digit + 1) % 10) + body.slice(at - offset + 1);
-        const after = parse(file, changed);
-        mutated++;
-        const failed = after.some((x) => x.line === e.line && x.reason.startsWith("arithmetic does not hold"));
-        const still = after.find((x) => x.line === e.line && x.column === e.column && x.cls === "arithmetic");
-        if (!failed && still) missed.push(`${file}:${e.line}:${e.column} ${e.text} → ${String((digit + 1) % 10)}… still holds`);
-      }
+    for (const { file, text, e, start, reparse } of sample("arithmetic")) {
+      const digit = Number(text[start]);
+      if (!Number.isInteger(digit)) continue; // located inside a substituted marker: not a literal
+      const after = reparse(start);
+      mutated++;
+      const failed = after.some((x) => x.line === e.line && x.reason.startsWith("arithmetic does not hold"));
+      const still = after.find((x) => x.line === e.line && x.column === e.column && x.cls === "arithmetic");
+      if (!failed && still) missed.push(`${file}:${e.line}:${e.column} ${e.text} → ${String((digit + 1) % 10)}… still holds`);
     }
     assert.ok(mutated >= 20, `mutated ${mutated} numbers of checked arithmetic`);
     assert.deepEqual(missed, []);

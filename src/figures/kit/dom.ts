@@ -57,6 +57,16 @@ export function child<K extends keyof HTMLElementTagNameMap>(parent: Element, ta
   return e;
 }
 
+/** A table's head: one row of column headers, `<th scope="col">` each. */
+export function tableHead(doc: Document, labels: readonly string[]): HTMLTableSectionElement {
+  const { el } = dom(doc);
+  const row = el("tr");
+  row.append(...labels.map((label) => el("th", { scope: "col" }, label)));
+  const head = el("thead");
+  head.append(row);
+  return head;
+}
+
 /**
  * Empties a widget's root for a redraw, keeping its title (`p.widget-title`, written by the build
  * from `::: widget name title="…"`).

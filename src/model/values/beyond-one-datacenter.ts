@@ -3,35 +3,33 @@
  * ../exercise-values.ts for the conventions: the value in its unit, how it prints, and a comment
  * that says which model function or stated input it comes from). Pure.
  */
-import { findModelPreset } from "../../data/models.ts";
 import { busBandwidthFactor, collectiveSeconds } from "../communication.ts";
 import { bytesPerValue } from "../number-formats.ts";
 import { countParameters } from "../parameters.ts";
 import { stepTime } from "../step.ts";
-import { v, type PutValue } from "./put.ts";
+import { d0, d1, d2, d3, preset, v, type PutValue } from "./put.ts";
 
 const GB = 1e9;
 
 export function beyondOneDatacenterValues(put: PutValue): void {
-  const preset = findModelPreset("llama-3.1-70b");
-  if (!preset) throw new Error("ch11 values: no model preset llama-3.1-70b");
-  const params = countParameters(preset.config).total;
+  const config70 = preset("llama-3.1-70b").config;
+  const params = countParameters(config70).total;
 
   // @sec:why: bf16 gradients of the 70B model, all-reduced over a 100 Gb/s link (a stated,
   // illustrative input) between two sites.
   const gradientBytes = bytesPerValue("bf16") * params;
   const linkBytesPerSecond = (100 * GB) / 8;
-  put("ch11.gradientsGB", v(gradientBytes / GB, "GB", { decimals: 1 }));
-  put("ch11.linkGBps", v(linkBytesPerSecond / GB, "GB/s", { decimals: 1 }));
-  put("ch11.busFactorTwoRanks", v(busBandwidthFactor("all-reduce", 2), "", { decimals: 0 }));
+  put("ch11.gradientsGB", v(gradientBytes / GB, "GB", d1));
+  put("ch11.linkGBps", v(linkBytesPerSecond / GB, "GB/s", d1));
+  put("ch11.busFactorTwoRanks", v(busBandwidthFactor("all-reduce", 2), "", d0));
   const sync = collectiveSeconds({ collective: "all-reduce", messageBytes: gradientBytes, ranks: 2, busBandwidthBytesPerSecond: linkBytesPerSecond });
-  put("ch11.syncSeconds", v(sync, "s", { decimals: 2 }));
+  put("ch11.syncSeconds", v(sync, "s", d2));
 
   // The step of this model on 256 H100s at 512 sequences of 8,192 tokens: the configuration the
   // search of the 5D-parallelism chapter ranks first (dp 64 × cp 4, ZeRO-3, b = 1, no
   // recomputation; tests/chapters/11-beyond-one-datacenter.test.ts reruns the search and checks it).
   const step = stepTime({
-    config: preset.config,
+    config: config70,
     gpu: "h100-sxm",
     gpuCount: 256,
     dp: 64,
@@ -44,32 +42,32 @@ export function beyondOneDatacenterValues(put: PutValue): void {
     gradReduce: "fp32",
     includeMemory: false,
   }).stepSeconds;
-  put("ch11.stepSeconds", v(step, "s", { decimals: 2 }));
-  put("ch11.syncOverheadShare", v((100 * sync) / step, "%", { decimals: 1 }));
+  put("ch11.stepSeconds", v(step, "s", d2));
+  put("ch11.syncOverheadShare", v((100 * sync) / step, "%", d1));
 
   // A DiLoCo round of H = 500 inner steps (the DiLoCo paper's setting); the chapter and its
   // exercises work from the step as printed (rounded to 10 ms).
   const printedStep = Math.round(step * 100) / 100;
   const round = 500 * printedStep;
-  put("ch11.roundOverheadShare", v((100 * sync) / round, "%", { decimals: 3 }));
-  put("ch11.roundGbps", v((8 * gradientBytes) / round / GB, "Gb/s", { decimals: 3 }));
+  put("ch11.roundOverheadShare", v((100 * sync) / round, "%", d3));
+  put("ch11.roundGbps", v((8 * gradientBytes) / round / GB, "Gb/s", d3));
   // How many times faster the link is than a round needs, rounded down to hundreds ("more than").
-  put("ch11.linkHeadroom", v(Math.floor(linkBytesPerSecond / (gradientBytes / round) / 100) * 100, "", { decimals: 0 }));
+  put("ch11.linkHeadroom", v(Math.floor(linkBytesPerSecond / (gradientBytes / round) / 100) * 100, "", d0));
 
   // Streaming DiLoCo: ten fragments; 4-bit outer gradients instead of fp16 (the paper's quantization).
-  put("ch11.fragmentGB", v(gradientBytes / 10 / GB, "GB", { decimals: 1 }));
-  put("ch11.fp16Bits", v(8 * bytesPerValue("fp16"), "bits", { decimals: 0 }));
-  put("ch11.quantizedGB", v((params * 4) / 8 / GB, "GB", { decimals: 1 }));
+  put("ch11.fragmentGB", v(gradientBytes / 10 / GB, "GB", d1));
+  put("ch11.fp16Bits", v(8 * bytesPerValue("fp16"), "bits", d0));
+  put("ch11.quantizedGB", v((params * 4) / 8 / GB, "GB", d1));
 
   // @sec:limits: a replica of 256 GPUs (a stated input) at each site; one site 10% slower
   // (a stated input) slows the synchronous round, which waits for the slowest, by as much.
   const replicaGpus = 256;
   const replicasPerSite = 1; // DiLoCo: every worker (site) holds a full replica
-  put("ch11.gpusPerSite", v(replicaGpus * replicasPerSite, "GPUs", { decimals: 0 }));
+  put("ch11.gpusPerSite", v(replicaGpus * replicasPerSite, "GPUs", d0));
   const siteTimes = [1, 1.1];
-  put("ch11.roundSlowdownPercent", v(100 * (Math.max(...siteTimes) / Math.min(...siteTimes) - 1), "%", { decimals: 0 }));
+  put("ch11.roundSlowdownPercent", v(100 * (Math.max(...siteTimes) / Math.min(...siteTimes) - 1), "%", d0));
 
   // Exercise 3: site A at the printed step for H = 500, and for H = 600.
-  put("ch11.siteARoundSeconds", v(round, "s", { decimals: 0 }));
-  put("ch11.siteAH600Seconds", v(600 * printedStep, "s", { decimals: 0 }));
+  put("ch11.siteARoundSeconds", v(round, "s", d0));
+  put("ch11.siteAH600Seconds", v(600 * printedStep, "s", d0));
 }

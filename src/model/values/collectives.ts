@@ -8,18 +8,10 @@
  * Llama 3.1 8B all-reduced over one HGX H100 server and over 128 GPUs behind 50 GB/s ports; the
  * outputs of the two torch.distributed programs run on four ranks.
  */
-import type { PutValue } from "./put.ts";
-import { v } from "./put.ts";
-import { findGpu } from "../../data/gpus.ts";
-import { findInterconnect } from "../../data/interconnects.ts";
-import { findModelPreset } from "../../data/models.ts";
-import { countParameters } from "../parameters.ts";
+import { d0, d1, d2, gpu, interconnect, params, v, type PutValue } from "./put.ts";
 import { busBandwidthFactor, collectiveSeconds } from "../communication.ts";
 import { ceilLog2 } from "../collective-steps.ts";
 
-const d0 = { decimals: 0 };
-const d1 = { decimals: 1 };
-const d2 = { decimals: 2 };
 const GB = 1e9;
 
 /** The worked comparison of @sec:ring-vs-tree: α = 10 µs per step, β = 50 GB/s, n = 1,024. */
@@ -49,16 +41,13 @@ export function collectivesValues(put: PutValue): void {
   put("a0.treeSteps1024", v(2 * ceilLog2(N), "steps", d0));
 
   // @sec:nccl: bf16 gradients of Llama 3.1 8B (2 bytes per parameter, parameters counted by the model).
-  const preset = findModelPreset("llama-3.1-8b");
-  if (!preset) throw new Error('collectives values: no model preset "llama-3.1-8b"');
-  const gradientBytes = 2 * countParameters(preset.config).total;
+  const gradientBytes = 2 * params("llama-3.1-8b");
   put("a0.gradientsGB", v(gradientBytes / GB, "GB", d2));
 
   // One HGX H100 server (src/data/interconnects.ts): its GPU count, the measured bus bandwidths
   // with and without NVLink SHARP, and the NVLink line rate per direction (src/data/gpus.ts).
-  const hgx = findInterconnect("h100-sxm");
-  const h100 = findGpu("h100-sxm");
-  if (!hgx || !h100) throw new Error('collectives values: no GPU or interconnect "h100-sxm"');
+  const hgx = interconnect("h100-sxm");
+  const h100 = gpu("h100-sxm");
   const perServer = hgx.gpusPerNode;
   const nvls = hgx.nvlinkNvlsAllReduceBusBytesPerSecond;
   if (nvls === null) throw new Error("collectives values: h100-sxm has no NVLink SHARP bus bandwidth");

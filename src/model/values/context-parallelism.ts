@@ -3,10 +3,7 @@
  * ../exercise-values.ts for the conventions: the value in its unit, how it prints, and a comment
  * that says which model function or stated input it comes from). Pure.
  */
-import { findGpu } from "../../data/gpus.ts";
-import { findModelPreset } from "../../data/models.ts";
 import { layerActivations } from "../activations.ts";
-import { parseModelConfig } from "../architecture.ts";
 import {
   headsPerTensorParallelRank,
   planRingAttention,
@@ -16,19 +13,14 @@ import {
   ulyssesForwardBytesPerLayer,
   ulyssesReplicatedForwardBytesPerLayer,
 } from "../ring-attention.ts";
-import { v, type PutValue } from "./put.ts";
+import { arch, d0, d1, d2, gpu, v, type PutValue } from "./put.ts";
 
 const GB = 1e9;
 const MB = 1e6;
-const d0 = { decimals: 0 };
-const d1 = { decimals: 1 };
-const d2 = { decimals: 2 };
 
 export function contextParallelismValues(put: PutValue): void {
-  const preset = findModelPreset("llama-3.1-405b");
-  const h100 = findGpu("h100-sxm");
-  if (!preset || !h100) throw new Error("ch5 values: no llama-3.1-405b preset or h100-sxm GPU");
-  const a = parseModelConfig(preset.config).architecture;
+  const h100 = gpu("h100-sxm");
+  const a = arch("llama-3.1-405b");
 
   // The chapter's example: Llama 3's long-context stage (grattafiori2024llama3): s = 131,072,
   // one sequence per microbatch, c = 16, TP 8 with SP inside each CP rank, bf16.

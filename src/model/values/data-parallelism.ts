@@ -9,8 +9,6 @@
  * of 1024 sequences. Imports the model's modules directly, not ../index.ts: index.ts re-exports
  * exercise-values.ts, which runs this function while it loads.
  */
-import { findGpu } from "../../data/gpus.ts";
-import { findModelPreset } from "../../data/models.ts";
 import { parseModelConfig } from "../architecture.ts";
 import { modelFlopsPerToken } from "../compute.ts";
 import {
@@ -26,21 +24,16 @@ import {
 import { modelStateBytes, trainingMemory, type ZeroStage } from "../memory.ts";
 import { bytesPerValue } from "../number-formats.ts";
 import { countParameters, layerParameters } from "../parameters.ts";
-import { v, type PutValue } from "./put.ts";
+import { d0, d1, d2, d3, gpu, preset, v, type PutValue } from "./put.ts";
 
 const GB = 1e9;
 const MB = 1e6;
 const MiB = 2 ** 20;
-const d0 = { decimals: 0 };
-const d1 = { decimals: 1 };
-const d2 = { decimals: 2 };
-const d3 = { decimals: 3 };
 
 export function dataParallelismValues(put: PutValue): void {
-  const preset8 = findModelPreset("llama-3.1-8b");
-  const preset70 = findModelPreset("llama-3.1-70b");
-  const h100 = findGpu("h100-sxm");
-  if (!preset8 || !preset70 || !h100) throw new Error("data-parallelism values: a preset or the H100 is missing");
+  const preset8 = preset("llama-3.1-8b");
+  const preset70 = preset("llama-3.1-70b");
+  const h100 = gpu("h100-sxm");
   const psi8 = countParameters(preset8.config).total;
   const psi70 = countParameters(preset70.config).total;
   const arch8 = parseModelConfig(preset8.config).architecture;

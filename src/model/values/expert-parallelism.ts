@@ -3,31 +3,23 @@
  * ../exercise-values.ts for the conventions: the value in its unit, how it prints, and a comment
  * that says which model function or stated input it comes from). Pure.
  */
-import { findGpu } from "../../data/gpus.ts";
-import { findInterconnect } from "../../data/interconnects.ts";
-import { findModelPreset } from "../../data/models.ts";
 import { parseModelConfig } from "../architecture.ts";
 import { bytesPerParameter } from "../memory.ts";
 import { expertCapacity, expertDispatchBytes, simulateMoeRouting, switchBalanceLoss } from "../moe-routing.ts";
 import { countParameters, layerParameters } from "../parameters.ts";
-import { v, type PutValue } from "./put.ts";
+import { d0, d1, d2, d3, gpu, interconnect, preset, v, type PutValue } from "./put.ts";
 
 const GB = 1e9;
 const MB = 1e6;
-const d0 = { decimals: 0 };
-const d1 = { decimals: 1 };
-const d2 = { decimals: 2 };
-const d3 = { decimals: 3 };
 
 export function expertParallelismValues(put: PutValue): void {
-  const preset = findModelPreset("mixtral-8x7b");
-  const h100 = findGpu("h100-sxm");
-  const net = findInterconnect("h100-sxm");
-  if (!preset || !h100 || !net) throw new Error("ch7 values: no mixtral-8x7b preset or h100-sxm GPU or interconnect");
-  const arch = parseModelConfig(preset.config).architecture;
+  const mixtral = preset("mixtral-8x7b").config;
+  const h100 = gpu("h100-sxm");
+  const net = interconnect("h100-sxm");
+  const arch = parseModelConfig(mixtral).architecture;
   const moe = arch.moe;
   if (!moe) throw new Error("ch7 values: mixtral-8x7b has no MoE block");
-  const counts = countParameters(preset.config);
+  const counts = countParameters(mixtral);
   const expertSize = layerParameters(arch, 0).expertSize;
 
   // Mixtral 8x7B counted from its configuration (src/data/models.ts).

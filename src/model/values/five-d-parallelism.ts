@@ -8,73 +8,32 @@
  * variant (131,072 tokens, batch 32); the hand-built layouts TP 8 alone (DP 32), TP 8 · PP 4 (DP 8)
  * and TP 4 · PP 4 (DP 16) with ZeRO-1; the exercises' givens (repeated below where used).
  *
- * Values that need the configuration search or the memory model are lazy (computed on first read,
- * each search run once): the search takes seconds, and this module is also loaded by the widgets'
- * bundle, which never reads them.
+ * Values that need the configuration search are lazy (computed on first read, each search run
+ * once): the two searches take seconds, which a reader of another chapter's values (a chapter
+ * test, the exercise checks) should not pay.
  */
-import type { PutValue } from "./put.ts";
-import { v } from "./put.ts";
-import type { ExerciseValue, PrintDigits } from "../exercise-values.ts";
-import { findGpu, type GpuSpec } from "../../data/gpus.ts";
-import { findInterconnect } from "../../data/interconnects.ts";
-import { findModelPreset } from "../../data/models.ts";
+import { d0, d1, d2, d3, gpu, interconnect, lazy, once, preset, v, type PutValue } from "./put.ts";
 import { PUBLISHED_RUNS } from "../../data/published-runs.ts";
 import { KERNEL_EFFICIENCY } from "../step.ts";
-import { searchConfigurations, type ConfigSearchResult, type RankedConfig } from "../config-search.ts";
+import { searchConfigurations, type RankedConfig } from "../config-search.ts";
 import { trainingMemory } from "../memory.ts";
 import { countParameters } from "../parameters.ts";
 import { parseModelConfig } from "../architecture.ts";
 
 const GB = 1e9;
-const d0: PrintDigits = { decimals: 0 };
-const d1: PrintDigits = { decimals: 1 };
-const d2: PrintDigits = { decimals: 2 };
-const d3: PrintDigits = { decimals: 3 };
-
-/** A value computed on first read (for values that need the configuration search). */
-function lazy(get: () => number, unit: string, digits: PrintDigits): ExerciseValue {
-  let cached: number | undefined;
-  return {
-    get value() {
-      cached ??= get();
-      return cached;
-    },
-    unit,
-    digits,
-  };
-}
-
-function once<T>(f: () => T): () => T {
-  let cached: T | undefined;
-  return () => (cached ??= f());
-}
-
-function gpu(id: string): GpuSpec {
-  const g = findGpu(id);
-  if (!g) throw new Error(`five-d-parallelism values: no GPU "${id}"`);
-  return g;
-}
-function preset(id: string) {
-  const p = findModelPreset(id);
-  if (!p) throw new Error(`five-d-parallelism values: no model preset "${id}"`);
-  return p.config;
-}
 
 export function fiveDParallelismValues(put: PutValue): void {
   const h100 = gpu("h100-sxm");
-  const net = findInterconnect("h100-sxm");
-  if (!net) throw new Error("five-d-parallelism values: no interconnect for h100-sxm");
-  const c70 = preset("llama-3.1-70b");
+  const net = interconnect("h100-sxm");
+  const c70 = preset("llama-3.1-70b").config;
   const arch70 = parseModelConfig(c70).architecture;
   const n70 = countParameters(c70).total;
-  const n405 = countParameters(preset("llama-3.1-405b")).total;
+  const n405 = countParameters(preset("llama-3.1-405b").config).total;
   const s = 8192; // the chapter's sequence length
 
   // The chapter's searches (config-search.ts), run once on first read.
-  let main: ConfigSearchResult | undefined;
-  let long: ConfigSearchResult | undefined;
-  const search = () => (main ??= searchConfigurations({ config: c70, gpu: h100, gpuCount: 256, seqLength: s, globalBatchSequences: 512 }));
-  const longSearch = () => (long ??= searchConfigurations({ config: c70, gpu: h100, gpuCount: 256, seqLength: 131072, globalBatchSequences: 32 }));
+  const search = once(() => searchConfigurations({ config: c70, gpu: h100, gpuCount: 256, seqLength: s, globalBatchSequences: 512 }));
+  const longSearch = once(() => searchConfigurations({ config: c70, gpu: h100, gpuCount: 256, seqLength: 131072, globalBatchSequences: 32 }));
   const find = (what: string, p: (c: RankedConfig) => boolean) => {
     const k = search().ranked.findIndex(p);
     if (k < 0) throw new Error(`five-d-parallelism values: no ranked configuration ${what}`);
@@ -121,18 +80,18 @@ export function fiveDParallelismValues(put: PutValue): void {
   const mem = (tp: number, pp: number, dp: number, recompute: "none" | "full" = "none") =>
     trainingMemory(c70, { seqLength: s, microBatchSize: 1, tp, pp, dp, sequenceParallel: true, zeroStage: 1, recompute, microbatches: 512 / dp }).perGpu;
   const states = (m: ReturnType<typeof mem>) => m.parameters + m.gradients + m.optimizer;
-  const a = once(() => mem(8, 1, 32));
-  const b = once(() => mem(8, 4, 8));
-  const c = once(() => mem(4, 4, 16));
-  put("ch8.memTp8StatesGB", lazy(() => states(a()) / GB, "GB", d1));
-  put("ch8.memTp8ActsGB", lazy(() => a().activations / GB, "GB", d1));
-  put("ch8.memTp8TotalGB", lazy(() => a().total / GB, "GB", d1));
-  put("ch8.memTp8Pp4StatesGB", lazy(() => states(b()) / GB, "GB", d1));
-  put("ch8.memTp8Pp4ActsGB", lazy(() => b().activations / GB, "GB", d1));
-  put("ch8.memTp8Pp4TotalGB", lazy(() => b().total / GB, "GB", d1));
-  put("ch8.memTp4Pp4ActsGB", lazy(() => c().activations / GB, "GB", d1));
-  put("ch8.memTp4Pp4TotalGB", lazy(() => c().total / GB, "GB", d1));
-  put("ch8.memFullRecomputeActsGB", lazy(() => mem(8, 4, 8, "full").activations / GB, "GB", d1));
+  const a = mem(8, 1, 32);
+  const b = mem(8, 4, 8);
+  const c = mem(4, 4, 16);
+  put("ch8.memTp8StatesGB", v(states(a) / GB, "GB", d1));
+  put("ch8.memTp8ActsGB", v(a.activations / GB, "GB", d1));
+  put("ch8.memTp8TotalGB", v(a.total / GB, "GB", d1));
+  put("ch8.memTp8Pp4StatesGB", v(states(b) / GB, "GB", d1));
+  put("ch8.memTp8Pp4ActsGB", v(b.activations / GB, "GB", d1));
+  put("ch8.memTp8Pp4TotalGB", v(b.total / GB, "GB", d1));
+  put("ch8.memTp4Pp4ActsGB", v(c.activations / GB, "GB", d1));
+  put("ch8.memTp4Pp4TotalGB", v(c.total / GB, "GB", d1));
+  put("ch8.memFullRecomputeActsGB", v(mem(8, 4, 8, "full").activations / GB, "GB", d1));
 
   // @sec:batch: B = 512 sequences of s tokens; TP 8 without a pipeline on 256 GPUs has d = 32.
   put("ch8.batchTokens", v(512 * s, "tokens", d0));

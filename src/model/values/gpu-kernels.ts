@@ -10,10 +10,7 @@
  * 32-byte sectors (src/model/roofline.ts); the occupancy and strided-load examples' register
  * counts and strides.
  */
-import type { PutValue } from "./put.ts";
-import { v } from "./put.ts";
-import { findGpu, type GpuSpec } from "../../data/gpus.ts";
-import { findModelPreset } from "../../data/models.ts";
+import { d0, d1, d2, gpu, preset, v, type PutValue } from "./put.ts";
 import {
   attainableFlopsPerSecond,
   elementwiseCost,
@@ -31,16 +28,7 @@ import {
   type KernelCost,
 } from "../roofline.ts";
 
-const d0 = { decimals: 0 };
-const d1 = { decimals: 1 };
-const d2 = { decimals: 2 };
 const MB = 1e6;
-
-function gpu(id: string): GpuSpec {
-  const g = findGpu(id);
-  if (!g) throw new Error(`gpu-kernels values: no GPU "${id}"`);
-  return g;
-}
 
 /** Warp size, registers and resident warps per SM on Hopper (CUDA C++ Programming Guide). */
 const WARP = 32;
@@ -64,9 +52,7 @@ export function gpuKernelsValues(put: PutValue): void {
   put("ch9.hbmGrowth", v(B / a100.hbmBytesPerSecond, "×", d2));
 
   // Llama 3.1 8B's shapes (src/data/models.ts): hidden size, MLP width, heads, layers.
-  const preset = findModelPreset("llama-3.1-8b");
-  if (!preset) throw new Error('gpu-kernels values: no model preset "llama-3.1-8b"');
-  const cfg = preset.config as unknown as Record<string, number>;
+  const cfg = preset("llama-3.1-8b").config as unknown as Record<string, number>;
   const hidden = cfg.hidden_size!;
   const mlp = cfg.intermediate_size!;
   const heads = cfg.num_attention_heads!;

@@ -7,10 +7,7 @@
  * src/data/number-formats.ts through src/model/number-formats.ts; bytes per parameter from
  * src/model/memory.ts; H100 rates from src/data/gpus.ts.
  */
-import { findGpu } from "../../data/gpus.ts";
-import { findModelPreset } from "../../data/models.ts";
 import { numberFormats, type NumberFormatId } from "../../data/number-formats.ts";
-import { countParameters } from "../parameters.ts";
 import { bytesPerParameter } from "../memory.ts";
 import {
   bytesPerValue,
@@ -29,11 +26,8 @@ import {
   unitRoundoff,
   valuesPerBinade,
 } from "../number-formats.ts";
-import { v, type PutValue } from "./put.ts";
+import { d0, d1, d2, d3, gpu, params, preset, v, type PutValue } from "./put.ts";
 
-const d0 = { decimals: 0 };
-const d1 = { decimals: 1 };
-const d2 = { decimals: 2 };
 
 /** Short names of the formats in value names: `ch10.fp32.e`, `ch10.e4m3.m`. */
 const SHORT: Record<NumberFormatId, string> = { fp32: "fp32", tf32: "tf32", fp16: "fp16", bf16: "bf16", "fp8-e4m3": "e4m3", "fp8-e5m2": "e5m2" };
@@ -89,7 +83,7 @@ export function mixedPrecisionValues(put: PutValue): void {
   const ieeeE4m3Max = (2 - 2 ** -e4.mantissaBits) * 2 ** (2 ** e4.exponentBits - 2 - e4.bias);
   put("ch10.e4m3IeeeMax", v(ieeeE4m3Max, "", d0));
   // The NaN pattern's value, 1.875 · 2^8 = 480: fraction all ones at the top exponent.
-  put("ch10.e4m3NanMant", v(1 + (2 ** e4.mantissaBits - 1) / 2 ** e4.mantissaBits, "", { decimals: 3 }));
+  put("ch10.e4m3NanMant", v(1 + (2 ** e4.mantissaBits - 1) / 2 ** e4.mantissaBits, "", d3));
 
   // Exercise on the largest fp8 values: E5M2's reserved all-ones exponent, emax, largest fraction.
   const e5 = numberFormats["fp8-e5m2"];
@@ -111,7 +105,7 @@ export function mixedPrecisionValues(put: PutValue): void {
   const dw = 1e-5;
   const step = (id: NumberFormatId) => roundToFormat(id, roundToFormat(id, w) + roundToFormat(id, dw)) - roundToFormat(id, w);
   put("ch10.fp16UpdateErr", v((100 * (step("fp16") - dw)) / dw, "%", d0));
-  put("ch10.fp32UpdateErr", v((100 * Math.abs(step("fp32") - dw)) / dw, "%", { decimals: 3 }));
+  put("ch10.fp32UpdateErr", v((100 * Math.abs(step("fp32") - dw)) / dw, "%", d3));
   put("ch10.swampFp16", v(swampingRatio("fp16"), "", d0));
   put("ch10.swampBf16", v(swampingRatio("bf16"), "", d0));
 
@@ -130,7 +124,7 @@ export function mixedPrecisionValues(put: PutValue): void {
   put("ch10.mixed.totalBytes", v(sum(mixed), "bytes", d0));
   put("ch10.mixed.masterBytes", v(bytesPerValue("fp32"), "bytes", d0));
   put("ch10.mixed.momentBytes", v(2 * bytesPerValue("fp32"), "bytes", d0));
-  const psi8b = countParameters(findModelPreset("llama-3.1-8b")!.config).total;
+  const psi8b = params("llama-3.1-8b");
   const replace = bytesPerParameter("bf16", true, "replace");
   const alongside = bytesPerParameter("bf16", true);
   put("ch10.replaceGB", v((sum(replace) * psi8b) / 1e9, "GB", d1));
@@ -159,17 +153,17 @@ export function mixedPrecisionValues(put: PutValue): void {
   put("ch10.staleErrorPct", v((100 * (5.0 - decoded)) / 5.0, "%", d0));
 
   // DeepSeek-V3 promotes fp8 partial sums to fp32 every N_C = 128 elements of K (cited): over its hidden size.
-  const dsHidden = (findModelPreset("deepseek-v3")!.config as { hidden_size: number }).hidden_size;
+  const dsHidden = (preset("deepseek-v3").config as { hidden_size: number }).hidden_size;
   put("ch10.deepseekHidden", v(dsHidden, "", d0));
   put("ch10.deepseekPromotions", v(dsHidden / 128, "", d0));
 
   // Block-scaled formats: element bits + scale bits / block size (OCP MX, NVFP4).
   put("ch10.mxfp8Bits", v(8 + 8 / 32, "bits", d2));
   put("ch10.mxfp4Bits", v(4 + 8 / 32, "bits", d2));
-  put("ch10.nvfp4Bits", v(4 + 8 / 16, "bits", { decimals: 1 }));
+  put("ch10.nvfp4Bits", v(4 + 8 / 16, "bits", d1));
 
   // Roofline of the H100 (src/data/gpus.ts): ridge points, smallest compute-bound square GEMMs.
-  const h100 = findGpu("h100-sxm")!;
+  const h100 = gpu("h100-sxm");
   const ridgeBf16 = h100.bf16FlopsPerSecond / h100.hbmBytesPerSecond;
   const ridgeFp8 = (h100.fp8FlopsPerSecond ?? Number.NaN) / h100.hbmBytesPerSecond;
   put("ch10.ridgeBf16", v(ridgeBf16, "FLOP/B", d0));

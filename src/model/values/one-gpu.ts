@@ -3,37 +3,19 @@
  * ../exercise-values.ts for the conventions: the value in its unit, how it prints, and a comment
  * that says which model function or stated input it comes from). Pure.
  */
-import { findGpu } from "../../data/gpus.ts";
-import { findModelPreset } from "../../data/models.ts";
 import { layerActivations } from "../activations.ts";
-import { parseModelConfig } from "../architecture.ts";
 import { korthikantiHardwareFlopsSelective, korthikantiModelFlops, modelFlopsPerToken, narayananFullRecomputeFlops } from "../compute.ts";
 import { bytesPerParameter, modelStateBytes, trainingMemory } from "../memory.ts";
-import { countParameters } from "../parameters.ts";
-import { v, type PutValue } from "./put.ts";
+import { arch, d0, d1, d2, d3, gpu, params, preset, v, type PutValue } from "./put.ts";
 
 const GB = 1e9;
 const MB = 1e6;
-const d0 = { decimals: 0 };
-const d1 = { decimals: 1 };
-const d2 = { decimals: 2 };
-const d3 = { decimals: 3 };
-
-function preset(id: string) {
-  const p = findModelPreset(id);
-  if (!p) throw new Error(`one-gpu values: no model preset "${id}"`);
-  return p;
-}
-const params = (id: string) => countParameters(preset(id).config).total;
-const arch = (id: string) => parseModelConfig(preset(id).config).architecture;
 
 /** The model presets of @tbl:presets, in its row order. */
 const TABLE_PRESETS = ["llama-3.2-1b", "llama-3.2-3b", "mistral-7b-v0.1", "qwen2.5-7b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"];
 
 export function oneGpuValues(put: PutValue): void {
-  const h100 = findGpu("h100-sxm");
-  const a100 = findGpu("a100-sxm-80gb");
-  if (!h100 || !a100) throw new Error("one-gpu values: no GPU h100-sxm or a100-sxm-80gb");
+  const a100 = gpu("a100-sxm-80gb");
   const total = (b: { parameters: number; gradients: number; optimizer: number }) => b.parameters + b.gradients + b.optimizer;
 
   // Bytes per parameter (memory.ts). fp32: weights, gradients and each of Adam's two moments take an fp32

@@ -8,12 +8,7 @@
  * appendix's example); Llama 3.1 8B under ZeRO-3 over 64 GPUs; TP 8 · PP 4 · DP 2 for the tensor
  * and pipeline ratios; an A100 behind a 200 Gb/s card for the exercise; 41% → 55% efficiency.
  */
-import type { PutValue } from "./put.ts";
-import { v } from "./put.ts";
-import type { ExerciseValue, PrintDigits } from "../exercise-values.ts";
-import { findGpu, type GpuSpec } from "../../data/gpus.ts";
-import { findInterconnect, type InterconnectSpec } from "../../data/interconnects.ts";
-import { findModelPreset } from "../../data/models.ts";
+import { d0, d1, d2, gpu, interconnect, preset, v, type PutValue } from "./put.ts";
 import { PUBLISHED_RUNS } from "../../data/published-runs.ts";
 import { KERNEL_EFFICIENCY, stepTime, type StepResult } from "../step.ts";
 import type { ZeroStage } from "../memory.ts";
@@ -21,43 +16,6 @@ import { parseModelConfig } from "../architecture.ts";
 import { layerParameters } from "../parameters.ts";
 import { bytesPerValue } from "../number-formats.ts";
 
-const d0: PrintDigits = { decimals: 0 };
-const d1: PrintDigits = { decimals: 1 };
-const d2: PrintDigits = { decimals: 2 };
-
-/** A value computed on first read: the step-model runs below cost tens of milliseconds, and this
- * module is also loaded by the widgets' bundle, which never reads these values. */
-function lazy(get: () => number, unit: string, digits: PrintDigits): ExerciseValue {
-  let cached: number | undefined;
-  return {
-    get value() {
-      cached ??= get();
-      return cached;
-    },
-    unit,
-    digits,
-  };
-}
-function once<T>(f: () => T): () => T {
-  let cached: T | undefined;
-  return () => (cached ??= f());
-}
-
-function gpu(id: string): GpuSpec {
-  const g = findGpu(id);
-  if (!g) throw new Error(`overlap-math values: no GPU "${id}"`);
-  return g;
-}
-function net(id: string): InterconnectSpec {
-  const n = findInterconnect(id);
-  if (!n) throw new Error(`overlap-math values: no interconnect for "${id}"`);
-  return n;
-}
-function preset(id: string) {
-  const p = findModelPreset(id);
-  if (!p) throw new Error(`overlap-math values: no model preset "${id}"`);
-  return p.config;
-}
 function transfer(r: StepResult, match: string) {
   const t = r.dpTransfers.find((x) => x.name.includes(match));
   if (!t) throw new Error(`overlap-math values: no transfer "${match}"`);
@@ -67,8 +25,8 @@ function transfer(r: StepResult, match: string) {
 export function overlapMathValues(put: PutValue): void {
   const h100 = gpu("h100-sxm");
   const a100 = gpu("a100-sxm-80gb");
-  const hnet = net("h100-sxm");
-  const anet = net("a100-sxm-80gb");
+  const hnet = interconnect("h100-sxm");
+  const anet = interconnect("a100-sxm-80gb");
   const ring = hnet.nvlinkRingBusBytesPerSecond;
   const nvls = hnet.nvlinkNvlsAllReduceBusBytesPerSecond;
   if (nvls === null) throw new Error("overlap-math values: no NVLink SHARP bandwidth for h100-sxm");
@@ -88,45 +46,45 @@ export function overlapMathValues(put: PutValue): void {
   put("a3.gradBytesBf16", v(bytesPerValue("bf16"), "bytes", d0));
 
   // @sec:dp and @sec:zero12: Llama 3.1 70B on 64 H100s, TP 8 × DP 8, 4,096-token microbatches.
-  const c70 = preset("llama-3.1-70b");
-  const c8 = preset("llama-3.1-8b");
+  const c70 = preset("llama-3.1-70b").config;
+  const c8 = preset("llama-3.1-8b").config;
   const base = { gpu: "h100-sxm", seqLength: 4096, microBatchSize: 1, includeMemory: false } as const;
   const dp70 = (zeroStage: ZeroStage, gradReduce: "fp32" | "bf16") =>
     stepTime({ ...base, config: c70, gpuCount: 64, tp: 8, dp: 8, globalBatch: 64, zeroStage, gradReduce });
   const ratio = (t: { secondsPerCall: number; windowSeconds: number }) => t.secondsPerCall / t.windowSeconds;
-  const ar32 = once(() => transfer(dp70(0, "fp32"), "all-reduce"));
-  const ar16 = once(() => transfer(dp70(0, "bf16"), "all-reduce"));
-  put("a3.dpAllReduceFp32Ms", lazy(() => ar32().secondsPerCall * 1000, "ms", d1));
-  put("a3.dpWindowMs", lazy(() => ar32().windowSeconds * 1000, "ms", d1));
-  put("a3.rDpFp32", lazy(() => ratio(ar32()), "", d2));
-  put("a3.dpAllReduceBf16Ms", lazy(() => ar16().secondsPerCall * 1000, "ms", d1));
-  put("a3.rDpBf16", lazy(() => ratio(ar16()), "", d2));
-  const z1bf16 = once(() => dp70(1, "bf16"));
-  const rs32 = once(() => transfer(dp70(1, "fp32"), "reduce-scatter"));
-  const rs16 = once(() => transfer(z1bf16(), "reduce-scatter"));
-  const ag = once(() => transfer(z1bf16(), "first forward"));
-  put("a3.rsFp32Ms", lazy(() => rs32().secondsPerCall * 1000, "ms", d1));
-  put("a3.rRsFp32", lazy(() => ratio(rs32()), "", d2));
-  put("a3.rsBf16Ms", lazy(() => rs16().secondsPerCall * 1000, "ms", d1));
-  put("a3.rRsBf16", lazy(() => ratio(rs16()), "", d2));
-  put("a3.agMs", lazy(() => ag().secondsPerCall * 1000, "ms", d1));
-  put("a3.agWindowMs", lazy(() => ag().windowSeconds * 1000, "ms", d1));
-  put("a3.rAg", lazy(() => ratio(ag()), "", d2));
-  put("a3.agExposedMs", lazy(() => ag().exposedSeconds * 1000, "ms", d1));
+  const ar32 = transfer(dp70(0, "fp32"), "all-reduce");
+  const ar16 = transfer(dp70(0, "bf16"), "all-reduce");
+  put("a3.dpAllReduceFp32Ms", v(ar32.secondsPerCall * 1000, "ms", d1));
+  put("a3.dpWindowMs", v(ar32.windowSeconds * 1000, "ms", d1));
+  put("a3.rDpFp32", v(ratio(ar32), "", d2));
+  put("a3.dpAllReduceBf16Ms", v(ar16.secondsPerCall * 1000, "ms", d1));
+  put("a3.rDpBf16", v(ratio(ar16), "", d2));
+  const z1bf16 = dp70(1, "bf16");
+  const rs32 = transfer(dp70(1, "fp32"), "reduce-scatter");
+  const rs16 = transfer(z1bf16, "reduce-scatter");
+  const ag = transfer(z1bf16, "first forward");
+  put("a3.rsFp32Ms", v(rs32.secondsPerCall * 1000, "ms", d1));
+  put("a3.rRsFp32", v(ratio(rs32), "", d2));
+  put("a3.rsBf16Ms", v(rs16.secondsPerCall * 1000, "ms", d1));
+  put("a3.rRsBf16", v(ratio(rs16), "", d2));
+  put("a3.agMs", v(ag.secondsPerCall * 1000, "ms", d1));
+  put("a3.agWindowMs", v(ag.windowSeconds * 1000, "ms", d1));
+  put("a3.rAg", v(ratio(ag), "", d2));
+  put("a3.agExposedMs", v(ag.exposedSeconds * 1000, "ms", d1));
 
   // @sec:zero3: T* = F/B for three group bandwidths; 8B over 64 GPUs (DP 64); the 70B layout under ZeRO-3.
   put("a3.tStarNic", v(F / nic, "tokens", d0));
   put("a3.tStarEight", v(F / eight, "tokens", d0));
   put("a3.tStarRing", v(F / ring, "tokens", d0));
-  const z3small = once(() => stepTime({ ...base, config: c8, gpuCount: 64, dp: 64, globalBatch: 64, zeroStage: 3, gradReduce: "bf16" }));
-  const z3ag = once(() => transfer(z3small(), "(forward)"));
-  put("a3.z3AgMs", lazy(() => z3ag().secondsPerCall * 1000, "ms", d1));
-  put("a3.z3WindowMs", lazy(() => z3ag().windowSeconds * 1000, "ms", d1));
-  put("a3.rZ3", lazy(() => ratio(z3ag()), "", d2));
-  const z370 = once(() => dp70(3, "bf16"));
-  put("a3.rZ370", lazy(() => ratio(transfer(z370(), "(forward)")), "", d2));
-  put("a3.z370ExposedSeconds", lazy(() => z370().breakdown.dp, "s", d2));
-  put("a3.z370Microbatches", lazy(() => z370().microbatches, "microbatches", d0));
+  const z3small = stepTime({ ...base, config: c8, gpuCount: 64, dp: 64, globalBatch: 64, zeroStage: 3, gradReduce: "bf16" });
+  const z3ag = transfer(z3small, "(forward)");
+  put("a3.z3AgMs", v(z3ag.secondsPerCall * 1000, "ms", d1));
+  put("a3.z3WindowMs", v(z3ag.windowSeconds * 1000, "ms", d1));
+  put("a3.rZ3", v(ratio(z3ag), "", d2));
+  const z370 = dp70(3, "bf16");
+  put("a3.rZ370", v(ratio(transfer(z370, "(forward)")), "", d2));
+  put("a3.z370ExposedSeconds", v(z370.breakdown.dp, "s", d2));
+  put("a3.z370Microbatches", v(z370.microbatches, "microbatches", d0));
 
   // @sec:tp: h* = (t − 1)F/(3B) at t = 8; R_TP from the step model's first stage of TP 8 · PP 4 · DP 2
   // (forward collectives, half the layer's TP time, against the forward pass, a third of its compute).
@@ -136,15 +94,15 @@ export function overlapMathValues(put: PutValue): void {
   put("a3.hStarNvls", v(hStar(nvls), "", d0));
   const stage = (sequenceParallel: boolean) =>
     stepTime({ ...base, config: c70, gpuCount: 64, tp: 8, pp: 4, dp: 2, globalBatch: 16, zeroStage: 1, sequenceParallel }).stages[0]!;
-  const tpsp = once(() => stage(true));
-  const tpno = once(() => stage(false));
+  const tpsp = stage(true);
+  const tpno = stage(false);
   const rTp = (s: ReturnType<typeof stage>) => s.tp / 2 / (s.compute / 3);
-  put("a3.rTpSp", lazy(() => rTp(tpsp()), "", d2));
-  put("a3.rTpNoSp", lazy(() => rTp(tpno()), "", d2));
+  put("a3.rTpSp", v(rTp(tpsp), "", d2));
+  put("a3.rTpNoSp", v(rTp(tpno), "", d2));
   // The same ratio at the 45 GB/s of a network card instead of the 370 GB/s ring.
-  put("a3.rTpAcross", lazy(() => rTp(tpsp()) * (ring / nic), "", d1));
-  put("a3.rPpSp", lazy(() => tpsp().pp / (tpsp().compute / 3), "", { significant: 2 }));
-  put("a3.rPpNoSp", lazy(() => tpno().pp / (tpno().compute / 3), "", { significant: 2 }));
+  put("a3.rTpAcross", v(rTp(tpsp) * (ring / nic), "", d1));
+  put("a3.rPpSp", v(tpsp.pp / (tpsp.compute / 3), "", { significant: 2 }));
+  put("a3.rPpNoSp", v(tpno.pp / (tpno.compute / 3), "", { significant: 2 }));
   put("a3.peakGrowth", v(h100.bf16FlopsPerSecond / a100.bf16FlopsPerSecond, "×", d1));
   put("a3.nvlinkGrowth", v(h100.nvlinkBytesPerSecond / a100.nvlinkBytesPerSecond, "×", d1));
 

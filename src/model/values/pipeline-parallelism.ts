@@ -3,30 +3,24 @@
  * ../exercise-values.ts for the conventions: the value in its unit, how it prints, and a comment
  * that says which model function or stated input it comes from). Pure.
  */
-import { findGpu } from "../../data/gpus.ts";
-import { findModelPreset } from "../../data/models.ts";
 import { korthikantiLayerActivationBytes } from "../activations.ts";
 import { parseModelConfig } from "../architecture.ts";
 import { matmulParameters, modelFlopsPerToken } from "../compute.ts";
 import { bytesPerParameter } from "../memory.ts";
 import { countParameters, layerParameters } from "../parameters.ts";
-import { v, type PutValue } from "./put.ts";
+import { d0, d1, d2, gpu, preset, v, type PutValue } from "./put.ts";
 
 const GB = 1e9;
 const MB = 1e6;
 const GiB = 2 ** 30;
-const d0 = { decimals: 0 };
-const d1 = { decimals: 1 };
-const d2 = { decimals: 2 };
 
 /** Narayanan et al. §2.2: the bubble (p − 1)/m of the ideal time, divided by v when interleaved. */
 const bubble = (p: number, m: number, vChunks = 1) => (p - 1) / (vChunks * m);
 
 export function pipelineParallelismValues(put: PutValue): void {
-  const p70 = findModelPreset("llama-3.1-70b");
-  const p8 = findModelPreset("llama-3.1-8b");
-  const h100 = findGpu("h100-sxm");
-  if (!p70 || !p8 || !h100) throw new Error("ch6 values: missing llama-3.1-70b, llama-3.1-8b or h100-sxm");
+  const p70 = preset("llama-3.1-70b");
+  const p8 = preset("llama-3.1-8b");
+  const h100 = gpu("h100-sxm");
 
   // Llama 3.1 70B on p = 4 stages (@sec:stages).
   const a70 = parseModelConfig(p70.config).architecture;

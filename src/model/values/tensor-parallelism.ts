@@ -6,10 +6,7 @@
  * Imports the model's modules directly, not ../index.ts: index.ts re-exports exercise-values.ts,
  * which runs this function while it loads.
  */
-import { findGpu } from "../../data/gpus.ts";
-import { findModelPreset } from "../../data/models.ts";
 import { korthikantiLayerActivationBytes } from "../activations.ts";
-import { parseModelConfig, type ModelArchitecture } from "../architecture.ts";
 import { bytesPerValue, maxFinite } from "../number-formats.ts";
 import {
   tpCommElementsPerLayer,
@@ -19,21 +16,12 @@ import {
   tpSpCommElementsPerLayer,
   tpSpRegatherElementsPerLayer,
 } from "../tp-sharding.ts";
-import { v, type PutValue } from "./put.ts";
+import { arch, d0, d1, d2, gpu, v, type PutValue } from "./put.ts";
 
 const GB = 1e9;
 const MB = 1e6;
 const kB = 1e3;
 const GiB = 2 ** 30;
-const d0 = { decimals: 0 };
-const d1 = { decimals: 1 };
-const d2 = { decimals: 2 };
-
-function arch(id: string): ModelArchitecture {
-  const preset = findModelPreset(id);
-  if (!preset) throw new Error(`tensor-parallelism values: no model preset "${id}"`);
-  return parseModelConfig(preset.config).architecture;
-}
 
 /**
  * @tbl:tp-degrees: the TP degrees a model's heads and MLP allow (`tpDegreeProblem`), among the
@@ -51,8 +39,7 @@ const DEGREE_ROWS: [string, string][] = [
 ];
 
 export function tensorParallelismValues(put: PutValue): void {
-  const h100 = findGpu("h100-sxm");
-  if (!h100) throw new Error("tensor-parallelism values: no GPU h100-sxm");
+  const h100 = gpu("h100-sxm");
   const F = h100.bf16FlopsPerSecond;
   const nvlinkPerDirection = h100.nvlinkBytesPerSecond / 2;
   const bf16 = bytesPerValue("bf16");

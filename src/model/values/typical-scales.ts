@@ -4,30 +4,14 @@
  * that says which model function or stated input it comes from). Pure.
  *
  * Every value comes from the published runs of src/data/published-runs.ts and the step model's
- * evaluation of them (src/model/validation.ts). The leave-one-source-out refit takes seconds, so
- * its values are computed on first read (a getter), not when this module loads.
+ * evaluation of them (src/model/validation.ts). The leave-one-source-out refit and the refit
+ * without MosaicML's runs take seconds, so their values are computed on first read (`lazy`), not
+ * when every value is built.
  */
 import { PUBLISHED_RUNS, type PublishedRun } from "../../data/published-runs.ts";
 import { KERNEL_EFFICIENCY } from "../step.ts";
-import { evaluateRuns, fitKernelEfficiency, leaveOneSourceOut, runArchitecture, summarizeErrors, type ErrorSummary, type RunEvaluation } from "../validation.ts";
-import type { ExerciseValue } from "../exercise-values.ts";
-import { v, type PutValue } from "./put.ts";
-
-const d0 = { decimals: 0 };
-const d1 = { decimals: 1 };
-
-/** A value computed on first read (for the slow refits). */
-function lazy(compute: () => number, unit: string, digits: ExerciseValue["digits"]): ExerciseValue {
-  let cached: number | undefined;
-  return {
-    get value() {
-      cached ??= compute();
-      return cached;
-    },
-    unit,
-    digits,
-  };
-}
+import { evaluateRuns, fitKernelEfficiency, leaveOneSourceOut, runArchitecture, summarizeErrors, type RunEvaluation } from "../validation.ts";
+import { d0, d1, lazy, once, v, type PutValue } from "./put.ts";
 
 export function typicalScalesValues(put: PutValue): void {
   const evaluations = evaluateRuns();
@@ -55,8 +39,7 @@ export function typicalScalesValues(put: PutValue): void {
   put("a2.worstRunGpus", v(run(summary.worstRun).gpuCount, "GPUs", d0));
 
   // Leave one source out: refit the efficiencies without it and predict it (slow: computed on read).
-  let held: ErrorSummary | undefined;
-  const loso = () => (held ??= summarizeErrors(leaveOneSourceOut()));
+  const loso = once(() => summarizeErrors(leaveOneSourceOut()));
   put("a2.losoMedian", lazy(() => 100 * loso().medianAbsoluteError, "%", d1));
   put("a2.losoWorst", lazy(() => 100 * loso().worstAbsoluteError, "%", d1));
   // The H100 efficiency fitted without MosaicML's runs (only Llama 3's are left): the top of the grid.
