@@ -7,7 +7,7 @@
  * Draws with the kit's `svg()` builder into the element it is given (`root.ownerDocument` only), so
  * the build renders the default state under linkedom (JavaScript off, print) and the browser entry
  * (src/widgets/memory-explorer.ts) redraws with the same code. Every number comes from
- * src/model through memory-explorer-state.ts.
+ * src/model through the view model in memory-explorer/view.ts.
  */
 import { child, dom } from "./kit/dom.ts";
 import { formatInteger, formatNumber } from "./kit/format.ts";
@@ -19,13 +19,13 @@ import {
   formatBytes,
   gpuShortName,
   memoryCurve,
-  parseMemorySettings,
   summarizeMemory,
   type CurveAxis,
   type CurvePoint,
-  type MemoryExplorerSettings,
   type MemoryView,
-} from "./memory-explorer-state.ts";
+} from "./memory-explorer/view.ts";
+import type { MemoryExplorerSettings } from "./memory-explorer/state.ts";
+import { parseMemorySettings } from "./memory-explorer/settings.ts";
 import { defineWidget } from "./widget.ts";
 
 const W = 340;
