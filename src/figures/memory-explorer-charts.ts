@@ -3,7 +3,7 @@
  * (one bar per pipeline stage) against the GPU's capacity, and the curve of the fullest GPU's
  * memory against sequence length or micro-batch size with the current setting marked. Each call
  * replaces its chart in the host it is given (kit `svg()`, `host.ownerDocument` only); every number
- * comes from the view that src/figures/memory-explorer-state.ts computed. The outputs around them
+ * comes from the view that src/figures/memory-explorer/view.ts computed. The outputs around them
  * (verdict, summary, formula table) are src/figures/memory-explorer.ts.
  */
 import { dom } from "./kit/dom.ts";
@@ -11,7 +11,7 @@ import { formatInteger, formatNumber } from "./kit/format.ts";
 import { color } from "./kit/palette.ts";
 import { scaleBand, scaleLinear, scaleLog } from "d3-scale";
 import { line as d3line } from "d3-shape";
-import { breakdownRows, formatBytes, gpuShortName, type CurveAxis, type CurvePoint, type MemoryView } from "./memory-explorer-state.ts";
+import { breakdownRows, formatBytes, gpuShortName, type CurveAxis, type CurvePoint, type MemoryView } from "./memory-explorer/view.ts";
 
 const W = 340;
 const H = 300;

@@ -7,7 +7,7 @@
  * Draws with the kit's `svg()` builder into the element it is given (`root.ownerDocument` only), so
  * the build renders the default state under linkedom (JavaScript off, print) and the browser entry
  * (src/widgets/memory-explorer.ts) redraws with the same code. Every number comes from
- * src/model through memory-explorer-state.ts. The two charts are memory-explorer-charts.ts; this
+ * src/model through the view model in memory-explorer/view.ts. The two charts are memory-explorer-charts.ts; this
  * file lays out the outputs around them (verdict, notes, summary, formula table) and defines the
  * widget's static rendering.
  */
@@ -17,13 +17,13 @@ import {
   computeMemoryView,
   formatBytes,
   memoryCurve,
-  parseMemorySettings,
   summarizeMemory,
   type CurveAxis,
   type CurvePoint,
-  type MemoryExplorerSettings,
   type MemoryView,
-} from "./memory-explorer-state.ts";
+} from "./memory-explorer/view.ts";
+import type { MemoryExplorerSettings } from "./memory-explorer/state.ts";
+import { parseMemorySettings } from "./memory-explorer/settings.ts";
 import { defineWidget } from "./widget.ts";
 
 /** The formula table: each number of the fullest GPU, and how it is computed. */

@@ -2,7 +2,7 @@
  * Browser entry of the `memory-explorer` widget: controls for the model, batch, precision,
  * recomputation, ZeRO and parallel degrees and the GPU, redrawn with the same figure code as the
  * static build-time drawing (src/figures/memory-explorer.ts). The logic (validation, the model
- * call, URL encoding) lives in src/figures/memory-explorer-state.ts and is unit-tested there.
+ * call, URL encoding) lives in src/figures/memory-explorer/ (state, view, settings, url, controls) and is unit-tested there.
  *
  * Bad input never reaches the drawing: the field gets aria-invalid="true" and a message with
  * role="alert", and the charts keep the last valid state. Settings live in the URL under this
@@ -10,21 +10,10 @@
  * (labels, choices, groups, markup) is ./memory-explorer/controls.ts.
  */
 import { renderMemoryOutputs } from "../figures/memory-explorer.ts";
-import {
-  controlValuesOf,
-  decodeMemoryState,
-  encodeMemoryState,
-  memoryControls,
-  memoryCurve,
-  readMemoryControls,
-  summarizeMemory,
-  type CurveAxis,
-  type MemoryControl,
-  type MemoryControlValues,
-  type MemoryExplorerSettings,
-  type MemoryExplorerState,
-  type MemoryView,
-} from "../figures/memory-explorer-state.ts";
+import { memoryControls, type MemoryControl, type MemoryExplorerSettings, type MemoryExplorerState } from "../figures/memory-explorer/state.ts";
+import { memoryCurve, summarizeMemory, type CurveAxis, type MemoryView } from "../figures/memory-explorer/view.ts";
+import { decodeMemoryState, encodeMemoryState } from "../figures/memory-explorer/url.ts";
+import { controlValuesOf, readMemoryControls, type MemoryControlValues } from "../figures/memory-explorer/controls.ts";
 import { copyLink, readUrlParam, shareLink, urlWriter } from "./runtime/url-state.ts";
 import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
 import { clearWidget, dom } from "../figures/kit/dom.ts";

@@ -1,16 +1,13 @@
 /**
  * Browser entry of the number-formats widget: enables the controls rendered at build time and redraws
  * the figure on every change. Bad input marks the field (aria-invalid + a role="alert" message) and keeps
- * the last valid drawing. All numbers come from src/model/number-formats.ts via the figure module.
+ * the last valid drawing. All numbers come from src/model/number-formats.ts via the figure's modules in
+ * src/figures/number-formats/.
  */
-import {
-  drawNumberFormats,
-  formatValue,
-  numberFormatsView,
-  parseNumberInput,
-  summarizeView,
-} from "../figures/number-formats.ts";
-import type { NumberFormatsSettings } from "../figures/number-formats.ts";
+import { parseNumberInput, type NumberFormatsSettings } from "../figures/number-formats/settings.ts";
+import { formatValue } from "../figures/number-formats/text.ts";
+import { numberFormatsView, summarizeView } from "../figures/number-formats/view.ts";
+import { drawNumberFormats } from "../figures/number-formats/draw.ts";
 import { numberFormatIds } from "../data/number-formats.ts";
 import type { NumberFormatId } from "../data/number-formats.ts";
 

@@ -3,22 +3,11 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parseHTML } from "linkedom";
 import { MODEL_PRESETS, countParameters, findGpu, modelStateBytes, parseModelConfig, trainingMemory } from "../../src/model/index.ts";
-import {
-  computeMemoryView,
-  controlValuesOf,
-  decodeMemoryState,
-  encodeMemoryState,
-  formatBytes,
-  memoryControls,
-  memoryCurve,
-  memoryDefaults,
-  parseMemorySettings,
-  readConfigText,
-  readMemoryControls,
-  summarizeMemory,
-  verdictOf,
-  type MemoryExplorerState,
-} from "../../src/figures/memory-explorer-state.ts";
+import { memoryControls, memoryDefaults, type MemoryExplorerState } from "../../src/figures/memory-explorer/state.ts";
+import { computeMemoryView, formatBytes, memoryCurve, summarizeMemory, verdictOf } from "../../src/figures/memory-explorer/view.ts";
+import { parseMemorySettings } from "../../src/figures/memory-explorer/settings.ts";
+import { decodeMemoryState, encodeMemoryState } from "../../src/figures/memory-explorer/url.ts";
+import { controlValuesOf, readConfigText, readMemoryControls } from "../../src/figures/memory-explorer/controls.ts";
 import { memoryExplorerWidget } from "../../src/figures/memory-explorer.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { assertApprox } from "../helpers/approx.ts";

@@ -1,13 +1,10 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
-import {
-  formatValue,
-  numberFormatsView,
-  numberFormatsWidget,
-  parseNumberInput,
-  summarizeView,
-} from "../../src/figures/number-formats.ts";
+import { numberFormatsWidget } from "../../src/figures/number-formats.ts";
+import { parseNumberInput } from "../../src/figures/number-formats/settings.ts";
+import { formatValue } from "../../src/figures/number-formats/text.ts";
+import { numberFormatsView, summarizeView } from "../../src/figures/number-formats/view.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { decodeBits, encodeNumber } from "../../src/model/index.ts";
 

@@ -6,7 +6,9 @@
  * (src/widgets/memory-explorer.ts) reads the controls and shows the problems.
  */
 import { GPUS, MODEL_PRESETS } from "../../model/index.ts";
-import { formatBytes, gpuShortName, presetLabel, type MemoryControl, type MemoryControlValues } from "../../figures/memory-explorer-state.ts";
+import type { MemoryControl } from "../../figures/memory-explorer/state.ts";
+import { formatBytes, gpuShortName, presetLabel } from "../../figures/memory-explorer/view.ts";
+import type { MemoryControlValues } from "../../figures/memory-explorer/controls.ts";
 import { dom } from "../../figures/kit/dom.ts";
 
 export type Control = HTMLInputElement | HTMLSelectElement;

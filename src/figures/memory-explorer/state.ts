@@ -1,0 +1,182 @@
+/**
+ * The Memory Explorer's state: the controls by name, the JSON-safe state and its defaults, the
+ * accepted range or choices of each control, and the one field parser that YAML settings, URL
+ * values and form values all go through (so "16,384" or "abc" means the same in each of them).
+ *
+ * No DOM and no model call: src/figures/memory-explorer/view.ts computes from a state, and
+ * settings.ts, url.ts and controls.ts read states from the chapter, the link and the form.
+ */
+import { GPUS, MODEL_PRESETS, findGpu, findModelPreset, type MemorySchedule, type Precision, type ZeroStage } from "../../model/index.ts";
+import type { AttentionKernel, Recompute } from "../../model/index.ts";
+import { WidgetSettingsError } from "../widget.ts";
+import { readNumber } from "../kit/field.ts";
+import { formatNumber } from "../kit/format.ts";
+
+/** Every control of the widget, by the name used in YAML settings, `hide`, `lock` and the URL. */
+export const memoryControls = [
+  "preset",
+  "gpu",
+  "seqLength",
+  "microBatch",
+  "precision",
+  "fp32GradAccum",
+  "recompute",
+  "attention",
+  "zero",
+  "dp",
+  "tp",
+  "sp",
+  "pp",
+  "cp",
+  "ep",
+  "schedule",
+  "microbatches",
+  "chunks",
+] as const;
+export type MemoryControl = (typeof memoryControls)[number];
+
+/** The state the explorer computes from: JSON-safe (it travels in `data-settings` and the URL). */
+export interface MemoryExplorerState {
+  /** A preset id of src/data/models.ts, or `"custom"` for a pasted config. */
+  preset: string;
+  /** The pasted Hugging Face config when `preset` is `"custom"`, else null. */
+  config: Record<string, unknown> | null;
+  /** A GPU id of src/data/gpus.ts. */
+  gpu: string;
+  seqLength: number;
+  microBatch: number;
+  precision: Precision;
+  fp32GradAccum: boolean;
+  recompute: Recompute;
+  attention: AttentionKernel;
+  zero: ZeroStage;
+  dp: number;
+  tp: number;
+  sp: boolean;
+  pp: number;
+  cp: number;
+  ep: number;
+  schedule: MemorySchedule;
+  microbatches: number;
+  chunks: number;
+}
+
+/** Chapter settings: a state plus the controls the chapter hides or locks. */
+export interface MemoryExplorerSettings extends MemoryExplorerState {
+  hide: MemoryControl[];
+  lock: MemoryControl[];
+}
+
+export const memoryDefaults: MemoryExplorerState = {
+  preset: "llama-3.1-8b",
+  config: null,
+  gpu: "h100-sxm",
+  seqLength: 4096,
+  microBatch: 1,
+  precision: "bf16",
+  fp32GradAccum: false,
+  recompute: "none",
+  attention: "flash",
+  zero: 0,
+  dp: 1,
+  tp: 1,
+  sp: false,
+  pp: 1,
+  cp: 1,
+  ep: 1,
+  schedule: "1f1b",
+  microbatches: 8,
+  chunks: 2,
+};
+
+/** Inclusive ranges of the integer controls (the model adds divisibility checks on top). */
+const memoryIntegerRanges = {
+  seqLength: [1, 1_048_576],
+  microBatch: [1, 1024],
+  dp: [1, 65_536],
+  tp: [1, 1024],
+  pp: [1, 1024],
+  cp: [1, 1024],
+  ep: [1, 1024],
+  microbatches: [1, 4096],
+  chunks: [2, 16],
+} as const satisfies Partial<Record<MemoryControl, readonly [number, number]>>;
+type IntegerControl = keyof typeof memoryIntegerRanges;
+
+const memoryChoices = {
+  precision: ["bf16", "fp32"],
+  recompute: ["none", "selective", "full"],
+  attention: ["flash", "eager"],
+  zero: [0, 1, 2, 3],
+  schedule: ["1f1b", "interleaved", "afab"],
+} as const;
+
+/** Largest pasted config accepted, in characters (a real config.json is 1–3 kB). */
+export const maxConfigChars = 20_000;
+
+function isControl(name: unknown): name is MemoryControl {
+  return typeof name === "string" && (memoryControls as readonly string[]).includes(name);
+}
+
+/** Parses one field from a typed value (YAML) or text (URL, controls). Throws WidgetSettingsError. */
+export function parseField(name: MemoryControl | "config", value: unknown): unknown {
+  const bad = (why: string): never => {
+    throw new WidgetSettingsError(name, why);
+  };
+  if (name in memoryIntegerRanges) {
+    const [lo, hi] = memoryIntegerRanges[name as IntegerControl];
+    const n = typeof value === "string" ? readNumber(value) : value;
+    if (typeof n !== "number" || !Number.isInteger(n) || n < lo || n > hi) {
+      bad(`must be a whole number from ${formatNumber(lo)} to ${formatNumber(hi)} (got ${JSON.stringify(value)})`);
+    }
+    return n;
+  }
+  switch (name) {
+    case "preset": {
+      if (value === "custom" || (typeof value === "string" && findModelPreset(value))) return typeof value === "string" ? value.toLowerCase() : value;
+      return bad(`must be one of ${MODEL_PRESETS.map((p) => p.id).join(", ")} or custom (got ${JSON.stringify(value)})`);
+    }
+    case "gpu": {
+      if (typeof value === "string" && findGpu(value)) return value.toLowerCase();
+      return bad(`must be one of ${GPUS.map((g) => g.id).join(", ")} (got ${JSON.stringify(value)})`);
+    }
+    case "fp32GradAccum":
+    case "sp": {
+      if (typeof value === "boolean") return value;
+      if (value === "1" || value === "true") return true;
+      if (value === "0" || value === "false") return false;
+      return bad(`must be true or false (got ${JSON.stringify(value)})`);
+    }
+    case "zero": {
+      const n = typeof value === "string" ? readNumber(value) : value;
+      if (n === 0 || n === 1 || n === 2 || n === 3) return n;
+      return bad(`must be 0, 1, 2 or 3 (got ${JSON.stringify(value)})`);
+    }
+    case "precision":
+    case "recompute":
+    case "attention":
+    case "schedule": {
+      const allowed = memoryChoices[name] as readonly string[];
+      if (typeof value === "string" && allowed.includes(value)) return value;
+      return bad(`must be one of ${allowed.join(", ")} (got ${JSON.stringify(value)})`);
+    }
+    case "config": {
+      if (value === null) return null;
+      if (typeof value !== "object" || Array.isArray(value)) return bad("must be a Hugging Face config.json object");
+      return value;
+    }
+  }
+  return bad("unknown setting");
+}
+
+/** Parses a `hide` or `lock` list (one name or a list) into known control names, without repeats. */
+export function parseControlList(name: "hide" | "lock", value: unknown): MemoryControl[] {
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? value : [value];
+  for (const item of list) {
+    if (!isControl(item)) {
+      throw new WidgetSettingsError(name, `unknown control ${JSON.stringify(item)} (known: ${memoryControls.join(", ")})`);
+    }
+  }
+  return [...new Set(list as MemoryControl[])];
+}
