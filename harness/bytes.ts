@@ -46,7 +46,8 @@ export function bundleGzipBytes(widgetsDir: string, entry: string): BundleBytes 
     if (seen.has(file)) return;
     seen.add(file);
     const text = readFileSync(file, "utf8");
-    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*"(\.\.?\/[^"]+\.js)"/g)) visit(path.resolve(path.dirname(file), m[1]!));
+    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*"(\.\.?\/[^"]+\.js)"/g))
+      visit(path.resolve(path.dirname(file), m[1]!));
   };
   visit(path.join(widgetsDir, entry));
   let gzip = 0;
@@ -80,7 +81,12 @@ export interface InitialLoad {
  * Loads `urlPath` in `page` (a fresh page, viewport as given by its context) without scrolling,
  * waits for the network to go quiet, and adds up what was fetched.
  */
-export async function measureInitialLoad(page: Page, origin: string, siteDir: string, urlPath: string): Promise<InitialLoad> {
+export async function measureInitialLoad(
+  page: Page,
+  origin: string,
+  siteDir: string,
+  urlPath: string,
+): Promise<InitialLoad> {
   const fetched: string[] = [];
   let lastRequestAt = Date.now();
   page.on("request", (req) => {
@@ -94,7 +100,17 @@ export async function measureInitialLoad(page: Page, origin: string, siteDir: st
   // long-lived connections, which a page is free to keep open.
   const started = Date.now();
   while (Date.now() - lastRequestAt < 500 && Date.now() - started < 10_000) await page.waitForTimeout(100);
-  const load: InitialLoad = { page: urlPath, html: 0, css: 0, js: 0, fonts: 0, total: 0, images: 0, widgetPaths: [], files: [] };
+  const load: InitialLoad = {
+    page: urlPath,
+    html: 0,
+    css: 0,
+    js: 0,
+    fonts: 0,
+    total: 0,
+    images: 0,
+    widgetPaths: [],
+    files: [],
+  };
   for (const p of [...new Set(fetched)]) {
     const file = fileForUrlPath(siteDir, p);
     if (!file) continue;

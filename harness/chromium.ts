@@ -11,7 +11,14 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--no-first-run",
+    ],
   });
 }
 

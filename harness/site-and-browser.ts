@@ -34,7 +34,8 @@ export function useSiteAndBrowser(then?: (site: SiteAndBrowser) => Promise<void>
     await browser?.close();
     await server?.close();
   });
-  const notYet = (what: string) => new Error(`useSiteAndBrowser(): ${what} read before the before() hook ran (read it inside a test or hook)`);
+  const notYet = (what: string) =>
+    new Error(`useSiteAndBrowser(): ${what} read before the before() hook ran (read it inside a test or hook)`);
   const site: SiteAndBrowser = {
     get server() {
       if (!server) throw notYet("server");

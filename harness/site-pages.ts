@@ -17,7 +17,15 @@ export function sitePages(root = siteDir): string[] {
       if (statSync(full).isDirectory()) {
         if (name !== "assets" && name !== "pagefind") walk(full);
       } else if (name === "index.html") {
-        pages.push("/" + path.relative(root, dir).split(path.sep).filter(Boolean).map((s) => `${s}/`).join(""));
+        pages.push(
+          "/" +
+            path
+              .relative(root, dir)
+              .split(path.sep)
+              .filter(Boolean)
+              .map((s) => `${s}/`)
+              .join(""),
+        );
       }
     }
   };
@@ -39,11 +47,17 @@ export async function mountAllWidgets(page: Page, timeoutMs = 10_000): Promise<s
     const name = (await root.getAttribute("data-widget")) ?? "?";
     names.push(name);
     try {
-      await page.waitForFunction((el) => (el as HTMLElement).dataset.widgetState === "mounted", await root.elementHandle(), {
-        timeout: timeoutMs,
-      });
+      await page.waitForFunction(
+        (el) => (el as HTMLElement).dataset.widgetState === "mounted",
+        await root.elementHandle(),
+        {
+          timeout: timeoutMs,
+        },
+      );
     } catch {
-      throw new Error(`${page.url()}: widget ${name} #${i + 1} is "${await root.getAttribute("data-widget-state")}", not mounted`);
+      throw new Error(
+        `${page.url()}: widget ${name} #${i + 1} is "${await root.getAttribute("data-widget-state")}", not mounted`,
+      );
     }
   }
   return names;

@@ -23,11 +23,22 @@ const dir = "content/chapters";
 const bibliography = loadBibliography("bibliography.bib");
 const md = createBookMarkdown({ bibliography: () => bibliography, assetsDir: "assets" });
 includeCodeMarkdown(md); // as the build does (.eleventy.ts)
-const classes: NumberClass[] = ["computed", "data", "arithmetic", "cited", "input", "structural", "formula", "unaccounted"];
+const classes: NumberClass[] = [
+  "computed",
+  "data",
+  "arithmetic",
+  "cited",
+  "input",
+  "structural",
+  "formula",
+  "unaccounted",
+];
 
 let unaccounted = 0;
 const rows: string[][] = [["chapter", ...classes]];
-for (const name of readdirSync(dir).filter((f) => f.endsWith(".md")).sort()) {
+for (const name of readdirSync(dir)
+  .filter((f) => f.endsWith(".md"))
+  .sort()) {
   const file = path.join(dir, name);
   const info = chapterInfo(file);
   if (!info || (wanted.length > 0 && !wanted.includes(info.slug))) continue;
@@ -47,6 +58,7 @@ for (const name of readdirSync(dir).filter((f) => f.endsWith(".md")).sort()) {
 }
 const widths = rows[0]!.map((_, k) => Math.max(...rows.map((r) => r[k]!.length)));
 console.log("");
-for (const r of rows) console.log(r.map((c, k) => (k === 0 ? c.padEnd(widths[k]!) : c.padStart(widths[k]!))).join("  "));
+for (const r of rows)
+  console.log(r.map((c, k) => (k === 0 ? c.padEnd(widths[k]!) : c.padStart(widths[k]!))).join("  "));
 console.log(`\n${unaccounted} unaccounted number${unaccounted === 1 ? "" : "s"}`);
 process.exitCode = unaccounted > 0 ? 1 : 0;

@@ -27,7 +27,8 @@ function escapeHtml(s: string): string {
 }
 
 /** Header and footer templates (Chromium renders them apart from the page: inline styles only). */
-const templateStyle = "font-family: system-ui, sans-serif; font-size: 8pt; color: #585f6b; width: 100%; margin: 0 18mm;";
+const templateStyle =
+  "font-family: system-ui, sans-serif; font-size: 8pt; color: #585f6b; width: 100%; margin: 0 18mm;";
 export const headerTemplate = `<div style="${templateStyle} display: flex; justify-content: space-between;"><span>${escapeHtml(book.title)}</span><span>${escapeHtml(book.subtitle)}</span></div>`;
 export const footerTemplate = `<div style="${templateStyle} text-align: center;"><span class="pageNumber"></span> / <span class="totalPages"></span></div>`;
 
@@ -44,7 +45,8 @@ export async function printBook(outputDir = siteDir): Promise<{ file: string; by
     const page = await browser.newPage({ colorScheme: "light" });
     await page.emulateMedia({ media: "print", colorScheme: "light" });
     const response = await page.goto(`${server.url}/book/`, { waitUntil: "load" });
-    if (!response || !response.ok()) throw new Error(`/book/ answered ${response?.status()}: is the site built with the single-page edition?`);
+    if (!response || !response.ok())
+      throw new Error(`/book/ answered ${response?.status()}: is the site built with the single-page edition?`);
     await page.evaluate(
       async ({ origin, site, title }) => {
         document.documentElement.setAttribute("data-theme", "light");

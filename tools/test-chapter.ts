@@ -16,12 +16,23 @@ if (!slug || !file) {
   console.error(`usage: npm run test:chapter -- <slug>   (one of: ${slugs.join(", ")})`);
   process.exit(2);
 }
-const widgets = new Set([...readFileSync(path.join("content/chapters", file), "utf8").matchAll(/^:::+\s*widget\s+([a-z0-9-]+)/gm)].map((m) => m[1]!));
+const widgets = new Set(
+  [...readFileSync(path.join("content/chapters", file), "utf8").matchAll(/^:::+\s*widget\s+([a-z0-9-]+)/gm)].map(
+    (m) => m[1]!,
+  ),
+);
 const candidates = [
   path.join("tests/chapters", file.replace(/\.md$/, ".test.ts")),
-  ...[...widgets].flatMap((w) => [path.join("tests/figures", `${w}.test.ts`), path.join("tests/model", `${w}.test.ts`)]),
+  ...[...widgets].flatMap((w) => [
+    path.join("tests/figures", `${w}.test.ts`),
+    path.join("tests/model", `${w}.test.ts`),
+  ]),
 ];
 const files = candidates.filter((f) => existsSync(f));
 console.log(`test:chapter ${slug}: ${files.join(" ")}`);
-const r = spawnSync(process.execPath, ["--import", "tsx", "--import", "./tests/helpers/fast-check-seed.ts", "--test", ...files], { stdio: "inherit" });
+const r = spawnSync(
+  process.execPath,
+  ["--import", "tsx", "--import", "./tests/helpers/fast-check-seed.ts", "--test", ...files],
+  { stdio: "inherit" },
+);
 process.exit(r.status ?? 1);

@@ -215,14 +215,21 @@ function runStep(args: string[]): void {
   });
   if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
   const config = loadConfig(positionals[0]);
-  for (const [flag, name] of [["gpu", "gpu"], ["gpus", "gpuCount"], ["seq", "seqLength"], ["micro-batch", "microBatchSize"], ["global-batch", "globalBatch"]] as const) {
+  for (const [flag, name] of [
+    ["gpu", "gpu"],
+    ["gpus", "gpuCount"],
+    ["seq", "seqLength"],
+    ["micro-batch", "microBatchSize"],
+    ["global-batch", "globalBatch"],
+  ] as const) {
     if (values[flag] === undefined) throw new ModelInputError(name, `--${flag} is required`);
   }
   if (values.sp && values["no-sp"]) throw new UsageError("--sp and --no-sp contradict each other");
   if (values.chunks !== undefined && values.schedule !== "interleaved") {
     throw new ModelInputError("chunks", "--chunks applies to --schedule interleaved only");
   }
-  if (values["no-reshard"] && values.zero !== "3") throw new ModelInputError("zeroStage", "--no-reshard applies to --zero 3 only");
+  if (values["no-reshard"] && values.zero !== "3")
+    throw new ModelInputError("zeroStage", "--no-reshard applies to --zero 3 only");
   const stageLayers = values["stage-layers"]?.split(",").map((x) => numeric(x));
   const input = {
     config,

@@ -67,7 +67,8 @@ export const GPUS: readonly GpuSpec[] = [
     l2Bytes: 50e6,
     sharedMemoryPerSmBytes: 228 * KIB,
     maxPowerWatts: 700,
-    source: "NVIDIA H100 Tensor Core GPU datasheet (dense = half the sparse headline); NVIDIA H100 architecture whitepaper for SMs, L2, shared memory (facts.md F.1)",
+    source:
+      "NVIDIA H100 Tensor Core GPU datasheet (dense = half the sparse headline); NVIDIA H100 architecture whitepaper for SMs, L2, shared memory (facts.md F.1)",
   },
   {
     id: "h100-pcie",
@@ -121,7 +122,8 @@ export const GPUS: readonly GpuSpec[] = [
     l2Bytes: 40e6,
     sharedMemoryPerSmBytes: 164 * KIB,
     maxPowerWatts: 400,
-    source: "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 architecture whitepaper (SMs, L2, shared memory); facts.md F.1",
+    source:
+      "NVIDIA A100 Tensor Core GPU datasheet; NVIDIA A100 architecture whitepaper (SMs, L2, shared memory); facts.md F.1",
   },
   {
     id: "a100-sxm-40gb",

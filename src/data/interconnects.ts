@@ -64,7 +64,8 @@ export const INTERCONNECTS: readonly InterconnectSpec[] = [
     interNodeHopLatencySeconds: 8e-6,
     nvlinkSource:
       "nvidia2024nccltests212 (NVIDIA/nccl-tests issue 212, NCCL maintainer): 450 GB/s is the line rate; with protocol overhead NCCL reaches about 370 GB/s busBw for non-all-reduce collectives or NCCL_ALGO=RING; all-reduce uses NVLink SHARP by default and peaks near 480 GB/s busBw on 8 GPUs (algbw about 275 GB/s) at large sizes",
-    nicSource: "Assumption: 90% of the 50 GB/s line rate of a 400 Gb/s NIC (no per-NIC busBw measurement found in a primary source)",
+    nicSource:
+      "Assumption: 90% of the 50 GB/s line rate of a 400 Gb/s NIC (no per-NIC busBw measurement found in a primary source)",
   },
   {
     gpuId: "h100-pcie",
@@ -105,7 +106,8 @@ export const INTERCONNECTS: readonly InterconnectSpec[] = [
     interNodeHopLatencySeconds: 8e-6,
     nvlinkSource:
       "Assumption: about 77% of the 300 GB/s per-direction line rate, the same protocol efficiency NCCL reaches on H100 (370/450 in nvidia2024nccltests212); no NVLink SHARP on A100",
-    nicSource: "Assumption: 90% of the 25 GB/s line rate of a 200 Gb/s HDR NIC (eight per DGX A100: narayanan2021efficient §5)",
+    nicSource:
+      "Assumption: 90% of the 25 GB/s line rate of a 200 Gb/s HDR NIC (eight per DGX A100: narayanan2021efficient §5)",
   },
   {
     gpuId: "a100-sxm-40gb",

@@ -5,7 +5,14 @@
  * and full recomputation, from `trainingMemory` in src/model (one GPU, no parallelism), with the
  * summary sentence that the chart's label, the note under it and the live region share.
  */
-import { MODEL_PRESETS, findGpu, findModelPreset, parseModelConfig, trainingMemory, type Recompute } from "../model/index.ts";
+import {
+  MODEL_PRESETS,
+  findGpu,
+  findModelPreset,
+  parseModelConfig,
+  trainingMemory,
+  type Recompute,
+} from "../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
 import { formatBytes, formatInteger } from "./kit/format.ts";
 
@@ -139,7 +146,12 @@ export function parseActivationCurveSettings(raw: unknown): ActivationCurveSetti
   const obj = settingsObject(raw, ["model", "attention", "microBatch", "gpu"]);
   const model = obj.model ?? "llama-3.1-8b";
   if (typeof model !== "string" || !findModelPreset(model)) {
-    throw new WidgetSettingsError("model", `must be a preset id (${modelOptions().map((o) => o.id).join(", ")}); got ${JSON.stringify(model)}`);
+    throw new WidgetSettingsError(
+      "model",
+      `must be a preset id (${modelOptions()
+        .map((o) => o.id)
+        .join(", ")}); got ${JSON.stringify(model)}`,
+    );
   }
   const attention = obj.attention ?? "eager";
   if (attention !== "eager" && attention !== "flash") {
@@ -147,7 +159,10 @@ export function parseActivationCurveSettings(raw: unknown): ActivationCurveSetti
   }
   const microBatch = obj.microBatch ?? 1;
   if (typeof microBatch !== "number" || !Number.isInteger(microBatch) || microBatch < 1 || microBatch > maxMicroBatch) {
-    throw new WidgetSettingsError("microBatch", `must be a whole number from 1 to ${maxMicroBatch} (got ${JSON.stringify(microBatch)})`);
+    throw new WidgetSettingsError(
+      "microBatch",
+      `must be a whole number from 1 to ${maxMicroBatch} (got ${JSON.stringify(microBatch)})`,
+    );
   }
   const gpu = obj.gpu ?? "h100-sxm";
   if (typeof gpu !== "string" || !findGpu(gpu)) {

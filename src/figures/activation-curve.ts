@@ -41,7 +41,12 @@ import {
 
 /** Axis label of a power of ten of bytes: "100 MB", "1 GB", "10 GB", "1 TB". */
 export function powerOfTenLabel(bytes: number): string {
-  const units: [number, string][] = [[1e12, "TB"], [1e9, "GB"], [1e6, "MB"], [1e3, "kB"]];
+  const units: [number, string][] = [
+    [1e12, "TB"],
+    [1e9, "GB"],
+    [1e6, "MB"],
+    [1e3, "kB"],
+  ];
   for (const [size, unit] of units) if (bytes >= size) return `${Math.round(bytes / size)} ${unit}`;
   return `${Math.round(bytes)} B`;
 }
@@ -67,7 +72,11 @@ const pointFill: Readonly<Record<Recompute, string>> = {
  * is the width of the SVG coordinate system; the browser passes the container's width so that
  * text keeps its size on phones (under 480 the labels become a legend inside the plot).
  */
-export function drawActivationChart(container: Element, curves: ActivationCurves, layoutWidth = defaultChartWidth): void {
+export function drawActivationChart(
+  container: Element,
+  curves: ActivationCurves,
+  layoutWidth = defaultChartWidth,
+): void {
   const width = Math.max(300, Math.min(defaultChartWidth, Math.round(layoutWidth)));
   const compact = width < compactWidth;
   const margin = { top: 16, right: compact ? 14 : 118, bottom: 48, left: 62 };
@@ -100,29 +109,68 @@ export function drawActivationChart(container: Element, curves: ActivationCurves
   const yAxis = b("g", { transform: `translate(${margin.left},0)` });
   svg.append(xAxis, yAxis);
   select(xAxis).call(
-      axisBottom(x)
-        .tickValues(compact ? curves.seqLengths.filter((_, i) => i % 2 === 0) : curves.seqLengths)
-        .tickFormat((d) => {
-          const v = Number(d);
-          return v >= 1024 ? `${v / 1024}K` : String(v);
-        }),
-    );
+    axisBottom(x)
+      .tickValues(compact ? curves.seqLengths.filter((_, i) => i % 2 === 0) : curves.seqLengths)
+      .tickFormat((d) => {
+        const v = Number(d);
+        return v >= 1024 ? `${v / 1024}K` : String(v);
+      }),
+  );
   select(yAxis).call(
-      axisLeft(y)
-        .tickValues(y.ticks().filter((t) => Number.isInteger(Math.log10(t))))
-        .tickFormat((d) => powerOfTenLabel(Number(d))),
-    );
+    axisLeft(y)
+      .tickValues(y.ticks().filter((t) => Number.isInteger(Math.log10(t))))
+      .tickFormat((d) => powerOfTenLabel(Number(d))),
+  );
   for (const axis of [xAxis, yAxis]) {
     for (const t of Array.from(axis.querySelectorAll("text"))) t.setAttribute("style", "fill: var(--c-muted)");
     for (const l of Array.from(axis.querySelectorAll("path, line"))) l.setAttribute("style", "stroke: var(--c-muted)");
   }
-  svg.append(b("text", { x: (margin.left + width - margin.right) / 2, y: height - 8, "text-anchor": "middle", style: "fill: var(--c-muted)" }, "sequence length s (tokens, log scale)"));
-  svg.append(b("text", { transform: `translate(14,${(margin.top + height - margin.bottom) / 2}) rotate(-90)`, "text-anchor": "middle", style: "fill: var(--c-muted)" }, "activation memory (log scale)"));
+  svg.append(
+    b(
+      "text",
+      {
+        x: (margin.left + width - margin.right) / 2,
+        y: height - 8,
+        "text-anchor": "middle",
+        style: "fill: var(--c-muted)",
+      },
+      "sequence length s (tokens, log scale)",
+    ),
+  );
+  svg.append(
+    b(
+      "text",
+      {
+        transform: `translate(14,${(margin.top + height - margin.bottom) / 2}) rotate(-90)`,
+        "text-anchor": "middle",
+        style: "fill: var(--c-muted)",
+      },
+      "activation memory (log scale)",
+    ),
+  );
 
   // GPU memory line.
   const gy = y(curves.gpuBytes);
-  svg.append(b("line", { x1: margin.left, x2: width - margin.right, y1: gy, y2: gy, style: "stroke: var(--c-accent); stroke-width: 1.5" }));
-  svg.append(b("text", { x: compact ? margin.left + 6 : width - margin.right + 6, y: compact ? gy - 5 : gy + 4, style: "fill: var(--c-accent)" }, `GPU: ${formatMemory(curves.gpuBytes)}`));
+  svg.append(
+    b("line", {
+      x1: margin.left,
+      x2: width - margin.right,
+      y1: gy,
+      y2: gy,
+      style: "stroke: var(--c-accent); stroke-width: 1.5",
+    }),
+  );
+  svg.append(
+    b(
+      "text",
+      {
+        x: compact ? margin.left + 6 : width - margin.right + 6,
+        y: compact ? gy - 5 : gy + 4,
+        style: "fill: var(--c-accent)",
+      },
+      `GPU: ${formatMemory(curves.gpuBytes)}`,
+    ),
+  );
 
   const path = line<number>()
     .x((_, i) => x(curves.seqLengths[i]!))
@@ -137,7 +185,9 @@ export function drawActivationChart(container: Element, curves: ActivationCurves
     series.append(b("path", { d: path(curves.bytes[r]) ?? "", style: lineStyle[r] }));
     curves.bytes[r].forEach((bytes, i) => {
       const dot = b("circle", { cx: x(curves.seqLengths[i]!), cy: y(bytes), r: 3, style: pointFill[r] });
-      dot.append(b("title", {}, `${recomputeLabels[r]}, s = ${formatInteger(curves.seqLengths[i]!)}: ${formatMemory(bytes)}`));
+      dot.append(
+        b("title", {}, `${recomputeLabels[r]}, s = ${formatInteger(curves.seqLengths[i]!)}: ${formatMemory(bytes)}`),
+      );
       series.append(dot);
     });
     if (compact) {

@@ -56,8 +56,18 @@ export function drawBytesPerParameter(root: Element, layouts: readonly BytesLayo
   // d3-axis draws the ticks and needs a d3 selection: the one place this file uses d3-selection.
   const axis = b("g", { class: "axis", transform: `translate(0,${top + layouts.length * rowHeight + 4})` });
   svg.append(axis);
-  select(axis).call(axisBottom(x).ticks(Math.ceil(maxTotal / 4)).tickSizeOuter(0));
-  svg.append(b("text", { class: "muted", x: (left + width - right) / 2, y: height - 6, "text-anchor": "middle" }, "bytes per parameter"));
+  select(axis).call(
+    axisBottom(x)
+      .ticks(Math.ceil(maxTotal / 4))
+      .tickSizeOuter(0),
+  );
+  svg.append(
+    b(
+      "text",
+      { class: "muted", x: (left + width - right) / 2, y: height - 6, "text-anchor": "middle" },
+      "bytes per parameter",
+    ),
+  );
   // Legend: one entry per kind of state, in order of first appearance.
   const seen = new Map<StateKind, string>();
   for (const l of layouts) for (const seg of l.segments) if (!seen.has(seg.kind)) seen.set(seg.kind, seg.label);
@@ -78,9 +88,22 @@ export function drawBytesPerParameter(root: Element, layouts: readonly BytesLayo
     for (const seg of layout.segments) {
       const x0 = x(offset);
       const x1 = x(offset + seg.bytesPerParameter);
-      row.append(b("rect", { class: seg.kind, x: x0, y: y + 4, width: Math.max(0, x1 - x0 - 1), height: rowHeight - 14 }));
+      row.append(
+        b("rect", { class: seg.kind, x: x0, y: y + 4, width: Math.max(0, x1 - x0 - 1), height: rowHeight - 14 }),
+      );
       if (x1 - x0 > 18) {
-        row.append(b("text", { class: seg.kind === "master" || seg.kind === "accum" ? "seg-label on-light" : "seg-label", x: (x0 + x1) / 2, y: y + 24, "text-anchor": "middle" }, String(seg.bytesPerParameter)));
+        row.append(
+          b(
+            "text",
+            {
+              class: seg.kind === "master" || seg.kind === "accum" ? "seg-label on-light" : "seg-label",
+              x: (x0 + x1) / 2,
+              y: y + 24,
+              "text-anchor": "middle",
+            },
+            String(seg.bytesPerParameter),
+          ),
+        );
       }
       offset += seg.bytesPerParameter;
     }

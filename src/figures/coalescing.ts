@@ -31,20 +31,24 @@ export function summarizeCoalescing(s: CoalescingSettings, a: WarpAccess): strin
 }
 
 export type CoalescingControlsResult =
-  | { ok: true; settings: CoalescingSettings }
-  | { ok: false; errors: Partial<Record<"stride" | "offset", string>> };
+  { ok: true; settings: CoalescingSettings } | { ok: false; errors: Partial<Record<"stride" | "offset", string>> };
 
 function readInt(text: string, min: number, max: number, what: string): number | string {
   const t = text.trim();
   if (t === "") return `Enter ${what} from ${min} to ${max}.`;
-  if (!/^\d+$/.test(t)) return `${what[0]!.toUpperCase()}${what.slice(1)} must be a whole number from ${min} to ${max}.`;
+  if (!/^\d+$/.test(t))
+    return `${what[0]!.toUpperCase()}${what.slice(1)} must be a whole number from ${min} to ${max}.`;
   const n = Number(t);
   if (n < min || n > max) return `${what[0]!.toUpperCase()}${what.slice(1)} must be from ${min} to ${max}.`;
   return n;
 }
 
 /** Validates the controls (never throws). */
-export function readCoalescingControls(raw: { stride: string; elementBytes: string; offset: string }): CoalescingControlsResult {
+export function readCoalescingControls(raw: {
+  stride: string;
+  elementBytes: string;
+  offset: string;
+}): CoalescingControlsResult {
   const stride = readInt(raw.stride, 1, COALESCING_MAX_STRIDE, "a stride");
   const offset = readInt(raw.offset, 0, COALESCING_MAX_OFFSET, "an offset");
   const errors: Partial<Record<"stride" | "offset", string>> = {};
@@ -69,7 +73,11 @@ function parseSettings(raw: unknown): CoalescingSettings {
   if (typeof elementBytes !== "number" || !(ELEMENT_SIZES as readonly number[]).includes(elementBytes)) {
     throw new WidgetSettingsError("elementBytes", "must be 1, 2, 4 or 8");
   }
-  return { stride: int("stride", 1, 1, COALESCING_MAX_STRIDE), elementBytes, offset: int("offset", 0, 0, COALESCING_MAX_OFFSET) };
+  return {
+    stride: int("stride", 1, 1, COALESCING_MAX_STRIDE),
+    elementBytes,
+    offset: int("offset", 0, 0, COALESCING_MAX_OFFSET),
+  };
 }
 
 /**
@@ -102,17 +110,23 @@ export function drawCoalescing(container: Element, s: CoalescingSettings, idPref
   const tw = usable / THREADS;
   text(left, 14, "threads 0–31 of one warp", label);
   for (let i = 0; i < THREADS; i++) {
-    svg.append(mk("rect", { x: left + i * tw + 1, y: 22, width: tw - 2, height: 18, rx: 2, style: "fill:var(--c-params)" }));
+    svg.append(
+      mk("rect", { x: left + i * tw + 1, y: 22, width: tw - 2, height: 18, rx: 2, style: "fill:var(--c-params)" }),
+    );
   }
   // sectors (touched ones only, in order)
-  const touched = [...new Set(access.threadSectors.flatMap((sec, i) => {
-    const first = (s.offset + i * s.stride) * s.elementBytes;
-    const last = first + s.elementBytes - 1;
-    const out: number[] = [];
-    for (let k = Math.floor(first / SECTOR_BYTES); k <= Math.floor(last / SECTOR_BYTES); k++) out.push(k);
-    void sec;
-    return out;
-  }))].sort((a, b) => a - b);
+  const touched = [
+    ...new Set(
+      access.threadSectors.flatMap((sec, i) => {
+        const first = (s.offset + i * s.stride) * s.elementBytes;
+        const last = first + s.elementBytes - 1;
+        const out: number[] = [];
+        for (let k = Math.floor(first / SECTOR_BYTES); k <= Math.floor(last / SECTOR_BYTES); k++) out.push(k);
+        void sec;
+        return out;
+      }),
+    ),
+  ].sort((a, b) => a - b);
   const sw = usable / Math.max(touched.length, 4);
   const sy = 120;
   text(left, sy + 44, `${touched.length} sectors of 32 bytes touched; shaded: bytes a thread asked for`, label);
@@ -127,7 +141,15 @@ export function drawCoalescing(container: Element, s: CoalescingSettings, idPref
   }
   touched.forEach((sec, j) => {
     const x0 = left + j * sw;
-    svg.append(mk("rect", { x: x0 + 1, y: sy, width: sw - 2, height: 24, style: "fill:var(--c-bubble);fill-opacity:.3;stroke:var(--c-text);stroke-width:1" }));
+    svg.append(
+      mk("rect", {
+        x: x0 + 1,
+        y: sy,
+        width: sw - 2,
+        height: 24,
+        style: "fill:var(--c-bubble);fill-opacity:.3;stroke:var(--c-text);stroke-width:1",
+      }),
+    );
     const bw = (sw - 2) / SECTOR_BYTES;
     for (const b of used.get(sec) ?? []) {
       svg.append(mk("rect", { x: x0 + 1 + b * bw, y: sy, width: bw, height: 24, style: "fill:var(--c-grads)" }));
@@ -137,15 +159,22 @@ export function drawCoalescing(container: Element, s: CoalescingSettings, idPref
   // links from threads to sectors
   for (let i = 0; i < THREADS; i++) {
     const j = touched.indexOf(access.threadSectors[i]!);
-    svg.append(mk("line", {
-      x1: left + (i + 0.5) * tw,
-      y1: 40,
-      x2: left + (j + 0.5) * sw,
-      y2: sy,
-      style: "stroke:var(--c-muted);stroke-width:1;stroke-opacity:.7",
-    }));
+    svg.append(
+      mk("line", {
+        x1: left + (i + 0.5) * tw,
+        y1: 40,
+        x2: left + (j + 0.5) * sw,
+        y2: sy,
+        style: "stroke:var(--c-muted);stroke-width:1;stroke-opacity:.7",
+      }),
+    );
   }
-  text(left, height - 6, `${formatInteger(access.movedBytes)} bytes moved for ${access.requestedBytes} requested: ${formatPercent(access.efficiency)} used`, label);
+  text(
+    left,
+    height - 6,
+    `${formatInteger(access.movedBytes)} bytes moved for ${access.requestedBytes} requested: ${formatPercent(access.efficiency)} used`,
+    label,
+  );
   container.append(svg);
   return access;
 }
@@ -160,7 +189,18 @@ function renderStatic(root: Element, settings: CoalescingSettings): void {
     const f = el("div", { class: "widget-field" });
     f.append(
       el("label", { for: `${idBase}-${name}` }, label),
-      el("input", { id: `${idBase}-${name}`, name, type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false", size: "5", value: String(value), "aria-describedby": `${idBase}-${name}-message`, disabled: "" }),
+      el("input", {
+        id: `${idBase}-${name}`,
+        name,
+        type: "text",
+        inputmode: "numeric",
+        autocomplete: "off",
+        spellcheck: "false",
+        size: "5",
+        value: String(value),
+        "aria-describedby": `${idBase}-${name}-message`,
+        disabled: "",
+      }),
       el("p", { class: "widget-message", id: `${idBase}-${name}-message`, role: "alert" }),
     );
     return f;
@@ -173,7 +213,11 @@ function renderStatic(root: Element, settings: CoalescingSettings): void {
     sel.append(o);
   }
   sizeField.append(el("label", { for: `${idBase}-elementBytes` }, "Element size"), sel);
-  controls.append(intField("stride", "Stride (elements)", settings.stride), sizeField, intField("offset", "Offset (elements)", settings.offset));
+  controls.append(
+    intField("stride", "Stride (elements)", settings.stride),
+    sizeField,
+    intField("offset", "Offset (elements)", settings.offset),
+  );
   const figure = el("div", { class: "coalescing-figure" });
   const access = drawCoalescing(figure, settings, `${idBase}-svg`);
   const readout = el("p", { class: "coalescing-readout" }, summarizeCoalescing(settings, access));

@@ -47,7 +47,11 @@ const collectiveLabels: Readonly<Record<StepCollective, string>> = {
 
 /** The schedule for a settings object (root 0). */
 export function scheduleFor(s: Pick<CollectivesSettings, "collective" | "ranks" | "messageMB">): CollectiveSchedule {
-  return collectiveSteps({ collective: s.collective, ranks: s.ranks, messageBytes: s.collective === "barrier" ? 0 : s.messageMB * 1e6 });
+  return collectiveSteps({
+    collective: s.collective,
+    ranks: s.ranks,
+    messageBytes: s.collective === "barrier" ? 0 : s.messageMB * 1e6,
+  });
 }
 
 /** "64 MB", "16 MB", "5.33 MB", "512 kB"… (decimal units, 3 significant digits). */
@@ -68,9 +72,14 @@ type FieldErrors = Partial<Record<"ranks" | "messageMB", string>>;
 export type ControlResult = { ok: true; settings: CollectivesSettings } | { ok: false; errors: FieldErrors };
 
 /** Validates what a reader typed; never throws. The step is clamped to the new schedule. */
-export function validateCollectivesControls(raw: { collective: string; ranks: string; messageMB: string }, step: number): ControlResult {
+export function validateCollectivesControls(
+  raw: { collective: string; ranks: string; messageMB: string },
+  step: number,
+): ControlResult {
   const errors: FieldErrors = {};
-  const collective = (STEP_COLLECTIVES as readonly string[]).includes(raw.collective) ? (raw.collective as StepCollective) : "all-reduce";
+  const collective = (STEP_COLLECTIVES as readonly string[]).includes(raw.collective)
+    ? (raw.collective as StepCollective)
+    : "all-reduce";
   const ranksText = raw.ranks.trim();
   const ranks = Number(ranksText);
   if (ranksText === "" || !/^\d+$/.test(ranksText) || !Number.isInteger(ranks) || ranks < 2 || ranks > MAX_STEP_RANKS) {
@@ -78,32 +87,53 @@ export function validateCollectivesControls(raw: { collective: string; ranks: st
   }
   const mbText = raw.messageMB.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
   const mb = Number(mbText);
-  if (mbText === "" || !/^\+?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(mbText) || !Number.isFinite(mb) || mb <= 0 || mb > MAX_MESSAGE_MB) {
+  if (
+    mbText === "" ||
+    !/^\+?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(mbText) ||
+    !Number.isFinite(mb) ||
+    mb <= 0 ||
+    mb > MAX_MESSAGE_MB
+  ) {
     errors.messageMB = `Enter a message size above 0 and at most ${formatInteger(MAX_MESSAGE_MB)} MB.`;
   }
   if (errors.ranks || errors.messageMB) return { ok: false, errors };
   const steps = scheduleFor({ collective, ranks, messageMB: mb }).steps.length;
-  return { ok: true, settings: { collective, ranks, messageMB: mb, step: Math.min(Math.max(0, Math.round(step)), steps) } };
+  return {
+    ok: true,
+    settings: { collective, ranks, messageMB: mb, step: Math.min(Math.max(0, Math.round(step)), steps) },
+  };
 }
 
 function parseSettings(raw: unknown): CollectivesSettings {
   const obj = settingsObject(raw, ["collective", "ranks", "messageMB", "step"]);
   const collective = obj.collective ?? "all-reduce";
   if (typeof collective !== "string" || !(STEP_COLLECTIVES as readonly string[]).includes(collective)) {
-    throw new WidgetSettingsError("collective", `must be one of ${STEP_COLLECTIVES.join(", ")} (got ${JSON.stringify(collective)})`);
+    throw new WidgetSettingsError(
+      "collective",
+      `must be one of ${STEP_COLLECTIVES.join(", ")} (got ${JSON.stringify(collective)})`,
+    );
   }
   const ranks = obj.ranks ?? 4;
   if (typeof ranks !== "number" || !Number.isInteger(ranks) || ranks < 2 || ranks > MAX_STEP_RANKS) {
-    throw new WidgetSettingsError("ranks", `must be a whole number from 2 to ${MAX_STEP_RANKS} (got ${JSON.stringify(ranks)})`);
+    throw new WidgetSettingsError(
+      "ranks",
+      `must be a whole number from 2 to ${MAX_STEP_RANKS} (got ${JSON.stringify(ranks)})`,
+    );
   }
   const messageMB = obj.messageMB ?? 64;
   if (typeof messageMB !== "number" || !Number.isFinite(messageMB) || messageMB <= 0 || messageMB > MAX_MESSAGE_MB) {
-    throw new WidgetSettingsError("messageMB", `must be a number above 0 and at most ${MAX_MESSAGE_MB} (got ${JSON.stringify(messageMB)})`);
+    throw new WidgetSettingsError(
+      "messageMB",
+      `must be a number above 0 and at most ${MAX_MESSAGE_MB} (got ${JSON.stringify(messageMB)})`,
+    );
   }
   const steps = scheduleFor({ collective: collective as StepCollective, ranks, messageMB }).steps.length;
   const step = obj.step ?? Math.min(1, steps);
   if (typeof step !== "number" || !Number.isInteger(step) || step < 0 || step > steps) {
-    throw new WidgetSettingsError("step", `must be a whole number from 0 to ${steps} for this collective (got ${JSON.stringify(step)})`);
+    throw new WidgetSettingsError(
+      "step",
+      `must be a whole number from 0 to ${steps} for this collective (got ${JSON.stringify(step)})`,
+    );
   }
   return { collective: collective as StepCollective, ranks, messageMB, step };
 }
@@ -134,14 +164,26 @@ export function transferLines(schedule: CollectiveSchedule, step: number): strin
   if (step === 0) return [];
   const s = schedule.steps[step - 1]!;
   return s.transfers.map((t) => {
-    const what = schedule.collective === "barrier" ? "an empty message" : t.chunks.length === schedule.ranks ? "the whole buffer" : `chunk ${t.chunks.join(", ")}`;
-    const verb = t.combine === "sum" && schedule.collective !== "barrier" ? "adds it in" : schedule.collective === "barrier" ? "learns who has arrived" : "stores it";
+    const what =
+      schedule.collective === "barrier"
+        ? "an empty message"
+        : t.chunks.length === schedule.ranks
+          ? "the whole buffer"
+          : `chunk ${t.chunks.join(", ")}`;
+    const verb =
+      t.combine === "sum" && schedule.collective !== "barrier"
+        ? "adds it in"
+        : schedule.collective === "barrier"
+          ? "learns who has arrived"
+          : "stores it";
     return `GPU ${t.from} → GPU ${t.to}: ${what} (${formatMB(t.bytes)}); GPU ${t.to} ${verb}.`;
   });
 }
 
 const ncclFactor = (c: StepCollective, n: number): number | null =>
-  c === "all-reduce" || c === "all-gather" || c === "reduce-scatter" || c === "all-to-all" ? busBandwidthFactor(c, n) : null;
+  c === "all-reduce" || c === "all-gather" || c === "reduce-scatter" || c === "all-to-all"
+    ? busBandwidthFactor(c, n)
+    : null;
 
 /** The sentence the reader (and screen reader) gets for the current state. */
 export function summarizeCollectives(s: CollectivesSettings): string {
@@ -157,10 +199,10 @@ export function summarizeCollectives(s: CollectivesSettings): string {
       ? "Before the first step."
       : `Step ${s.step} of ${total}: ${schedule.steps[s.step - 1]!.transfers.length} messages, the busiest GPU link carries ${formatMB(schedule.steps[s.step - 1]!.maxLinkBytes)}.`;
   const f = ncclFactor(s.collective, s.ranks);
-  const factor = f === null ? "" : ` That is ${formatNumber(f, { significant: 4 })} × S, the nccl-tests bus-bandwidth factor.`;
+  const factor =
+    f === null ? "" : ` That is ${formatNumber(f, { significant: 4 })} × S, the nccl-tests bus-bandwidth factor.`;
   return `${head} ${stepText} Over the whole collective the busiest GPU sends ${formatMB(maxSent)} of an S = ${formatMB(schedule.messageBytes)} message.${factor}`;
 }
-
 
 /** Draws the buffer grid for `s` into `container` (replacing its content). Width in user units. */
 export function renderCollectivesGrid(container: Element, s: CollectivesSettings, svgId: string, width = 640): void {
@@ -185,9 +227,21 @@ export function renderCollectivesGrid(container: Element, s: CollectivesSettings
   const height = top + n * rowH + 10;
   const { svg: mk } = dom(doc);
   container.textContent = "";
-  const svg = mk("svg", { xmlns: SVG_NS, viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "coll-svg", "aria-labelledby": `${svgId}-title` });
+  const svg = mk("svg", {
+    xmlns: SVG_NS,
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    role: "img",
+    class: "coll-svg",
+    "aria-labelledby": `${svgId}-title`,
+  });
   svg.append(
-    mk("title", { id: `${svgId}-title` }, `${collectiveLabels[s.collective]} on ${n} GPUs, ${s.step === 0 ? "before the first step" : `after step ${s.step} of ${schedule.steps.length}`}`),
+    mk(
+      "title",
+      { id: `${svgId}-title` },
+      `${collectiveLabels[s.collective]} on ${n} GPUs, ${s.step === 0 ? "before the first step" : `after step ${s.step} of ${schedule.steps.length}`}`,
+    ),
     mk(
       "style",
       {},
@@ -198,9 +252,16 @@ export function renderCollectivesGrid(container: Element, s: CollectivesSettings
   );
   const showText = cellW >= 30;
   for (let j = 0; j < slots; j++) {
-    const label = s.collective === "barrier" ? "arrivals known" : s.collective === "all-to-all" ? `slot ${j}` : `chunk ${j}`;
+    const label =
+      s.collective === "barrier" ? "arrivals known" : s.collective === "all-to-all" ? `slot ${j}` : `chunk ${j}`;
     if (cellW >= 44 || j % Math.ceil(44 / cellW) === 0) {
-      svg.append(mk("text", { x: left + j * cellW + cellW / 2, y: top - 9, "text-anchor": "middle", class: "muted" }, cellW >= 52 ? label : String(j)));
+      svg.append(
+        mk(
+          "text",
+          { x: left + j * cellW + cellW / 2, y: top - 9, "text-anchor": "middle", class: "muted" },
+          cellW >= 52 ? label : String(j),
+        ),
+      );
     }
   }
   for (let r = 0; r < n; r++) {
@@ -211,7 +272,8 @@ export function renderCollectivesGrid(container: Element, s: CollectivesSettings
       const x = left + j * cellW;
       const frac = cellFraction(s.collective, n, p);
       // The cell's box: once filled by what it holds, and once more outlined when it sends or receives.
-      const box = (paint: Attrs) => mk("rect", { x: x + 1.5, y: y + 1.5, width: cellW - 3, height: rowH - 3, rx: 3, ...paint });
+      const box = (paint: Attrs) =>
+        mk("rect", { x: x + 1.5, y: y + 1.5, width: cellW - 3, height: rowH - 3, rx: 3, ...paint });
       svg.append(
         box({
           fill: p ? "var(--c-comm)" : "none",
@@ -275,14 +337,29 @@ function renderStatic(root: Element, s: CollectivesSettings): void {
     const f = el("div", { class: "widget-field" });
     f.append(
       el("label", { for: `${idBase}-${name}` }, label),
-      el("input", { id: `${idBase}-${name}`, name, type: "text", inputmode: mode, autocomplete: "off", spellcheck: "false", value, size: "6", "aria-describedby": `${idBase}-${name}-message`, disabled: "" }),
+      el("input", {
+        id: `${idBase}-${name}`,
+        name,
+        type: "text",
+        inputmode: mode,
+        autocomplete: "off",
+        spellcheck: "false",
+        value,
+        size: "6",
+        "aria-describedby": `${idBase}-${name}-message`,
+        disabled: "",
+      }),
       el("p", { class: "widget-message", id: `${idBase}-${name}-message`, role: "alert" }),
     );
     return f;
   };
   const cf = el("div", { class: "widget-field" });
   cf.append(el("label", { for: `${idBase}-collective` }, "Collective"), select);
-  controls.append(cf, field("ranks", "GPUs (2–16)", String(s.ranks), "numeric"), field("messageMB", "Message size S (MB)", String(s.messageMB), "decimal"));
+  controls.append(
+    cf,
+    field("ranks", "GPUs (2–16)", String(s.ranks), "numeric"),
+    field("messageMB", "Message size S (MB)", String(s.messageMB), "decimal"),
+  );
   const total = scheduleFor(s).steps.length;
   const stepper = el("div", { class: "widget-controls coll-stepper" });
   stepper.append(

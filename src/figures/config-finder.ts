@@ -20,7 +20,6 @@ import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg, tableHead, type Attrs } from "./kit/dom.ts";
 import { formatBytes, formatInteger, formatNumber, formatPercent, formatSeconds } from "./kit/format.ts";
 
-
 /** Settings of the widget (JSON-safe). */
 export interface ConfigFinderSettings {
   /** Model preset id (src/data/models.ts). */
@@ -75,7 +74,8 @@ function parseSettings(raw: unknown): ConfigFinderSettings {
     out.model = obj.model;
   }
   if (obj.gpu !== undefined) {
-    if (typeof obj.gpu !== "string" || !findGpu(obj.gpu)) throw new WidgetSettingsError("gpu", `must be one of ${configFinderGpus.map((g) => g.id).join(", ")}`);
+    if (typeof obj.gpu !== "string" || !findGpu(obj.gpu))
+      throw new WidgetSettingsError("gpu", `must be one of ${configFinderGpus.map((g) => g.id).join(", ")}`);
     out.gpu = obj.gpu;
   }
   for (const key of Object.keys(configFinderBounds) as NumericKey[]) {
@@ -94,7 +94,13 @@ export function runConfigFinder(s: ConfigFinderSettings): ConfigSearchResult {
   const gpu = findGpu(s.gpu);
   if (!preset) throw new ModelInputError("model", `unknown model ${s.model}`);
   if (!gpu) throw new ModelInputError("gpu", `unknown GPU ${s.gpu}`);
-  return searchConfigurations({ config: preset.config, gpu, gpuCount: s.gpuCount, seqLength: s.seqLength, globalBatchSequences: s.globalBatch });
+  return searchConfigurations({
+    config: preset.config,
+    gpu,
+    gpuCount: s.gpuCount,
+    seqLength: s.seqLength,
+    globalBatchSequences: s.globalBatch,
+  });
 }
 
 const RECOMPUTE_LABEL = { none: "no recompute", selective: "selective recompute", full: "full recompute" } as const;
@@ -138,9 +144,17 @@ export function explainConfigFinder(s: ConfigFinderSettings, r: ConfigSearchResu
   const usable = formatBytes(r.memoryLimitBytes, "GB", { decimals: 0 });
   const tried = `${formatInteger(r.configsTried)} configurations tried: ${formatInteger(r.ruledOutBatch)} cannot split the batch of ${formatInteger(s.globalBatch)} sequences into at least p microbatches per replica, ${formatInteger(r.ruledOutMemory)} need more than ${usable} per GPU.`;
   const top = r.ranked[0];
-  if (!top) return `Nothing fits: ${name} on ${formatInteger(s.gpuCount)} GPUs. ${tried} Add GPUs, change the batch, or pick a GPU with more memory.`;
-  const comm = top.exposedSeconds.tp + top.exposedSeconds.cp + top.exposedSeconds.ep + top.exposedSeconds.pp + top.exposedSeconds.dp;
-  const parts = configFinderParts.filter((p) => p.key !== "compute" && p.key !== "bubble" && partSeconds(top, p.key) > 0).map((p) => `${p.label} ${seconds(partSeconds(top, p.key))}`);
+  if (!top)
+    return `Nothing fits: ${name} on ${formatInteger(s.gpuCount)} GPUs. ${tried} Add GPUs, change the batch, or pick a GPU with more memory.`;
+  const comm =
+    top.exposedSeconds.tp +
+    top.exposedSeconds.cp +
+    top.exposedSeconds.ep +
+    top.exposedSeconds.pp +
+    top.exposedSeconds.dp;
+  const parts = configFinderParts
+    .filter((p) => p.key !== "compute" && p.key !== "bubble" && partSeconds(top, p.key) > 0)
+    .map((p) => `${p.label} ${seconds(partSeconds(top, p.key))}`);
   return (
     `Fastest under this model: ${configLabel(top)}. ` +
     `One step of ${formatInteger(s.globalBatch * s.seqLength)} tokens takes ${seconds(top.stepSeconds)}: ` +
@@ -152,7 +166,11 @@ export function explainConfigFinder(s: ConfigFinderSettings, r: ConfigSearchResu
 }
 
 /** Draws the stacked step-time bars of the `count` fastest configurations into `root`. */
-export function drawConfigBars(root: Element, r: ConfigSearchResult, options: { idPrefix: string; width?: number; count?: number }): void {
+export function drawConfigBars(
+  root: Element,
+  r: ConfigSearchResult,
+  options: { idPrefix: string; width?: number; count?: number },
+): void {
   const doc = root.ownerDocument;
   const width = Math.max(300, Math.min(900, Math.round(options.width ?? 640)));
   const rows = r.ranked.slice(0, options.count ?? 6);
@@ -169,7 +187,12 @@ export function drawConfigBars(root: Element, r: ConfigSearchResult, options: { 
     desc:
       rows.length === 0
         ? "No configuration fits, so no bars are drawn."
-        : rows.map((c, i) => `${i + 1}. ${configLabel(c)}: ${seconds(c.stepSeconds)} per step, of which ${seconds(c.computeSeconds)} compute.`).join(" "),
+        : rows
+            .map(
+              (c, i) =>
+                `${i + 1}. ${configLabel(c)}: ${seconds(c.stepSeconds)} per step, of which ${seconds(c.computeSeconds)} compute.`,
+            )
+            .join(" "),
     attrs: { width: "100%", "font-family": "system-ui, -apple-system, 'Segoe UI', sans-serif", "font-size": 12 },
   });
   const text = (x: number, y: number, content: string, attrs: Attrs = {}) => {
@@ -200,12 +223,21 @@ export function drawConfigBars(root: Element, r: ConfigSearchResult, options: { 
     for (const p of configFinderParts) {
       const w = (partSeconds(c, p.key) / maxSeconds) * barWidth;
       if (w <= 0) continue;
-      svg.append(mk("rect", { x: x.toFixed(2), y: y + 15, width: Math.max(w, 0.5).toFixed(2), height: 14, fill: p.color }));
+      svg.append(
+        mk("rect", { x: x.toFixed(2), y: y + 15, width: Math.max(w, 0.5).toFixed(2), height: 14, fill: p.color }),
+      );
       x += w;
     }
     text(x + 6, y + 26, seconds(c.stepSeconds));
   });
-  text(0, height - 6, narrow ? "Step time, same scale for every bar." : "Step time (same scale for every bar); compute at 60% of peak, only exposed communication drawn.", { "font-size": "11", opacity: "0.75" });
+  text(
+    0,
+    height - 6,
+    narrow
+      ? "Step time, same scale for every bar."
+      : "Step time (same scale for every bar); compute at 60% of peak, only exposed communication drawn.",
+    { "font-size": "11", opacity: "0.75" },
+  );
   root.append(svg);
 }
 
@@ -215,11 +247,39 @@ export function fillConfigTable(table: Element, r: ConfigSearchResult, count = 5
   table.textContent = "";
   const caption = doc.createElement("caption");
   caption.textContent = "Fastest configurations that fit (modeled)";
-  const head = tableHead(doc, ["#", "DP", "TP", "PP", "CP", "EP", "ZeRO", "b", "m", "Recompute", "GB/GPU", "Step", "MFU"]);
+  const head = tableHead(doc, [
+    "#",
+    "DP",
+    "TP",
+    "PP",
+    "CP",
+    "EP",
+    "ZeRO",
+    "b",
+    "m",
+    "Recompute",
+    "GB/GPU",
+    "Step",
+    "MFU",
+  ]);
   const body = doc.createElement("tbody");
   r.ranked.slice(0, count).forEach((c, i) => {
     const tr = doc.createElement("tr");
-    for (const v of [i + 1, c.dp, c.tp, c.pp, c.cp, c.ep, c.zeroStage, c.microBatchSize, c.microbatches, c.recompute, formatNumber(c.memoryBytes / 1e9, { decimals: 1 }), seconds(c.stepSeconds).replace(" ", "\u00a0"), `${(100 * c.mfu).toFixed(1)}%`]) {
+    for (const v of [
+      i + 1,
+      c.dp,
+      c.tp,
+      c.pp,
+      c.cp,
+      c.ep,
+      c.zeroStage,
+      c.microBatchSize,
+      c.microbatches,
+      c.recompute,
+      formatNumber(c.memoryBytes / 1e9, { decimals: 1 }),
+      seconds(c.stepSeconds).replace(" ", "\u00a0"),
+      `${(100 * c.mfu).toFixed(1)}%`,
+    ]) {
       const td = doc.createElement("td");
       td.textContent = String(v);
       tr.append(td);
@@ -259,7 +319,18 @@ function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void 
     const id = `${idBase}-${key}`;
     field.append(
       el("label", { for: id }, label),
-      el("input", { id, name: key, type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false", size: "8", value: String(s[key]), "aria-describedby": `${id}-message`, disabled: "" }),
+      el("input", {
+        id,
+        name: key,
+        type: "text",
+        inputmode: "numeric",
+        autocomplete: "off",
+        spellcheck: "false",
+        size: "8",
+        value: String(s[key]),
+        "aria-describedby": `${id}-message`,
+        disabled: "",
+      }),
       el("p", { class: "widget-message", id: `${id}-message`, role: "alert" }),
     );
     controls.append(field);
@@ -290,7 +361,8 @@ function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void 
 
 /** The `config-finder` widget. */
 export const configFinderWidget = defineWidget<ConfigFinderSettings>({
-  description: "enumerates DP/TP/PP/CP/EP/ZeRO/recomputation/micro-batch configurations, rules out those that do not fit, ranks the rest by a stated step-time model",
+  description:
+    "enumerates DP/TP/PP/CP/EP/ZeRO/recomputation/micro-batch configurations, rules out those that do not fit, ranks the rest by a stated step-time model",
   parseSettings,
   renderStatic: renderConfigFinderStatic,
 });

@@ -36,7 +36,14 @@ function chapterBasics() {
   const effectiveFlopsPerSecond = chapterAssumptions.mfu * gpu.bf16FlopsPerSecond;
   const microbatchSeconds = (flopsPerToken * chapterAssumptions.sequenceTokens) / effectiveFlopsPerSecond;
   const layers = Number(preset.config.num_hidden_layers);
-  return { preset, flopsPerToken, effectiveFlopsPerSecond, microbatchSeconds, layers, gradientBytes: 2 * preset.publishedTotal };
+  return {
+    preset,
+    flopsPerToken,
+    effectiveFlopsPerSecond,
+    microbatchSeconds,
+    layers,
+    gradientBytes: 2 * preset.publishedTotal,
+  };
 }
 
 /** The four timelines of the chapter's figure: no overlap, overlap, m = 4 synchronizing each time, m = 4 with no_sync. */
@@ -58,8 +65,14 @@ export function chapterTimelinePanels(): DpTimelinePanel[] {
   return [
     { label: "(a) No overlap", timeline: dataParallelTimeline(common) },
     { label: "(b) Overlap", timeline: dataParallelTimeline({ ...common, overlap: true }) },
-    { label: "(c) m = 4, sync each", timeline: dataParallelTimeline({ ...common, overlap: true, microbatches: 4, noSync: false }) },
-    { label: "(d) m = 4, no_sync", timeline: dataParallelTimeline({ ...common, overlap: true, microbatches: 4, noSync: true }) },
+    {
+      label: "(c) m = 4, sync each",
+      timeline: dataParallelTimeline({ ...common, overlap: true, microbatches: 4, noSync: false }),
+    },
+    {
+      label: "(d) m = 4, no_sync",
+      timeline: dataParallelTimeline({ ...common, overlap: true, microbatches: 4, noSync: true }),
+    },
   ];
 }
 

@@ -89,7 +89,8 @@ function dpOverlapSettingProblem(key: keyof typeof dpOverlapBounds, value: unkno
 export function parseDpOverlapSettings(raw: unknown): DpOverlapSettings {
   const settings: DpOverlapSettings = { ...defaultDpOverlapSettings };
   if (raw === undefined || raw === null) return settings;
-  if (typeof raw !== "object" || Array.isArray(raw)) throw new ModelInputError("settings", "dp-overlap settings must be a mapping");
+  if (typeof raw !== "object" || Array.isArray(raw))
+    throw new ModelInputError("settings", "dp-overlap settings must be a mapping");
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
     if (key === "noSync") {
       if (typeof value !== "boolean") throw new ModelInputError("noSync", "noSync must be true or false");
@@ -166,9 +167,11 @@ export function renderDpOverlap(root: Element, s: DpOverlapSettings, idPrefix = 
   );
 }
 
-
 /** Controls of the widget, in display order: setting key, label, unit hint. */
-export const dpOverlapControls: readonly { key: "busBandwidthGBps" | "bucketMebibytes" | "dp" | "microbatches" | "latencyMicroseconds"; label: string }[] = [
+export const dpOverlapControls: readonly {
+  key: "busBandwidthGBps" | "bucketMebibytes" | "dp" | "microbatches" | "latencyMicroseconds";
+  label: string;
+}[] = [
   { key: "busBandwidthGBps", label: "Bus bandwidth, GB/s" },
   { key: "dp", label: "Replicas d" },
   { key: "bucketMebibytes", label: "Bucket size, MiB" },
@@ -191,7 +194,12 @@ export function validateDpOverlapControls(
     const text = raw[key];
     if (text === undefined) continue;
     const value = readNumber(text);
-    const problem = value === null ? (text.trim() === "" ? "Enter a number." : `"${text.trim()}" is not a number.`) : dpOverlapSettingProblem(key, value);
+    const problem =
+      value === null
+        ? text.trim() === ""
+          ? "Enter a number."
+          : `"${text.trim()}" is not a number.`
+        : dpOverlapSettingProblem(key, value);
     if (problem) errors[key] = problem;
     else next[key] = value as number;
   }
@@ -200,7 +208,8 @@ export function validateDpOverlapControls(
       dpOverlapInputs(next);
     } catch (e) {
       if (e instanceof ModelInputError) {
-        errors[e.field === "bucketBytes" ? "bucketMebibytes" : e.field] = "These settings give too many buckets; use larger buckets.";
+        errors[e.field === "bucketBytes" ? "bucketMebibytes" : e.field] =
+          "These settings give too many buckets; use larger buckets.";
       } else throw e;
     }
   }
@@ -272,7 +281,8 @@ function renderDpOverlapStatic(root: Element, settings: DpOverlapSettings): void
 
 /** The `dp-overlap` widget: a DP step's compute and all-reduce timelines without and with overlap. */
 export const dpOverlapWidget = defineWidget<DpOverlapSettings>({
-  description: "draws one data-parallel step’s backward pass, gradient buckets and all-reduces without and with overlap",
+  description:
+    "draws one data-parallel step’s backward pass, gradient buckets and all-reduces without and with overlap",
   parseSettings: parseWidgetSettings,
   renderStatic: renderDpOverlapStatic,
 });

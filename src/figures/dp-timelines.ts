@@ -8,7 +8,14 @@
  * never touches the `window`/`document` globals: it draws into the element it is given.
  */
 import { scaleLinear, scaleLog } from "d3";
-import { allReduceSeconds, bucketCount, ModelInputError, type DpScalingPoint, type DpTimeline, type DpTimelineInput } from "../model/index.ts";
+import {
+  allReduceSeconds,
+  bucketCount,
+  ModelInputError,
+  type DpScalingPoint,
+  type DpTimeline,
+  type DpTimelineInput,
+} from "../model/index.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
 import { colorWithFallback, type PaletteName } from "./kit/palette.ts";
 import { formatInteger, formatNumber, formatPercent } from "./kit/format.ts";
@@ -54,7 +61,9 @@ export function formatDuration(seconds: number): string {
  */
 export function exposedEstimateSeconds(input: DpTimelineInput): number {
   const buckets = bucketCount(input.gradientBytes, input.bucketBytes);
-  const tAR = allReduceSeconds(input.gradientBytes, input.dp, input.busBandwidthBytesPerSecond, 0) + buckets * input.collectiveLatencySeconds;
+  const tAR =
+    allReduceSeconds(input.gradientBytes, input.dp, input.busBandwidthBytesPerSecond, 0) +
+    buckets * input.collectiveLatencySeconds;
   const tb = input.backwardSeconds;
   return Math.max(tAR / Math.min(buckets, input.layers), tAR - tb + tb / input.layers);
 }
@@ -129,7 +138,12 @@ export function drawDpTimelines(root: Element, panels: DpTimelinePanel[], option
   const panelHeight = 22 + 2 * laneHeight + 10;
   const top = 8;
   const axisHeight = 34;
-  const legend: [string, string][] = [["dp-f", "forward"], ["dp-b", "backward"], ["dp-c", "all-reduce (buckets)"], ["dp-x", "compute waiting"]];
+  const legend: [string, string][] = [
+    ["dp-f", "forward"],
+    ["dp-b", "backward"],
+    ["dp-c", "all-reduce (buckets)"],
+    ["dp-x", "compute waiting"],
+  ];
   const legendPositions: { x: number; row: number }[] = [];
   let lx = left;
   let row = 0;
@@ -145,7 +159,9 @@ export function drawDpTimelines(root: Element, panels: DpTimelinePanel[], option
   const legendHeight = 22 + 18 * row;
   const height = top + panels.length * panelHeight + axisHeight + legendHeight;
   const maxSeconds = options.maxSeconds ?? Math.max(...panels.map((p) => p.timeline.stepSeconds));
-  const x = scaleLinear().domain([0, maxSeconds]).range([left, width - right]);
+  const x = scaleLinear()
+    .domain([0, maxSeconds])
+    .range([left, width - right]);
   const b = dom(root.ownerDocument).svg;
   const svg = createSvg(root, width, height, options.title, options.description, idPrefix);
   const g = b("g", { class: "dp-t" });
@@ -154,26 +170,66 @@ export function drawDpTimelines(root: Element, panels: DpTimelinePanel[], option
   const axisY = top + panels.length * panelHeight + 4;
   for (let v = 0; v <= maxSeconds + 1e-12; v += step) {
     g.append(b("line", { class: "dp-grid", x1: x(v), x2: x(v), y1: top, y2: axisY }));
-    g.append(b("text", { class: "dp-m", x: x(v), y: axisY + 14, "text-anchor": "middle" }, maxSeconds < 1 ? `${formatInteger(v * 1000)} ms` : `${formatNumber(v, { decimals: 2, trim: true })} s`));
+    g.append(
+      b(
+        "text",
+        { class: "dp-m", x: x(v), y: axisY + 14, "text-anchor": "middle" },
+        maxSeconds < 1 ? `${formatInteger(v * 1000)} ms` : `${formatNumber(v, { decimals: 2, trim: true })} s`,
+      ),
+    );
   }
   g.append(b("line", { class: "dp-ax", x1: left, x2: width - right, y1: axisY, y2: axisY }));
-  g.append(b("text", { class: "dp-m", x: (left + width - right) / 2, y: axisY + 29, "text-anchor": "middle" }, "time since the step began"));
+  g.append(
+    b(
+      "text",
+      { class: "dp-m", x: (left + width - right) / 2, y: axisY + 29, "text-anchor": "middle" },
+      "time since the step began",
+    ),
+  );
   const pxPerSecond = (width - right - left) / maxSeconds;
   panels.forEach((panel, i) => {
     const y0 = top + i * panelHeight;
     const tl = panel.timeline;
     g.append(b("text", { class: "dp-h", x: 0, y: y0 + 14 }, panel.label));
-    g.append(b("text", { class: "dp-m", x: width - right, y: y0 + 14, "text-anchor": "end" }, `step ${formatDuration(tl.stepSeconds)}, exposed ${formatDuration(tl.exposedCommSeconds)}`));
+    g.append(
+      b(
+        "text",
+        { class: "dp-m", x: width - right, y: y0 + 14, "text-anchor": "end" },
+        `step ${formatDuration(tl.stepSeconds)}, exposed ${formatDuration(tl.exposedCommSeconds)}`,
+      ),
+    );
     const computeY = y0 + 20;
     const commY = computeY + laneHeight;
     g.append(b("text", { class: "dp-m", x: 0, y: computeY + 14 }, "compute"));
     g.append(b("text", { class: "dp-m", x: 0, y: commY + 14 }, "all-reduce"));
     for (const s of tl.segments.filter((seg) => seg.lane === "compute")) {
-      g.append(withTitle(b("rect", { class: s.kind === "forward" ? "dp-f" : "dp-b", x: x(s.startSeconds), y: computeY + 2, width: Math.max(0.5, x(s.endSeconds) - x(s.startSeconds) - 0.5), height: laneHeight - 4 }), `${s.kind} of microbatch ${s.microbatch + 1}: ${formatDuration(s.endSeconds - s.startSeconds)}`));
+      g.append(
+        withTitle(
+          b("rect", {
+            class: s.kind === "forward" ? "dp-f" : "dp-b",
+            x: x(s.startSeconds),
+            y: computeY + 2,
+            width: Math.max(0.5, x(s.endSeconds) - x(s.startSeconds) - 0.5),
+            height: laneHeight - 4,
+          }),
+          `${s.kind} of microbatch ${s.microbatch + 1}: ${formatDuration(s.endSeconds - s.startSeconds)}`,
+        ),
+      );
     }
     const comm = tl.segments.filter((seg) => seg.lane === "comm");
     for (const run of mergeRuns(comm, 0.75 / pxPerSecond)) {
-      g.append(withTitle(b("rect", { class: "dp-c", x: x(run.start), y: commY + 2, width: Math.max(0.75, x(run.end) - x(run.start)), height: laneHeight - 4 }), `all-reduce busy from ${formatDuration(run.start)} to ${formatDuration(run.end)}`));
+      g.append(
+        withTitle(
+          b("rect", {
+            class: "dp-c",
+            x: x(run.start),
+            y: commY + 2,
+            width: Math.max(0.75, x(run.end) - x(run.start)),
+            height: laneHeight - 4,
+          }),
+          `all-reduce busy from ${formatDuration(run.start)} to ${formatDuration(run.end)}`,
+        ),
+      );
     }
     // Compute waiting for communication: gaps between compute boxes, and the end of the step.
     const computeSegments = tl.segments.filter((seg) => seg.lane === "compute");
@@ -186,7 +242,18 @@ export function drawDpTimelines(root: Element, panels: DpTimelinePanel[], option
     if (tl.stepSeconds - cursor > 1e-12) waits.push({ start: cursor, end: tl.stepSeconds });
     for (const w of waits) {
       if (x(w.end) - x(w.start) < 2) continue;
-      g.append(withTitle(b("rect", { class: "dp-x", x: x(w.start), y: computeY + 2, width: x(w.end) - x(w.start), height: laneHeight - 4 }), `compute waits ${formatDuration(w.end - w.start)} for communication`));
+      g.append(
+        withTitle(
+          b("rect", {
+            class: "dp-x",
+            x: x(w.start),
+            y: computeY + 2,
+            width: x(w.end) - x(w.start),
+            height: laneHeight - 4,
+          }),
+          `compute waits ${formatDuration(w.end - w.start)} for communication`,
+        ),
+      );
     }
   });
   const legendTop = axisY + axisHeight + 10;
@@ -216,8 +283,13 @@ export function drawDpScaling(root: Element, points: DpScalingPoint[], options: 
   const dps = points.map((p) => p.dp);
   const yMin = Math.min(...points.map((p) => p.tokensPerSecond));
   const yMax = Math.max(...points.map((p) => p.idealTokensPerSecond));
-  const x = scaleLog().base(2).domain([Math.min(...dps), Math.max(...dps)]).range([m.left, width - m.right]);
-  const y = scaleLog().domain([yMin / 1.5, yMax * 1.5]).range([height - m.bottom, m.top]);
+  const x = scaleLog()
+    .base(2)
+    .domain([Math.min(...dps), Math.max(...dps)])
+    .range([m.left, width - m.right]);
+  const y = scaleLog()
+    .domain([yMin / 1.5, yMax * 1.5])
+    .range([height - m.bottom, m.top]);
   const b = dom(root.ownerDocument).svg;
   const svg = createSvg(root, width, height, options.title, options.description, idPrefix);
   const g = b("g", { class: "dp-t" });
@@ -233,18 +305,47 @@ export function drawDpScaling(root: Element, points: DpScalingPoint[], options: 
     const label = v >= 1e6 ? `${v / 1e6}M` : v >= 1e3 ? `${v / 1e3}k` : String(v);
     g.append(b("text", { class: "dp-m", x: m.left - 8, y: y(v) + 4, "text-anchor": "end" }, label));
   }
-  g.append(b("line", { class: "dp-ax", x1: m.left, x2: width - m.right, y1: height - m.bottom, y2: height - m.bottom }));
+  g.append(
+    b("line", { class: "dp-ax", x1: m.left, x2: width - m.right, y1: height - m.bottom, y2: height - m.bottom }),
+  );
   g.append(b("line", { class: "dp-ax", x1: m.left, x2: m.left, y1: m.top, y2: height - m.bottom }));
-  g.append(b("text", { class: "dp-m", x: (m.left + width - m.right) / 2, y: height - m.bottom + 36, "text-anchor": "middle" }, "GPUs (data-parallel degree d)"));
-  g.append(b("text", { class: "dp-m", transform: `translate(16 ${(m.top + height - m.bottom) / 2}) rotate(-90)`, "text-anchor": "middle" }, "tokens per second"));
+  g.append(
+    b(
+      "text",
+      { class: "dp-m", x: (m.left + width - m.right) / 2, y: height - m.bottom + 36, "text-anchor": "middle" },
+      "GPUs (data-parallel degree d)",
+    ),
+  );
+  g.append(
+    b(
+      "text",
+      {
+        class: "dp-m",
+        transform: `translate(16 ${(m.top + height - m.bottom) / 2}) rotate(-90)`,
+        "text-anchor": "middle",
+      },
+      "tokens per second",
+    ),
+  );
   const path = (key: "tokensPerSecond" | "idealTokensPerSecond") =>
     points.map((p, i) => `${i === 0 ? "M" : "L"}${x(p.dp).toFixed(1)},${y(p[key]).toFixed(1)}`).join("");
   g.append(b("path", { class: "dp-ideal", d: path("idealTokensPerSecond") }));
   g.append(b("path", { class: "dp-line", d: path("tokensPerSecond") }));
   for (const p of points) {
-    g.append(withTitle(b("circle", { class: "dp-dot", cx: x(p.dp), cy: y(p.tokensPerSecond), r: 4 }), `d = ${p.dp}, m = ${p.microbatches}: ${formatNumber(p.tokensPerSecond / 1e6, { decimals: 3 })}M tokens/s, ${formatPercent(p.efficiency)} of ideal`));
+    g.append(
+      withTitle(
+        b("circle", { class: "dp-dot", cx: x(p.dp), cy: y(p.tokensPerSecond), r: 4 }),
+        `d = ${p.dp}, m = ${p.microbatches}: ${formatNumber(p.tokensPerSecond / 1e6, { decimals: 3 })}M tokens/s, ${formatPercent(p.efficiency)} of ideal`,
+      ),
+    );
     if (p.dp >= 16) {
-      g.append(b("text", { class: "dp-m", x: x(p.dp), y: y(p.tokensPerSecond) + 18, "text-anchor": "middle" }, formatPercent(p.efficiency, 0)));
+      g.append(
+        b(
+          "text",
+          { class: "dp-m", x: x(p.dp), y: y(p.tokensPerSecond) + 18, "text-anchor": "middle" },
+          formatPercent(p.efficiency, 0),
+        ),
+      );
     }
   }
   const ly = height - 12;

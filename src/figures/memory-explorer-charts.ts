@@ -11,7 +11,14 @@ import { formatInteger, formatNumber } from "./kit/format.ts";
 import { color } from "./kit/palette.ts";
 import { scaleBand, scaleLinear, scaleLog } from "d3-scale";
 import { line as d3line } from "d3-shape";
-import { breakdownRows, formatBytes, gpuShortName, type CurveAxis, type CurvePoint, type MemoryView } from "./memory-explorer/view.ts";
+import {
+  breakdownRows,
+  formatBytes,
+  gpuShortName,
+  type CurveAxis,
+  type CurvePoint,
+  type MemoryView,
+} from "./memory-explorer/view.ts";
 
 const W = 340;
 const H = 300;
@@ -77,7 +84,9 @@ export function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
   const axis = b("g", { class: "mx-axis" });
   svg.append(axis);
   for (const t of y.ticks(5)) {
-    axis.append(b("line", { x1: m.l, x2: W - m.r, y1: y(t), y2: y(t), stroke: "currentColor", "stroke-opacity": 0.14 }));
+    axis.append(
+      b("line", { x1: m.l, x2: W - m.r, y1: y(t), y2: y(t), stroke: "currentColor", "stroke-opacity": 0.14 }),
+    );
     axis.append(b("text", { x: m.l - 5, y: y(t) + 4, "text-anchor": "end", fill: "var(--c-muted)" }, gbTick(t)));
   }
 
@@ -94,28 +103,125 @@ export function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
       const y0 = y(acc);
       const y1 = y(acc + row.bytes);
       acc += row.bytes;
-      const rect = b("rect", { class: `mx-seg mx-${key}`, x: bx, y: y1, width: bw, height: Math.max(0, y0 - y1), fill: memoryColors[key] });
+      const rect = b("rect", {
+        class: `mx-seg mx-${key}`,
+        x: bx,
+        y: y1,
+        width: bw,
+        height: Math.max(0, y0 - y1),
+        fill: memoryColors[key],
+      });
       g.append(rect);
-      rect.append(b("title", {}, `${multi ? `Stage ${stage.stage + 1}: ` : ""}${row.label} ${formatBytes(row.bytes)} = ${row.formula}`));
+      rect.append(
+        b(
+          "title",
+          {},
+          `${multi ? `Stage ${stage.stage + 1}: ` : ""}${row.label} ${formatBytes(row.bytes)} = ${row.formula}`,
+        ),
+      );
       if (y0 - y1 >= 15 && bw >= 44) {
-        g.append(b("text", { class: "mx-seg-label", x: bx + bw / 2, y: (y0 + y1) / 2 + 4, "text-anchor": "middle", fill: "var(--c-bg)", "font-size": bw >= 90 ? 12 : 10 }, formatBytes(row.bytes)));
+        g.append(
+          b(
+            "text",
+            {
+              class: "mx-seg-label",
+              x: bx + bw / 2,
+              y: (y0 + y1) / 2 + 4,
+              "text-anchor": "middle",
+              fill: "var(--c-bg)",
+              "font-size": bw >= 90 ? 12 : 10,
+            },
+            formatBytes(row.bytes),
+          ),
+        );
       }
     }
     if (!multi || stage.stage === memory.peakStage) {
-      g.append(b("text", { class: "mx-total", x: bx + bw / 2, y: y(stage.total) - 5, "text-anchor": "middle", "font-weight": 600, "paint-order": "stroke", stroke: "var(--c-surface)", "stroke-width": 4, "stroke-linejoin": "round" }, formatBytes(stage.total)));
+      g.append(
+        b(
+          "text",
+          {
+            class: "mx-total",
+            x: bx + bw / 2,
+            y: y(stage.total) - 5,
+            "text-anchor": "middle",
+            "font-weight": 600,
+            "paint-order": "stroke",
+            stroke: "var(--c-surface)",
+            "stroke-width": 4,
+            "stroke-linejoin": "round",
+          },
+          formatBytes(stage.total),
+        ),
+      );
     }
-    if (multi && (stages.length <= 12 || stage.stage === 0 || stage.stage === stages.length - 1 || stage.stage === memory.peakStage)) {
-      svg.append(b("text", { x: bx + bw / 2, y: H - m.b + 14, "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" }, String(stage.stage + 1)));
+    if (
+      multi &&
+      (stages.length <= 12 ||
+        stage.stage === 0 ||
+        stage.stage === stages.length - 1 ||
+        stage.stage === memory.peakStage)
+    ) {
+      svg.append(
+        b(
+          "text",
+          { x: bx + bw / 2, y: H - m.b + 14, "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" },
+          String(stage.stage + 1),
+        ),
+      );
     }
   }
-  svg.append(b("text", { x: (m.l + W - m.r) / 2, y: H - m.b + (multi ? 28 : 16), "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" }, multi ? `pipeline stage (fullest: ${memory.peakStage + 1})` : "one GPU"));
+  svg.append(
+    b(
+      "text",
+      {
+        x: (m.l + W - m.r) / 2,
+        y: H - m.b + (multi ? 28 : 16),
+        "text-anchor": "middle",
+        "font-size": 11,
+        fill: "var(--c-muted)",
+      },
+      multi ? `pipeline stage (fullest: ${memory.peakStage + 1})` : "one GPU",
+    ),
+  );
 
   const cy = y(gpu.hbmBytes);
-  svg.append(b("line", { class: "mx-capacity", x1: m.l, x2: W - m.r, y1: cy, y2: cy, stroke: "currentColor", "stroke-width": 1.6, "stroke-dasharray": "6 4" }));
-  svg.append(b("text", { x: W - m.r, y: cy - 5, "text-anchor": "end", "font-size": 11, "paint-order": "stroke", stroke: "var(--c-surface)", "stroke-width": 4, "stroke-linejoin": "round" }, `${gpuShortName(gpu.name)}: ${formatBytes(gpu.hbmBytes)}`));
+  svg.append(
+    b("line", {
+      class: "mx-capacity",
+      x1: m.l,
+      x2: W - m.r,
+      y1: cy,
+      y2: cy,
+      stroke: "currentColor",
+      "stroke-width": 1.6,
+      "stroke-dasharray": "6 4",
+    }),
+  );
+  svg.append(
+    b(
+      "text",
+      {
+        x: W - m.r,
+        y: cy - 5,
+        "text-anchor": "end",
+        "font-size": 11,
+        "paint-order": "stroke",
+        stroke: "var(--c-surface)",
+        "stroke-width": 4,
+        "stroke-linejoin": "round",
+      },
+      `${gpuShortName(gpu.name)}: ${formatBytes(gpu.hbmBytes)}`,
+    ),
+  );
 
   // legend, two rows of two
-  const names = { parameters: "parameters", gradients: "gradients", optimizer: "optimizer states", activations: "activations" };
+  const names = {
+    parameters: "parameters",
+    gradients: "gradients",
+    optimizer: "optimizer states",
+    activations: "activations",
+  };
   order.forEach((key, i) => {
     const lx = 4 + (i % 2) * 160;
     const ly = H - 30 + Math.floor(i / 2) * 16;
@@ -136,10 +242,18 @@ export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoi
   const current = axis === "seqLength" ? view.state.seqLength : view.state.microBatch;
   const what = axis === "seqLength" ? "sequence length" : "micro-batch size";
   const b = dom(host.ownerDocument).svg;
-  const svg = freshSvg(host, "mx-curve", `Line chart of memory per GPU against ${what}, log scales, with the GPU’s capacity and the current setting marked.`);
+  const svg = freshSvg(
+    host,
+    "mx-curve",
+    `Line chart of memory per GPU against ${what}, log scales, with the GPU’s capacity and the current setting marked.`,
+  );
   const m = { l: 46, r: 14, t: 28, b: 66 };
   const valid = curve.filter((p) => p.total !== null) as Array<{ x: number; total: number; modelStates: number }>;
-  const values = [view.gpu.hbmBytes, view.memory.perGpu.total, ...valid.flatMap((p) => [p.total, p.modelStates])].filter((v) => v > 0);
+  const values = [
+    view.gpu.hbmBytes,
+    view.memory.perGpu.total,
+    ...valid.flatMap((p) => [p.total, p.modelStates]),
+  ].filter((v) => v > 0);
   const lo = Math.min(...values);
   const hi = Math.max(...values);
   const y = scaleLog()
@@ -164,18 +278,57 @@ export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoi
   }
   const thin = (yTicks.length > 7 ? yTicks.filter((t) => t.f === 1) : yTicks).map((t) => t.v);
   for (const t of thin) {
-    grid.append(b("line", { x1: m.l, x2: W - m.r, y1: y(t), y2: y(t), stroke: "currentColor", "stroke-opacity": 0.14 }));
+    grid.append(
+      b("line", { x1: m.l, x2: W - m.r, y1: y(t), y2: y(t), stroke: "currentColor", "stroke-opacity": 0.14 }),
+    );
     grid.append(b("text", { x: m.l - 5, y: y(t) + 4, "text-anchor": "end", fill: "var(--c-muted)" }, gbTick(t)));
   }
   const xTicks = xs.filter((v) => Number.isInteger(Math.log2(v)) && (axis === "microBatch" || Math.log2(v) % 2 === 1));
   for (const t of xTicks) {
-    grid.append(b("text", { x: x(t), y: H - m.b + 16, "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" }, axis === "seqLength" ? tokensTick(t) : String(t)));
+    grid.append(
+      b(
+        "text",
+        { x: x(t), y: H - m.b + 16, "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" },
+        axis === "seqLength" ? tokensTick(t) : String(t),
+      ),
+    );
   }
-  svg.append(b("text", { x: (m.l + W - m.r) / 2, y: H - m.b + 32, "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" }, axis === "seqLength" ? "sequence length s (tokens)" : "micro-batch size b (sequences)"));
+  svg.append(
+    b(
+      "text",
+      { x: (m.l + W - m.r) / 2, y: H - m.b + 32, "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" },
+      axis === "seqLength" ? "sequence length s (tokens)" : "micro-batch size b (sequences)",
+    ),
+  );
 
   const cy = y(view.gpu.hbmBytes);
-  svg.append(b("line", { class: "mx-capacity", x1: m.l, x2: W - m.r, y1: cy, y2: cy, stroke: "currentColor", "stroke-width": 1.6, "stroke-dasharray": "6 4" }));
-  svg.append(b("text", { x: m.l + 4, y: cy - 5, "font-size": 11, "paint-order": "stroke", stroke: "var(--c-surface)", "stroke-width": 4, "stroke-linejoin": "round" }, formatBytes(view.gpu.hbmBytes)));
+  svg.append(
+    b("line", {
+      class: "mx-capacity",
+      x1: m.l,
+      x2: W - m.r,
+      y1: cy,
+      y2: cy,
+      stroke: "currentColor",
+      "stroke-width": 1.6,
+      "stroke-dasharray": "6 4",
+    }),
+  );
+  svg.append(
+    b(
+      "text",
+      {
+        x: m.l + 4,
+        y: cy - 5,
+        "font-size": 11,
+        "paint-order": "stroke",
+        stroke: "var(--c-surface)",
+        "stroke-width": 4,
+        "stroke-linejoin": "round",
+      },
+      formatBytes(view.gpu.hbmBytes),
+    ),
+  );
 
   const total = d3line<CurvePoint>()
     .defined((p) => p.total !== null)
@@ -185,26 +338,99 @@ export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoi
     .defined((p) => p.modelStates !== null)
     .x((p) => x(p.x))
     .y((p) => y(p.modelStates ?? 1));
-  svg.append(b("path", { class: "mx-line-states", d: states(curve) ?? "", fill: "none", stroke: memoryColors.optimizer, "stroke-width": 2, "stroke-dasharray": "3 3" }));
-  svg.append(b("path", { class: "mx-line-total", d: total(curve) ?? "", fill: "none", stroke: memoryColors.activations, "stroke-width": 2.5 }));
+  svg.append(
+    b("path", {
+      class: "mx-line-states",
+      d: states(curve) ?? "",
+      fill: "none",
+      stroke: memoryColors.optimizer,
+      "stroke-width": 2,
+      "stroke-dasharray": "3 3",
+    }),
+  );
+  svg.append(
+    b("path", {
+      class: "mx-line-total",
+      d: total(curve) ?? "",
+      fill: "none",
+      stroke: memoryColors.activations,
+      "stroke-width": 2.5,
+    }),
+  );
   const dots = b("g", {});
   svg.append(dots);
   for (const p of valid) {
-    dots.append(withTitle(b("circle", { cx: x(p.x), cy: y(p.total), r: 2.5, fill: memoryColors.activations }), `${axis === "seqLength" ? "s" : "b"} = ${formatInteger(p.x)}: ${formatBytes(p.total)} per GPU (model states ${formatBytes(p.modelStates)})`));
+    dots.append(
+      withTitle(
+        b("circle", { cx: x(p.x), cy: y(p.total), r: 2.5, fill: memoryColors.activations }),
+        `${axis === "seqLength" ? "s" : "b"} = ${formatInteger(p.x)}: ${formatBytes(p.total)} per GPU (model states ${formatBytes(p.modelStates)})`,
+      ),
+    );
   }
   const cx = x(current);
   const cyTotal = y(view.memory.perGpu.total);
   svg.append(b("line", { x1: cx, x2: cx, y1: m.t, y2: H - m.b, stroke: "currentColor", "stroke-opacity": 0.35 }));
-  svg.append(withTitle(b("circle", { class: "mx-current", cx, cy: cyTotal, r: 5.5, fill: "var(--c-bg)", stroke: "currentColor", "stroke-width": 2.2 }), `current: ${formatBytes(view.memory.perGpu.total)}`));
+  svg.append(
+    withTitle(
+      b("circle", {
+        class: "mx-current",
+        cx,
+        cy: cyTotal,
+        r: 5.5,
+        fill: "var(--c-bg)",
+        stroke: "currentColor",
+        "stroke-width": 2.2,
+      }),
+      `current: ${formatBytes(view.memory.perGpu.total)}`,
+    ),
+  );
   const right = cx > (m.l + W - m.r) / 2;
-  svg.append(b("text", { class: "mx-current-label", x: cx + (right ? -9 : 9), y: cyTotal - 8, "text-anchor": right ? "end" : "start", "font-weight": 600, "paint-order": "stroke", stroke: "var(--c-surface)", "stroke-width": 4, "stroke-linejoin": "round" }, formatBytes(view.memory.perGpu.total)));
+  svg.append(
+    b(
+      "text",
+      {
+        class: "mx-current-label",
+        x: cx + (right ? -9 : 9),
+        y: cyTotal - 8,
+        "text-anchor": right ? "end" : "start",
+        "font-weight": 600,
+        "paint-order": "stroke",
+        stroke: "var(--c-surface)",
+        "stroke-width": 4,
+        "stroke-linejoin": "round",
+      },
+      formatBytes(view.memory.perGpu.total),
+    ),
+  );
   // legend
   const ly = H - 22;
-  svg.append(b("line", { x1: 4, x2: 26, y1: ly - 4, y2: ly - 4, stroke: memoryColors.activations, "stroke-width": 2.5 }));
+  svg.append(
+    b("line", { x1: 4, x2: 26, y1: ly - 4, y2: ly - 4, stroke: memoryColors.activations, "stroke-width": 2.5 }),
+  );
   svg.append(b("text", { x: 30, y: ly, "font-size": 11.5 }, "total"));
-  svg.append(b("line", { x1: 78, x2: 100, y1: ly - 4, y2: ly - 4, stroke: memoryColors.optimizer, "stroke-width": 2, "stroke-dasharray": "3 3" }));
+  svg.append(
+    b("line", {
+      x1: 78,
+      x2: 100,
+      y1: ly - 4,
+      y2: ly - 4,
+      stroke: memoryColors.optimizer,
+      "stroke-width": 2,
+      "stroke-dasharray": "3 3",
+    }),
+  );
   svg.append(b("text", { x: 104, y: ly, "font-size": 11.5 }, "model states"));
-  svg.append(b("line", { x1: 196, x2: 218, y1: ly - 4, y2: ly - 4, stroke: "currentColor", "stroke-width": 1.6, "stroke-dasharray": "6 4" }));
+  svg.append(
+    b("line", {
+      x1: 196,
+      x2: 218,
+      y1: ly - 4,
+      y2: ly - 4,
+      stroke: "currentColor",
+      "stroke-width": 1.6,
+      "stroke-dasharray": "6 4",
+    }),
+  );
   svg.append(b("text", { x: 222, y: ly, "font-size": 11.5 }, "GPU memory"));
   return svg;
 }

@@ -33,17 +33,27 @@ function fillFormulaTable(table: Element, view: MemoryView): void {
   const caption = el(
     "caption",
     {},
-    view.memory.stages.length > 1 ? `How each number of stage ${view.memory.peakStage + 1} (the fullest GPU) is computed` : "How each number is computed",
+    view.memory.stages.length > 1
+      ? `How each number of stage ${view.memory.peakStage + 1} (the fullest GPU) is computed`
+      : "How each number is computed",
   );
   const thead = tableHead(table.ownerDocument, ["Category", "Per GPU", "Formula"]);
   const tbody = el("tbody");
   const row = (label: string, bytes: number, formula: string) => {
     const tr = el("tr");
-    tr.append(el("th", { scope: "row" }, label), el("td", { style: "white-space:nowrap" }, formatBytes(bytes)), el("td", {}, formula));
+    tr.append(
+      el("th", { scope: "row" }, label),
+      el("td", { style: "white-space:nowrap" }, formatBytes(bytes)),
+      el("td", {}, formula),
+    );
     tbody.append(tr);
   };
   for (const r of view.rows) row(r.label, r.bytes, r.formula);
-  row("Total", view.memory.perGpu.total, "Not counted: CUDA context, allocator fragmentation, communication and ZeRO-3 gather buffers, other temporaries.");
+  row(
+    "Total",
+    view.memory.perGpu.total,
+    "Not counted: CUDA context, allocator fragmentation, communication and ZeRO-3 gather buffers, other temporaries.",
+  );
   table.append(caption, thead, tbody);
 }
 
@@ -54,8 +64,16 @@ function fillFormulaTable(table: Element, view: MemoryView): void {
 export function renderMemoryOutputs(out: Element, view: MemoryView, curve: CurvePoint[], axis: CurveAxis): void {
   const verdict = child(out, "p", "mx-verdict");
   verdict.setAttribute("data-verdict", view.verdict.kind);
-  const edge = view.verdict.kind === "fits" ? "var(--c-optim)" : view.verdict.kind === "tight" ? "var(--c-warning)" : "var(--c-invalid)";
-  verdict.setAttribute("style", `font-weight:600;margin:0 0 0.7rem;padding:0.35rem 0.7rem;border-left:4px solid ${edge};background:var(--c-bg);border-radius:0 4px 4px 0`);
+  const edge =
+    view.verdict.kind === "fits"
+      ? "var(--c-optim)"
+      : view.verdict.kind === "tight"
+        ? "var(--c-warning)"
+        : "var(--c-invalid)";
+  verdict.setAttribute(
+    "style",
+    `font-weight:600;margin:0 0 0.7rem;padding:0.35rem 0.7rem;border-left:4px solid ${edge};background:var(--c-bg);border-radius:0 4px 4px 0`,
+  );
   verdict.textContent = view.verdict.text;
   const charts = child(out, "div", "mx-charts");
   charts.setAttribute("style", "display:flex;flex-wrap:wrap;gap:0.5rem 1rem;justify-content:space-between");
@@ -88,7 +106,8 @@ function renderMemoryStatic(root: Element, settings: MemoryExplorerSettings): vo
 }
 
 export const memoryExplorerWidget = defineWidget<MemoryExplorerSettings>({
-  description: "memory per GPU (parameters, gradients, optimizer states, activations) for a model, batch, precision and parallelism, against a GPU",
+  description:
+    "memory per GPU (parameters, gradients, optimizer states, activations) for a model, batch, precision and parallelism, against a GPU",
   parseSettings: parseMemorySettings,
   renderStatic: renderMemoryStatic,
 });

@@ -102,8 +102,13 @@ export function drawMemoryTimeline(root: Element, input: MemoryTimelineInput): S
   });
   const samples = sampleTimes().map((t) => memoryAt(input, t));
   const top = Math.max(peaks.second, input.gpuBytes ?? 0) * 1.08;
-  const x = scaleLinear().domain([0, 2 * stepLength]).range([margin.left, width - margin.right]);
-  const y = scaleLinear().domain([0, top / 1e9]).range([height - margin.bottom, margin.top]).nice();
+  const x = scaleLinear()
+    .domain([0, 2 * stepLength])
+    .range([margin.left, width - margin.right]);
+  const y = scaleLinear()
+    .domain([0, top / 1e9])
+    .range([height - margin.bottom, margin.top])
+    .nice();
   const b = dom(root.ownerDocument).svg;
 
   const grid = b("g", { class: "grid" });
@@ -113,7 +118,17 @@ export function drawMemoryTimeline(root: Element, input: MemoryTimelineInput): S
   const axis = b("g", { class: "axis", transform: `translate(${margin.left},0)` });
   svg.append(axis);
   select(axis).call(axisLeft(y).ticks(6));
-  svg.append(b("text", { class: "muted", transform: `translate(16,${(margin.top + height - margin.bottom) / 2}) rotate(-90)`, "text-anchor": "middle" }, "memory (GB)"));
+  svg.append(
+    b(
+      "text",
+      {
+        class: "muted",
+        transform: `translate(16,${(margin.top + height - margin.bottom) / 2}) rotate(-90)`,
+        "text-anchor": "middle",
+      },
+      "memory (GB)",
+    ),
+  );
 
   const layers: { key: keyof Omit<Sample, "t">; cls: string; label: string }[] = [
     { key: "weights", cls: "params", label: "weights + fp32 master" },
@@ -143,17 +158,43 @@ export function drawMemoryTimeline(root: Element, input: MemoryTimelineInput): S
   }
 
   // Peak lines.
-  const peakLine = line<[number, number]>().x((d) => d[0]).y((d) => d[1]);
+  const peakLine = line<[number, number]>()
+    .x((d) => d[0])
+    .y((d) => d[1]);
   const annotate = (value: number, t0: number, t1: number, text: string) => {
-    svg.append(b("path", { class: "ref-line", d: peakLine([[x(t0), y(value / 1e9)], [x(t1), y(value / 1e9)]]) ?? "" }));
+    svg.append(
+      b("path", {
+        class: "ref-line",
+        d:
+          peakLine([
+            [x(t0), y(value / 1e9)],
+            [x(t1), y(value / 1e9)],
+          ]) ?? "",
+      }),
+    );
     svg.append(b("text", { x: x(t0) + 4, y: y(value / 1e9) - 6 }, text));
   };
   annotate(peaks.first, 0, stepLength, `step 1 peak ${formatGB(peaks.first)}`);
   annotate(peaks.second, stepLength, 2 * stepLength, `step 2 peak ${formatGB(peaks.second)}`);
   if (input.gpuBytes) {
     const yy = y(input.gpuBytes / 1e9);
-    svg.append(b("path", { class: "cap-line", d: peakLine([[margin.left, yy], [width - margin.right, yy]]) ?? "" }));
-    svg.append(b("text", { class: "cap-text", x: width - margin.right - 4, y: yy - 6, "text-anchor": "end" }, `${input.gpuName ?? "GPU"} memory ${formatGB(input.gpuBytes, 0)}`));
+    svg.append(
+      b("path", {
+        class: "cap-line",
+        d:
+          peakLine([
+            [margin.left, yy],
+            [width - margin.right, yy],
+          ]) ?? "",
+      }),
+    );
+    svg.append(
+      b(
+        "text",
+        { class: "cap-text", x: width - margin.right - 4, y: yy - 6, "text-anchor": "end" },
+        `${input.gpuName ?? "GPU"} memory ${formatGB(input.gpuBytes, 0)}`,
+      ),
+    );
   }
 
   // Phase labels under the axis.
@@ -166,11 +207,42 @@ export function drawMemoryTimeline(root: Element, input: MemoryTimelineInput): S
     for (const [start, end, label] of phases) {
       const t0 = start + step * stepLength;
       const t1 = end + step * stepLength;
-      svg.append(b("text", { class: "muted", x: x((t0 + t1) / 2), y: height - margin.bottom + 18, "text-anchor": "middle", "font-size": "12" }, label));
+      svg.append(
+        b(
+          "text",
+          {
+            class: "muted",
+            x: x((t0 + t1) / 2),
+            y: height - margin.bottom + 18,
+            "text-anchor": "middle",
+            "font-size": "12",
+          },
+          label,
+        ),
+      );
     }
-    svg.append(b("text", { x: x(step * stepLength + stepLength / 2), y: height - margin.bottom + 40, "text-anchor": "middle", "font-weight": "600" }, `step ${step + 1}`));
+    svg.append(
+      b(
+        "text",
+        {
+          x: x(step * stepLength + stepLength / 2),
+          y: height - margin.bottom + 40,
+          "text-anchor": "middle",
+          "font-weight": "600",
+        },
+        `step ${step + 1}`,
+      ),
+    );
     if (step === 1) {
-      svg.append(b("line", { class: "ref-line", x1: x(stepLength), x2: x(stepLength), y1: margin.top, y2: height - margin.bottom + 44 }));
+      svg.append(
+        b("line", {
+          class: "ref-line",
+          x1: x(stepLength),
+          x2: x(stepLength),
+          y1: margin.top,
+          y2: height - margin.bottom + 44,
+        }),
+      );
     }
   }
   return svg;

@@ -28,7 +28,13 @@ function renderStatic(root: Element, settings: NumberFormatsSettings): void {
   const box = el("div", { class: "number-formats" });
   const controls = el("div", { class: "widget-controls" });
 
-  const valueField = numberField(doc, { idBase, name: "value", label: "Number", value: settings.value, inputmode: "decimal" });
+  const valueField = numberField(doc, {
+    idBase,
+    name: "value",
+    label: "Number",
+    value: settings.value,
+    inputmode: "decimal",
+  });
 
   const magnitude = settings.value === 0 ? 0 : Math.log10(Math.abs(settings.value));
   const sliderField = el("div", { class: "widget-field" });
@@ -56,10 +62,16 @@ function renderStatic(root: Element, settings: NumberFormatsSettings): void {
   }
   focusField.append(el("label", { for: `${idBase}-focus` }, "Spacing strip for"), selectEl);
 
-  const satField = el("div", { class: "widget-field widget-check", style: "flex-direction: row; align-items: center; gap: 0.5rem" });
+  const satField = el("div", {
+    class: "widget-field widget-check",
+    style: "flex-direction: row; align-items: center; gap: 0.5rem",
+  });
   const checkbox = el("input", { id: `${idBase}-saturate`, name: "saturate", type: "checkbox", disabled: "" });
   if (settings.saturate) checkbox.setAttribute("checked", "");
-  satField.append(checkbox, el("label", { for: `${idBase}-saturate` }, "Saturate on overflow (clamp to ±max instead of ±∞ or NaN)"));
+  satField.append(
+    checkbox,
+    el("label", { for: `${idBase}-saturate` }, "Saturate on overflow (clamp to ±max instead of ±∞ or NaN)"),
+  );
 
   controls.append(valueField, sliderField, focusField, satField);
   const figure = el("div", { class: "nf-canvas" });

@@ -9,7 +9,17 @@
  *   model: llama-3.1-8b   gpu: h100-sxm   tp: 1   pp: 1   dp: 64   zeroStage: 3
  *   microBatchSize: 1     seqLength: 4096
  */
-import { findGpu, findModelPreset, GPUS, MODEL_PRESETS, ModelInputError, overlapRatios, type OverlapRatio, type OverlapRatios, type ZeroStage } from "../model/index.ts";
+import {
+  findGpu,
+  findModelPreset,
+  GPUS,
+  MODEL_PRESETS,
+  ModelInputError,
+  overlapRatios,
+  type OverlapRatio,
+  type OverlapRatios,
+  type ZeroStage,
+} from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, SVG_NS } from "./kit/dom.ts";
 import { formatInteger, formatNumber, formatSeconds } from "./kit/format.ts";
@@ -72,7 +82,11 @@ export function computeOverlap(s: OverlapCalculatorSettings): OverlapResult {
       },
       peakFlopsPerSecond: gpu.bf16FlopsPerSecond,
       mfu: OVERLAP_MFU,
-      bandwidths: { dpBusBytesPerSecond: DP_BUS_BYTES_PER_SECOND, tpBusBytesPerSecond: gpu.nvlinkBytesPerSecond / 2, ppBytesPerSecond: PP_BYTES_PER_SECOND },
+      bandwidths: {
+        dpBusBytesPerSecond: DP_BUS_BYTES_PER_SECOND,
+        tpBusBytesPerSecond: gpu.nvlinkBytesPerSecond / 2,
+        ppBytesPerSecond: PP_BYTES_PER_SECOND,
+      },
     });
     for (const r of [ratios.dp, ratios.zero3, ratios.tp, ratios.pp]) {
       if (r && !(Number.isFinite(r.ratio) && Number.isFinite(r.commSeconds) && Number.isFinite(r.computeSeconds))) {
@@ -82,7 +96,13 @@ export function computeOverlap(s: OverlapCalculatorSettings): OverlapResult {
     return { ok: true, ratios };
   } catch (e) {
     if (e instanceof ModelInputError) {
-      const map: Record<string, string> = { tp: "tp", pp: "pp", dp: "dp", seqLength: "seqLength", microBatchSize: "microBatchSize" };
+      const map: Record<string, string> = {
+        tp: "tp",
+        pp: "pp",
+        dp: "dp",
+        seqLength: "seqLength",
+        microBatchSize: "microBatchSize",
+      };
       return { ok: false, field: map[e.field] ?? "tp", message: e.message };
     }
     throw e;
@@ -93,23 +113,29 @@ function parseSettings(raw: unknown): OverlapCalculatorSettings {
   const obj = settingsObject(raw, ["model", "gpu", "tp", "pp", "dp", "zeroStage", "microBatchSize", "seqLength"]);
   const s: OverlapCalculatorSettings = { ...defaultOverlapSettings };
   if (obj.model !== undefined) {
-    if (typeof obj.model !== "string" || !findModelPreset(obj.model)) throw new WidgetSettingsError("model", `must be a model preset id (got ${JSON.stringify(obj.model)})`);
+    if (typeof obj.model !== "string" || !findModelPreset(obj.model))
+      throw new WidgetSettingsError("model", `must be a model preset id (got ${JSON.stringify(obj.model)})`);
     s.model = obj.model;
   }
   if (obj.gpu !== undefined) {
-    if (typeof obj.gpu !== "string" || !findGpu(obj.gpu)) throw new WidgetSettingsError("gpu", `must be a GPU id (got ${JSON.stringify(obj.gpu)})`);
+    if (typeof obj.gpu !== "string" || !findGpu(obj.gpu))
+      throw new WidgetSettingsError("gpu", `must be a GPU id (got ${JSON.stringify(obj.gpu)})`);
     s.gpu = obj.gpu;
   }
   for (const f of overlapIntegerFields) {
     const v = obj[f.key];
     if (v === undefined) continue;
     if (typeof v !== "number" || !Number.isInteger(v) || v < f.min || v > f.max) {
-      throw new WidgetSettingsError(f.key, `must be a whole number from ${f.min} to ${f.max} (got ${JSON.stringify(v)})`);
+      throw new WidgetSettingsError(
+        f.key,
+        `must be a whole number from ${f.min} to ${f.max} (got ${JSON.stringify(v)})`,
+      );
     }
     s[f.key] = v;
   }
   if (obj.zeroStage !== undefined) {
-    if (obj.zeroStage !== 0 && obj.zeroStage !== 1 && obj.zeroStage !== 2 && obj.zeroStage !== 3) throw new WidgetSettingsError("zeroStage", `must be 0, 1, 2 or 3 (got ${JSON.stringify(obj.zeroStage)})`);
+    if (obj.zeroStage !== 0 && obj.zeroStage !== 1 && obj.zeroStage !== 2 && obj.zeroStage !== 3)
+      throw new WidgetSettingsError("zeroStage", `must be 0, 1, 2 or 3 (got ${JSON.stringify(obj.zeroStage)})`);
     s.zeroStage = obj.zeroStage;
   }
   const r = computeOverlap(s);
@@ -117,7 +143,9 @@ function parseSettings(raw: unknown): OverlapCalculatorSettings {
   return s;
 }
 
-export type ControlResult = { ok: true; settings: OverlapCalculatorSettings; ratios: OverlapRatios } | { ok: false; errors: Record<string, string> };
+export type ControlResult =
+  | { ok: true; settings: OverlapCalculatorSettings; ratios: OverlapRatios }
+  | { ok: false; errors: Record<string, string> };
 
 /** Validates the typed fields; never throws. */
 export function validateOverlapControls(raw: Record<string, string>): ControlResult {
@@ -174,7 +202,6 @@ export function summarizeOverlap(s: OverlapCalculatorSettings, ratios: OverlapRa
   return lines.length === 0 ? `${head} No communication: every degree is 1.` : `${head} ${lines.join(" ")}`;
 }
 
-
 /** Horizontal bars: communication and compute time per active scheme, on a shared log-free linear scale per row. */
 export function renderOverlapChart(container: Element, ratios: OverlapRatios, svgId: string, width = 640): void {
   const doc = container.ownerDocument;
@@ -184,9 +211,21 @@ export function renderOverlapChart(container: Element, ratios: OverlapRatios, sv
   const height = Math.max(40, active.length * rowH + 10);
   const { svg: mk } = dom(doc);
   container.textContent = "";
-  const svg = mk("svg", { xmlns: SVG_NS, viewBox: `0 0 ${width} ${height}`, width, height, role: "img", class: "ovl-svg", "aria-labelledby": `${svgId}-title` });
+  const svg = mk("svg", {
+    xmlns: SVG_NS,
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    role: "img",
+    class: "ovl-svg",
+    "aria-labelledby": `${svgId}-title`,
+  });
   svg.append(
-    mk("title", { id: `${svgId}-title` }, active.length ? overlapLines(ratios).join(" ") : "No communication: every degree is 1."),
+    mk(
+      "title",
+      { id: `${svgId}-title` },
+      active.length ? overlapLines(ratios).join(" ") : "No communication: every degree is 1.",
+    ),
     mk("style", {}, ".ovl-svg text{font:12px system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;fill:var(--c-text)}"),
   );
   if (active.length === 0) {
@@ -197,9 +236,33 @@ export function renderOverlapChart(container: Element, ratios: OverlapRatios, sv
     const v = ratios[r.key] as OverlapRatio;
     const scale = barMax / Math.max(v.commSeconds, v.computeSeconds);
     const y = i * rowH + 6;
-    svg.append(mk("text", { x: left, y: y + 10 }, `${r.label}: ratio ${formatRatio(v.ratio)}, ${v.ratio < 1 ? "can hide" : "exposed"}`));
-    svg.append(mk("rect", { x: left, y: y + 16, width: Math.max(1, v.computeSeconds * scale), height: 12, fill: "var(--c-params)", rx: 2 }));
-    svg.append(mk("rect", { x: left, y: y + 31, width: Math.max(1, v.commSeconds * scale), height: 12, fill: v.ratio < 1 ? "var(--c-comm)" : "var(--c-grads)", rx: 2 }));
+    svg.append(
+      mk(
+        "text",
+        { x: left, y: y + 10 },
+        `${r.label}: ratio ${formatRatio(v.ratio)}, ${v.ratio < 1 ? "can hide" : "exposed"}`,
+      ),
+    );
+    svg.append(
+      mk("rect", {
+        x: left,
+        y: y + 16,
+        width: Math.max(1, v.computeSeconds * scale),
+        height: 12,
+        fill: "var(--c-params)",
+        rx: 2,
+      }),
+    );
+    svg.append(
+      mk("rect", {
+        x: left,
+        y: y + 31,
+        width: Math.max(1, v.commSeconds * scale),
+        height: 12,
+        fill: v.ratio < 1 ? "var(--c-comm)" : "var(--c-grads)",
+        rx: 2,
+      }),
+    );
   });
   container.append(svg);
 }
@@ -211,7 +274,14 @@ export function fillOverlapTable(tbody: Element, ratios: OverlapRatios): void {
   for (const r of rows) {
     const v = ratios[r.key];
     const tr = doc.createElement("tr");
-    const cells = v ? [formatSeconds(v.commSeconds), formatSeconds(v.computeSeconds), formatRatio(v.ratio), v.ratio < 1 ? "can hide" : "exposed"] : ["not used", "", "", ""];
+    const cells = v
+      ? [
+          formatSeconds(v.commSeconds),
+          formatSeconds(v.computeSeconds),
+          formatRatio(v.ratio),
+          v.ratio < 1 ? "can hide" : "exposed",
+        ]
+      : ["not used", "", "", ""];
     const th = doc.createElement("th");
     th.setAttribute("scope", "row");
     th.textContent = r.label;
@@ -245,22 +315,57 @@ function renderStatic(root: Element, s: OverlapCalculatorSettings): void {
     return f;
   };
   controls.append(
-    selectField("model", "Model", MODEL_PRESETS.map((p) => [p.id, p.name]), s.model),
-    selectField("gpu", "GPU", GPUS.map((g) => [g.id, g.name]), s.gpu),
-    selectField("zeroStage", "ZeRO stage", [["0", "0 (plain DP)"], ["1", "1"], ["2", "2"], ["3", "3"]], String(s.zeroStage)),
+    selectField(
+      "model",
+      "Model",
+      MODEL_PRESETS.map((p) => [p.id, p.name]),
+      s.model,
+    ),
+    selectField(
+      "gpu",
+      "GPU",
+      GPUS.map((g) => [g.id, g.name]),
+      s.gpu,
+    ),
+    selectField(
+      "zeroStage",
+      "ZeRO stage",
+      [
+        ["0", "0 (plain DP)"],
+        ["1", "1"],
+        ["2", "2"],
+        ["3", "3"],
+      ],
+      String(s.zeroStage),
+    ),
   );
   for (const f of overlapIntegerFields) {
     const field = el("div", { class: "widget-field" });
     field.append(
       el("label", { for: `${idBase}-${f.key}` }, f.label),
-      el("input", { id: `${idBase}-${f.key}`, name: f.key, type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false", size: "6", value: String(s[f.key]), "aria-describedby": `${idBase}-${f.key}-message`, disabled: "" }),
+      el("input", {
+        id: `${idBase}-${f.key}`,
+        name: f.key,
+        type: "text",
+        inputmode: "numeric",
+        autocomplete: "off",
+        spellcheck: "false",
+        size: "6",
+        value: String(s[f.key]),
+        "aria-describedby": `${idBase}-${f.key}-message`,
+        disabled: "",
+      }),
       el("p", { class: "widget-message", id: `${idBase}-${f.key}-message`, role: "alert" }),
     );
     controls.append(field);
   }
   const chart = el("div", { class: "ovl-figure" });
   renderOverlapChart(chart, r.ratios, `${idBase}-svg`);
-  const legend = el("p", { class: "ovl-legend" }, "Blue: compute time that could hide the communication. Teal or orange: communication time (teal when it fits, orange when it does not).");
+  const legend = el(
+    "p",
+    { class: "ovl-legend" },
+    "Blue: compute time that could hide the communication. Teal or orange: communication time (teal when it fits, orange when it does not).",
+  );
   const table = el("table", { class: "ovl-table" });
   table.append(el("caption", {}, "Communication against the compute that could hide it"));
   const thead = el("thead");

@@ -24,7 +24,16 @@ import { decodeUrlState, encodeUrlState, type UrlCodec, type UrlDecodeResult } f
 import { readNumber } from "./kit/field.ts";
 import { formatNumber, formatPercent } from "./kit/format.ts";
 
-export const pipelineControls = ["schedule", "stages", "microbatches", "chunks", "forward", "backward", "weightGrad", "forwardBackward"] as const;
+export const pipelineControls = [
+  "schedule",
+  "stages",
+  "microbatches",
+  "chunks",
+  "forward",
+  "backward",
+  "weightGrad",
+  "forwardBackward",
+] as const;
 export type PipelineControl = (typeof pipelineControls)[number];
 
 /** JSON-safe state of the explorer. Durations are relative (any unit). */
@@ -77,7 +86,6 @@ export const scheduleNames: Record<PipelineSchedule, string> = {
 
 /** Time units and counts: up to two decimals ("12.5", "3"). */
 const two = (x: number) => formatNumber(x, { decimals: 2, trim: true });
-
 
 /** The closed-form bubble of a schedule, next to what the layout measured. */
 export interface BubbleComparison {
@@ -176,9 +184,16 @@ export function summarizePipeline(view: PipelineView): string {
     s.schedule === "afab" || s.schedule === "1f1b" || s.schedule === "interleaved"
       ? `forward ${two(s.forward)}, backward ${two(s.backward + s.weightGrad)}`
       : `forward ${two(s.forward)}, input gradient ${two(s.backward)}, weight gradient ${two(s.weightGrad)}` +
-        (s.schedule === "dualpipe" ? `, overlapped F&B ${two(s.forwardBackward ?? s.forward + s.backward + s.weightGrad)}` : "");
+        (s.schedule === "dualpipe"
+          ? `, overlapped F&B ${two(s.forwardBackward ?? s.forward + s.backward + s.weightGrad)}`
+          : "");
   const peak = r.peakInFlight.join(", ");
-  const unit = s.schedule === "interleaved" ? "chunk-microbatches" : s.schedule === "dualpipe" ? "chunk-microbatches" : "microbatches";
+  const unit =
+    s.schedule === "interleaved"
+      ? "chunk-microbatches"
+      : s.schedule === "dualpipe"
+        ? "chunk-microbatches"
+        : "microbatches";
   return (
     `${scheduleNames[s.schedule]} on ${s.stages} GPU${s.stages === 1 ? "" : "s"} with ${s.microbatches} microbatches` +
     `${s.schedule === "interleaved" ? ` and ${s.chunks} chunks per GPU` : ""} (durations: ${durations}). ` +
@@ -251,7 +266,11 @@ function parseList(name: "hide" | "lock", value: unknown): PipelineControl[] {
   if (value === undefined || value === null) return [];
   const list = Array.isArray(value) ? value : [value];
   for (const item of list) {
-    if (!isControl(item)) throw new WidgetSettingsError(name, `unknown control ${JSON.stringify(item)} (known: ${pipelineControls.join(", ")})`);
+    if (!isControl(item))
+      throw new WidgetSettingsError(
+        name,
+        `unknown control ${JSON.stringify(item)} (known: ${pipelineControls.join(", ")})`,
+      );
   }
   return [...new Set(list as PipelineControl[])];
 }
@@ -284,7 +303,11 @@ export function encodePipelineState(state: PipelineExplorerState, base: Pipeline
 export type PipelineDecodeResult = UrlDecodeResult<PipelineExplorerState>;
 
 /** Restores a state from the URL over `base`; controls in `fixed` are ignored; any bad value rejects the link. */
-export function decodePipelineState(text: string, base: PipelineExplorerState, fixed: readonly PipelineControl[] = []): PipelineDecodeResult {
+export function decodePipelineState(
+  text: string,
+  base: PipelineExplorerState,
+  fixed: readonly PipelineControl[] = [],
+): PipelineDecodeResult {
   return decodeUrlState(pipelineUrlCodec, text, base, fixed);
 }
 
@@ -316,7 +339,8 @@ export function readPipelineControls(values: PipelineControlValues): PipelineCon
     }
   }
   // Controls the schedule ignores cannot block it.
-  const relevant = (c: PipelineControl) => (c !== "chunks" || state.schedule === "interleaved") && (c !== "forwardBackward" || state.schedule === "dualpipe");
+  const relevant = (c: PipelineControl) =>
+    (c !== "chunks" || state.schedule === "interleaved") && (c !== "forwardBackward" || state.schedule === "dualpipe");
   const blocking = problems.filter((p) => relevant(p.control));
   if (blocking.length > 0) return { ok: false, problems };
   for (const p of problems) {
@@ -327,7 +351,10 @@ export function readPipelineControls(values: PipelineControlValues): PipelineCon
     return { ok: true, state, view, problems };
   } catch (err) {
     if (!(err instanceof ModelInputError)) throw err;
-    return { ok: false, problems: [...problems, { control: controlOfPipelineField(err.field), message: `${err.message}.` }] };
+    return {
+      ok: false,
+      problems: [...problems, { control: controlOfPipelineField(err.field), message: `${err.message}.` }],
+    };
   }
 }
 

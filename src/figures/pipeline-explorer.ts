@@ -56,7 +56,12 @@ function opDescription(op: PipelineOp, view: PipelineView): string {
           ? `, forward of direction ${op.chunk + 1}, backward of direction ${(op.backwardChunk ?? 0) + 1}`
           : `, direction ${op.chunk + 1}`
         : "";
-  const kind = op.kind === "B" && (s.schedule === "afab" || s.schedule === "1f1b" || s.schedule === "interleaved") ? "backward (input and weight gradients)" : op.kind === "B" ? "backward (input gradient)" : kindNames[op.kind];
+  const kind =
+    op.kind === "B" && (s.schedule === "afab" || s.schedule === "1f1b" || s.schedule === "interleaved")
+      ? "backward (input and weight gradients)"
+      : op.kind === "B"
+        ? "backward (input gradient)"
+        : kindNames[op.kind];
   return `GPU ${op.stage}: ${kind} of microbatch ${opLabel(op)}${where}, time ${num(op.start)} to ${num(op.end)}`;
 }
 
@@ -94,7 +99,11 @@ function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGElement 
   const x = (t: number) => LEFT + t * unit;
 
   svg.append(
-    b("text", { class: "px-headline", x: LEFT, y: 16, "font-weight": 600 }, `Bubble ${formatPercent(result.bubbleFraction)} of busy time · step ${num(result.makespan)} time units`),
+    b(
+      "text",
+      { class: "px-headline", x: LEFT, y: 16, "font-weight": 600 },
+      `Bubble ${formatPercent(result.bubbleFraction)} of busy time · step ${num(result.makespan)} time units`,
+    ),
     b("text", { x: WIDTH - 2, y: 16, "text-anchor": "end", "font-size": 11, fill: "var(--c-muted)" }, "peak in flight"),
   );
 
@@ -102,10 +111,26 @@ function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGElement 
   for (let stage = 0; stage < result.stages; stage++) {
     const y = top + stage * row;
     if (stage % labelEvery === 0 || stage === result.stages - 1) {
-      svg.append(b("text", { x: LEFT - 6, y: y + row * 0.5 + 4, "text-anchor": "end", "font-size": row >= 18 ? 12 : 10 }, `GPU ${stage}`));
+      svg.append(
+        b(
+          "text",
+          { x: LEFT - 6, y: y + row * 0.5 + 4, "text-anchor": "end", "font-size": row >= 18 ? 12 : 10 },
+          `GPU ${stage}`,
+        ),
+      );
     }
-    const idle = b("rect", { class: "px-idle", x: x(0), y: y + 1, width: plotW, height: row - 2, fill: "var(--c-bubble)", "fill-opacity": 0.3 });
-    idle.append(b("title", {}, `GPU ${stage}: idle ${num(result.idlePerStage[stage])} of ${num(result.makespan)} time units`));
+    const idle = b("rect", {
+      class: "px-idle",
+      x: x(0),
+      y: y + 1,
+      width: plotW,
+      height: row - 2,
+      fill: "var(--c-bubble)",
+      "fill-opacity": 0.3,
+    });
+    idle.append(
+      b("title", {}, `GPU ${stage}: idle ${num(result.idlePerStage[stage])} of ${num(result.makespan)} time units`),
+    );
     svg.append(
       idle,
       b(
@@ -131,12 +156,28 @@ function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGElement 
     const w = (op.end - op.start) * unit;
     const g = b("g", { class: "px-op", "data-start": op.start, "data-kind": op.kind });
     ops.append(g);
-    const box = b("rect", { x: x(op.start) + 0.5, y: y + 1, width: Math.max(0.6, w - 1), height: row - 2, rx: 2, fill: opColors[op.kind] });
+    const box = b("rect", {
+      x: x(op.start) + 0.5,
+      y: y + 1,
+      width: Math.max(0.6, w - 1),
+      height: row - 2,
+      rx: 2,
+      fill: opColors[op.kind],
+    });
     box.append(b("title", {}, opDescription(op, view)));
     g.append(box);
     const secondary = secondaryMark && op.kind !== "FB" && op.chunk > 0;
     if (secondary) {
-      g.append(b("rect", { class: "px-secondary", x: x(op.start) + 0.5, y: y + row - 5, width: Math.max(0.6, w - 1), height: 4, fill: "var(--c-text)" }));
+      g.append(
+        b("rect", {
+          class: "px-secondary",
+          x: x(op.start) + 0.5,
+          y: y + row - 5,
+          width: Math.max(0.6, w - 1),
+          height: 4,
+          fill: "var(--c-text)",
+        }),
+      );
     }
     const text = opLabel(op);
     if (w >= text.length * labelSize * 0.62 + 4 && row >= 12) {
@@ -158,26 +199,68 @@ function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGElement 
   }
 
   // time axis with about eight ticks
-  svg.append(b("line", { x1: x(0), x2: x(result.makespan), y1: axisY, y2: axisY, stroke: "currentColor", "stroke-opacity": 0.5 }));
+  svg.append(
+    b("line", {
+      x1: x(0),
+      x2: x(result.makespan),
+      y1: axisY,
+      y2: axisY,
+      stroke: "currentColor",
+      "stroke-opacity": 0.5,
+    }),
+  );
   const rawStep = result.makespan / 8;
   const mag = 10 ** Math.floor(Math.log10(rawStep));
   const step = [1, 2, 5, 10].map((f) => f * mag).find((s) => s >= rawStep) ?? rawStep;
   for (let t = 0; t <= result.makespan + 1e-9; t += step) {
-    svg.append(b("text", { x: x(t), y: axisY + 14, "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" }, num(t)));
+    svg.append(
+      b("text", { x: x(t), y: axisY + 14, "text-anchor": "middle", "font-size": 11, fill: "var(--c-muted)" }, num(t)),
+    );
   }
-  svg.append(b("text", { x: x(result.makespan), y: axisY + 27, "text-anchor": "end", "font-size": 11, fill: "var(--c-muted)" }, "time (units of the durations)"));
+  svg.append(
+    b(
+      "text",
+      { x: x(result.makespan), y: axisY + 27, "text-anchor": "end", "font-size": 11, fill: "var(--c-muted)" },
+      "time (units of the durations)",
+    ),
+  );
 
   // cursor for the step-through, hidden until used
-  svg.append(b("line", { class: "px-cursor", y1: top - 4, y2: axisY, x1: x(0), x2: x(0), stroke: "currentColor", "stroke-width": 2, visibility: "hidden" }));
+  svg.append(
+    b("line", {
+      class: "px-cursor",
+      y1: top - 4,
+      y2: axisY,
+      x1: x(0),
+      x2: x(0),
+      stroke: "currentColor",
+      "stroke-width": 2,
+      visibility: "hidden",
+    }),
+  );
 
   // legend
   const kinds = Array.from(new Set(result.ops.map((o) => o.kind)));
   const entries: Array<{ label: string; fill: string; kind: "box" | "idle" | "bar" }> = kinds.map((k) => ({
-    label: k === "B" && !kinds.includes("W") ? "backward (full)" : k === "B" ? "backward (input grad)" : k === "F" ? "forward" : k === "W" ? "weight grad" : "overlapped F&B",
+    label:
+      k === "B" && !kinds.includes("W")
+        ? "backward (full)"
+        : k === "B"
+          ? "backward (input grad)"
+          : k === "F"
+            ? "forward"
+            : k === "W"
+              ? "weight grad"
+              : "overlapped F&B",
     fill: opColors[k],
     kind: "box",
   }));
-  if (secondaryMark) entries.push({ label: state.schedule === "interleaved" ? "chunk 2+ (bar)" : "second direction (bar)", fill: "var(--c-text)", kind: "bar" });
+  if (secondaryMark)
+    entries.push({
+      label: state.schedule === "interleaved" ? "chunk 2+ (bar)" : "second direction (bar)",
+      fill: "var(--c-text)",
+      kind: "bar",
+    });
   entries.push({ label: "idle (bubble)", fill: "var(--c-bubble)", kind: "idle" });
   let lx = LEFT;
   let ly = legendY;
@@ -194,7 +277,16 @@ function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGElement 
         b("rect", { x: lx, y: legendY - 2, width: 12, height: 4, fill: e.fill }),
       );
     } else {
-      svg.append(b("rect", { x: lx, y: legendY - 10, width: 12, height: 12, fill: e.fill, "fill-opacity": e.kind === "idle" ? 0.3 : null }));
+      svg.append(
+        b("rect", {
+          x: lx,
+          y: legendY - 10,
+          width: 12,
+          height: 12,
+          fill: e.fill,
+          "fill-opacity": e.kind === "idle" ? 0.3 : null,
+        }),
+      );
     }
     svg.append(b("text", { x: lx + 16, y: legendY, "font-size": 11.5 }, e.label));
     lx += itemWidth;
@@ -239,9 +331,20 @@ function fillPipelineReadout(list: Element, view: PipelineView): void {
     dd.textContent = text;
     list.append(dt, dd);
   };
-  item("Bubble, measured", `${formatPercent(result.bubbleFraction)} of busy time (idle ÷ busy, summed over GPUs); ${formatPercent(result.bubbleRate)} of the step (idle ÷ total)${bubble.measured.endsWith("%") ? "" : `; ${bubble.measured}`}`);
-  item("Closed form", `${bubble.closedForm}${bubble.caveat ? ` (${bubble.caveat})` : bubble.agree ? ", as measured" : ""}`);
-  const unit = state.schedule === "interleaved" ? `chunk-microbatches of ${state.chunks === 1 ? "" : `1/${state.chunks} of `}a stage` : state.schedule === "dualpipe" ? "chunk-microbatches, one stage’s layers each" : "microbatches";
+  item(
+    "Bubble, measured",
+    `${formatPercent(result.bubbleFraction)} of busy time (idle ÷ busy, summed over GPUs); ${formatPercent(result.bubbleRate)} of the step (idle ÷ total)${bubble.measured.endsWith("%") ? "" : `; ${bubble.measured}`}`,
+  );
+  item(
+    "Closed form",
+    `${bubble.closedForm}${bubble.caveat ? ` (${bubble.caveat})` : bubble.agree ? ", as measured" : ""}`,
+  );
+  const unit =
+    state.schedule === "interleaved"
+      ? `chunk-microbatches of ${state.chunks === 1 ? "" : `1/${state.chunks} of `}a stage`
+      : state.schedule === "dualpipe"
+        ? "chunk-microbatches, one stage’s layers each"
+        : "microbatches";
   item("Peak activations in flight", `${result.peakInFlight.map((v, i) => `GPU ${i}: ${v}`).join(", ")} (${unit})`);
 }
 
@@ -258,7 +361,10 @@ export function renderPipelineOutputs(out: Element, view: PipelineView): SVGSVGE
   chart.setAttribute("aria-label", "Pipeline timeline (scrolls sideways on narrow screens)");
   const svg = drawPipelineExplorer(chart, view);
   const readout = child(out, "dl", "px-readout");
-  readout.setAttribute("style", "display:grid;grid-template-columns:fit-content(40%) 1fr;gap:0.2rem 0.8rem;font-size:0.88rem;margin:0.6rem 0 0");
+  readout.setAttribute(
+    "style",
+    "display:grid;grid-template-columns:fit-content(40%) 1fr;gap:0.2rem 0.8rem;font-size:0.88rem;margin:0.6rem 0 0",
+  );
   fillPipelineReadout(readout, view);
   return svg;
 }
@@ -272,7 +378,8 @@ function renderPipelineStatic(root: Element, settings: PipelineExplorerSettings)
 }
 
 export const pipelineExplorerWidget = defineWidget<PipelineExplorerSettings>({
-  description: "lays out a pipeline schedule (AFAB, 1F1B, interleaved, ZB-H1, DualPipe) per GPU with its bubble and activations in flight",
+  description:
+    "lays out a pipeline schedule (AFAB, 1F1B, interleaved, ZB-H1, DualPipe) per GPU with its bubble and activations in flight",
   parseSettings: parsePipelineSettings,
   renderStatic: renderPipelineStatic,
 });

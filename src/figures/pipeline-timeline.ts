@@ -59,14 +59,27 @@ export function drawPipelineTimeline(root: Element, input: PipelineTimelineInput
   const chunked = result.schedule === "interleaved";
 
   svg.append(
-    b("text", { x: LEFT, y: 16 }, `bubble: ${formatPercent(result.bubbleFraction)} of busy time · step: ${formatNumber(result.makespan, { decimals: 2, trim: true })} units`),
+    b(
+      "text",
+      { x: LEFT, y: 16 },
+      `bubble: ${formatPercent(result.bubbleFraction)} of busy time · step: ${formatNumber(result.makespan, { decimals: 2, trim: true })} units`,
+    ),
   );
 
   for (let stage = 0; stage < result.stages; stage++) {
     const y = TOP + stage * ROW;
     svg.append(b("text", { x: 4, y: y + ROW * 0.65 }, `GPU ${stage}`));
     // the whole step as idle background; operations paint over it
-    svg.append(b("rect", { x: x(0), y: y + 2, width: result.makespan * unitWidth, height: ROW - 4, fill: "var(--c-bubble)", "fill-opacity": 0.28 }));
+    svg.append(
+      b("rect", {
+        x: x(0),
+        y: y + 2,
+        width: result.makespan * unitWidth,
+        height: ROW - 4,
+        fill: "var(--c-bubble)",
+        "fill-opacity": 0.28,
+      }),
+    );
   }
 
   for (const op of result.ops) {
@@ -82,20 +95,47 @@ export function drawPipelineTimeline(root: Element, input: PipelineTimelineInput
       fill: fills[op.kind],
       ...(secondary ? { "fill-opacity": 0.6, stroke: "currentColor", "stroke-width": 0.8 } : {}),
     });
-    rect.append(b("title", {}, `GPU ${op.stage}: ${kindNames[op.kind]} of microbatch ${opLabel(op)}${chunked ? `, chunk ${op.chunk}` : ""}, t = ${op.start}–${op.end}`));
+    rect.append(
+      b(
+        "title",
+        {},
+        `GPU ${op.stage}: ${kindNames[op.kind]} of microbatch ${opLabel(op)}${chunked ? `, chunk ${op.chunk}` : ""}, t = ${op.start}–${op.end}`,
+      ),
+    );
     svg.append(rect);
     if (w >= 14) {
       svg.append(
-        b("text", { class: "seg-label", x: x(op.start) + w / 2, y: y + ROW * 0.65, "text-anchor": "middle", "font-size": w >= 22 ? 12 : 10 }, opLabel(op)),
+        b(
+          "text",
+          {
+            class: "seg-label",
+            x: x(op.start) + w / 2,
+            y: y + ROW * 0.65,
+            "text-anchor": "middle",
+            "font-size": w >= 22 ? 12 : 10,
+          },
+          opLabel(op),
+        ),
       );
     }
   }
 
   // time axis: a tick every 4 units
   const axisY = TOP + result.stages * ROW + 4;
-  svg.append(b("line", { class: "ref-line", x1: x(0), x2: x(result.makespan), y1: axisY, y2: axisY, "stroke-dasharray": "none" }));
+  svg.append(
+    b("line", {
+      class: "ref-line",
+      x1: x(0),
+      x2: x(result.makespan),
+      y1: axisY,
+      y2: axisY,
+      "stroke-dasharray": "none",
+    }),
+  );
   for (let t = 0; t <= result.makespan + 1e-9; t += 4) {
-    svg.append(b("text", { class: "muted", x: x(t), y: axisY + 14, "text-anchor": "middle", "font-size": 11 }, String(t)));
+    svg.append(
+      b("text", { class: "muted", x: x(t), y: axisY + 14, "text-anchor": "middle", "font-size": 11 }, String(t)),
+    );
   }
 
   // legend, wrapped onto a second line when it would overflow

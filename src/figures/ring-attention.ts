@@ -26,14 +26,20 @@ export interface RingAttentionSettings {
   step: number | null;
 }
 
-export const ringAttentionDefaults: RingAttentionSettings = { gpus: 4, sharding: "contiguous", causal: true, step: null };
+export const ringAttentionDefaults: RingAttentionSettings = {
+  gpus: 4,
+  sharding: "contiguous",
+  causal: true,
+  step: null,
+};
 const RING_MAX_GPUS = 16;
 
 /** The step index of every tile (row = query chunk, column = key chunk); -1 for masked tiles. */
 export function tileSteps(plan: RingAttentionPlan): number[][] {
   const n = plan.chunks;
   const out = Array.from({ length: n }, () => new Array<number>(n).fill(-1));
-  for (const s of plan.steps) for (const g of s.gpus) for (const t of g.tiles) if (t.kind !== "masked") out[t.queryChunk][t.keyChunk] = s.step;
+  for (const s of plan.steps)
+    for (const g of s.gpus) for (const t of g.tiles) if (t.kind !== "masked") out[t.queryChunk][t.keyChunk] = s.step;
   return out;
 }
 
@@ -60,7 +66,9 @@ export function summarizeRingAttention(s: RingAttentionSettings): string {
     `(${formatPercent(plan.efficiency)} efficient).`;
   if (s.step === null) return `${head} ${totals} ${path}`;
   const st = plan.steps[s.step];
-  const holds = st.gpus.map((g) => `GPU ${g.gpu} holds K/V of GPU ${g.kvFrom} and computes ${fmtWork(g.work)} tiles`).join("; ");
+  const holds = st.gpus
+    .map((g) => `GPU ${g.gpu} holds K/V of GPU ${g.kvFrom} and computes ${fmtWork(g.work)} tiles`)
+    .join("; ");
   return `${head} Step ${s.step} of ${plan.steps.length - 1}: ${holds}. This step lasts ${fmtWork(st.maxWork)} tiles. ${path}`;
 }
 
@@ -96,7 +104,15 @@ export function drawRingAttention(root: Element, s: RingAttentionSettings, idPre
   root.append(svg);
 
   svg.append(S("text", { x: X0, y: 16, class: "ra-title" }, "Score matrix: queries (rows) × keys (columns)"));
-  svg.append(S("text", { x: X0, y: 32, class: "ra-muted" }, current === null ? "Number in a tile: the step that computes it" : `Highlighted: tiles computed in step ${current}`));
+  svg.append(
+    S(
+      "text",
+      { x: X0, y: 32, class: "ra-muted" },
+      current === null
+        ? "Number in a tile: the step that computes it"
+        : `Highlighted: tiles computed in step ${current}`,
+    ),
+  );
 
   // Owner bands: the GPU owning each key chunk (top) and query chunk (left).
   const labelEvery = n > 16 ? 2 : 1;
@@ -104,11 +120,23 @@ export function drawRingAttention(root: Element, s: RingAttentionSettings, idPre
     const owner = plan.chunkOwner[k];
     svg.append(S("rect", { x: X0 + k * tile, y: Y0 - 14, width: tile - 1, height: 12, class: "ra-band" }));
     if (k % labelEvery === 0) {
-      svg.append(S("text", { x: X0 + k * tile + tile / 2, y: Y0 - 4, "text-anchor": "middle", class: "ra-band-text" }, String(owner)));
+      svg.append(
+        S(
+          "text",
+          { x: X0 + k * tile + tile / 2, y: Y0 - 4, "text-anchor": "middle", class: "ra-band-text" },
+          String(owner),
+        ),
+      );
     }
     svg.append(S("rect", { x: X0 - 16, y: Y0 + k * tile, width: 12, height: tile - 1, class: "ra-band" }));
     if (k % labelEvery === 0) {
-      svg.append(S("text", { x: X0 - 10, y: Y0 + k * tile + tile / 2 + 4, "text-anchor": "middle", class: "ra-band-text" }, String(owner)));
+      svg.append(
+        S(
+          "text",
+          { x: X0 - 10, y: Y0 + k * tile + tile / 2 + 4, "text-anchor": "middle", class: "ra-band-text" },
+          String(owner),
+        ),
+      );
     }
   }
   svg.append(S("text", { x: X0 - 20, y: Y0 - 4, "text-anchor": "end", class: "ra-muted" }, "GPU"));
@@ -133,7 +161,13 @@ export function drawRingAttention(root: Element, s: RingAttentionSettings, idPre
       if (fontSize >= 6 && (state === "all" || state === "now")) {
         const tx = s.causal && q === k ? x + tile * 0.3 : x + tile / 2;
         const ty = s.causal && q === k ? y + tile * 0.78 : y + tile / 2 + fontSize / 3;
-        svg.append(S("text", { x: tx, y: ty, "text-anchor": "middle", "font-size": fontSize, class: "ra-tile-text" }, String(st)));
+        svg.append(
+          S(
+            "text",
+            { x: tx, y: ty, "text-anchor": "middle", "font-size": fontSize, class: "ra-tile-text" },
+            String(st),
+          ),
+        );
       }
     }
   }
@@ -151,8 +185,24 @@ export function drawRingAttention(root: Element, s: RingAttentionSettings, idPre
   for (let i = 0; i < s.gpus; i++) {
     const y = Y0 + i * rowH;
     svg.append(S("text", { x: px, y: y + rowH * 0.7, class: "ra-muted" }, `GPU ${i}`));
-    svg.append(S("rect", { x: barX, y: y + 2, width: (barW * plan.workPerGpu[i]) / maxWork, height: Math.max(2, rowH - 5), class: "ra-total" }));
-    svg.append(S("rect", { x: barX, y: y + 2, width: (barW * done[i]) / maxWork, height: Math.max(2, rowH - 5), class: "ra-done-bar" }));
+    svg.append(
+      S("rect", {
+        x: barX,
+        y: y + 2,
+        width: (barW * plan.workPerGpu[i]) / maxWork,
+        height: Math.max(2, rowH - 5),
+        class: "ra-total",
+      }),
+    );
+    svg.append(
+      S("rect", {
+        x: barX,
+        y: y + 2,
+        width: (barW * done[i]) / maxWork,
+        height: Math.max(2, rowH - 5),
+        class: "ra-done-bar",
+      }),
+    );
     svg.append(S("text", { x: barX + barW + 4, y: y + rowH * 0.7, class: "ra-muted" }, fmtWork(done[i])));
   }
   const lastStep = current === null ? plan.steps.length - 1 : current;
@@ -160,14 +210,20 @@ export function drawRingAttention(root: Element, s: RingAttentionSettings, idPre
   const infoY = Y0 + s.gpus * rowH + 24;
   const lines =
     current === null
-      ? [`Critical path: ${fmtWork(plan.criticalPathWork)} tiles`, `Balanced ring: ${fmtWork(plan.idealWork)} tiles`, `Efficiency: ${formatPercent(plan.efficiency)}`]
+      ? [
+          `Critical path: ${fmtWork(plan.criticalPathWork)} tiles`,
+          `Balanced ring: ${fmtWork(plan.idealWork)} tiles`,
+          `Efficiency: ${formatPercent(plan.efficiency)}`,
+        ]
       : [
           `Step ${current} of ${plan.steps.length - 1}`,
           `GPU i holds the K/V of GPU (i − ${current}) mod ${s.gpus}`,
           `This step lasts ${fmtWork(plan.steps[current].maxWork)} tiles (busiest GPU)`,
           `Elapsed: ${fmtWork(pathSoFar)} of ${fmtWork(plan.criticalPathWork)} tiles`,
         ];
-  lines.forEach((line, j) => svg.append(S("text", { x: px, y: infoY + j * 18, class: j === 0 ? "ra-title" : "ra-muted" }, line)));
+  lines.forEach((line, j) =>
+    svg.append(S("text", { x: px, y: infoY + j * 18, class: j === 0 ? "ra-title" : "ra-muted" }, line)),
+  );
 
   svg.append(
     S(
@@ -197,7 +253,10 @@ function parseSettings(raw: unknown): RingAttentionSettings {
   const s: RingAttentionSettings = { ...ringAttentionDefaults };
   if (obj.gpus !== undefined) {
     if (typeof obj.gpus !== "number" || !Number.isInteger(obj.gpus) || obj.gpus < 1 || obj.gpus > RING_MAX_GPUS) {
-      throw new WidgetSettingsError("gpus", `must be an integer from 1 to ${RING_MAX_GPUS} (got ${JSON.stringify(obj.gpus)})`);
+      throw new WidgetSettingsError(
+        "gpus",
+        `must be an integer from 1 to ${RING_MAX_GPUS} (got ${JSON.stringify(obj.gpus)})`,
+      );
     }
     s.gpus = obj.gpus;
   }
@@ -208,12 +267,16 @@ function parseSettings(raw: unknown): RingAttentionSettings {
     s.sharding = obj.sharding;
   }
   if (obj.causal !== undefined) {
-    if (typeof obj.causal !== "boolean") throw new WidgetSettingsError("causal", `must be true or false (got ${JSON.stringify(obj.causal)})`);
+    if (typeof obj.causal !== "boolean")
+      throw new WidgetSettingsError("causal", `must be true or false (got ${JSON.stringify(obj.causal)})`);
     s.causal = obj.causal;
   }
   if (obj.step !== undefined && obj.step !== "all") {
     if (typeof obj.step !== "number" || !Number.isInteger(obj.step) || obj.step < 0 || obj.step >= s.gpus) {
-      throw new WidgetSettingsError("step", `must be "all" or an integer from 0 to ${s.gpus - 1} (got ${JSON.stringify(obj.step)})`);
+      throw new WidgetSettingsError(
+        "step",
+        `must be "all" or an integer from 0 to ${s.gpus - 1} (got ${JSON.stringify(obj.step)})`,
+      );
     }
     s.step = obj.step;
   }
@@ -226,9 +289,11 @@ export type RingValidation = { ok: true; gpus: number } | { ok: false; message: 
 export function validateRingGpus(text: string): RingValidation {
   const cleaned = text.trim();
   if (cleaned === "") return { ok: false, message: "Enter the number of GPUs, for example 4." };
-  if (!/^\d+$/.test(cleaned)) return { ok: false, message: "The number of GPUs must be a whole number, for example 4." };
+  if (!/^\d+$/.test(cleaned))
+    return { ok: false, message: "The number of GPUs must be a whole number, for example 4." };
   const v = Number(cleaned);
-  if (!Number.isSafeInteger(v) || v < 1 || v > RING_MAX_GPUS) return { ok: false, message: `Choose from 1 to ${RING_MAX_GPUS} GPUs.` };
+  if (!Number.isSafeInteger(v) || v < 1 || v > RING_MAX_GPUS)
+    return { ok: false, message: `Choose from 1 to ${RING_MAX_GPUS} GPUs.` };
   return { ok: true, gpus: v };
 }
 
@@ -258,7 +323,10 @@ function renderStatic(root: Element, settings: RingAttentionSettings): void {
   );
   const shardField = el("div", { class: "widget-field" });
   const shardSelect = el("select", { id: `${idBase}-sharding`, name: "sharding", disabled: "" });
-  for (const [value, label] of [["contiguous", "contiguous"], ["zigzag", "zig-zag"]]) {
+  for (const [value, label] of [
+    ["contiguous", "contiguous"],
+    ["zigzag", "zig-zag"],
+  ]) {
     const o = el("option", { value }, label);
     if (value === settings.sharding) o.setAttribute("selected", "");
     shardSelect.append(o);

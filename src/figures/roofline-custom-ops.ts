@@ -15,7 +15,13 @@ import {
   standardAttentionCost,
   type KernelCost,
 } from "../model/index.ts";
-import { ROOFLINE_MAX_TOKENS, formatIntensity, formatTflops, type RooflinePoint, type RooflineView } from "./roofline.ts";
+import {
+  ROOFLINE_MAX_TOKENS,
+  formatIntensity,
+  formatTflops,
+  type RooflinePoint,
+  type RooflineView,
+} from "./roofline.ts";
 import { formatInteger, formatNumber } from "./kit/format.ts";
 
 /** Kinds of operation a reader can add to the chart. */
@@ -42,17 +48,50 @@ export const MAX_FLOPS_PER_ELEMENT = 100_000;
 /** Most operations a reader may add at once (keeps the legend and the list readable). */
 export const MAX_CUSTOM_OPS = 8;
 
-const count = (key: string, label: string, initial: number): CustomOpField => ({ key, label, initial, max: ROOFLINE_MAX_TOKENS });
+const count = (key: string, label: string, initial: number): CustomOpField => ({
+  key,
+  label,
+  initial,
+  max: ROOFLINE_MAX_TOKENS,
+});
 
 export const CUSTOM_OP_KINDS: readonly CustomOpKindInfo[] = [
-  { kind: "matmul", name: "matmul m × n × k", fields: [count("m", "m (rows of A)", 4096), count("n", "n (columns of B)", 4096), count("k", "k (inner size)", 4096)] },
+  {
+    kind: "matmul",
+    name: "matmul m × n × k",
+    fields: [
+      count("m", "m (rows of A)", 4096),
+      count("n", "n (columns of B)", 4096),
+      count("k", "k (inner size)", 4096),
+    ],
+  },
   {
     kind: "elementwise",
     name: "elementwise (reads 1 tensor, writes 1)",
-    fields: [count("rows", "rows", 8192), count("width", "width", 4096), { key: "flops", label: "FLOPs per element", initial: 8, max: MAX_FLOPS_PER_ELEMENT }],
+    fields: [
+      count("rows", "rows", 8192),
+      count("width", "width", 4096),
+      { key: "flops", label: "FLOPs per element", initial: 8, max: MAX_FLOPS_PER_ELEMENT },
+    ],
   },
-  { kind: "attn-fused", name: "attention, fused", fields: [count("heads", "heads", 32), count("seq", "sequence length N", 8192), count("headDim", "head dimension d", 128)] },
-  { kind: "attn-std", name: "attention, scores in HBM", fields: [count("heads", "heads", 32), count("seq", "sequence length N", 8192), count("headDim", "head dimension d", 128)] },
+  {
+    kind: "attn-fused",
+    name: "attention, fused",
+    fields: [
+      count("heads", "heads", 32),
+      count("seq", "sequence length N", 8192),
+      count("headDim", "head dimension d", 128),
+    ],
+  },
+  {
+    kind: "attn-std",
+    name: "attention, scores in HBM",
+    fields: [
+      count("heads", "heads", 32),
+      count("seq", "sequence length N", 8192),
+      count("headDim", "head dimension d", 128),
+    ],
+  },
 ];
 
 export function customOpKind(kind: string): CustomOpKindInfo | undefined {
@@ -71,7 +110,8 @@ function readWhole(text: string, field: CustomOpField): number | string {
   const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
   const what = field.label.replace(/ \(.*\)$/, "");
   if (cleaned === "") return `Enter ${what}, a whole number.`;
-  if (!/^\d+$/.test(cleaned)) return `${what[0]!.toUpperCase()}${what.slice(1)} must be a whole number (no sign, decimals or exponent).`;
+  if (!/^\d+$/.test(cleaned))
+    return `${what[0]!.toUpperCase()}${what.slice(1)} must be a whole number (no sign, decimals or exponent).`;
   const n = Number(cleaned);
   if (n < 1) return `${what[0]!.toUpperCase()}${what.slice(1)} must be at least 1.`;
   if (n > field.max) return `Enter at most ${formatInteger(field.max)}.`;
@@ -139,7 +179,11 @@ export function placeCustomOp(op: CustomOp, view: RooflineView, index: number): 
   for (const [k, v] of Object.entries(cost)) {
     if (!Number.isFinite(v) || v <= 0) throw new ModelInputError(k, `${k} is not a finite positive number`);
   }
-  const rate = attainableFlopsPerSecond(cost.intensityFlopsPerByte, view.peakFlopsPerSecond, view.bandwidthBytesPerSecond);
+  const rate = attainableFlopsPerSecond(
+    cost.intensityFlopsPerByte,
+    view.peakFlopsPerSecond,
+    view.bandwidthBytesPerSecond,
+  );
   return {
     id: `custom-${index}`,
     label: customOpLabel(op),

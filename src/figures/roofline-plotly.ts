@@ -78,7 +78,12 @@ const TERA = 1e12;
  * The Plotly figure of a view plus the reader's operations: the roof (bandwidth slope up to the
  * ridge, then the compute ceiling), the ridge point, and one trace per operation. y is in TFLOPS.
  */
-export function rooflinePlot(view: RooflineView, custom: readonly RooflinePoint[], theme: RooflineTheme, opts: RooflinePlotOptions): RooflinePlot {
+export function rooflinePlot(
+  view: RooflineView,
+  custom: readonly RooflinePoint[],
+  theme: RooflineTheme,
+  opts: RooflinePlotOptions,
+): RooflinePlot {
   const points = [...view.points, ...custom];
   const intensities = points.map((p) => p.cost.intensityFlopsPerByte);
   const xMin = Math.min(0.05, Math.min(...intensities) / 3);
@@ -133,7 +138,7 @@ export function rooflinePlot(view: RooflineView, custom: readonly RooflinePoint[
   ];
   points.forEach((p, i) => {
     const builtIn = p.id in POINT_SYMBOLS;
-    const color = builtIn ? theme.palette[POINT_COLOR_VARS[p.id]!] ?? theme.text : theme.text;
+    const color = builtIn ? (theme.palette[POINT_COLOR_VARS[p.id]!] ?? theme.text) : theme.text;
     const symbol = builtIn ? POINT_SYMBOLS[p.id]! : "star";
     const open = symbol.endsWith("-open");
     data.push({
@@ -142,7 +147,15 @@ export function rooflinePlot(view: RooflineView, custom: readonly RooflinePoint[
       name: builtIn ? SHORT_NAMES[p.id]! : p.label,
       x: [p.cost.intensityFlopsPerByte],
       y: [p.attainableFlopsPerSecond / TERA],
-      customdata: [[p.label, formatIntensity(p.cost.intensityFlopsPerByte), formatTflops(p.attainableFlopsPerSecond), p.bound, p.id]],
+      customdata: [
+        [
+          p.label,
+          formatIntensity(p.cost.intensityFlopsPerByte),
+          formatTflops(p.attainableFlopsPerSecond),
+          p.bound,
+          p.id,
+        ],
+      ],
       hovertemplate:
         "<b>%{customdata[0]}</b><br>arithmetic intensity %{customdata[1]} FLOP/byte<br>" +
         "attainable %{customdata[2]} TFLOPS<br>%{customdata[3]}-bound<extra></extra>",
@@ -184,9 +197,22 @@ export function rooflinePlot(view: RooflineView, custom: readonly RooflinePoint[
     xaxis: axis(narrow ? "FLOP/byte (log)" : "arithmetic intensity (FLOP/byte, log scale)", xRangeLog10),
     yaxis: axis(narrow ? "TFLOPS (log)" : "attainable TFLOPS (log scale)", yRangeLog10),
     showlegend: !narrow,
-    legend: { orientation: "h", x: 0, y: -0.18, xanchor: "left", yanchor: "top", font: { color: theme.text, size: 12, family: theme.fontFamily }, bgcolor: theme.surface },
+    legend: {
+      orientation: "h",
+      x: 0,
+      y: -0.18,
+      xanchor: "left",
+      yanchor: "top",
+      font: { color: theme.text, size: 12, family: theme.fontFamily },
+      bgcolor: theme.surface,
+    },
     hovermode: "closest",
-    hoverlabel: { bgcolor: theme.bg, bordercolor: theme.border, font: { color: theme.text, family: theme.fontFamily, size: 13 }, align: "left" },
+    hoverlabel: {
+      bgcolor: theme.bg,
+      bordercolor: theme.border,
+      font: { color: theme.text, family: theme.fontFamily, size: 13 },
+      align: "left",
+    },
     dragmode: opts.coarsePointer && !opts.pan ? false : opts.pan ? "pan" : "zoom",
   };
   return { data, layout, xRangeLog10, yRangeLog10 };

@@ -86,14 +86,35 @@ export function rooflineView(s: RooflineSettings): RooflineView {
     ["add", "residual add", elementwiseCost(s.tokens * HIDDEN, 2, 1, 1, e)],
     ["softmax", `softmax (${HEADS} heads × ${s.seq}²)`, softmaxCost(HEADS * s.seq, s.seq, e)],
     ["rmsnorm", "RMSNorm", rmsNormCost(s.tokens, HIDDEN, e)],
-    ["attn-std", `attention, scores in HBM (N = ${s.seq})`, standardAttentionCost({ heads: HEADS, seq: s.seq, headDim: HEAD_DIM, bytesPerElement: e })],
-    ["attn-fused", `attention, fused (N = ${s.seq})`, fusedAttentionCost({ heads: HEADS, seq: s.seq, headDim: HEAD_DIM, bytesPerElement: e })],
+    [
+      "attn-std",
+      `attention, scores in HBM (N = ${s.seq})`,
+      standardAttentionCost({ heads: HEADS, seq: s.seq, headDim: HEAD_DIM, bytesPerElement: e }),
+    ],
+    [
+      "attn-fused",
+      `attention, fused (N = ${s.seq})`,
+      fusedAttentionCost({ heads: HEADS, seq: s.seq, headDim: HEAD_DIM, bytesPerElement: e }),
+    ],
   ];
   const points = ops.map(([id, label, cost]) => {
     const rate = attainableFlopsPerSecond(cost.intensityFlopsPerByte, peak, bw);
-    return { id, label, cost, attainableFlopsPerSecond: rate, bound: cost.intensityFlopsPerByte < ridge ? "memory" : "compute" } as RooflinePoint;
+    return {
+      id,
+      label,
+      cost,
+      attainableFlopsPerSecond: rate,
+      bound: cost.intensityFlopsPerByte < ridge ? "memory" : "compute",
+    } as RooflinePoint;
   });
-  return { gpu, precision: s.precision, peakFlopsPerSecond: peak, bandwidthBytesPerSecond: bw, ridgeFlopsPerByte: ridge, points };
+  return {
+    gpu,
+    precision: s.precision,
+    peakFlopsPerSecond: peak,
+    bandwidthBytesPerSecond: bw,
+    ridgeFlopsPerByte: ridge,
+    points,
+  };
 }
 
 /** "2,294", "62.1", "0.17": three significant figures below 100, whole numbers above. */
@@ -111,7 +132,8 @@ export function formatTflops(flopsPerSecond: number): string {
 export function summarizeRoofline(v: RooflineView): string {
   const head = `${v.gpu.name}, ${v.precision}: ridge at ${formatIntensity(v.ridgeFlopsPerByte)} FLOP/byte.`;
   const parts = v.points.map(
-    (p) => `${p.label}: ${formatIntensity(p.cost.intensityFlopsPerByte)} FLOP/byte, ${p.bound}-bound, up to ${formatTflops(p.attainableFlopsPerSecond)} TFLOPS`,
+    (p) =>
+      `${p.label}: ${formatIntensity(p.cost.intensityFlopsPerByte)} FLOP/byte, ${p.bound}-bound, up to ${formatTflops(p.attainableFlopsPerSecond)} TFLOPS`,
   );
   return `${head} ${parts.join("; ")}.`;
 }
@@ -132,7 +154,12 @@ function readCount(text: string, what: string): number | string {
 }
 
 /** Validates what a reader typed or chose (never throws). */
-export function readRooflineControls(raw: { gpu: string; precision: string; tokens: string; seq: string }): RooflineControlsResult {
+export function readRooflineControls(raw: {
+  gpu: string;
+  precision: string;
+  tokens: string;
+  seq: string;
+}): RooflineControlsResult {
   const errors: Partial<Record<"tokens" | "seq" | "precision", string>> = {};
   const tokens = readCount(raw.tokens, "a token count");
   const seq = readCount(raw.seq, "a sequence length");
@@ -140,7 +167,8 @@ export function readRooflineControls(raw: { gpu: string; precision: string; toke
   if (typeof seq === "string") errors.seq = seq;
   const gpu = findGpu(raw.gpu) ?? GPUS[0]!;
   const precision: RooflinePrecision = raw.precision === "fp8" ? "fp8" : "bf16";
-  if (precision === "fp8" && gpu.fp8FlopsPerSecond === null) errors.precision = `${gpu.name} has no fp8 tensor cores; pick bf16.`;
+  if (precision === "fp8" && gpu.fp8FlopsPerSecond === null)
+    errors.precision = `${gpu.name} has no fp8 tensor cores; pick bf16.`;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, settings: { gpu: gpu.id, precision, tokens: tokens as number, seq: seq as number } };
 }
@@ -203,8 +231,12 @@ export function drawRoofline(container: Element, view: RooflineView, idPrefix: s
   const xMax = 1e5;
   const yMax = view.peakFlopsPerSecond * 3;
   const yMin = Math.min(xMin * view.bandwidthBytesPerSecond, ...view.points.map((p) => p.attainableFlopsPerSecond)) / 2;
-  const x = scaleLog().domain([xMin, xMax]).range([m.left, width - m.right]);
-  const y = scaleLog().domain([yMin, yMax]).range([height - m.bottom, m.top]);
+  const x = scaleLog()
+    .domain([xMin, xMax])
+    .range([m.left, width - m.right]);
+  const y = scaleLog()
+    .domain([yMin, yMax])
+    .range([height - m.bottom, m.top]);
   const text = "fill:var(--c-text);font:12px system-ui,-apple-system,'Segoe UI',sans-serif";
   const muted = "fill:var(--c-muted);font:11px system-ui,-apple-system,'Segoe UI',sans-serif";
   // grid and ticks: decades
@@ -212,23 +244,80 @@ export function drawRoofline(container: Element, view: RooflineView, idPrefix: s
   svg.append(g);
   for (let k = Math.ceil(Math.log10(xMin)); k <= Math.log10(xMax); k += tickStep) {
     const xv = x(10 ** k);
-    g.append(b("line", { x1: xv, x2: xv, y1: m.top, y2: height - m.bottom, style: "stroke:var(--c-muted);stroke-opacity:.25" }));
-    g.append(b("text", { x: xv, y: height - m.bottom + 16, "text-anchor": "middle", style: muted }, k >= 0 ? formatInteger(10 ** k) : String(10 ** k)));
+    g.append(
+      b("line", {
+        x1: xv,
+        x2: xv,
+        y1: m.top,
+        y2: height - m.bottom,
+        style: "stroke:var(--c-muted);stroke-opacity:.25",
+      }),
+    );
+    g.append(
+      b(
+        "text",
+        { x: xv, y: height - m.bottom + 16, "text-anchor": "middle", style: muted },
+        k >= 0 ? formatInteger(10 ** k) : String(10 ** k),
+      ),
+    );
   }
   for (let k = Math.ceil(Math.log10(yMin)); k <= Math.log10(yMax); k++) {
     const yv = y(10 ** k);
-    g.append(b("line", { x1: m.left, x2: width - m.right, y1: yv, y2: yv, style: "stroke:var(--c-muted);stroke-opacity:.25" }));
+    g.append(
+      b("line", { x1: m.left, x2: width - m.right, y1: yv, y2: yv, style: "stroke:var(--c-muted);stroke-opacity:.25" }),
+    );
     const tf = 10 ** k / 1e12;
-    g.append(b("text", { x: m.left - 6, y: yv + 4, "text-anchor": "end", style: muted }, tf >= 1 ? formatNumber(tf) : formatNumber(tf, { significant: 1 })));
+    g.append(
+      b(
+        "text",
+        { x: m.left - 6, y: yv + 4, "text-anchor": "end", style: muted },
+        tf >= 1 ? formatNumber(tf) : formatNumber(tf, { significant: 1 }),
+      ),
+    );
   }
-  svg.append(b("text", { x: (m.left + width - m.right) / 2, y: height - 10, "text-anchor": "middle", style: text }, "arithmetic intensity (FLOP/byte, log scale)"));
-  svg.append(b("text", { transform: `translate(14 ${(m.top + height - m.bottom) / 2}) rotate(-90)`, "text-anchor": "middle", style: text }, "attainable TFLOPS (log scale)"));
+  svg.append(
+    b(
+      "text",
+      { x: (m.left + width - m.right) / 2, y: height - 10, "text-anchor": "middle", style: text },
+      "arithmetic intensity (FLOP/byte, log scale)",
+    ),
+  );
+  svg.append(
+    b(
+      "text",
+      {
+        transform: `translate(14 ${(m.top + height - m.bottom) / 2}) rotate(-90)`,
+        "text-anchor": "middle",
+        style: text,
+      },
+      "attainable TFLOPS (log scale)",
+    ),
+  );
   // the roof
   const ridge = view.ridgeFlopsPerByte;
   const startX = Math.max(xMin, yMin / view.bandwidthBytesPerSecond);
-  svg.append(b("path", { d: `M${x(startX)},${y(startX * view.bandwidthBytesPerSecond)}L${x(ridge)},${y(view.peakFlopsPerSecond)}L${x(xMax)},${y(view.peakFlopsPerSecond)}`, style: "fill:none;stroke:var(--c-text);stroke-width:2" }));
-  svg.append(b("line", { x1: x(ridge), x2: x(ridge), y1: y(view.peakFlopsPerSecond), y2: height - m.bottom, style: "stroke:var(--c-muted);stroke-dasharray:4 4" }));
-  svg.append(b("text", { x: m.left + 4, y: m.top - 6, style: text }, `ridge ${formatIntensity(ridge)} FLOP/byte, peak ${formatTflops(view.peakFlopsPerSecond)} TFLOPS`));
+  svg.append(
+    b("path", {
+      d: `M${x(startX)},${y(startX * view.bandwidthBytesPerSecond)}L${x(ridge)},${y(view.peakFlopsPerSecond)}L${x(xMax)},${y(view.peakFlopsPerSecond)}`,
+      style: "fill:none;stroke:var(--c-text);stroke-width:2",
+    }),
+  );
+  svg.append(
+    b("line", {
+      x1: x(ridge),
+      x2: x(ridge),
+      y1: y(view.peakFlopsPerSecond),
+      y2: height - m.bottom,
+      style: "stroke:var(--c-muted);stroke-dasharray:4 4",
+    }),
+  );
+  svg.append(
+    b(
+      "text",
+      { x: m.left + 4, y: m.top - 6, style: text },
+      `ridge ${formatIntensity(ridge)} FLOP/byte, peak ${formatTflops(view.peakFlopsPerSecond)} TFLOPS`,
+    ),
+  );
   // points
   for (const p of view.points) {
     const px = x(Math.min(xMax, Math.max(xMin, p.cost.intensityFlopsPerByte)));
@@ -238,9 +327,18 @@ export function drawRoofline(container: Element, view: RooflineView, idPrefix: s
       transform: `translate(${px} ${py})`,
       d: POINT_SHAPES[p.id] ?? "",
       class: `roofline-point roofline-${p.id}`,
-      style: p.id === "attn-std" ? `fill:none;stroke:${color};stroke-width:2.5` : `fill:${color};stroke:var(--c-bg);stroke-width:1`,
+      style:
+        p.id === "attn-std"
+          ? `fill:none;stroke:${color};stroke-width:2.5`
+          : `fill:${color};stroke:var(--c-bg);stroke-width:1`,
     });
-    shape.append(b("title", {}, `${p.label}: ${formatIntensity(p.cost.intensityFlopsPerByte)} FLOP/byte, ${formatTflops(p.attainableFlopsPerSecond)} TFLOPS`));
+    shape.append(
+      b(
+        "title",
+        {},
+        `${p.label}: ${formatIntensity(p.cost.intensityFlopsPerByte)} FLOP/byte, ${formatTflops(p.attainableFlopsPerSecond)} TFLOPS`,
+      ),
+    );
     svg.append(shape);
   }
 }
@@ -260,7 +358,16 @@ export function fillRooflineLegend(list: Element, view: RooflineView): void {
   for (const p of view.points) {
     const li = doc.createElement("li");
     const color = POINT_COLORS[p.id] ?? "currentColor";
-    li.append(legendMarker(doc, POINT_SHAPES[p.id] ?? "", p.id === "attn-std" ? `fill:none;stroke:${color};stroke-width:2.5` : `fill:${color}`), doc.createTextNode(` ${p.label}: ${formatIntensity(p.cost.intensityFlopsPerByte)} FLOP/byte, ${p.bound}-bound, ${formatTflops(p.attainableFlopsPerSecond)} TFLOPS`));
+    li.append(
+      legendMarker(
+        doc,
+        POINT_SHAPES[p.id] ?? "",
+        p.id === "attn-std" ? `fill:none;stroke:${color};stroke-width:2.5` : `fill:${color}`,
+      ),
+      doc.createTextNode(
+        ` ${p.label}: ${formatIntensity(p.cost.intensityFlopsPerByte)} FLOP/byte, ${p.bound}-bound, ${formatTflops(p.attainableFlopsPerSecond)} TFLOPS`,
+      ),
+    );
     list.append(li);
   }
 }
@@ -281,20 +388,39 @@ function renderStatic(root: Element, settings: RooflineSettings): void {
   }
   gpuField.append(el("label", { for: `${idBase}-gpu` }, "GPU"), gpuSelect);
   const precField = el("div", { class: "widget-field" });
-  const precSelect = el("select", { id: `${idBase}-precision`, name: "precision", disabled: "", "aria-describedby": `${idBase}-precision-message` });
+  const precSelect = el("select", {
+    id: `${idBase}-precision`,
+    name: "precision",
+    disabled: "",
+    "aria-describedby": `${idBase}-precision-message`,
+  });
   for (const p of ["bf16", "fp8"]) {
     const o = el("option", { value: p }, p);
     if (p === settings.precision) o.setAttribute("selected", "");
     precSelect.append(o);
   }
-  precField.append(el("label", { for: `${idBase}-precision` }, "Precision"), precSelect, el("p", { class: "widget-message", id: `${idBase}-precision-message`, role: "alert" }));
-  const field = (name: string, label: string, value: number): Element => numberField(doc, { idBase, name, label, value, size: 8 });
-  controls.append(gpuField, precField, field("tokens", "Tokens (matmul rows m)", settings.tokens), field("seq", "Attention length N", settings.seq));
+  precField.append(
+    el("label", { for: `${idBase}-precision` }, "Precision"),
+    precSelect,
+    el("p", { class: "widget-message", id: `${idBase}-precision-message`, role: "alert" }),
+  );
+  const field = (name: string, label: string, value: number): Element =>
+    numberField(doc, { idBase, name, label, value, size: 8 });
+  controls.append(
+    gpuField,
+    precField,
+    field("tokens", "Tokens (matmul rows m)", settings.tokens),
+    field("seq", "Attention length N", settings.seq),
+  );
   const figure = el("div", { class: "roofline-figure" });
   drawRoofline(figure, view, `${idBase}-svg`);
   const legend = el("ul", { class: "roofline-legend" });
   fillRooflineLegend(legend, view);
-  const note = el("p", { class: "roofline-note" }, "Shapes of Llama 3.1 8B (hidden 4096, MLP 14336, 32 heads of 128); compulsory HBM traffic only; no causal mask.");
+  const note = el(
+    "p",
+    { class: "roofline-note" },
+    "Shapes of Llama 3.1 8B (hidden 4096, MLP 14336, 32 heads of 128); compulsory HBM traffic only; no causal mask.",
+  );
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
   box.append(controls, figure, legend, note, live);
   root.append(box);

@@ -39,7 +39,14 @@ export function createStaticSvg(
 ): SVGSVGElement {
   const doc = root.ownerDocument;
   const { width, height, title, desc } = options;
-  const svg = figureSvg(doc, { idPrefix: options.id, width, height, title, desc, attrs: { width, height, class: "sofig" } });
+  const svg = figureSvg(doc, {
+    idPrefix: options.id,
+    width,
+    height,
+    title,
+    desc,
+    attrs: { width, height, class: "sofig" },
+  });
   svg.append(dom(doc).svg("style", {}, baseCss));
   root.append(svg);
   return svg;

@@ -27,7 +27,13 @@ export interface TpShardingSettings {
   microBatch: number;
 }
 
-export const tpShardingDefaults: TpShardingSettings = { model: "llama-3.1-70b", tp: 8, sp: true, seq: 8192, microBatch: 1 };
+export const tpShardingDefaults: TpShardingSettings = {
+  model: "llama-3.1-70b",
+  tp: 8,
+  sp: true,
+  seq: 8192,
+  microBatch: 1,
+};
 
 /** Upper bounds of the number fields (the model accepts more; the drawing stays readable). */
 const tpShardingLimits = { tp: 1024, seq: 16_777_216, microBatch: 1024 } as const;
@@ -47,9 +53,18 @@ function archOf(id: string): ModelArchitecture {
 }
 
 /** The model and its layer layout for settings that have been validated (the drawing reads it too). */
-export function tpShardingState(s: TpShardingSettings): { arch: ModelArchitecture; layout: TpShardingLayout; activationBytes: number | null } {
+export function tpShardingState(s: TpShardingSettings): {
+  arch: ModelArchitecture;
+  layout: TpShardingLayout;
+  activationBytes: number | null;
+} {
   const arch = archOf(s.model);
-  const layout = tpShardingLayout(arch, { tp: s.tp, sequenceParallel: s.sp, seqLength: s.seq, microBatchSize: s.microBatch });
+  const layout = tpShardingLayout(arch, {
+    tp: s.tp,
+    sequenceParallel: s.sp,
+    seqLength: s.seq,
+    microBatchSize: s.microBatch,
+  });
   // The activation model splits K and V by t, so it only accepts degrees that divide the KV heads;
   // with replicated KV heads the widget shows the layout and leaves the activation total out.
   let activationBytes: number | null = null;
@@ -65,22 +80,29 @@ export function tpShardingState(s: TpShardingSettings): { arch: ModelArchitectur
 }
 
 type FieldKey = "model" | "tp" | "seq" | "microBatch";
-export type TpShardingValidation = { ok: true; settings: TpShardingSettings } | { ok: false; errors: Partial<Record<FieldKey, string>> };
+export type TpShardingValidation =
+  { ok: true; settings: TpShardingSettings } | { ok: false; errors: Partial<Record<FieldKey, string>> };
 
 function readInteger(text: string, label: string, max: number): { value?: number; error?: string } {
   const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
   if (cleaned === "") return { error: `Enter ${label}.` };
-  if (!/^\d+$/.test(cleaned)) return { error: `${label[0].toUpperCase()}${label.slice(1)} must be a whole number, for example 8.` };
+  if (!/^\d+$/.test(cleaned))
+    return { error: `${label[0].toUpperCase()}${label.slice(1)} must be a whole number, for example 8.` };
   const value = Number(cleaned);
-  if (!Number.isSafeInteger(value) || value < 1) return { error: `${label[0].toUpperCase()}${label.slice(1)} must be at least 1.` };
-  if (value > max) return { error: `${label[0].toUpperCase()}${label.slice(1)} must be at most ${formatInteger(max)}.` };
+  if (!Number.isSafeInteger(value) || value < 1)
+    return { error: `${label[0].toUpperCase()}${label.slice(1)} must be at least 1.` };
+  if (value > max)
+    return { error: `${label[0].toUpperCase()}${label.slice(1)} must be at most ${formatInteger(max)}.` };
   return { value };
 }
 
 /**
  * Validates the raw control values. Never throws: a problem is a message keyed by the field to mark.
  */
-export function validateTpShardingControls(raw: { model: string; tp: string; seq: string; microBatch: string }, sp: boolean): TpShardingValidation {
+export function validateTpShardingControls(
+  raw: { model: string; tp: string; seq: string; microBatch: string },
+  sp: boolean,
+): TpShardingValidation {
   const errors: Partial<Record<FieldKey, string>> = {};
   if (!tpShardingModels().some((m) => m.id === raw.model)) errors.model = "Choose one of the listed models.";
   const tp = readInteger(raw.tp, "the TP degree", tpShardingLimits.tp);
@@ -96,7 +118,10 @@ export function validateTpShardingControls(raw: { model: string; tp: string; seq
   } catch (e) {
     if (e instanceof ModelInputError) {
       const field: FieldKey = e.field === "seqLength" ? "seq" : e.field === "model" ? "model" : "tp";
-      const message = e.field === "seqLength" ? `With sequence parallelism the sequence length must divide by t = ${settings.tp}.` : capitalize(e.message.replace(/^tp = \d+: /, "")) + ".";
+      const message =
+        e.field === "seqLength"
+          ? `With sequence parallelism the sequence length must divide by t = ${settings.tp}.`
+          : capitalize(e.message.replace(/^tp = \d+: /, "")) + ".";
       return { ok: false, errors: { [field]: message } };
     }
     throw e;
@@ -138,7 +163,12 @@ export function parseTpShardingSettings(raw: unknown): TpShardingSettings {
   const s: TpShardingSettings = { ...tpShardingDefaults };
   if (obj.model !== undefined) {
     if (typeof obj.model !== "string" || !tpShardingModels().some((m) => m.id === obj.model)) {
-      throw new WidgetSettingsError("model", `must be a dense preset id (${tpShardingModels().map((m) => m.id).join(", ")})`);
+      throw new WidgetSettingsError(
+        "model",
+        `must be a dense preset id (${tpShardingModels()
+          .map((m) => m.id)
+          .join(", ")})`,
+      );
     }
     s.model = obj.model;
   }
@@ -146,18 +176,23 @@ export function parseTpShardingSettings(raw: unknown): TpShardingSettings {
     const v = obj[key];
     if (v === undefined) continue;
     if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > tpShardingLimits[key]) {
-      throw new WidgetSettingsError(key, `must be an integer from 1 to ${tpShardingLimits[key]} (got ${JSON.stringify(v)})`);
+      throw new WidgetSettingsError(
+        key,
+        `must be an integer from 1 to ${tpShardingLimits[key]} (got ${JSON.stringify(v)})`,
+      );
     }
     s[key] = v;
   }
   if (obj.sp !== undefined) {
-    if (typeof obj.sp !== "boolean") throw new WidgetSettingsError("sp", `must be true or false (got ${JSON.stringify(obj.sp)})`);
+    if (typeof obj.sp !== "boolean")
+      throw new WidgetSettingsError("sp", `must be true or false (got ${JSON.stringify(obj.sp)})`);
     s.sp = obj.sp;
   }
   try {
     tpShardingState(s);
   } catch (e) {
-    if (e instanceof ModelInputError) throw new WidgetSettingsError(e.field === "seqLength" ? "seq" : e.field, e.message);
+    if (e instanceof ModelInputError)
+      throw new WidgetSettingsError(e.field === "seqLength" ? "seq" : e.field, e.message);
     throw e;
   }
   return s;

@@ -21,7 +21,13 @@ import { defineWidget } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
 import { numberField } from "./kit/field.ts";
 import { formatInteger, formatNumber } from "./kit/format.ts";
-import { parseTpShardingSettings, summarizeTpSharding, tpShardingModels, tpShardingState, type TpShardingSettings } from "./tp-sharding-state.ts";
+import {
+  parseTpShardingSettings,
+  summarizeTpSharding,
+  tpShardingModels,
+  tpShardingState,
+  type TpShardingSettings,
+} from "./tp-sharding-state.ts";
 
 const shape = (s: [number, number]) => `${formatInteger(s[0])} × ${formatInteger(s[1])}`;
 
@@ -55,9 +61,19 @@ export function drawTpSharding(root: Element, s: TpShardingSettings, idPrefix = 
   height += 8;
 
   const name = findModelPreset(s.model)?.name ?? s.model;
-  const svg = b("svg", { class: "tp-sharding-chart", viewBox: `0 0 ${WIDTH} ${height}`, role: "img", "aria-labelledby": `${idPrefix}-title ${idPrefix}-desc`, "font-family": "system-ui, -apple-system, 'Segoe UI', sans-serif", "font-size": 12, style: "max-width:100%;height:auto" });
+  const svg = b("svg", {
+    class: "tp-sharding-chart",
+    viewBox: `0 0 ${WIDTH} ${height}`,
+    role: "img",
+    "aria-labelledby": `${idPrefix}-title ${idPrefix}-desc`,
+    "font-family": "system-ui, -apple-system, 'Segoe UI', sans-serif",
+    "font-size": 12,
+    style: "max-width:100%;height:auto",
+  });
   root.append(svg);
-  svg.append(b("title", { id: `${idPrefix}-title` }, `One layer of ${name} split over ${s.tp} GPU${s.tp === 1 ? "" : "s"}`));
+  svg.append(
+    b("title", { id: `${idPrefix}-title` }, `One layer of ${name} split over ${s.tp} GPU${s.tp === 1 ? "" : "s"}`),
+  );
   svg.append(b("desc", { id: `${idPrefix}-desc` }, summarizeTpSharding(s)));
 
   // Legend.
@@ -69,13 +85,28 @@ export function drawTpSharding(root: Element, s: TpShardingSettings, idPrefix = 
   legend.append(b("text", { x: 177 }, "activation stored by GPU 0"));
   legend.append(b("rect", { x: 350, width: 12, height: 12, y: -10, class: "tps-full" }));
   legend.append(b("text", { x: 367 }, "whole tensor (bar = 100%)"));
-  svg.append(b("text", { x: 8, y: 34, class: "tps-muted" }, `${arch.numHeads} query heads, ${arch.numKvHeads} KV heads, h = ${formatInteger(arch.hiddenSize)}, MLP width ${formatInteger(arch.intermediateSize)}; shapes are rows × columns per GPU.`));
+  svg.append(
+    b(
+      "text",
+      { x: 8, y: 34, class: "tps-muted" },
+      `${arch.numHeads} query heads, ${arch.numKvHeads} KV heads, h = ${formatInteger(arch.hiddenSize)}, MLP width ${formatInteger(arch.intermediateSize)}; shapes are rows × columns per GPU.`,
+    ),
+  );
 
   let y = 52;
   for (const region of layout.regions) {
     const g = b("g", { class: region.parallel ? "tps-region tps-parallel" : "tps-region tps-plain" });
     svg.append(g);
-    g.append(b("rect", { x: 2, y: y - 2, width: WIDTH - 4, height: 22 + region.tensors.length * ROW + 2, rx: 4, class: region.parallel ? "tps-bg-parallel" : "tps-bg-plain" }));
+    g.append(
+      b("rect", {
+        x: 2,
+        y: y - 2,
+        width: WIDTH - 4,
+        height: 22 + region.tensors.length * ROW + 2,
+        rx: 4,
+        class: region.parallel ? "tps-bg-parallel" : "tps-bg-plain",
+      }),
+    );
     g.append(b("text", { x: 8, y: y + 13, class: "tps-title" }, region.title));
     y += 22;
     for (const tensor of region.tensors) {
@@ -84,7 +115,15 @@ export function drawTpSharding(root: Element, s: TpShardingSettings, idPrefix = 
       const share = Math.min(1, mine / full);
       g.append(b("text", { x: 16, y: y + 11 }, tensor.name));
       g.append(b("rect", { x: BAR_X, y: y + 2, width: BAR_W, height: 11, class: "tps-full" }));
-      g.append(b("rect", { x: BAR_X, y: y + 2, width: Math.max(1, BAR_W * share), height: 11, class: tensor.kind === "weight" ? "tps-weight" : "tps-act" }));
+      g.append(
+        b("rect", {
+          x: BAR_X,
+          y: y + 2,
+          width: Math.max(1, BAR_W * share),
+          height: 11,
+          class: tensor.kind === "weight" ? "tps-weight" : "tps-act",
+        }),
+      );
       const detail =
         tensor.split === "replicated"
           ? `${shape(tensor.shardShape)}, ${splitWords.replicated}`
@@ -109,18 +148,24 @@ export function drawTpSharding(root: Element, s: TpShardingSettings, idPrefix = 
     }
   }
 
-  svg.append(b("style", {}, [
-      "text{fill:var(--c-text)}",
-      ".tps-muted,.tps-detail{fill:var(--c-muted)}",
-      ".tps-title{font-weight:600}",
-      ".tps-weight{fill:var(--c-params)}",
-      ".tps-act{fill:var(--c-acts)}",
-      ".tps-full{fill:none;stroke:var(--c-muted);stroke-width:1}",
-      ".tps-bg-parallel{fill:var(--c-accent-soft)}",
-      ".tps-bg-plain{fill:var(--c-surface-2)}",
-      ".tps-comm{fill:var(--c-comm)}",
-      ".tps-comm-text{fill:var(--c-bg);font-weight:600}",
-    ].join("\n")));
+  svg.append(
+    b(
+      "style",
+      {},
+      [
+        "text{fill:var(--c-text)}",
+        ".tps-muted,.tps-detail{fill:var(--c-muted)}",
+        ".tps-title{font-weight:600}",
+        ".tps-weight{fill:var(--c-params)}",
+        ".tps-act{fill:var(--c-acts)}",
+        ".tps-full{fill:none;stroke:var(--c-muted);stroke-width:1}",
+        ".tps-bg-parallel{fill:var(--c-accent-soft)}",
+        ".tps-bg-plain{fill:var(--c-surface-2)}",
+        ".tps-comm{fill:var(--c-comm)}",
+        ".tps-comm-text{fill:var(--c-bg);font-weight:600}",
+      ].join("\n"),
+    ),
+  );
   return svg;
 }
 
@@ -133,13 +178,22 @@ function renderStatic(root: Element, settings: TpShardingSettings): void {
   const controls = el("div", { class: "widget-controls" });
 
   const modelField = el("div", { class: "widget-field" });
-  const modelSelect = el("select", { id: `${idBase}-model`, name: "model", disabled: "", "aria-describedby": `${idBase}-model-message` });
+  const modelSelect = el("select", {
+    id: `${idBase}-model`,
+    name: "model",
+    disabled: "",
+    "aria-describedby": `${idBase}-model-message`,
+  });
   for (const m of tpShardingModels()) {
     const o = el("option", { value: m.id }, m.name);
     if (m.id === settings.model) o.setAttribute("selected", "");
     modelSelect.append(o);
   }
-  modelField.append(el("label", { for: `${idBase}-model` }, "Model"), modelSelect, el("p", { class: "widget-message", id: `${idBase}-model-message`, role: "alert" }));
+  modelField.append(
+    el("label", { for: `${idBase}-model` }, "Model"),
+    modelSelect,
+    el("p", { class: "widget-message", id: `${idBase}-model-message`, role: "alert" }),
+  );
   controls.append(modelField);
 
   const addField = (key: "tp" | "seq" | "microBatch", label: string, value: number) => {

@@ -60,12 +60,25 @@ export function parseAmount(text: string, unit: ByteUnit): AmountResult {
 }
 
 const superscripts: Record<string, string> = {
-  "-": "⁻", "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹",
+  "-": "⁻",
+  "0": "⁰",
+  "1": "¹",
+  "2": "²",
+  "3": "³",
+  "4": "⁴",
+  "5": "⁵",
+  "6": "⁶",
+  "7": "⁷",
+  "8": "⁸",
+  "9": "⁹",
 };
 
 /** 24 → "²⁴", -7 → "⁻⁷". */
 function superscript(n: number): string {
-  return String(n).split("").map((c) => superscripts[c] ?? c).join("");
+  return String(n)
+    .split("")
+    .map((c) => superscripts[c] ?? c)
+    .join("");
 }
 
 /** Up to 6 significant digits with thousands separators; "1.5 × 10²⁴" beyond 10^15 or below 10^-6. */

@@ -120,7 +120,10 @@ export interface ResolvedActivationOptions {
 }
 
 /** Validates {@link ActivationOptions} against `arch` and applies defaults. Throws `ModelInputError`. */
-export function resolveActivationOptions(arch: ModelArchitecture, options: ActivationOptions): ResolvedActivationOptions {
+export function resolveActivationOptions(
+  arch: ModelArchitecture,
+  options: ActivationOptions,
+): ResolvedActivationOptions {
   const resolved: ResolvedActivationOptions = {
     seqLength: requirePositiveInteger(options.seqLength, "seqLength"),
     microBatchSize: requirePositiveInteger(options.microBatchSize, "microBatchSize"),
@@ -132,7 +135,10 @@ export function resolveActivationOptions(arch: ModelArchitecture, options: Activ
     bytesPerValue: requireOneOf(options.bytesPerValue ?? 2, [2, 4] as const, "bytesPerValue"),
   };
   if (arch.numHeads % resolved.tp !== 0 || arch.numKvHeads % resolved.tp !== 0) {
-    throw new ModelInputError("tp", `tp (${resolved.tp}) must divide the attention heads (${arch.numHeads}) and key/value heads (${arch.numKvHeads})`);
+    throw new ModelInputError(
+      "tp",
+      `tp (${resolved.tp}) must divide the attention heads (${arch.numHeads}) and key/value heads (${arch.numKvHeads})`,
+    );
   }
   if (resolved.seqLength % resolved.cp !== 0) {
     throw new ModelInputError("cp", `cp (${resolved.cp}) must divide the sequence length (${resolved.seqLength})`);
@@ -151,7 +157,10 @@ export function layerActivations(
 ): LayerActivations {
   const o = resolveActivationOptions(arch, options);
   if (layerIndex < 0 || layerIndex >= arch.numLayers || !Number.isInteger(layerIndex)) {
-    throw new ModelInputError("layerIndex", `layerIndex must be an integer in [0, ${arch.numLayers - 1}] (got ${layerIndex})`);
+    throw new ModelInputError(
+      "layerIndex",
+      `layerIndex must be an integer in [0, ${arch.numLayers - 1}] (got ${layerIndex})`,
+    );
   }
   const t = o.tp;
   const v = o.bytesPerValue;
@@ -205,11 +214,17 @@ export function layerActivations(
     // two batched matmuls (`repeat_kv` in Hugging Face's eager_attention_forward, `repeat_interleave`
     // in companion/model.py), and the matmuls save the repeated copies: K and V are stored at $a$
     // heads, not $n_{kv}$. Selective recomputation recomputes the repeat with the scores.
-    add("key and value repeated to every query head", 2 * tokens * (a - arch.numKvHeads) * arch.headDim, v, "tp", false);
+    add(
+      "key and value repeated to every query head",
+      2 * tokens * (a - arch.numKvHeads) * arch.headDim,
+      v,
+      "tp",
+      false,
+    );
   }
   if (o.attention === "eager") {
     // Scores: a heads × (s/c local queries) × (s keys) × b.
-    const scores = (a * (o.seqLength / o.cp) * o.seqLength * o.microBatchSize);
+    const scores = a * (o.seqLength / o.cp) * o.seqLength * o.microBatchSize;
     add("attention softmax output", scores, v, "tp", false);
     if (o.dropout) {
       add("attention dropout mask", scores, 1, "tp", false);
@@ -284,7 +299,14 @@ export interface KorthikantiLayerInput {
  */
 export function korthikantiLayerActivationBytes(input: KorthikantiLayerInput): number {
   const { s, b, h, a, t, sequenceParallel, recompute } = input;
-  for (const [field, value] of [["s", s], ["b", b], ["h", h], ["a", a], ["t", t]] as const) requirePositiveInteger(value, field);
+  for (const [field, value] of [
+    ["s", s],
+    ["b", b],
+    ["h", h],
+    ["a", a],
+    ["t", t],
+  ] as const)
+    requirePositiveInteger(value, field);
   requireBoolean(sequenceParallel, "sequenceParallel");
   requireOneOf(recompute, ["none", "selective", "full"] as const, "recompute");
   const sbh = s * b * h;

@@ -282,7 +282,9 @@ function parseGpt2(config: Record<string, unknown>): ModelArchitecture {
   // HF GPT2Config: n_inner = null means 4 × n_embd.
   const intermediateSize = optionalInteger(config, "n_inner", 4 * hiddenSize);
   const dropout =
-    optionalRate(config, "attn_pdrop") > 0 || optionalRate(config, "resid_pdrop") > 0 || optionalRate(config, "embd_pdrop") > 0;
+    optionalRate(config, "attn_pdrop") > 0 ||
+    optionalRate(config, "resid_pdrop") > 0 ||
+    optionalRate(config, "embd_pdrop") > 0;
   return {
     family: "gpt2",
     modelType: "gpt2",

@@ -20,7 +20,13 @@
  * Step time in the α–β model: $\alpha + B_{\max}/\beta$, where $B_{\max}$ is the most bytes one rank
  * sends or receives in that step (each rank has one full-duplex link).
  */
-import { ModelInputError, requireNonNegativeNumber, requireOneOf, requirePositiveInteger, requirePositiveNumber } from "./errors.ts";
+import {
+  ModelInputError,
+  requireNonNegativeNumber,
+  requireOneOf,
+  requirePositiveInteger,
+  requirePositiveNumber,
+} from "./errors.ts";
 
 /** Collectives the step generator knows. */
 export type StepCollective =
@@ -115,7 +121,8 @@ export interface CollectiveStepsInput {
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 const union = (a: number[], b: number[]) => [...new Set([...a, ...b])].sort((x, y) => x - y);
-const clone = (buffers: (Piece | null)[][]) => buffers.map((row) => row.map((p) => (p ? { chunk: p.chunk, sources: [...p.sources] } : null)));
+const clone = (buffers: (Piece | null)[][]) =>
+  buffers.map((row) => row.map((p) => (p ? { chunk: p.chunk, sources: [...p.sources] } : null)));
 
 /** Ceil(log2 n) for n ≥ 1. */
 export function ceilLog2(n: number): number {
@@ -147,11 +154,21 @@ function initialBuffers(c: StepCollective, n: number, root: number): (Piece | nu
 }
 
 /** Ring transfers, rank r → r+1, one chunk each. */
-function ringStep(n: number, chunkOf: (rank: number) => number, chunkBytes: number, combine: "sum" | "copy"): Transfer[] {
+function ringStep(
+  n: number,
+  chunkOf: (rank: number) => number,
+  chunkBytes: number,
+  combine: "sum" | "copy",
+): Transfer[] {
   return range(n).map((r) => ({ from: r, to: (r + 1) % n, chunks: [chunkOf(r)], bytes: chunkBytes, combine }));
 }
 
-function plan(c: StepCollective, n: number, root: number, S: number): { algorithm: StepAlgorithm; steps: Transfer[][] } {
+function plan(
+  c: StepCollective,
+  n: number,
+  root: number,
+  S: number,
+): { algorithm: StepAlgorithm; steps: Transfer[][] } {
   const chunk = S / n;
   const mod = (x: number) => ((x % n) + n) % n;
   const all = range(n);
@@ -172,7 +189,9 @@ function plan(c: StepCollective, n: number, root: number, S: number): { algorith
     case "broadcast": {
       for (let k = 0; k < ceilLog2(n); k++) {
         const step: Transfer[] = [];
-        for (let rr = 0; rr < 2 ** k; rr++) if (rr + 2 ** k < n) step.push({ from: abs(rr), to: abs(rr + 2 ** k), chunks: all, bytes: S, combine: "copy" });
+        for (let rr = 0; rr < 2 ** k; rr++)
+          if (rr + 2 ** k < n)
+            step.push({ from: abs(rr), to: abs(rr + 2 ** k), chunks: all, bytes: S, combine: "copy" });
         steps.push(step);
       }
       return { algorithm: "binomial tree", steps };
@@ -180,16 +199,25 @@ function plan(c: StepCollective, n: number, root: number, S: number): { algorith
     case "reduce": {
       for (let k = ceilLog2(n) - 1; k >= 0; k--) {
         const step: Transfer[] = [];
-        for (let rr = 2 ** k; rr < Math.min(2 ** (k + 1), n); rr++) step.push({ from: abs(rr), to: abs(rr - 2 ** k), chunks: all, bytes: S, combine: "sum" });
+        for (let rr = 2 ** k; rr < Math.min(2 ** (k + 1), n); rr++)
+          step.push({ from: abs(rr), to: abs(rr - 2 ** k), chunks: all, bytes: S, combine: "sum" });
         steps.push(step);
       }
       return { algorithm: "binomial tree", steps };
     }
     case "gather":
-      steps.push(all.filter((r) => r !== root).map((r) => ({ from: r, to: root, chunks: [r], bytes: chunk, combine: "copy" as const })));
+      steps.push(
+        all
+          .filter((r) => r !== root)
+          .map((r) => ({ from: r, to: root, chunks: [r], bytes: chunk, combine: "copy" as const })),
+      );
       return { algorithm: "direct", steps };
     case "scatter":
-      steps.push(all.filter((r) => r !== root).map((r) => ({ from: root, to: r, chunks: [r], bytes: chunk, combine: "copy" as const })));
+      steps.push(
+        all
+          .filter((r) => r !== root)
+          .map((r) => ({ from: root, to: r, chunks: [r], bytes: chunk, combine: "copy" as const })),
+      );
       return { algorithm: "direct", steps };
     case "all-to-all": {
       // Each step pairs ranks that swap one chunk: partner r XOR k when n is a power of two
@@ -197,12 +225,17 @@ function plan(c: StepCollective, n: number, root: number, S: number): { algorith
       const powerOfTwo = 2 ** ceilLog2(n) === n;
       for (let k = powerOfTwo ? 1 : 0; k < n; k++) {
         const partner = (r: number) => (powerOfTwo ? r ^ k : mod(k - r));
-        steps.push(all.filter((r) => partner(r) !== r).map((r) => ({ from: r, to: partner(r), chunks: [partner(r)], bytes: chunk, combine: "copy" as const })));
+        steps.push(
+          all
+            .filter((r) => partner(r) !== r)
+            .map((r) => ({ from: r, to: partner(r), chunks: [partner(r)], bytes: chunk, combine: "copy" as const })),
+        );
       }
       return { algorithm: "pairwise exchange", steps };
     }
     case "barrier": {
-      for (let k = 0; k < ceilLog2(n); k++) steps.push(all.map((r) => ({ from: r, to: mod(r + 2 ** k), chunks: [0], bytes: 0, combine: "sum" as const })));
+      for (let k = 0; k < ceilLog2(n); k++)
+        steps.push(all.map((r) => ({ from: r, to: mod(r + 2 ** k), chunks: [0], bytes: 0, combine: "sum" as const })));
       return { algorithm: "dissemination", steps };
     }
   }
@@ -223,7 +256,9 @@ function apply(c: StepCollective, before: (Piece | null)[][], transfers: Transfe
       }
       const mine = after[t.to]![slot];
       after[t.to]![slot] =
-        t.combine === "sum" && mine ? { chunk: mine.chunk, sources: union(mine.sources, sent.sources) } : { chunk: sent.chunk, sources: [...sent.sources] };
+        t.combine === "sum" && mine
+          ? { chunk: mine.chunk, sources: union(mine.sources, sent.sources) }
+          : { chunk: sent.chunk, sources: [...sent.sources] };
     }
   }
   return after;
@@ -236,11 +271,16 @@ function apply(c: StepCollective, before: (Piece | null)[][], transfers: Transfe
 export function collectiveSteps(input: CollectiveStepsInput): CollectiveSchedule {
   const c = requireOneOf(input.collective, STEP_COLLECTIVES, "collective");
   const n = requirePositiveInteger(input.ranks, "ranks");
-  if (n < 2 || n > MAX_STEP_RANKS) throw new ModelInputError("ranks", `ranks must be between 2 and ${MAX_STEP_RANKS} (got ${n})`);
-  const S = c === "barrier" ? requireNonNegativeNumber(input.messageBytes ?? 0, "messageBytes") : requirePositiveNumber(input.messageBytes, "messageBytes");
+  if (n < 2 || n > MAX_STEP_RANKS)
+    throw new ModelInputError("ranks", `ranks must be between 2 and ${MAX_STEP_RANKS} (got ${n})`);
+  const S =
+    c === "barrier"
+      ? requireNonNegativeNumber(input.messageBytes ?? 0, "messageBytes")
+      : requirePositiveNumber(input.messageBytes, "messageBytes");
   if (!Number.isFinite(S)) throw new ModelInputError("messageBytes", "messageBytes must be finite");
   const root = input.root === undefined ? 0 : requireNonNegativeNumber(input.root, "root");
-  if (!Number.isInteger(root) || root >= n) throw new ModelInputError("root", `root must be a rank from 0 to ${n - 1} (got ${root})`);
+  if (!Number.isInteger(root) || root >= n)
+    throw new ModelInputError("root", `root must be a rank from 0 to ${n - 1} (got ${root})`);
   const messageBytes = c === "barrier" ? 0 : S;
   const { algorithm, steps: planned } = plan(c, n, root, messageBytes);
   const initial = initialBuffers(c, n, root);
@@ -259,7 +299,18 @@ export function collectiveSteps(input: CollectiveStepsInput): CollectiveSchedule
     return { transfers, buffers, maxLinkBytes };
   });
   const criticalPathBytes = steps.reduce((acc, s) => acc + s.maxLinkBytes, 0);
-  return { collective: c, algorithm, ranks: n, root, messageBytes, chunkBytes: messageBytes / n, initial, steps, bytesSentByRank, criticalPathBytes };
+  return {
+    collective: c,
+    algorithm,
+    ranks: n,
+    root,
+    messageBytes,
+    chunkBytes: messageBytes / n,
+    initial,
+    steps,
+    bytesSentByRank,
+    criticalPathBytes,
+  };
 }
 
 /**
@@ -278,7 +329,10 @@ export function scheduleIsComplete(schedule: CollectiveSchedule): boolean {
   const final = schedule.steps.length > 0 ? schedule.steps[schedule.steps.length - 1]!.buffers : schedule.initial;
   const everyone = range(n);
   const is = (p: Piece | null, chunk: number, sources: number[]) =>
-    p !== null && p.chunk === chunk && p.sources.length === sources.length && p.sources.every((s, i) => s === sources[i]);
+    p !== null &&
+    p.chunk === chunk &&
+    p.sources.length === sources.length &&
+    p.sources.every((s, i) => s === sources[i]);
   return final.every((row, r) =>
     row.every((p, j) => {
       switch (schedule.collective) {

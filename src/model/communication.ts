@@ -38,7 +38,13 @@
  *   sends the fraction $(e-1)/e$ of its $k s b h$ routed activations off the GPU (balanced routing).
  */
 import { isMoeLayer, parseModelConfig, type ModelArchitecture } from "./architecture.ts";
-import { requireFraction, requireNonNegativeNumber, requireOneOf, requirePositiveInteger, requirePositiveNumber } from "./errors.ts";
+import {
+  requireFraction,
+  requireNonNegativeNumber,
+  requireOneOf,
+  requirePositiveInteger,
+  requirePositiveNumber,
+} from "./errors.ts";
 import { modelFlopsPerToken, matmulParameters } from "./compute.ts";
 import { isArchitecture, layerParameters } from "./parameters.ts";
 import { resolveTrainingSetup, stageLayerIndices, trainingMemory, type TrainingSetup } from "./memory.ts";
@@ -48,7 +54,13 @@ import { tpSpRegatherElementsPerLayer } from "./tp-sharding.ts";
 export type Collective = "all-reduce" | "all-gather" | "reduce-scatter" | "all-to-all" | "send-recv";
 
 /** Every collective name. */
-export const COLLECTIVES: readonly Collective[] = ["all-reduce", "all-gather", "reduce-scatter", "all-to-all", "send-recv"];
+export const COLLECTIVES: readonly Collective[] = [
+  "all-reduce",
+  "all-gather",
+  "reduce-scatter",
+  "all-to-all",
+  "send-recv",
+];
 
 /**
  * Bus-bandwidth factor $f$ of nccl-tests: the fraction of the message each GPU sends in a ring.
@@ -144,7 +156,10 @@ export function communicationPerStep(config: unknown, setup: TrainingSetup = {})
   const items: CommunicationItem[] = [];
   const push = (item: Omit<CommunicationItem, "bytesSentPerStep">) => {
     if (item.ranks <= 1 || item.callsPerStep === 0 || item.messageBytes === 0) return;
-    items.push({ ...item, bytesSentPerStep: item.callsPerStep * item.messageBytes * busBandwidthFactor(item.collective, item.ranks) });
+    items.push({
+      ...item,
+      bytesSentPerStep: item.callsPerStep * item.messageBytes * busBandwidthFactor(item.collective, item.ranks),
+    });
   };
 
   // Data parallel / ZeRO: dense and expert parameters have different groups.
@@ -155,7 +170,15 @@ export function communicationPerStep(config: unknown, setup: TrainingSetup = {})
   for (const g of groups) {
     if (g.count === 0) continue;
     if (s.zeroStage === 0) {
-      push({ kind: "dp", name: `${g.label}gradient all-reduce`, collective: "all-reduce", messageBytes: g.count * gradBytes, callsPerStep: 1, ranks: g.ranks, source: "rajbhandari2020zero §7.1" });
+      push({
+        kind: "dp",
+        name: `${g.label}gradient all-reduce`,
+        collective: "all-reduce",
+        messageBytes: g.count * gradBytes,
+        callsPerStep: 1,
+        ranks: g.ranks,
+        source: "rajbhandari2020zero §7.1",
+      });
     } else {
       push({
         kind: "zero",
@@ -167,10 +190,34 @@ export function communicationPerStep(config: unknown, setup: TrainingSetup = {})
         source: "rajbhandari2020zero §7.2",
       });
       if (s.zeroStage === 3) {
-        push({ kind: "zero", name: `${g.label}parameter all-gather (forward)`, collective: "all-gather", messageBytes: g.count * valueBytes, callsPerStep: m, ranks: g.ranks, source: "rajbhandari2020zero §7.2.2" });
-        push({ kind: "zero", name: `${g.label}parameter all-gather (backward)`, collective: "all-gather", messageBytes: g.count * valueBytes, callsPerStep: m, ranks: g.ranks, source: "rajbhandari2020zero §7.2.2" });
+        push({
+          kind: "zero",
+          name: `${g.label}parameter all-gather (forward)`,
+          collective: "all-gather",
+          messageBytes: g.count * valueBytes,
+          callsPerStep: m,
+          ranks: g.ranks,
+          source: "rajbhandari2020zero §7.2.2",
+        });
+        push({
+          kind: "zero",
+          name: `${g.label}parameter all-gather (backward)`,
+          collective: "all-gather",
+          messageBytes: g.count * valueBytes,
+          callsPerStep: m,
+          ranks: g.ranks,
+          source: "rajbhandari2020zero §7.2.2",
+        });
       } else {
-        push({ kind: "zero", name: `${g.label}updated parameter all-gather`, collective: "all-gather", messageBytes: g.count * valueBytes, callsPerStep: 1, ranks: g.ranks, source: "rajbhandari2020zero §7.2.1" });
+        push({
+          kind: "zero",
+          name: `${g.label}updated parameter all-gather`,
+          collective: "all-gather",
+          messageBytes: g.count * valueBytes,
+          callsPerStep: 1,
+          ranks: g.ranks,
+          source: "rajbhandari2020zero §7.2.1",
+        });
       }
     }
   }
@@ -181,8 +228,24 @@ export function communicationPerStep(config: unknown, setup: TrainingSetup = {})
   const tpForward = 2;
   const tpCalls = (tpForward * 2 + (s.recompute === "full" ? tpForward : 0)) * layers.length * m;
   if (s.sequenceParallel) {
-    push({ kind: "tp", name: "sequence-parallel all-gather", collective: "all-gather", messageBytes: activationBytes, callsPerStep: tpCalls, ranks: t, source: "korthikanti2023reducing §4.2.2" });
-    push({ kind: "tp", name: "sequence-parallel reduce-scatter", collective: "reduce-scatter", messageBytes: activationBytes, callsPerStep: tpCalls, ranks: t, source: "korthikanti2023reducing §4.2.2" });
+    push({
+      kind: "tp",
+      name: "sequence-parallel all-gather",
+      collective: "all-gather",
+      messageBytes: activationBytes,
+      callsPerStep: tpCalls,
+      ranks: t,
+      source: "korthikanti2023reducing §4.2.2",
+    });
+    push({
+      kind: "tp",
+      name: "sequence-parallel reduce-scatter",
+      collective: "reduce-scatter",
+      messageBytes: activationBytes,
+      callsPerStep: tpCalls,
+      ranks: t,
+      source: "korthikanti2023reducing §4.2.2",
+    });
     // The column-parallel blocks store only their sequence shard (activations.ts), so the backward
     // pass all-gathers each input again for the weight gradient (overlapped in Megatron-LM).
     // Calls per layer and microbatch: the re-gathered elements over one all-gather's (t-1)/t share.
@@ -194,10 +257,19 @@ export function communicationPerStep(config: unknown, setup: TrainingSetup = {})
       messageBytes: activationBytes,
       callsPerStep: regathersPerLayer * layers.length * m,
       ranks: t,
-      source: "megatronlm2024code, tensor_parallel/layers.py (LinearWithGradAccumulationAndAsyncCommunication.backward)",
+      source:
+        "megatronlm2024code, tensor_parallel/layers.py (LinearWithGradAccumulationAndAsyncCommunication.backward)",
     });
   } else {
-    push({ kind: "tp", name: "tensor-parallel all-reduce", collective: "all-reduce", messageBytes: activationBytes, callsPerStep: tpCalls, ranks: t, source: "narayanan2021efficient §3.2" });
+    push({
+      kind: "tp",
+      name: "tensor-parallel all-reduce",
+      collective: "all-reduce",
+      messageBytes: activationBytes,
+      callsPerStep: tpCalls,
+      ranks: t,
+      source: "narayanan2021efficient §3.2",
+    });
   }
   // Pipeline parallel, the busiest stage: a middle stage sends m activations forward and m
   // gradients back per model chunk (v chunks with interleaving). With two stages there is no
@@ -206,20 +278,46 @@ export function communicationPerStep(config: unknown, setup: TrainingSetup = {})
   if (s.pp > 1) {
     const p2pBytes = s.sequenceParallel ? activationBytes / t : activationBytes;
     const sendsPerMicrobatch = 2 * s.virtualStages - (s.pp === 2 ? 1 : 0);
-    push({ kind: "pp", name: "activation and gradient sends (busiest stage)", collective: "send-recv", messageBytes: p2pBytes, callsPerStep: sendsPerMicrobatch * m, ranks: 2, source: "narayanan2021efficient §3.2, §4.1" });
+    push({
+      kind: "pp",
+      name: "activation and gradient sends (busiest stage)",
+      collective: "send-recv",
+      messageBytes: p2pBytes,
+      callsPerStep: sendsPerMicrobatch * m,
+      ranks: 2,
+      source: "narayanan2021efficient §3.2, §4.1",
+    });
   }
   // Context parallel: K and V chunk per ring step.
   if (s.cp > 1) {
-    const kvColumns = arch.mla ? arch.numHeads * (arch.mla.qkNopeHeadDim + arch.mla.qkRopeHeadDim + arch.mla.vHeadDim) : 2 * arch.numKvHeads * arch.headDim;
+    const kvColumns = arch.mla
+      ? arch.numHeads * (arch.mla.qkNopeHeadDim + arch.mla.qkRopeHeadDim + arch.mla.vHeadDim)
+      : 2 * arch.numKvHeads * arch.headDim;
     const kvBytes = (tokens * kvColumns * valueBytes) / t;
     const rounds = 3 + (s.recompute === "full" ? 1 : 0);
-    push({ kind: "cp", name: "ring attention K/V (and gradient) sends", collective: "send-recv", messageBytes: kvBytes, callsPerStep: rounds * (s.cp - 1) * layers.length * m, ranks: 2, source: "korthikanti2023reducing; ring attention as in Megatron-LM context parallelism" });
+    push({
+      kind: "cp",
+      name: "ring attention K/V (and gradient) sends",
+      collective: "send-recv",
+      messageBytes: kvBytes,
+      callsPerStep: rounds * (s.cp - 1) * layers.length * m,
+      ranks: 2,
+      source: "korthikanti2023reducing; ring attention as in Megatron-LM context parallelism",
+    });
   }
   // Expert parallel.
   if (s.ep > 1 && arch.moe) {
     const moeLayers = layers.filter((i) => isMoeLayer(arch, i)).length;
     const calls = (4 + (s.recompute === "full" ? 2 : 0)) * moeLayers * m;
-    push({ kind: "ep", name: "expert dispatch and combine all-to-all", collective: "all-to-all", messageBytes: arch.moe.expertsPerToken * tokens * h * valueBytes, callsPerStep: calls, ranks: s.ep, source: "deepseekai2024v3 §3.2.2 (dispatch/combine)" });
+    push({
+      kind: "ep",
+      name: "expert dispatch and combine all-to-all",
+      collective: "all-to-all",
+      messageBytes: arch.moe.expertsPerToken * tokens * h * valueBytes,
+      callsPerStep: calls,
+      ranks: s.ep,
+      source: "deepseekai2024v3 §3.2.2 (dispatch/combine)",
+    });
   }
   const bytesSentByKind: Record<CommunicationKind, number> = { dp: 0, zero: 0, tp: 0, pp: 0, cp: 0, ep: 0 };
   for (const item of items) bytesSentByKind[item.kind] += item.bytesSentPerStep;
@@ -299,25 +397,44 @@ export function overlapRatios(config: unknown, input: OverlapInput): OverlapRati
   const layerForwardFlops = (((perTokenForward - headForward) / arch.numLayers) * tokensPerGpu) / s.tp;
   const layerForwardSeconds = layerForwardFlops / rate;
   const stageForwardSeconds = layerForwardSeconds * stage.layerCount;
-  const ratio = (comm: number, compute: number): OverlapRatio => ({ commSeconds: comm, computeSeconds: compute, ratio: comm / compute });
+  const ratio = (comm: number, compute: number): OverlapRatio => ({
+    commSeconds: comm,
+    computeSeconds: compute,
+    ratio: comm / compute,
+  });
 
   const denseParams = stage.parameterCount - stage.expertParameterCount;
   const dpRanks = s.dp * s.cp;
   let dp: OverlapRatio | null = null;
   if (dpRanks > 1 && s.zeroStage < 3) {
     const collective = s.zeroStage === 0 ? "all-reduce" : "reduce-scatter";
-    const comm = collectiveSeconds({ collective, messageBytes: denseParams * gradBytes, ranks: dpRanks, busBandwidthBytesPerSecond: bw.dpBusBytesPerSecond });
+    const comm = collectiveSeconds({
+      collective,
+      messageBytes: denseParams * gradBytes,
+      ranks: dpRanks,
+      busBandwidthBytesPerSecond: bw.dpBusBytesPerSecond,
+    });
     dp = ratio(comm, 2 * stageForwardSeconds);
   }
   let zeroParamGather: OverlapRatio | null = null;
   if (dpRanks > 1 && (s.zeroStage === 1 || s.zeroStage === 2)) {
-    const comm = collectiveSeconds({ collective: "all-gather", messageBytes: denseParams * valueBytes, ranks: dpRanks, busBandwidthBytesPerSecond: bw.dpBusBytesPerSecond });
+    const comm = collectiveSeconds({
+      collective: "all-gather",
+      messageBytes: denseParams * valueBytes,
+      ranks: dpRanks,
+      busBandwidthBytesPerSecond: bw.dpBusBytesPerSecond,
+    });
     zeroParamGather = ratio(comm, stageForwardSeconds);
   }
   let zero3: OverlapRatio | null = null;
   if (dpRanks > 1 && s.zeroStage === 3) {
     const layerParams = layerParameters(arch, 0).total / s.tp;
-    const comm = collectiveSeconds({ collective: "all-gather", messageBytes: layerParams * valueBytes, ranks: dpRanks, busBandwidthBytesPerSecond: bw.dpBusBytesPerSecond });
+    const comm = collectiveSeconds({
+      collective: "all-gather",
+      messageBytes: layerParams * valueBytes,
+      ranks: dpRanks,
+      busBandwidthBytesPerSecond: bw.dpBusBytesPerSecond,
+    });
     zero3 = ratio(comm, layerForwardSeconds);
   }
   let tp: OverlapRatio | null = null;
@@ -325,15 +442,36 @@ export function overlapRatios(config: unknown, input: OverlapInput): OverlapRati
     const message = tokensPerGpu * arch.hiddenSize * valueBytes;
     const comm = s.sequenceParallel
       ? 2 *
-        (collectiveSeconds({ collective: "all-gather", messageBytes: message, ranks: s.tp, busBandwidthBytesPerSecond: bw.tpBusBytesPerSecond }) +
-          collectiveSeconds({ collective: "reduce-scatter", messageBytes: message, ranks: s.tp, busBandwidthBytesPerSecond: bw.tpBusBytesPerSecond }))
-      : 2 * collectiveSeconds({ collective: "all-reduce", messageBytes: message, ranks: s.tp, busBandwidthBytesPerSecond: bw.tpBusBytesPerSecond });
+        (collectiveSeconds({
+          collective: "all-gather",
+          messageBytes: message,
+          ranks: s.tp,
+          busBandwidthBytesPerSecond: bw.tpBusBytesPerSecond,
+        }) +
+          collectiveSeconds({
+            collective: "reduce-scatter",
+            messageBytes: message,
+            ranks: s.tp,
+            busBandwidthBytesPerSecond: bw.tpBusBytesPerSecond,
+          }))
+      : 2 *
+        collectiveSeconds({
+          collective: "all-reduce",
+          messageBytes: message,
+          ranks: s.tp,
+          busBandwidthBytesPerSecond: bw.tpBusBytesPerSecond,
+        });
     tp = ratio(comm, layerForwardSeconds);
   }
   let pp: OverlapRatio | null = null;
   if (s.pp > 1) {
     const message = (tokensPerGpu * arch.hiddenSize * valueBytes) / (s.sequenceParallel ? s.tp : 1);
-    const comm = collectiveSeconds({ collective: "send-recv", messageBytes: message, ranks: 2, busBandwidthBytesPerSecond: bw.ppBytesPerSecond });
+    const comm = collectiveSeconds({
+      collective: "send-recv",
+      messageBytes: message,
+      ranks: 2,
+      busBandwidthBytesPerSecond: bw.ppBytesPerSecond,
+    });
     pp = ratio(comm, stageForwardSeconds / s.virtualStages);
   }
   return { dp, zeroParamGather, zero3, tp, pp };

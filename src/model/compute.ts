@@ -23,12 +23,7 @@
  */
 import { parseModelConfig, type ModelArchitecture } from "./architecture.ts";
 import type { Recompute } from "./activations.ts";
-import {
-  requireFraction,
-  requireOneOf,
-  requirePositiveInteger,
-  requirePositiveNumber,
-} from "./errors.ts";
+import { requireFraction, requireOneOf, requirePositiveInteger, requirePositiveNumber } from "./errors.ts";
 import { countParameters, isArchitecture } from "./parameters.ts";
 
 /** FLOPs per trained token, split into the parameter and attention terms. */
@@ -186,7 +181,13 @@ export function narayananFullRecomputeFlops({ B, L, s, h, V }: MegatronShape): n
 }
 
 /** chowdhery2022palm App. B: training FLOPs per token $6N + 12 L H Q T$ ($H$ heads of dimension $Q$, sequence length $T$). */
-export function palmFlopsPerToken(parameters: number, layers: number, heads: number, headDim: number, seqLength: number): number {
+export function palmFlopsPerToken(
+  parameters: number,
+  layers: number,
+  heads: number,
+  headDim: number,
+  seqLength: number,
+): number {
   requirePositiveNumber(parameters, "parameters");
   requirePositiveInteger(layers, "layers");
   requirePositiveInteger(heads, "heads");

@@ -120,7 +120,13 @@ function divisors(n: number): number[] {
 }
 
 /** Bus bandwidth a group of `ranks` ranks spaced `stride` apart gets in the simplest two-level model: NVLink inside a node, the inter-node figure otherwise. */
-export function groupBandwidth(ranks: number, stride: number, gpusPerNode: number, intraBytesPerSecond: number, interBytesPerSecond: number): number {
+export function groupBandwidth(
+  ranks: number,
+  stride: number,
+  gpusPerNode: number,
+  intraBytesPerSecond: number,
+  interBytesPerSecond: number,
+): number {
   return ranks * stride <= gpusPerNode ? intraBytesPerSecond : interBytesPerSecond;
 }
 
@@ -129,17 +135,27 @@ export function groupBandwidth(ranks: number, stride: number, gpusPerNode: numbe
  * Throws `ModelInputError` naming the field for invalid input.
  */
 export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResult {
-  const arch: ModelArchitecture = isArchitecture(input.config) ? input.config : parseModelConfig(input.config).architecture;
+  const arch: ModelArchitecture = isArchitecture(input.config)
+    ? input.config
+    : parseModelConfig(input.config).architecture;
   const gpuCount = requirePositiveInteger(input.gpuCount, "gpuCount");
   const seqLength = requirePositiveInteger(input.seqLength, "seqLength");
   const batch = requirePositiveInteger(input.globalBatchSequences, "globalBatchSequences");
   const baseNet = findInterconnect(input.gpu.id);
   if (!baseNet) throw new ModelInputError("gpu", `no measured bandwidths for GPU "${input.gpu.id}"`);
   const gpusPerNode = requirePositiveInteger(input.gpusPerNode ?? baseNet.gpusPerNode, "gpusPerNode");
-  const inter = requirePositiveNumber(input.interNodeBytesPerSecond ?? baseNet.nicBusBytesPerSecond, "interNodeBytesPerSecond");
-  const efficiency = requireFraction(input.computeEfficiency ?? KERNEL_EFFICIENCY[gpuGeneration(input.gpu.id)], "computeEfficiency");
+  const inter = requirePositiveNumber(
+    input.interNodeBytesPerSecond ?? baseNet.nicBusBytesPerSecond,
+    "interNodeBytesPerSecond",
+  );
+  const efficiency = requireFraction(
+    input.computeEfficiency ?? KERNEL_EFFICIENCY[gpuGeneration(input.gpu.id)],
+    "computeEfficiency",
+  );
   const usable = requireFraction(input.usableMemoryFraction ?? 0.9, "usableMemoryFraction");
-  const microBatchSizes = (input.microBatchSizes ?? [1, 2, 4, 8]).map((b) => requirePositiveInteger(b, "microBatchSizes"));
+  const microBatchSizes = (input.microBatchSizes ?? [1, 2, 4, 8]).map((b) =>
+    requirePositiveInteger(b, "microBatchSizes"),
+  );
   const maxTp = requirePositiveInteger(input.maxTp ?? gpusPerNode, "maxTp");
   if (gpuCount > 1_000_000) throw new ModelInputError("gpuCount", "gpuCount must be at most 1,000,000");
   if (seqLength > 10_000_000) throw new ModelInputError("seqLength", "seqLength must be at most 10,000,000");
@@ -165,7 +181,16 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
           if (experts % ep !== 0 || (dp * cp) % ep !== 0) continue;
           let layoutValid = true;
           try {
-            trainingMemory(arch, { seqLength, tp, sequenceParallel: tp > 1, pp, cp, dp, ep, microbatches: Math.max(pp, 1) });
+            trainingMemory(arch, {
+              seqLength,
+              tp,
+              sequenceParallel: tp > 1,
+              pp,
+              cp,
+              dp,
+              ep,
+              microbatches: Math.max(pp, 1),
+            });
           } catch (e) {
             if (e instanceof ModelInputError) layoutValid = false;
             else throw e;
@@ -188,7 +213,20 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
                   ruledOutMemory++;
                   continue;
                 }
-                const setup: TrainingSetup = { seqLength, microBatchSize: b, tp, sequenceParallel: tp > 1, pp, cp, dp, ep, zeroStage, recompute, microbatches: m, fp32GradAccum: true };
+                const setup: TrainingSetup = {
+                  seqLength,
+                  microBatchSize: b,
+                  tp,
+                  sequenceParallel: tp > 1,
+                  pp,
+                  cp,
+                  dp,
+                  ep,
+                  zeroStage,
+                  recompute,
+                  microbatches: m,
+                  fp32GradAccum: true,
+                };
                 const memory = trainingMemory(arch, setup).perGpu.total;
                 if (memory > limit) {
                   ruledOutMemory++;
@@ -209,12 +247,26 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
   function rankOne(
     a: ModelArchitecture,
     _setup: TrainingSetup,
-    c: { dp: number; tp: number; pp: number; cp: number; ep: number; zeroStage: ZeroStage; recompute: Recompute; b: number; m: number; memory: number },
+    c: {
+      dp: number;
+      tp: number;
+      pp: number;
+      cp: number;
+      ep: number;
+      zeroStage: ZeroStage;
+      recompute: Recompute;
+      b: number;
+      m: number;
+      memory: number;
+    },
   ): RankedConfig {
     const splits: number[][] = [];
     if (c.pp === 1) splits.push([a.numLayers]);
     else {
-      const even = Array.from({ length: c.pp }, (_, i) => Math.floor(a.numLayers / c.pp) + (i < a.numLayers % c.pp ? 1 : 0));
+      const even = Array.from(
+        { length: c.pp },
+        (_, i) => Math.floor(a.numLayers / c.pp) + (i < a.numLayers % c.pp ? 1 : 0),
+      );
       splits.push(even);
       try {
         const trimmed = balancedStageLayers(a.numLayers, c.pp, 1);

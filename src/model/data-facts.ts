@@ -57,7 +57,8 @@ function gpuFacts(): DataFact[] {
   }
   for (const n of INTERCONNECTS) {
     const add = (value: number | null, what: string) => {
-      if (value !== null && value > 0) out.push({ unit: "bytesPerSecond", value, name: `${n.gpuId} ${what}`, requires: productWords(n.gpuId) });
+      if (value !== null && value > 0)
+        out.push({ unit: "bytesPerSecond", value, name: `${n.gpuId} ${what}`, requires: productWords(n.gpuId) });
     };
     add(n.nvlinkRingBusBytesPerSecond, "NVLink ring bus bandwidth (nccl-tests)");
     add(n.nvlinkNvlsAllReduceBusBytesPerSecond, "NVLink SHARP all-reduce bus bandwidth (nccl-tests)");
@@ -103,7 +104,13 @@ export const FACT_UNITS: Readonly<Record<string, { unit: FactUnit; scale: number
  * unit of the last printed digit (`halfUnit`), of a product the `context` (the paragraph) names.
  * Unitless numbers match only exact parameter counts.
  */
-export function matchDataFact(value: number, proseUnit: string, halfUnit: number, context = "", near = ""): DataFact | undefined {
+export function matchDataFact(
+  value: number,
+  proseUnit: string,
+  halfUnit: number,
+  context = "",
+  near = "",
+): DataFact | undefined {
   const u = FACT_UNITS[proseUnit];
   if (!u) return undefined;
   if (proseUnit === "" && (!Number.isInteger(value) || value < 1e6)) return undefined;
@@ -115,5 +122,12 @@ export function matchDataFact(value: number, proseUnit: string, halfUnit: number
   );
   // Several facts may share a value (fp8 dense = bf16 sparse): name the one the text is about.
   const words = near.toLowerCase();
-  return matches.find((f) => f.name.split(" ").slice(1, 2).some((w) => words.includes(w.toLowerCase()))) ?? matches[0];
+  return (
+    matches.find((f) =>
+      f.name
+        .split(" ")
+        .slice(1, 2)
+        .some((w) => words.includes(w.toLowerCase())),
+    ) ?? matches[0]
+  );
 }

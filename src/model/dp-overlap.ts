@@ -175,8 +175,17 @@ export function validateDpTimelineInput(input: DpTimelineInput): DpTimelineInput
 export function dataParallelTimeline(input: DpTimelineInput): DpTimeline {
   validateDpTimelineInput(input);
   const {
-    gradientBytes, layers, forwardSeconds, backwardSeconds, microbatches, dp, bucketBytes,
-    busBandwidthBytesPerSecond, collectiveLatencySeconds, overlap, noSync,
+    gradientBytes,
+    layers,
+    forwardSeconds,
+    backwardSeconds,
+    microbatches,
+    dp,
+    bucketBytes,
+    busBandwidthBytesPerSecond,
+    collectiveLatencySeconds,
+    overlap,
+    noSync,
   } = input;
   const buckets = bucketCount(gradientBytes, bucketBytes);
   const layerBytes = gradientBytes / layers;
@@ -189,16 +198,28 @@ export function dataParallelTimeline(input: DpTimelineInput): DpTimeline {
   for (let mb = 0; mb < microbatches; mb++) {
     if (forwardSeconds > 0) {
       segments.push({
-        lane: "compute", kind: "forward", microbatch: mb, bucket: -1, bytes: 0,
-        readySeconds: clock, startSeconds: clock, endSeconds: clock + forwardSeconds,
+        lane: "compute",
+        kind: "forward",
+        microbatch: mb,
+        bucket: -1,
+        bytes: 0,
+        readySeconds: clock,
+        startSeconds: clock,
+        endSeconds: clock + forwardSeconds,
       });
     }
     clock += forwardSeconds;
     const backwardStart = clock;
     const backwardEnd = backwardStart + backwardSeconds;
     segments.push({
-      lane: "compute", kind: "backward", microbatch: mb, bucket: -1, bytes: 0,
-      readySeconds: backwardStart, startSeconds: backwardStart, endSeconds: backwardEnd,
+      lane: "compute",
+      kind: "backward",
+      microbatch: mb,
+      bucket: -1,
+      bytes: 0,
+      readySeconds: backwardStart,
+      startSeconds: backwardStart,
+      endSeconds: backwardEnd,
     });
     clock = backwardEnd;
     const sync = !noSync || mb === microbatches - 1;
@@ -213,8 +234,14 @@ export function dataParallelTimeline(input: DpTimelineInput): DpTimeline {
       const start = Math.max(ready, commFree);
       const duration = allReduceSeconds(bytes, dp, busBandwidthBytesPerSecond, collectiveLatencySeconds);
       segments.push({
-        lane: "comm", kind: "allreduce", microbatch: mb, bucket: k, bytes,
-        readySeconds: ready, startSeconds: start, endSeconds: start + duration,
+        lane: "comm",
+        kind: "allreduce",
+        microbatch: mb,
+        bucket: k,
+        bytes,
+        readySeconds: ready,
+        startSeconds: start,
+        endSeconds: start + duration,
       });
       commFree = start + duration;
       commSeconds += duration;

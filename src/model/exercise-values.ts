@@ -190,8 +190,11 @@ function values(): Record<string, ExerciseValue> {
   put("ch8.gpus405Floor", v(Math.floor((16 * psi405b) / (72 * GB)), "GPUs", d0));
   put("ch8.perGpu405GB", v(((psi405b / 128) * (4 + 12 / 64)) / GB, "GB", d1));
   put("ch8.perGpu405NoZeroGB", v(((psi405b / 128) * 16) / GB, "GB", d1));
-  put("ch8.chunks", v(Math.floor((15 / 32) / 0.1 / 1) + 1, "chunks", d0));
-  put("ch8.a100Tokens", v((KERNEL_EFFICIENCY.ampere * a100.bf16FlopsPerSecond) / a100NicBusBytesPerSecond(), "tokens", d0));
+  put("ch8.chunks", v(Math.floor(15 / 32 / 0.1 / 1) + 1, "chunks", d0));
+  put(
+    "ch8.a100Tokens",
+    v((KERNEL_EFFICIENCY.ampere * a100.bf16FlopsPerSecond) / a100NicBusBytesPerSecond(), "tokens", d0),
+  );
   put("ch8.mtbiHours", v((54 * 24) / 419, "hours", d2));
   put("ch8.lostShare", v((100 * (419 * 40)) / 60 / (54 * 24), "%", d1));
 
@@ -239,7 +242,10 @@ function values(): Record<string, ExerciseValue> {
   put("a1.adamAllStatesGB", v((12 * psi8b) / GB, "GB", d2));
 
   // Appendix D (overlap math).
-  put("a3.breakEvenTokens", v((KERNEL_EFFICIENCY.ampere * gpu("a100-sxm-80gb").bf16FlopsPerSecond) / a100NicBusBytesPerSecond(), "tokens", d0));
+  put(
+    "a3.breakEvenTokens",
+    v((KERNEL_EFFICIENCY.ampere * gpu("a100-sxm-80gb").bf16FlopsPerSecond) / a100NicBusBytesPerSecond(), "tokens", d0),
+  );
   // The prose values of each chapter (the number ledger, issue #27), one module per chapter.
   prefaceValues(put);
   introductionValues(put);

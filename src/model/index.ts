@@ -72,8 +72,24 @@ export {
 export { MODEL_PRESETS, findModelPreset, type ModelPreset } from "../data/models.ts";
 export { GPUS, findGpu, type GpuSpec } from "../data/gpus.ts";
 export { INTERCONNECTS, findInterconnect, type InterconnectSpec } from "../data/interconnects.ts";
-export { PUBLISHED_RUNS, EXCLUDED_RUNS, type PublishedRun, type RunLayout, type ReportedThroughput } from "../data/published-runs.ts";
-export { simulateMoeRouting, validateMoeRoutingInput, expertCapacity, expertPopularity, expertDispatchBytes, type MoeRoutingInput, type MoeRoutingResult, type MoeAssignment, type ExpertDispatchInput } from "./moe-routing.ts";
+export {
+  PUBLISHED_RUNS,
+  EXCLUDED_RUNS,
+  type PublishedRun,
+  type RunLayout,
+  type ReportedThroughput,
+} from "../data/published-runs.ts";
+export {
+  simulateMoeRouting,
+  validateMoeRoutingInput,
+  expertCapacity,
+  expertPopularity,
+  expertDispatchBytes,
+  type MoeRoutingInput,
+  type MoeRoutingResult,
+  type MoeAssignment,
+  type ExpertDispatchInput,
+} from "./moe-routing.ts";
 export * from "./dp-overlap.ts";
 export * from "./number-formats.ts";
 export {

@@ -131,7 +131,11 @@ export function modelStateBytes(parameterCount: number, options: ModelStateOptio
   const zeroStage = requireOneOf(options.zeroStage ?? 0, [0, 1, 2, 3] as const, "zeroStage");
   const dp = requirePositiveInteger(options.dp ?? 1, "dp");
   const fp32GradAccum = requireBoolean(options.fp32GradAccum ?? false, "fp32GradAccum");
-  const fp32GradBuffer = requireOneOf(options.fp32GradBuffer ?? "alongside", ["alongside", "replace"] as const, "fp32GradBuffer");
+  const fp32GradBuffer = requireOneOf(
+    options.fp32GradBuffer ?? "alongside",
+    ["alongside", "replace"] as const,
+    "fp32GradBuffer",
+  );
   const per = bytesPerParameter(precision, fp32GradAccum, fp32GradBuffer);
   const parameters = (parameterCount * per.parameters) / (zeroStage >= 3 ? dp : 1);
   const gradients = (parameterCount * per.gradients) / (zeroStage >= 2 ? dp : 1);
@@ -299,7 +303,10 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
     throw new ModelInputError("cp", `cp (${cp}) must divide the sequence length (${seqLength})`);
   }
   if (sequenceParallel && (seqLength / cp) % tp !== 0) {
-    throw new ModelInputError("tp", `with sequence parallelism, tp (${tp}) must divide the per-GPU sequence length (${seqLength / cp})`);
+    throw new ModelInputError(
+      "tp",
+      `with sequence parallelism, tp (${tp}) must divide the per-GPU sequence length (${seqLength / cp})`,
+    );
   }
   if (pp > arch.numLayers) {
     throw new ModelInputError("pp", `pp (${pp}) exceeds the number of layers (${arch.numLayers})`);
@@ -310,12 +317,18 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
       throw new ModelInputError("ep", `ep (${ep}) must divide the number of experts (${arch.moe.routedExperts})`);
     }
     if ((dp * cp) % ep !== 0) {
-      throw new ModelInputError("ep", `ep (${ep}) must divide dp × cp (${dp * cp}): expert-parallel ranks are data-parallel ranks`);
+      throw new ModelInputError(
+        "ep",
+        `ep (${ep}) must divide dp × cp (${dp * cp}): expert-parallel ranks are data-parallel ranks`,
+      );
     }
   }
   if (schedule === "interleaved") {
     if (virtualStages < 2) {
-      throw new ModelInputError("virtualStages", `the interleaved schedule needs at least 2 chunks per stage (got ${virtualStages})`);
+      throw new ModelInputError(
+        "virtualStages",
+        `the interleaved schedule needs at least 2 chunks per stage (got ${virtualStages})`,
+      );
     }
     if (arch.numLayers % (pp * virtualStages) !== 0) {
       throw new ModelInputError(
@@ -324,7 +337,10 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
       );
     }
     if (microbatches % pp !== 0) {
-      throw new ModelInputError("microbatches", `the interleaved schedule needs microbatches (${microbatches}) to be a multiple of pp (${pp})`);
+      throw new ModelInputError(
+        "microbatches",
+        `the interleaved schedule needs microbatches (${microbatches}) to be a multiple of pp (${pp})`,
+      );
     }
   }
   return {
@@ -356,7 +372,10 @@ export function stageLayerIndices(numLayers: number, pp: number, stage: number, 
   requirePositiveInteger(virtualStages, "virtualStages");
   if (stage >= pp) throw new ModelInputError("stage", `stage (${stage}) must be below pp (${pp})`);
   if (pp * virtualStages > numLayers || (virtualStages > 1 && numLayers % (pp * virtualStages) !== 0)) {
-    throw new ModelInputError("pp", `pp × chunks (${pp} × ${virtualStages}) must not exceed, and with chunks must divide, the layers (${numLayers})`);
+    throw new ModelInputError(
+      "pp",
+      `pp × chunks (${pp} × ${virtualStages}) must not exceed, and with chunks must divide, the layers (${numLayers})`,
+    );
   }
   const out: number[] = [];
   if (virtualStages > 1) {
@@ -407,7 +426,9 @@ export function trainingMemory(config: unknown, setup: TrainingSetup = {}): Trai
   const { arch, warnings } = resolveArchitecture(config);
   const s = resolveTrainingSetup(arch, setup);
   if (s.zeroStage >= 2 && s.pp > 1) {
-    warnings.push("DeepSpeed does not combine ZeRO-2/3 with pipeline parallelism; the sharding formula is applied anyway");
+    warnings.push(
+      "DeepSpeed does not combine ZeRO-2/3 with pipeline parallelism; the sharding formula is applied anyway",
+    );
   }
   if (s.fp32GradAccum && s.precision === "fp32") {
     warnings.push("fp32GradAccum has no effect with fp32 precision: gradients are already fp32");
@@ -463,7 +484,8 @@ export function trainingMemory(config: unknown, setup: TrainingSetup = {}): Trai
       experts += lp.routedExperts / s.ep / t;
       const acts = layerActs(index);
       layerBytes += storedLayerBytes(acts, s.recompute);
-      if (s.recompute !== "none") workspace = Math.max(workspace, acts.totalBytes - storedLayerBytes(acts, s.recompute));
+      if (s.recompute !== "none")
+        workspace = Math.max(workspace, acts.totalBytes - storedLayerBytes(acts, s.recompute));
     }
     const first = stage === 0;
     const last = stage === s.pp - 1;
@@ -489,7 +511,11 @@ export function trainingMemory(config: unknown, setup: TrainingSetup = {}): Trai
     // tensors before it recomputes the last layer. So the peak holds the larger of the two beside
     // the stored tensors, not their sum (measured with the companion: companion/measurements.json,
     // the `--recompute full` layouts).
-    const activations = layersActivation + embeddingActivation + (headActivation - headPerMicrobatch) + Math.max(headPerMicrobatch, workspace);
+    const activations =
+      layersActivation +
+      embeddingActivation +
+      (headActivation - headPerMicrobatch) +
+      Math.max(headPerMicrobatch, workspace);
 
     const parameters =
       (dense * per.parameters) / (s.zeroStage >= 3 ? denseShard : 1) +
@@ -523,7 +549,8 @@ export function trainingMemory(config: unknown, setup: TrainingSetup = {}): Trai
   for (const st of stages) if (st.total > peak.total) peak = st;
   for (const st of stages) {
     for (const key of ["parameters", "gradients", "optimizer", "activations", "total"] as const) {
-      if (!Number.isFinite(st[key])) throw new ModelInputError("setup", `memory of stage ${st.stage} is not finite; check the inputs`);
+      if (!Number.isFinite(st[key]))
+        throw new ModelInputError("setup", `memory of stage ${st.stage} is not finite; check the inputs`);
     }
   }
   return {

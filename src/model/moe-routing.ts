@@ -310,7 +310,11 @@ export function switchBalanceLoss(probabilities: readonly (readonly number[])[])
   const dispatched = new Array<number>(experts).fill(0);
   const meanProbability = new Array<number>(experts).fill(0);
   for (const row of probabilities) {
-    if (!Array.isArray(row) || row.length !== experts || row.some((p) => typeof p !== "number" || !Number.isFinite(p) || p < 0)) {
+    if (
+      !Array.isArray(row) ||
+      row.length !== experts ||
+      row.some((p) => typeof p !== "number" || !Number.isFinite(p) || p < 0)
+    ) {
       throw new ModelInputError("probabilities", `every row must hold ${experts} non-negative finite numbers`);
     }
     const sum = row.reduce((a, b) => a + b, 0);

@@ -357,8 +357,10 @@ export function swampingRatio(id: NumberFormatId): number {
  * Every limit of one format, as the chapter's table prints them: the fields of its layout
  * (src/data/number-formats.ts) and what follows from them.
  */
-export interface NumberFormatSummary
-  extends Pick<NumberFormatSpec, "id" | "label" | "exponentBits" | "mantissaBits" | "bias" | "storageBits"> {
+export interface NumberFormatSummary extends Pick<
+  NumberFormatSpec,
+  "id" | "label" | "exponentBits" | "mantissaBits" | "bias" | "storageBits"
+> {
   readonly maxFinite: number;
   readonly minNormal: number;
   /** null where the defining document does not specify subnormals (tf32). */

@@ -82,7 +82,10 @@ function attentionParameters(arch: ModelArchitecture): number {
     const a = arch.numHeads;
     const qkDim = mla.qkNopeHeadDim + mla.qkRopeHeadDim;
     const q = mla.qLoraRank > 0 ? h * mla.qLoraRank + mla.qLoraRank + mla.qLoraRank * a * qkDim : h * a * qkDim;
-    const kv = h * (mla.kvLoraRank + mla.qkRopeHeadDim) + mla.kvLoraRank + mla.kvLoraRank * a * (mla.qkNopeHeadDim + mla.vHeadDim);
+    const kv =
+      h * (mla.kvLoraRank + mla.qkRopeHeadDim) +
+      mla.kvLoraRank +
+      mla.kvLoraRank * a * (mla.qkNopeHeadDim + mla.vHeadDim);
     const o = a * mla.vHeadDim * h;
     return q + kv + o;
   }

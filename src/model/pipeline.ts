@@ -47,7 +47,13 @@
  *   of the second (2× parameters). Needs even $p$ and even $m \ge 2p$. Communication/computation
  *   overlap inside an FB op is not modelled (comm time is zero here).
  */
-import { ModelInputError, requireNonNegativeNumber, requireOneOf, requirePositiveInteger, requirePositiveNumber } from "./errors.ts";
+import {
+  ModelInputError,
+  requireNonNegativeNumber,
+  requireOneOf,
+  requirePositiveInteger,
+  requirePositiveNumber,
+} from "./errors.ts";
 
 /** Pipeline schedules the generator lays out. */
 export type PipelineSchedule = "afab" | "1f1b" | "interleaved" | "zb-h1" | "dualpipe";
@@ -142,23 +148,36 @@ function resolve(input: PipelineInput) {
   const schedule = requireOneOf(input.schedule, PIPELINE_SCHEDULES, "schedule");
   const p = requirePositiveInteger(input.stages, "stages");
   const m = requirePositiveInteger(input.microbatches, "microbatches");
-  if (p > PIPELINE_LIMITS.stages) throw new ModelInputError("stages", `stages must be at most ${PIPELINE_LIMITS.stages} (got ${p})`);
+  if (p > PIPELINE_LIMITS.stages)
+    throw new ModelInputError("stages", `stages must be at most ${PIPELINE_LIMITS.stages} (got ${p})`);
   if (m > PIPELINE_LIMITS.microbatches) {
-    throw new ModelInputError("microbatches", `microbatches must be at most ${PIPELINE_LIMITS.microbatches} (got ${m})`);
+    throw new ModelInputError(
+      "microbatches",
+      `microbatches must be at most ${PIPELINE_LIMITS.microbatches} (got ${m})`,
+    );
   }
   const v = schedule === "interleaved" ? requirePositiveInteger(input.chunks ?? 2, "chunks") : 1;
   if (schedule !== "interleaved" && input.chunks !== undefined && input.chunks !== 1) {
     requirePositiveInteger(input.chunks, "chunks");
-    throw new ModelInputError("chunks", `chunks applies to the interleaved schedule only (got ${input.chunks} with ${schedule})`);
+    throw new ModelInputError(
+      "chunks",
+      `chunks applies to the interleaved schedule only (got ${input.chunks} with ${schedule})`,
+    );
   }
   const forward = requirePositiveNumber(input.forward ?? 1, "forward");
   const backward = requirePositiveNumber(input.backward ?? 1, "backward");
   const weightGrad = requireNonNegativeNumber(input.weightGrad ?? 1, "weightGrad");
-  const forwardBackward = requirePositiveNumber(input.forwardBackward ?? forward + backward + weightGrad, "forwardBackward");
+  const forwardBackward = requirePositiveNumber(
+    input.forwardBackward ?? forward + backward + weightGrad,
+    "forwardBackward",
+  );
   if (schedule === "interleaved") {
     if (v < 2) throw new ModelInputError("chunks", `the interleaved schedule needs at least 2 chunks (got ${v})`);
     if (m % p !== 0) {
-      throw new ModelInputError("microbatches", `the interleaved schedule needs microbatches (${m}) to be a multiple of stages (${p})`);
+      throw new ModelInputError(
+        "microbatches",
+        `the interleaved schedule needs microbatches (${m}) to be a multiple of stages (${p})`,
+      );
     }
   }
   if (schedule === "zb-h1" && weightGrad === 0) {
@@ -167,12 +186,19 @@ function resolve(input: PipelineInput) {
   if (schedule === "dualpipe") {
     if (p % 2 !== 0) throw new ModelInputError("stages", `dualpipe needs an even number of stages (got ${p})`);
     if (m % 2 !== 0 || m < 2 * p) {
-      throw new ModelInputError("microbatches", `dualpipe needs an even number of microbatches of at least 2 × stages = ${2 * p} (got ${m})`);
+      throw new ModelInputError(
+        "microbatches",
+        `dualpipe needs an even number of microbatches of at least 2 × stages = ${2 * p} (got ${m})`,
+      );
     }
-    if (weightGrad === 0) throw new ModelInputError("weightGrad", "dualpipe splits the backward pass: weightGrad must be positive");
+    if (weightGrad === 0)
+      throw new ModelInputError("weightGrad", "dualpipe splits the backward pass: weightGrad must be positive");
   }
   if (p * m * v * 3 > PIPELINE_LIMITS.ops) {
-    throw new ModelInputError("microbatches", `stages × microbatches × chunks is too large to lay out (limit ${PIPELINE_LIMITS.ops / 3} ops)`);
+    throw new ModelInputError(
+      "microbatches",
+      `stages × microbatches × chunks is too large to lay out (limit ${PIPELINE_LIMITS.ops / 3} ops)`,
+    );
   }
   return { schedule, p, m, v, forward, backward, weightGrad, forwardBackward };
 }
@@ -199,7 +225,14 @@ function planAfab(r: Resolved): PlannedOp[][] {
 }
 
 /** An op of microbatch `mb` and chunk `chunk` that waits for `deps` and is known as `key`. */
-function plannedOp(kind: PipelineOpKind, mb: number, chunk: number, duration: number, deps: string[], key: string): PlannedOp {
+function plannedOp(
+  kind: PipelineOpKind,
+  mb: number,
+  chunk: number,
+  duration: number,
+  deps: string[],
+  key: string,
+): PlannedOp {
   return { kind, microbatch: mb, chunk, duration, deps, key };
 }
 
@@ -210,7 +243,10 @@ function fOp(mb: number, chunk: number, duration: number, vs: number): PlannedOp
 
 /** The backward op on virtual stage `vs` of `vTotal`: it frees what the forward op created. */
 function bOp(mb: number, chunk: number, duration: number, vs: number, vTotal: number): PlannedOp {
-  return { ...plannedOp("B", mb, chunk, duration, backwardDeps(vs, vTotal, mb), bKey(vs, mb)), frees: `${mb}:${chunk}` };
+  return {
+    ...plannedOp("B", mb, chunk, duration, backwardDeps(vs, vTotal, mb), bKey(vs, mb)),
+    frees: `${mb}:${chunk}`,
+  };
 }
 
 /** The weight-gradient op that zero-bubble schedules split off the backward op on stage `vs`. */
@@ -332,7 +368,15 @@ function planDualPipe(r: Resolved): PlannedOp[][] {
     };
     const forward = (phase: number) => {
       const f = fPart(phase);
-      ops.push({ kind: "F", microbatch: mbNumber(f.d, f.j), chunk: f.d, duration: r.forward, deps: f.deps, key: f.key, creates: `${mbNumber(f.d, f.j)}:${f.d}` });
+      ops.push({
+        kind: "F",
+        microbatch: mbNumber(f.d, f.j),
+        chunk: f.d,
+        duration: r.forward,
+        deps: f.deps,
+        key: f.key,
+        creates: `${mbNumber(f.d, f.j)}:${f.d}`,
+      });
     };
     const backward = (phase: number, zb: boolean) => {
       const b = bPart(phase);
@@ -351,7 +395,14 @@ function planDualPipe(r: Resolved): PlannedOp[][] {
       const w = pendingW.shift();
       if (!w) throw new Error("DualPipe plan: weight step with an empty queue");
       const k = stageOf(w.d, rank);
-      ops.push({ kind: "W", microbatch: mbNumber(w.d, w.j), chunk: w.d, duration: r.weightGrad, deps: [bk(w.d, k, w.j)], key: `W:${w.d}/${k}:${w.j}` });
+      ops.push({
+        kind: "W",
+        microbatch: mbNumber(w.d, w.j),
+        chunk: w.d,
+        duration: r.weightGrad,
+        deps: [bk(w.d, k, w.j)],
+        key: `W:${w.d}/${k}:${w.j}`,
+      });
     };
     const forwardBackward = (fPhase: number, bPhase: number) => {
       const f = fPart(fPhase);
@@ -510,7 +561,8 @@ export function pipelineSchedule(input: PipelineInput): PipelineResult {
   }
   const { ops, peakInFlight } = layOut(plans);
   const makespan = ops.reduce((acc, op) => Math.max(acc, op.end), 0);
-  if (!Number.isFinite(makespan)) throw new ModelInputError("forward", "the durations are too large: the makespan is not a finite number");
+  if (!Number.isFinite(makespan))
+    throw new ModelInputError("forward", "the durations are too large: the makespan is not a finite number");
   const busyPerStage = plans.map((stageOps) => stageOps.reduce((acc, op) => acc + op.duration, 0));
   const idlePerStage = busyPerStage.map((busy) => makespan - busy);
   const busy = busyPerStage.reduce((a, b) => a + b, 0);
@@ -552,7 +604,12 @@ export function bubbleTimeZbH1(stages: number, forward: number, backward: number
 }
 
 /** Closed form: DualPipe bubble time $(p/2-1)(T_{F\&B} + T_B - 3T_W)$ as printed in the DualPipe README, with $T_B$ the full backward. */
-export function bubbleTimeDualPipe(stages: number, forwardBackward: number, fullBackward: number, weightGrad: number): number {
+export function bubbleTimeDualPipe(
+  stages: number,
+  forwardBackward: number,
+  fullBackward: number,
+  weightGrad: number,
+): number {
   requirePositiveInteger(stages, "stages");
   return (stages / 2 - 1) * (forwardBackward + fullBackward - 3 * weightGrad);
 }

@@ -204,7 +204,15 @@ export interface RingAttentionCostInput {
 }
 
 function checkCost(input: RingAttentionCostInput): void {
-  const fields: (keyof RingAttentionCostInput)[] = ["seqLength", "microBatch", "cp", "heads", "kvHeads", "headDim", "bytesPerElement"];
+  const fields: (keyof RingAttentionCostInput)[] = [
+    "seqLength",
+    "microBatch",
+    "cp",
+    "heads",
+    "kvHeads",
+    "headDim",
+    "bytesPerElement",
+  ];
   for (const f of fields) {
     const v = input[f];
     if (typeof v !== "number" || !Number.isInteger(v) || v < 1) {
@@ -215,7 +223,10 @@ function checkCost(input: RingAttentionCostInput): void {
     throw new ModelInputError("kvHeads", `kvHeads (${input.kvHeads}) must divide heads (${input.heads})`);
   }
   if (input.seqLength % (2 * input.cp) !== 0) {
-    throw new ModelInputError("seqLength", `seqLength (${input.seqLength}) must be divisible by 2·cp (${2 * input.cp})`);
+    throw new ModelInputError(
+      "seqLength",
+      `seqLength (${input.seqLength}) must be divisible by 2·cp (${2 * input.cp})`,
+    );
   }
 }
 

@@ -265,7 +265,8 @@ export function memoryTransactions(
   requirePositiveInteger(strideElements, "strideElements");
   requirePositiveInteger(elementBytes, "elementBytes");
   requireNonNegative(offsetElements, "offsetElements");
-  if (!Number.isInteger(offsetElements)) throw new ModelInputError("offsetElements", "offsetElements must be an integer");
+  if (!Number.isInteger(offsetElements))
+    throw new ModelInputError("offsetElements", "offsetElements must be an integer");
   requirePositiveInteger(threads, "threads");
   const threadSectors: number[] = [];
   const sectors = new Set<number>();

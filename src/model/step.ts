@@ -220,7 +220,23 @@ export interface StepResult {
   memory: MemoryBreakdown | null;
   memoryNote: string | null;
   /** Resolved degrees. */
-  layout: { tp: number; pp: number; cp: number; ep: number; dp: number; zeroStage: ZeroStage; reshardAfterForward: boolean; hsdp: boolean; sequenceParallel: boolean; recompute: Recompute; schedule: StepSchedule; chunks: number; gradReduce: GradReduce; rankOrder: RankOrder; stageLayers: number[] };
+  layout: {
+    tp: number;
+    pp: number;
+    cp: number;
+    ep: number;
+    dp: number;
+    zeroStage: ZeroStage;
+    reshardAfterForward: boolean;
+    hsdp: boolean;
+    sequenceParallel: boolean;
+    recompute: Recompute;
+    schedule: StepSchedule;
+    chunks: number;
+    gradReduce: GradReduce;
+    rankOrder: RankOrder;
+    stageLayers: number[];
+  };
 }
 
 /** Layers per stage with `trim` layers removed from each end stage and spread over the others (Llama 3's remedy for the embedding and LM head). */
@@ -230,10 +246,18 @@ export function balancedStageLayers(numLayers: number, pp: number, trim = 0): nu
   if (p === 1) return [L];
   const middle = p - 2;
   const endLayers = Math.round(L / p) - trim;
-  if (endLayers < 1) throw new ModelInputError("stageLayers", `cannot remove ${trim} layers from the end stages of a ${L}-layer, ${p}-stage split`);
+  if (endLayers < 1)
+    throw new ModelInputError(
+      "stageLayers",
+      `cannot remove ${trim} layers from the end stages of a ${L}-layer, ${p}-stage split`,
+    );
   const rest = L - 2 * endLayers;
   if (middle === 0) {
-    if (rest !== 0) throw new ModelInputError("stageLayers", `${L} layers do not split over ${p} stages with ${trim} removed from each end`);
+    if (rest !== 0)
+      throw new ModelInputError(
+        "stageLayers",
+        `${L} layers do not split over ${p} stages with ${trim} removed from each end`,
+      );
     return [endLayers, endLayers];
   }
   if (rest < middle) throw new ModelInputError("stageLayers", `${L} layers leave fewer than one per middle stage`);
@@ -257,11 +281,16 @@ const ADAM_BYTES_PER_PARAMETER = 32;
  * when the layout does not describe a valid run.
  */
 export function stepTime(input: StepInput): StepResult {
-  const arch: ModelArchitecture = isArchitecture(input.config) ? input.config : parseModelConfig(input.config).architecture;
+  const arch: ModelArchitecture = isArchitecture(input.config)
+    ? input.config
+    : parseModelConfig(input.config).architecture;
   const gpu = resolveGpu(input.gpu);
   const net = input.interconnect ?? findInterconnect(gpu.id);
   if (!net) throw new ModelInputError("gpu", `no measured bandwidths for GPU "${gpu.id}"`);
-  const eta = input.kernelEfficiency !== undefined ? requireFraction(input.kernelEfficiency, "kernelEfficiency") : KERNEL_EFFICIENCY[gpuGeneration(gpu.id)];
+  const eta =
+    input.kernelEfficiency !== undefined
+      ? requireFraction(input.kernelEfficiency, "kernelEfficiency")
+      : KERNEL_EFFICIENCY[gpuGeneration(gpu.id)];
   const gpuCount = requirePositiveInteger(input.gpuCount, "gpuCount");
   const tp = requirePositiveInteger(input.tp ?? 1, "tp");
   const pp = requirePositiveInteger(input.pp ?? 1, "pp");
@@ -285,23 +314,37 @@ export function stepTime(input: StepInput): StepResult {
   const batch = requirePositiveInteger(input.globalBatch, "globalBatch");
   const schedule = requireOneOf(input.schedule ?? "1f1b", ["1f1b", "interleaved"] as const, "schedule");
   const v = schedule === "interleaved" ? requirePositiveInteger(input.chunks ?? 2, "chunks") : 1;
-  if (schedule === "interleaved" && v < 2) throw new ModelInputError("chunks", `the interleaved schedule needs at least 2 chunks per stage (got ${v})`);
+  if (schedule === "interleaved" && v < 2)
+    throw new ModelInputError("chunks", `the interleaved schedule needs at least 2 chunks per stage (got ${v})`);
   const gradReduce = requireOneOf(input.gradReduce ?? "fp32", ["fp32", "bf16"] as const, "gradReduce");
-  const rankOrder = requireOneOf(input.rankOrder ?? "tp-cp-dp-pp", ["tp-cp-dp-pp", "tp-cp-pp-dp"] as const, "rankOrder");
+  const rankOrder = requireOneOf(
+    input.rankOrder ?? "tp-cp-dp-pp",
+    ["tp-cp-dp-pp", "tp-cp-pp-dp"] as const,
+    "rankOrder",
+  );
   const causal = requireBoolean(input.causalAttention ?? true, "causalAttention");
   const useNvls = requireBoolean(input.nvls ?? true, "nvls");
   const L = arch.numLayers;
 
-  if (arch.numHeads % tp !== 0) throw new ModelInputError("tp", `tp (${tp}) must divide the number of attention heads (${arch.numHeads})`);
+  if (arch.numHeads % tp !== 0)
+    throw new ModelInputError("tp", `tp (${tp}) must divide the number of attention heads (${arch.numHeads})`);
   if (s % cp !== 0) throw new ModelInputError("cp", `cp (${cp}) must divide the sequence length (${s})`);
-  if (sp && (s / cp) % tp !== 0) throw new ModelInputError("tp", `with sequence parallelism, tp (${tp}) must divide the per-GPU sequence length (${s / cp})`);
+  if (sp && (s / cp) % tp !== 0)
+    throw new ModelInputError(
+      "tp",
+      `with sequence parallelism, tp (${tp}) must divide the per-GPU sequence length (${s / cp})`,
+    );
   if (ep > 1) {
     if (!arch.moe) throw new ModelInputError("ep", `ep (${ep}) > 1 needs a mixture-of-experts model`);
-    if (arch.moe.routedExperts % ep !== 0) throw new ModelInputError("ep", `ep (${ep}) must divide the number of experts (${arch.moe.routedExperts})`);
+    if (arch.moe.routedExperts % ep !== 0)
+      throw new ModelInputError("ep", `ep (${ep}) must divide the number of experts (${arch.moe.routedExperts})`);
     if ((dp * cp) % ep !== 0) throw new ModelInputError("ep", `ep (${ep}) must divide dp × cp (${dp * cp})`);
   }
   if (batch % (dp * b) !== 0) {
-    throw new ModelInputError("globalBatch", `the global batch (${batch}) must be a multiple of dp × micro-batch (${dp} × ${b} = ${dp * b})`);
+    throw new ModelInputError(
+      "globalBatch",
+      `the global batch (${batch}) must be a multiple of dp × micro-batch (${dp} × ${b} = ${dp * b})`,
+    );
   }
   const m = batch / (dp * b);
   let stageLayers: number[];
@@ -311,7 +354,8 @@ export function stepTime(input: StepInput): StepResult {
     }
     stageLayers = input.stageLayers.map((n) => requirePositiveInteger(n, "stageLayers"));
     const sum = stageLayers.reduce((a, x) => a + x, 0);
-    if (sum !== L) throw new ModelInputError("stageLayers", `stageLayers sum to ${sum}, not the number of layers (${L})`);
+    if (sum !== L)
+      throw new ModelInputError("stageLayers", `stageLayers sum to ${sum}, not the number of layers (${L})`);
     if (schedule === "interleaved" && stageLayers.some((n) => n < v)) {
       throw new ModelInputError("stageLayers", `every stage needs at least ${v} layers for ${v} chunks`);
     }
@@ -348,7 +392,10 @@ export function stepTime(input: StepInput): StepResult {
     const intra = ranks * stride <= nodeSize;
     let bw: number;
     if (intra) {
-      bw = collective === "all-reduce" && useNvls && net!.nvlinkNvlsAllReduceBusBytesPerSecond !== null ? net!.nvlinkNvlsAllReduceBusBytesPerSecond : net!.nvlinkRingBusBytesPerSecond;
+      bw =
+        collective === "all-reduce" && useNvls && net!.nvlinkNvlsAllReduceBusBytesPerSecond !== null
+          ? net!.nvlinkNvlsAllReduceBusBytesPerSecond
+          : net!.nvlinkRingBusBytesPerSecond;
     } else {
       const perNode = Math.max(1, Math.min(ranks, Math.floor(nodeSize / stride)));
       bw = Math.min(net!.nvlinkRingBusBytesPerSecond, perNode * net!.nicBusBytesPerSecond);
@@ -366,7 +413,7 @@ export function stepTime(input: StepInput): StepResult {
     const indices = Array.from({ length: n }, (_, k) => firstLayer + k);
     firstLayer += n;
     const isLast = i === pp - 1;
-    const layerForward = tokens * (2 * layerMatmul + attnHardware * attnForwardPerToken) / tp;
+    const layerForward = (tokens * (2 * layerMatmul + attnHardware * attnForwardPerToken)) / tp;
     let flops = 3 * n * layerForward;
     if (isLast) flops += (3 * tokens * 2 * headMatmul) / tp;
     let recomputeFlops = 0;
@@ -378,7 +425,8 @@ export function stepTime(input: StepInput): StepResult {
     const activationBytes = tokens * h * valueBytes;
     const tpCalls = (4 + (recompute === "full" ? 2 : 0)) * n;
     const tpPerCall = sp
-      ? collectiveSeconds("all-gather", activationBytes, tp, 1) + collectiveSeconds("reduce-scatter", activationBytes, tp, 1)
+      ? collectiveSeconds("all-gather", activationBytes, tp, 1) +
+        collectiveSeconds("reduce-scatter", activationBytes, tp, 1)
       : collectiveSeconds("all-reduce", activationBytes, tp, 1);
     const tpSeconds = tpCalls * tpPerCall;
     // Context parallel: all-gather K and V forward (again under full recomputation), reduce-scatter their gradients backward.
@@ -387,14 +435,18 @@ export function stepTime(input: StepInput): StepResult {
       const kvColumns = arch.mla ? arch.numHeads * (qk + vd) : 2 * arch.numKvHeads * arch.headDim;
       const kvBytes = (b * s * kvColumns * valueBytes) / Math.min(tp, arch.mla ? tp : arch.numKvHeads);
       const gathers = 1 + (recompute === "full" ? 1 : 0);
-      cpSeconds = n * (gathers * collectiveSeconds("all-gather", kvBytes, cp, tp) + collectiveSeconds("reduce-scatter", kvBytes, cp, tp));
+      cpSeconds =
+        n *
+        (gathers * collectiveSeconds("all-gather", kvBytes, cp, tp) +
+          collectiveSeconds("reduce-scatter", kvBytes, cp, tp));
     }
     // Expert parallel: dispatch and combine, forward and backward (+2 under full recomputation).
     let epSeconds = 0;
     if (ep > 1 && arch.moe) {
       const moeLayers = indices.filter((k) => isMoeLayer(arch, k)).length;
       const dispatchBytes = (arch.moe.expertsPerToken * tokens * h * valueBytes) / (sp ? tp : 1);
-      epSeconds = (4 + (recompute === "full" ? 2 : 0)) * moeLayers * collectiveSeconds("all-to-all", dispatchBytes, ep, tp * cp);
+      epSeconds =
+        (4 + (recompute === "full" ? 2 : 0)) * moeLayers * collectiveSeconds("all-to-all", dispatchBytes, ep, tp * cp);
     }
     // Pipeline sends: activations forward and gradients back, once per chunk.
     let ppSeconds = 0;
@@ -404,7 +456,17 @@ export function stepTime(input: StepInput): StepResult {
       ppSeconds = sends * collectiveSeconds("send-recv", p2pBytes, 2, strides.pp);
     }
     const total = compute + recomputeSeconds + tpSeconds + cpSeconds + epSeconds + ppSeconds;
-    stages.push({ stage: i, layers: n, compute, recompute: recomputeSeconds, tp: tpSeconds, cp: cpSeconds, ep: epSeconds, pp: ppSeconds, total });
+    stages.push({
+      stage: i,
+      layers: n,
+      compute,
+      recompute: recomputeSeconds,
+      tp: tpSeconds,
+      cp: cpSeconds,
+      ep: epSeconds,
+      pp: ppSeconds,
+      total,
+    });
   }
   let slowest = 0;
   for (const st of stages) if (st.total > stages[slowest].total) slowest = st.stage;
@@ -444,10 +506,27 @@ export function stepTime(input: StepInput): StepResult {
     const perNode = Math.max(1, Math.min(g.ranks, Math.floor(nodeSize / stride)));
     const shardRanks = hsdp ? perNode : g.ranks;
     const replicas = g.ranks / shardRanks;
-    const add = (name: string, collective: Collective, bytes: number, ranks: number, st: number, calls: number, windowSecondsArg: number) => {
+    const add = (
+      name: string,
+      collective: Collective,
+      bytes: number,
+      ranks: number,
+      st: number,
+      calls: number,
+      windowSecondsArg: number,
+    ) => {
       const per = collectiveSeconds(collective, bytes, ranks, st);
       if (per === 0) return;
-      dpTransfers.push({ name: `${g.label}${name}`, collective, ranks, messageBytes: bytes, callsPerStep: calls, secondsPerCall: per, windowSeconds: windowSecondsArg, exposedSeconds: calls * Math.max(0, per - windowSecondsArg) });
+      dpTransfers.push({
+        name: `${g.label}${name}`,
+        collective,
+        ranks,
+        messageBytes: bytes,
+        callsPerStep: calls,
+        secondsPerCall: per,
+        windowSeconds: windowSecondsArg,
+        exposedSeconds: calls * Math.max(0, per - windowSecondsArg),
+      });
     };
     const gradMessage = g.params * gradBytes;
     const paramMessage = g.params * valueBytes;
@@ -455,8 +534,24 @@ export function stepTime(input: StepInput): StepResult {
       add("gradient all-reduce", "all-reduce", gradMessage, g.ranks, stride, 1, backwardWindow);
     } else if (zeroStage === 1 || zeroStage === 2 || (zeroStage === 3 && !reshard)) {
       const perMicrobatch = zeroStage !== 1;
-      add("gradient reduce-scatter", "reduce-scatter", gradMessage, shardRanks, stride, perMicrobatch ? m : 1, backwardWindow);
-      add("parameter all-gather (next step's first forward)", "all-gather", paramMessage, shardRanks, stride, 1, forwardWindow);
+      add(
+        "gradient reduce-scatter",
+        "reduce-scatter",
+        gradMessage,
+        shardRanks,
+        stride,
+        perMicrobatch ? m : 1,
+        backwardWindow,
+      );
+      add(
+        "parameter all-gather (next step's first forward)",
+        "all-gather",
+        paramMessage,
+        shardRanks,
+        stride,
+        1,
+        forwardWindow,
+      );
     } else {
       add("parameter all-gather (forward)", "all-gather", paramMessage, shardRanks, stride, m, forwardWindow);
       // The backward gather and the gradient reduce-scatter share the backward window.
@@ -474,11 +569,22 @@ export function stepTime(input: StepInput): StepResult {
       });
     }
     if (hsdp && replicas > 1) {
-      add("cross-node gradient all-reduce of the shard", "all-reduce", gradMessage / shardRanks, replicas, stride * perNode, 1, backwardWindow);
+      add(
+        "cross-node gradient all-reduce of the shard",
+        "all-reduce",
+        gradMessage / shardRanks,
+        replicas,
+        stride * perNode,
+        1,
+        backwardWindow,
+      );
     }
   }
   const dpExposed = dpTransfers.reduce((a, t) => a + t.exposedSeconds, 0);
-  const ownedParameters = zeroStage >= 1 ? parametersDense / denseShardRanks + parametersExpert / Math.max(1, (dp * cp) / ep) : parametersDense + parametersExpert;
+  const ownedParameters =
+    zeroStage >= 1
+      ? parametersDense / denseShardRanks + parametersExpert / Math.max(1, (dp * cp) / ep)
+      : parametersDense + parametersExpert;
   const optimizer = (ownedParameters * ADAM_BYTES_PER_PARAMETER) / gpu.hbmBytesPerSecond;
 
   const breakdown: StepBreakdown = {
@@ -498,33 +604,35 @@ export function stepTime(input: StepInput): StepResult {
 
   let memory: MemoryBreakdown | null = null;
   let memoryNote: string | null = null;
-  if (input.includeMemory !== false) try {
-    const memZero: ZeroStage = zeroStage === 3 && !reshard ? 2 : zeroStage;
-    memory = trainingMemory(arch, {
-      seqLength: s,
-      microBatchSize: b,
-      dp: hsdp && zeroStage >= 1 && Number.isInteger(denseShardRanks / cp) ? denseShardRanks / cp : dp,
-      tp,
-      sequenceParallel: sp,
-      pp,
-      cp,
-      ep,
-      zeroStage: memZero,
-      recompute,
-      schedule,
-      microbatches: m,
-      virtualStages: schedule === "interleaved" ? v : undefined,
-      fp32GradAccum: gradReduce === "fp32",
-    }).perGpu;
-    const notes: string[] = [];
-    if (input.stageLayers !== undefined) notes.push("memory assumes the memory model's own layer split, not stageLayers");
-    if (hsdp) notes.push("hybrid sharding: model states sharded over the ranks inside one node");
-    if (zeroStage === 3 && !reshard) notes.push("FSDP without resharding: parameters counted whole, as under ZeRO-2");
-    memoryNote = notes.length > 0 ? notes.join("; ") : null;
-  } catch (error) {
-    if (!(error instanceof ModelInputError)) throw error;
-    memoryNote = `memory model: ${error.message}`;
-  }
+  if (input.includeMemory !== false)
+    try {
+      const memZero: ZeroStage = zeroStage === 3 && !reshard ? 2 : zeroStage;
+      memory = trainingMemory(arch, {
+        seqLength: s,
+        microBatchSize: b,
+        dp: hsdp && zeroStage >= 1 && Number.isInteger(denseShardRanks / cp) ? denseShardRanks / cp : dp,
+        tp,
+        sequenceParallel: sp,
+        pp,
+        cp,
+        ep,
+        zeroStage: memZero,
+        recompute,
+        schedule,
+        microbatches: m,
+        virtualStages: schedule === "interleaved" ? v : undefined,
+        fp32GradAccum: gradReduce === "fp32",
+      }).perGpu;
+      const notes: string[] = [];
+      if (input.stageLayers !== undefined)
+        notes.push("memory assumes the memory model's own layer split, not stageLayers");
+      if (hsdp) notes.push("hybrid sharding: model states sharded over the ranks inside one node");
+      if (zeroStage === 3 && !reshard) notes.push("FSDP without resharding: parameters counted whole, as under ZeRO-2");
+      memoryNote = notes.length > 0 ? notes.join("; ") : null;
+    } catch (error) {
+      if (!(error instanceof ModelInputError)) throw error;
+      memoryNote = `memory model: ${error.message}`;
+    }
 
   return {
     stepSeconds,
@@ -540,6 +648,22 @@ export function stepTime(input: StepInput): StepResult {
     kernelEfficiency: eta,
     memory,
     memoryNote,
-    layout: { tp, pp, cp, ep, dp, zeroStage, reshardAfterForward: reshard, hsdp, sequenceParallel: sp, recompute, schedule, chunks: v, gradReduce, rankOrder, stageLayers },
+    layout: {
+      tp,
+      pp,
+      cp,
+      ep,
+      dp,
+      zeroStage,
+      reshardAfterForward: reshard,
+      hsdp,
+      sequenceParallel: sp,
+      recompute,
+      schedule,
+      chunks: v,
+      gradReduce,
+      rankOrder,
+      stageLayers,
+    },
   };
 }

@@ -121,7 +121,12 @@ export interface TpShardingLayout {
  * (korthikanti2023reducing §4.2.2), but SP also re-gathers the stored sequence shards in the
  * backward pass: see {@link tpSpRegatherElementsPerLayer} and {@link tpSpCommElementsPerLayer}.
  */
-export function tpCommElementsPerLayer(microBatchSize: number, seqLength: number, hiddenSize: number, tp: number): number {
+export function tpCommElementsPerLayer(
+  microBatchSize: number,
+  seqLength: number,
+  hiddenSize: number,
+  tp: number,
+): number {
   requirePositiveInteger(microBatchSize, "microBatchSize");
   requirePositiveInteger(seqLength, "seqLength");
   requirePositiveInteger(hiddenSize, "hiddenSize");
@@ -137,7 +142,12 @@ export function tpCommElementsPerLayer(microBatchSize: number, seqLength: number
  * with the input-gradient matmul (megatronlm2024code, megatron/core/tensor_parallel/layers.py,
  * LinearWithGradAccumulationAndAsyncCommunication.backward).
  */
-export function tpSpRegatherElementsPerLayer(microBatchSize: number, seqLength: number, hiddenSize: number, tp: number): number {
+export function tpSpRegatherElementsPerLayer(
+  microBatchSize: number,
+  seqLength: number,
+  hiddenSize: number,
+  tp: number,
+): number {
   return tpCommElementsPerLayer(microBatchSize, seqLength, hiddenSize, tp) / 4;
 }
 
@@ -148,7 +158,12 @@ export function tpSpRegatherElementsPerLayer(microBatchSize: number, seqLength: 
  * (t−1)/t of the tensor. Two of the ten parts are the overlapped re-gathers
  * ({@link tpSpRegatherElementsPerLayer}).
  */
-export function tpSpCommElementsPerLayer(microBatchSize: number, seqLength: number, hiddenSize: number, tp: number): number {
+export function tpSpCommElementsPerLayer(
+  microBatchSize: number,
+  seqLength: number,
+  hiddenSize: number,
+  tp: number,
+): number {
   return (tpCommElementsPerLayer(microBatchSize, seqLength, hiddenSize, tp) * 10) / 8;
 }
 
@@ -168,7 +183,10 @@ export function tpCommToComputeRatio(
   requirePositiveInteger(tp, "tp");
   requirePositiveInteger(hiddenSize, "hiddenSize");
   requirePositiveInteger(seqLength, "seqLength");
-  for (const [field, v] of [["peakFlopsPerSecond", peakFlopsPerSecond], ["linkBytesPerSecond", linkBytesPerSecond]] as const) {
+  for (const [field, v] of [
+    ["peakFlopsPerSecond", peakFlopsPerSecond],
+    ["linkBytesPerSecond", linkBytesPerSecond],
+  ] as const) {
     if (typeof v !== "number" || !Number.isFinite(v) || v <= 0) {
       throw new ModelInputError(field, `${field} must be a positive number (got ${String(v)})`);
     }
@@ -217,7 +235,8 @@ export function tpShardingLayout(arch: ModelArchitecture, input: TpShardingInput
   }
   const problem = tpDegreeProblem(arch, t);
   if (problem) throw new ModelInputError("tp", `tp = ${t}: ${problem}`);
-  if (sp && s % t !== 0) throw new ModelInputError("seqLength", `with sequence parallelism tp (${t}) must divide seqLength (${s})`);
+  if (sp && s % t !== 0)
+    throw new ModelInputError("seqLength", `with sequence parallelism tp (${t}) must divide seqLength (${s})`);
 
   const h = arch.hiddenSize;
   const d = arch.headDim;
@@ -234,20 +253,59 @@ export function tpShardingLayout(arch: ModelArchitecture, input: TpShardingInput
   const kvReplication = Math.max(...holders);
 
   const normSplit: TpSplit = sp ? "sequence" : "replicated";
-  const normActs = (name: string): TpTensor => ({ name, kind: "activation", fullShape: [n, h], shardShape: [nLocal, h], split: normSplit });
-  const normWeight: TpTensor = { name: "norm weight", kind: "weight", fullShape: [1, h], shardShape: [1, h], split: "replicated" };
-  const col = (name: string, rows: number, cols: number, localCols: number): TpTensor => ({ name, kind: "weight", fullShape: [rows, cols], shardShape: [rows, localCols], split: "columns" });
-  const row = (name: string, rows: number, cols: number, localRows: number): TpTensor => ({ name, kind: "weight", fullShape: [rows, cols], shardShape: [localRows, cols], split: "rows" });
-  const act = (name: string, cols: number, localCols: number): TpTensor => ({ name, kind: "activation", fullShape: [n, cols], shardShape: [n, localCols], split: "columns" });
+  const normActs = (name: string): TpTensor => ({
+    name,
+    kind: "activation",
+    fullShape: [n, h],
+    shardShape: [nLocal, h],
+    split: normSplit,
+  });
+  const normWeight: TpTensor = {
+    name: "norm weight",
+    kind: "weight",
+    fullShape: [1, h],
+    shardShape: [1, h],
+    split: "replicated",
+  };
+  const col = (name: string, rows: number, cols: number, localCols: number): TpTensor => ({
+    name,
+    kind: "weight",
+    fullShape: [rows, cols],
+    shardShape: [rows, localCols],
+    split: "columns",
+  });
+  const row = (name: string, rows: number, cols: number, localRows: number): TpTensor => ({
+    name,
+    kind: "weight",
+    fullShape: [rows, cols],
+    shardShape: [localRows, cols],
+    split: "rows",
+  });
+  const act = (name: string, cols: number, localCols: number): TpTensor => ({
+    name,
+    kind: "activation",
+    fullShape: [n, cols],
+    shardShape: [n, localCols],
+    split: "columns",
+  });
 
   const mlpFirst: TpTensor[] =
     arch.mlp === "swiglu"
-      ? [col("gate projection", h, f, f / t), col("up projection", h, f, f / t), act("gate and up outputs", 2 * f, (2 * f) / t)]
+      ? [
+          col("gate projection", h, f, f / t),
+          col("up projection", h, f, f / t),
+          act("gate and up outputs", 2 * f, (2 * f) / t),
+        ]
       : [col("first MLP matrix", h, f, f / t), act("activation input", f, f / t)];
   const mlpLast = arch.mlp === "swiglu" ? "down projection" : "second MLP matrix";
 
   const regions: TpRegion[] = [
-    { id: "attention-norm", title: "Norm before attention", parallel: false, tensors: [normWeight, normActs("norm input")] },
+    {
+      id: "attention-norm",
+      title: "Norm before attention",
+      parallel: false,
+      tensors: [normWeight, normActs("norm input")],
+    },
     {
       id: "qkv",
       title: "Q, K, V projections (columns, by head)",
@@ -260,18 +318,51 @@ export function tpShardingLayout(arch: ModelArchitecture, input: TpShardingInput
         act("keys and values", 2 * nkv * d, 2 * kvPer * d),
       ],
     },
-    { id: "attention", title: "Attention (local heads)", parallel: true, tensors: [act("attention output", a * d, qPer * d)] },
-    { id: "attention-out", title: "Output projection (rows)", parallel: true, tensors: [row("output projection", a * d, h, qPer * d), { name: "partial output", kind: "activation", fullShape: [n, h], shardShape: [n, h], split: "replicated" }] },
+    {
+      id: "attention",
+      title: "Attention (local heads)",
+      parallel: true,
+      tensors: [act("attention output", a * d, qPer * d)],
+    },
+    {
+      id: "attention-out",
+      title: "Output projection (rows)",
+      parallel: true,
+      tensors: [
+        row("output projection", a * d, h, qPer * d),
+        { name: "partial output", kind: "activation", fullShape: [n, h], shardShape: [n, h], split: "replicated" },
+      ],
+    },
     { id: "attention-residual", title: "Residual add", parallel: false, tensors: [normActs("residual stream")] },
     { id: "mlp-norm", title: "Norm before the MLP", parallel: false, tensors: [normWeight, normActs("norm input")] },
-    { id: "mlp-in", title: arch.mlp === "swiglu" ? "Gate and up projections (columns)" : "First MLP matrix (columns)", parallel: true, tensors: mlpFirst },
-    { id: "mlp-out", title: arch.mlp === "swiglu" ? "Down projection (rows)" : "Second MLP matrix (rows)", parallel: true, tensors: [row(mlpLast, f, h, f / t), { name: "partial output", kind: "activation", fullShape: [n, h], shardShape: [n, h], split: "replicated" }] },
+    {
+      id: "mlp-in",
+      title: arch.mlp === "swiglu" ? "Gate and up projections (columns)" : "First MLP matrix (columns)",
+      parallel: true,
+      tensors: mlpFirst,
+    },
+    {
+      id: "mlp-out",
+      title: arch.mlp === "swiglu" ? "Down projection (rows)" : "Second MLP matrix (rows)",
+      parallel: true,
+      tensors: [
+        row(mlpLast, f, h, f / t),
+        { name: "partial output", kind: "activation", fullShape: [n, h], shardShape: [n, h], split: "replicated" },
+      ],
+    },
     { id: "mlp-residual", title: "Residual add", parallel: false, tensors: [normActs("residual stream")] },
   ];
 
   const enter = (after: string): TpBoundary =>
     sp
-      ? { after, name: "all-gather", forward: "all-gather", backward: "reduce-scatter", backwardRegather: true, elements: n * h }
+      ? {
+          after,
+          name: "all-gather",
+          forward: "all-gather",
+          backward: "reduce-scatter",
+          backwardRegather: true,
+          elements: n * h,
+        }
       : { after, name: "f", forward: "none", backward: "all-reduce", elements: n * h };
   const leave = (after: string): TpBoundary =>
     sp

@@ -61,8 +61,10 @@ export function reportedMfu(run: PublishedRun): number {
   const r = run.reported;
   let tokensPerSecondPerGpu: number;
   if (r.kind === "mfu") return r.mfu;
-  if (r.kind === "megatron-tflops") tokensPerSecondPerGpu = (r.tflopsPerGpu * 1e12) / megatronFlopsPerToken(arch, run.seqLength);
-  else if (r.kind === "iteration-seconds") tokensPerSecondPerGpu = (run.globalBatch * run.seqLength) / (r.seconds * run.gpuCount);
+  if (r.kind === "megatron-tflops")
+    tokensPerSecondPerGpu = (r.tflopsPerGpu * 1e12) / megatronFlopsPerToken(arch, run.seqLength);
+  else if (r.kind === "iteration-seconds")
+    tokensPerSecondPerGpu = (run.globalBatch * run.seqLength) / (r.seconds * run.gpuCount);
   else tokensPerSecondPerGpu = r.tokensPerSecondPerGpu;
   return (tokensPerSecondPerGpu * modelFlops) / gpu.bf16FlopsPerSecond;
 }
@@ -73,7 +75,8 @@ export function predictRun(run: PublishedRun, efficiency: Partial<Record<GpuGene
   const generation = gpuGeneration(run.gpu);
   const base = findInterconnect(run.gpu);
   if (!base) throw new ModelInputError("gpu", `no interconnect for "${run.gpu}"`);
-  const interconnect = run.nicBusBytesPerSecond !== undefined ? { ...base, nicBusBytesPerSecond: run.nicBusBytesPerSecond } : base;
+  const interconnect =
+    run.nicBusBytesPerSecond !== undefined ? { ...base, nicBusBytesPerSecond: run.nicBusBytesPerSecond } : base;
   const l = run.layout;
   return stepTime({
     config: arch,
@@ -102,7 +105,10 @@ export function predictRun(run: PublishedRun, efficiency: Partial<Record<GpuGene
 }
 
 /** Evaluates every run (default: the whole data set). */
-export function evaluateRuns(runs: readonly PublishedRun[] = PUBLISHED_RUNS, efficiency: Partial<Record<GpuGeneration, number>> = {}): RunEvaluation[] {
+export function evaluateRuns(
+  runs: readonly PublishedRun[] = PUBLISHED_RUNS,
+  efficiency: Partial<Record<GpuGeneration, number>> = {},
+): RunEvaluation[] {
   return runs.map((run) => {
     const prediction = predictRun(run, efficiency);
     const reported = reportedMfu(run);
@@ -141,7 +147,9 @@ export function summarizeErrors(evaluations: readonly { run: PublishedRun; relat
  * [0.30, 0.90] with the smallest median absolute MFU error over that generation's runs (ties: the
  * smaller worst error, then the smaller value).
  */
-export function fitKernelEfficiency(runs: readonly PublishedRun[] = PUBLISHED_RUNS): Partial<Record<GpuGeneration, number>> {
+export function fitKernelEfficiency(
+  runs: readonly PublishedRun[] = PUBLISHED_RUNS,
+): Partial<Record<GpuGeneration, number>> {
   const out: Partial<Record<GpuGeneration, number>> = {};
   const generations = [...new Set(runs.map((r) => gpuGeneration(r.gpu)))];
   for (const g of generations) {
@@ -153,7 +161,8 @@ export function fitKernelEfficiency(runs: readonly PublishedRun[] = PUBLISHED_RU
       const better =
         best === null ||
         summary.medianAbsoluteError < best.median - 1e-12 ||
-        (Math.abs(summary.medianAbsoluteError - best.median) <= 1e-12 && summary.worstAbsoluteError < best.worst - 1e-12);
+        (Math.abs(summary.medianAbsoluteError - best.median) <= 1e-12 &&
+          summary.worstAbsoluteError < best.worst - 1e-12);
       if (better) best = { eta, median: summary.medianAbsoluteError, worst: summary.worstAbsoluteError };
     }
     out[g] = best!.eta;

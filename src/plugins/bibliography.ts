@@ -52,7 +52,8 @@ export function parseBibliography(text: string, file = "bibliography.bib"): Bibl
     const key = keyMatch?.[1] ?? "";
     const name = key === "" ? `at line ${line}` : `"${key}"`;
     if (key === "") throw new BookError(file, line, `malformed entry ${name}: no citation key after "@${type}{"`);
-    if (!/^[A-Za-z0-9_:.-]+$/.test(key)) throw new BookError(file, line, `malformed entry "${key}": key may only use letters, digits, _ : . -`);
+    if (!/^[A-Za-z0-9_:.-]+$/.test(key))
+      throw new BookError(file, line, `malformed entry "${key}": key may only use letters, digits, _ : . -`);
     let raw: { type: string; label: string; properties: Record<string, string> }[];
     let csl: CslData[];
     try {
@@ -62,7 +63,9 @@ export function parseBibliography(text: string, file = "bibliography.bib"): Bibl
       const msg = (e instanceof Error ? e.message : String(e)).split("\n")[0]!;
       const rel = /at line (\d+)/.exec(msg);
       const at = rel ? line + Number(rel[1]) - 1 : line;
-      throw new BookError(file, at, `malformed entry ${name}: ${msg.replace(/ at line \d+ col \d+:?/, "")}`, { cause: e });
+      throw new BookError(file, at, `malformed entry ${name}: ${msg.replace(/ at line \d+ col \d+:?/, "")}`, {
+        cause: e,
+      });
     }
     if (raw.length !== 1 || csl.length !== 1) {
       throw new BookError(file, line, `malformed entry ${name}: could not read it as one BibTeX entry`);
@@ -77,7 +80,8 @@ export function parseBibliography(text: string, file = "bibliography.bib"): Bibl
     if (!fields.url && !fields.doi) missing.push("url or doi");
     if (!fields.note) missing.push("note (one line on why to read it)");
     if (missing.length > 0) throw new BookError(file, line, `malformed entry "${key}": missing ${missing.join(", ")}`);
-    if (entries.has(key)) throw new BookError(file, line, `duplicate entry "${key}" (first on line ${entries.get(key)!.line})`);
+    if (entries.has(key))
+      throw new BookError(file, line, `duplicate entry "${key}" (first on line ${entries.get(key)!.line})`);
     entries.set(key, { key, line, type, fields, csl: csl[0]! });
   });
   return { file, entries };
@@ -103,8 +107,14 @@ let formatter: string | undefined;
 function formatterId(): string {
   if (formatter === undefined) {
     const require = createRequire(import.meta.url);
-    const version = (pkg: string) => `${pkg} ${(JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), "utf8")) as { version: string }).version}`;
-    formatter = [version("@citation-js/core"), version("@citation-js/plugin-csl"), version("citeproc"), JSON.stringify(cslOptions)].join("\n");
+    const version = (pkg: string) =>
+      `${pkg} ${(JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), "utf8")) as { version: string }).version}`;
+    formatter = [
+      version("@citation-js/core"),
+      version("@citation-js/plugin-csl"),
+      version("citeproc"),
+      JSON.stringify(cslOptions),
+    ].join("\n");
   }
   return formatter;
 }

@@ -41,9 +41,18 @@ export async function bundleBrowserCode(outputDir: string): Promise<string[]> {
     legalComments: "eof" as const,
   };
   const results = await Promise.all([
-    build({ ...common, entryPoints: [path.join(cwd, "src/widgets/runtime/book.ts")], outfile: path.join(out, "assets/js/book.js") }),
+    build({
+      ...common,
+      entryPoints: [path.join(cwd, "src/widgets/runtime/book.ts")],
+      outfile: path.join(out, "assets/js/book.js"),
+    }),
     // theme.js is a classic blocking script in <head> (sets data-theme before the first paint).
-    build({ ...common, format: "iife", entryPoints: [path.join(cwd, "src/widgets/runtime/theme.ts")], outfile: path.join(out, "assets/js/theme.js") }),
+    build({
+      ...common,
+      format: "iife",
+      entryPoints: [path.join(cwd, "src/widgets/runtime/theme.ts")],
+      outfile: path.join(out, "assets/js/theme.js"),
+    }),
     build({
       ...common,
       entryPoints: widgetEntryNames(path.join(cwd, "src/widgets")).map((n) => path.join(cwd, `src/widgets/${n}.ts`)),
@@ -53,7 +62,8 @@ export async function bundleBrowserCode(outputDir: string): Promise<string[]> {
     }),
   ]);
   const inputs = new Set<string>();
-  for (const r of results) for (const f of Object.keys((r.metafile as Metafile).inputs)) inputs.add(path.resolve(cwd, f));
+  for (const r of results)
+    for (const f of Object.keys((r.metafile as Metafile).inputs)) inputs.add(path.resolve(cwd, f));
   return [...inputs].sort();
 }
 
@@ -77,7 +87,11 @@ function mtime(file: string): number | undefined {
 export function bundleIsCurrent(last: LastBundle | undefined, outputDir: string): boolean {
   if (!last || last.outputDir !== path.resolve(outputDir)) return false;
   if (last.entries !== widgetEntryNames(path.resolve("src/widgets")).join(",")) return false;
-  if (!existsSync(path.join(last.outputDir, "assets/js/book.js")) || !existsSync(path.join(last.outputDir, "assets/js/widgets"))) return false;
+  if (
+    !existsSync(path.join(last.outputDir, "assets/js/book.js")) ||
+    !existsSync(path.join(last.outputDir, "assets/js/widgets"))
+  )
+    return false;
   for (const [file, time] of last.inputs) if (mtime(file) !== time) return false;
   return true;
 }

@@ -64,7 +64,13 @@ function citationsCoreRule(state: StateCore, options: CitationsOptions): boolean
       bib ??= options.bibliography();
       meta.numbers = meta.keys.map((key) => {
         if (!bib!.entries.has(key)) {
-          fail(doc, line, `unknown citation key "@${key}" (not in bibliography.bib)${didYouMean(key, bib!.entries.keys())}`, undefined, `@${key}`);
+          fail(
+            doc,
+            line,
+            `unknown citation key "@${key}" (not in bibliography.bib)${didYouMean(key, bib!.entries.keys())}`,
+            undefined,
+            `@${key}`,
+          );
         }
         let n = order.indexOf(key);
         if (n < 0) n = order.push(key) - 1;
@@ -74,7 +80,9 @@ function citationsCoreRule(state: StateCore, options: CitationsOptions): boolean
   }
   if (order.length > 0) {
     const items = order
-      .map((key) => `<li id="${escapeHtml(docId(state.env, `ref-${key}`))}">${formatEntry(bib!.entries.get(key)!)}</li>`)
+      .map(
+        (key) => `<li id="${escapeHtml(docId(state.env, `ref-${key}`))}">${formatEntry(bib!.entries.get(key)!)}</li>`,
+      )
       .join("\n");
     const h = headingTag(state.env, 2);
     const labelledBy = landmarkLabelledBy(state.env, "references");
@@ -92,7 +100,8 @@ export function citationsPlugin(md: MarkdownIt, options: CitationsOptions): void
   md.renderer.rules.book_cite = (tokens: Token[], idx: number, _options, env) => {
     const meta = tokens[idx]!.meta as CiteMeta;
     const links = meta.keys.map(
-      (key, i) => `<a class="cite" href="${escapeHtml(docHref(env, `#ref-${key}`))}" data-cite="${escapeHtml(key)}">${meta.numbers![i]}</a>`,
+      (key, i) =>
+        `<a class="cite" href="${escapeHtml(docHref(env, `#ref-${key}`))}" data-cite="${escapeHtml(key)}">${meta.numbers![i]}</a>`,
     );
     return `<span class="citation">[${links.join(", ")}]</span>`;
   };

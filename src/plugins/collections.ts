@@ -13,9 +13,7 @@ interface PageData {
 
 export function collectionsPlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.addCollection("chapters", (api) =>
-    api
-      .getFilteredByGlob("./content/chapters/*.md")
-      .sort((a, b) => a.page.inputPath.localeCompare(b.page.inputPath)),
+    api.getFilteredByGlob("./content/chapters/*.md").sort((a, b) => a.page.inputPath.localeCompare(b.page.inputPath)),
   );
   eleventyConfig.addGlobalData("eleventyComputed", () => ({
     chapter: (data: PageData) => (isChapterPath(data.page.inputPath) ? chapterInfo(data.page.inputPath) : undefined),

@@ -19,7 +19,17 @@ import type { MarkdownIt, StateBlock, StateCore, Token } from "markdown-it";
 import { addLabel, docState, escapeHtml, fail, sourceLine } from "./doc-state.ts";
 import { docId, editionOf, landmarkLabel } from "./edition.ts";
 
-export const containerNames = ["aside", "note", "warning", "takeaway", "exercise", "solution", "answer", "figure", "widget"] as const;
+export const containerNames = [
+  "aside",
+  "note",
+  "warning",
+  "takeaway",
+  "exercise",
+  "solution",
+  "answer",
+  "figure",
+  "widget",
+] as const;
 export type ContainerName = (typeof containerNames)[number];
 
 const defaultTitles: Partial<Record<ContainerName, string>> = {
@@ -148,7 +158,8 @@ function containersCoreRule(state: StateCore): boolean {
     }
     if (!meta.closed) fail(doc, line, `"::: ${meta.name}" is never closed (add a line with only ":::")`);
     const parent = stack[stack.length - 1]?.name;
-    if (meta.name === "solution" && parent !== "exercise") fail(doc, line, `"::: solution" must be inside "::: exercise"`);
+    if (meta.name === "solution" && parent !== "exercise")
+      fail(doc, line, `"::: solution" must be inside "::: exercise"`);
     const { attrs, badAttr: bad } = meta;
     if (bad) fail(doc, line, `cannot read "${bad}" in the block's {…} (use #id and .class)`);
     if (t.type === "book_widget") continue;
@@ -173,12 +184,18 @@ function containersCoreRule(state: StateCore): boolean {
         const tj = tokens[j]!;
         if (tj.type !== "paragraph_open" || tokens[j + 1]?.type !== "inline") continue;
         const kids = tokens[j + 1]!.children ?? [];
-        if (kids.length > 0 && kids.every((k) => k.type === "html_inline" || k.type === "softbreak" || (k.type === "text" && k.content.trim() === ""))) {
+        if (
+          kids.length > 0 &&
+          kids.every(
+            (k) => k.type === "html_inline" || k.type === "softbreak" || (k.type === "text" && k.content.trim() === ""),
+          )
+        ) {
           tj.hidden = true;
           tokens[j + 2]!.hidden = true;
         }
       }
-      if (captionAt < 0) fail(doc, line, `figure "${attrs.id}" has no caption (end the block with a paragraph "Caption: …")`);
+      if (captionAt < 0)
+        fail(doc, line, `figure "${attrs.id}" has no caption (end the block with a paragraph "Caption: …")`);
       stripPrefix(tokens[captionAt + 1]!, /^Caption:\s*/);
       const n = ++doc.counters.fig;
       meta.number = n;
@@ -267,7 +284,8 @@ export function containersPlugin(md: MarkdownIt): void {
     }
     return html;
   };
-  md.renderer.rules.book_container_close = (tokens, idx) => closingTags[(tokens[idx]!.meta as { name: ContainerName }).name];
+  md.renderer.rules.book_container_close = (tokens, idx) =>
+    closingTags[(tokens[idx]!.meta as { name: ContainerName }).name];
   md.renderer.rules.book_title_open = (tokens, idx) => {
     // Find the enclosing container to decide how its title renders.
     for (let j = idx - 1; j >= 0; j--) {

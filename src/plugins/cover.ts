@@ -26,7 +26,9 @@ export function coverArtSvg(): string {
   for (let r = 0; r < rows; r++) {
     // The ring inside a node: neighbours, then the long way back.
     const cy = y(r) + cell / 2;
-    parts.push(`<line x1="${x(0) + cell}" y1="${cy}" x2="${x(cols - 1)}" y2="${cy}" class="cover-ring" style="stroke:${rowColors[r]}"/>`);
+    parts.push(
+      `<line x1="${x(0) + cell}" y1="${cy}" x2="${x(cols - 1)}" y2="${cy}" class="cover-ring" style="stroke:${rowColors[r]}"/>`,
+    );
     const back = y(r) + cell + gap * 0.55;
     parts.push(
       `<path d="M${x(cols - 1) + cell / 2} ${y(r) + cell} V${back} H${x(0) + cell / 2} V${y(r) + cell}" class="cover-ring-back" style="stroke:${rowColors[r]}"/>`,

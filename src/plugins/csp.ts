@@ -85,10 +85,15 @@ export function insertCspMeta(html: string, inputPath: string): string {
   );
   parser.end(html);
   if (ownPolicy) {
-    throw new BookError(inputPath, undefined, "the page sets its own Content-Security-Policy; the policy lives in src/plugins/csp.ts");
+    throw new BookError(
+      inputPath,
+      undefined,
+      "the page sets its own Content-Security-Policy; the policy lives in src/plugins/csp.ts",
+    );
   }
   const at = charsetEnd ?? headEnd;
-  if (at === undefined) throw new BookError(inputPath, undefined, "page has no <head> to put the Content-Security-Policy in");
+  if (at === undefined)
+    throw new BookError(inputPath, undefined, "page has no <head> to put the Content-Security-Policy in");
   return `${html.slice(0, at)}\n${cspMetaTag}${html.slice(at)}`;
 }
 

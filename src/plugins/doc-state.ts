@@ -83,9 +83,18 @@ export function sourceLine(state: DocState, bodyLine: number): number {
  * Throws a BookError at a 0-based body line; with `needle`, also at the column where that text
  * starts on the line in the file (when it can be found there).
  */
-export function fail(state: DocState, bodyLine: number | undefined, message: string, cause?: unknown, needle?: string): never {
+export function fail(
+  state: DocState,
+  bodyLine: number | undefined,
+  message: string,
+  cause?: unknown,
+  needle?: string,
+): never {
   const line = bodyLine === undefined ? undefined : sourceLine(state, bodyLine);
-  throw new BookError(state.file, line, message, { cause, column: line && needle ? columnOf(state.file, line, needle) : undefined });
+  throw new BookError(state.file, line, message, {
+    cause,
+    column: line && needle ? columnOf(state.file, line, needle) : undefined,
+  });
 }
 
 /** 1-based column of `needle` on 1-based `line` of `file`, if it is there. */
@@ -134,5 +143,10 @@ export function addLabel(state: DocState, label: Label): void {
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  return s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
 }

@@ -129,7 +129,12 @@ export function editionAttribute(env: unknown, name: string, value: string): str
   let out = value;
   if (lower === "id") out = docId(env, value);
   else if (lower === "href" || lower === "xlink:href") out = docHref(env, value);
-  else if (idRefAttributes.has(lower)) out = value.split(/\s+/).filter(Boolean).map((v) => docId(env, v)).join(" ");
+  else if (idRefAttributes.has(lower))
+    out = value
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((v) => docId(env, v))
+      .join(" ");
   if (value.includes("url(#")) out = out.replace(/url\(#([^)\s]+)\)/g, (_u, id: string) => `url(#${docId(env, id)})`);
   return out;
 }

@@ -18,9 +18,15 @@ export class BookError extends Error {
   readonly column: number | undefined;
   readonly rawMessage: string;
 
-  constructor(file: string, line: number | undefined, rawMessage: string, options?: { cause?: unknown; column?: number }) {
+  constructor(
+    file: string,
+    line: number | undefined,
+    rawMessage: string,
+    options?: { cause?: unknown; column?: number },
+  ) {
     const column = line === undefined ? undefined : options?.column;
-    const where = line === undefined ? normalizeFile(file) : `${normalizeFile(file)}:${line}${column ? `:${column}` : ""}`;
+    const where =
+      line === undefined ? normalizeFile(file) : `${normalizeFile(file)}:${line}${column ? `:${column}` : ""}`;
     super(`${where} ${rawMessage}`, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "BookError";
     this.file = normalizeFile(file);

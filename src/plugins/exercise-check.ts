@@ -117,7 +117,11 @@ function inputInlineRule(state: StateInline, silent: boolean): boolean {
 
 function checkInput(doc: DocState, line: number, text: string): void {
   if (!inputNumber.test(printInput(text))) {
-    fail(doc, line, `"{:${text}}" marks an input and holds one number as the text prints it (e.g. {:8,192}), not "${text}"`);
+    fail(
+      doc,
+      line,
+      `"{:${text}}" marks an input and holds one number as the text prints it (e.g. {:8,192}), not "${text}"`,
+    );
   }
 }
 
@@ -203,16 +207,26 @@ export function parseAnswerBlock(doc: DocState, line: number, yaml: string): Ans
     if (!item || typeof item !== "object") fail(doc, line, `${where}: expected "label", "value" and "tolerance"`);
     const rec = item as Record<string, unknown>;
     for (const key of Object.keys(rec)) {
-      if (!["label", "value", "tolerance", "hints"].includes(key)) fail(doc, line, `${where}: unknown key "${key}" (known: label, value, tolerance, hints)`);
+      if (!["label", "value", "tolerance", "hints"].includes(key))
+        fail(doc, line, `${where}: unknown key "${key}" (known: label, value, tolerance, hints)`);
     }
-    if (typeof rec.label !== "string" || rec.label.trim() === "") fail(doc, line, `${where}: "label" must be a short text`);
+    if (typeof rec.label !== "string" || rec.label.trim() === "")
+      fail(doc, line, `${where}: "label" must be a short text`);
     if (typeof rec.value !== "string") {
-      fail(doc, line, `${where}: "value" must name a value of src/model/exercise-values.ts (the number is never typed twice)`);
+      fail(
+        doc,
+        line,
+        `${where}: "value" must name a value of src/model/exercise-values.ts (the number is never typed twice)`,
+      );
     }
     const value = resolve(doc, line, rec.value);
     const tolerance = rec.tolerance;
     if (typeof tolerance !== "number" || !(tolerance > 0 && tolerance < 0.5)) {
-      fail(doc, line, `${where}: "tolerance" must be a relative tolerance between 0 and 0.5 (e.g. 0.01), got ${String(tolerance)}`);
+      fail(
+        doc,
+        line,
+        `${where}: "tolerance" must be a relative tolerance between 0 and 0.5 (e.g. 0.01), got ${String(tolerance)}`,
+      );
     }
     const hints: AnswerHint[] = [];
     if (rec.hints !== undefined) {
@@ -254,7 +268,8 @@ interface ContainerMeta {
 
 /** The label as shown: the author's text, with the unit in parentheses unless it names it already. */
 export function answerLabel(spec: Pick<AnswerSpec, "label" | "unit">): string {
-  if (spec.unit === "" || spec.label.includes(`(${spec.unit})`) || spec.label.endsWith(` ${spec.unit}`)) return spec.label;
+  if (spec.unit === "" || spec.label.includes(`(${spec.unit})`) || spec.label.endsWith(` ${spec.unit}`))
+    return spec.label;
   return `${spec.label} (${spec.unit})`;
 }
 
@@ -281,7 +296,8 @@ function answersCoreRule(state: StateCore): boolean {
     const parent = stack[stack.length - 1];
     const parentMeta = parent?.meta as ContainerMeta | undefined;
     if (parentMeta?.name !== "exercise") fail(doc, line, `"::: answer" must be directly inside "::: exercise"`);
-    if (parentMeta.checkable) fail(doc, line, `an exercise has at most one "::: answer" block (list several answers in it)`);
+    if (parentMeta.checkable)
+      fail(doc, line, `an exercise has at most one "::: answer" block (list several answers in it)`);
     parentMeta.checkable = true;
     checkable++;
     t.type = "book_answer";

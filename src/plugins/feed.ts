@@ -56,7 +56,11 @@ export function parseChangelog(text: string, file = changelogFile): ChangelogEnt
       const date = m[2]!;
       if (Number.isNaN(Date.parse(`${date}T00:00:00Z`))) throw new BookError(file, i + 1, `"${date}" is not a date`);
       if (current && date >= current.date) {
-        throw new BookError(file, i + 1, `changelog entries go newest first, each date once ("${date}" after "${current.date}")`);
+        throw new BookError(
+          file,
+          i + 1,
+          `changelog entries go newest first, each date once ("${date}" after "${current.date}")`,
+        );
       }
       close();
       current = { date, title: m[1]!, markdown: "", line: i + 1 };
@@ -98,10 +102,14 @@ export function entryId(date: string, repositoryUrl = book.repositoryUrl): strin
 
 /** The Atom 1.0 document (RFC 4287) for the entries. */
 export function atomFeed(entries: readonly ChangelogEntry[], siteUrl: string, pathPrefix = "/"): string {
-  if (entries.length === 0) throw new BookError(changelogFile, undefined, "the changelog has no dated entries for the feed");
+  if (entries.length === 0)
+    throw new BookError(changelogFile, undefined, "the changelog has no dated entries for the feed");
   const abs = (p: string) => escapeXml(absoluteUrl(p, siteUrl, pathPrefix));
   const time = (date: string) => `${date}T00:00:00Z`;
-  const newest = entries.map((e) => e.date).sort().at(-1)!;
+  const newest = entries
+    .map((e) => e.date)
+    .sort()
+    .at(-1)!;
   const out = [
     '<?xml version="1.0" encoding="utf-8"?>',
     `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${escapeXml(book.language)}">`,

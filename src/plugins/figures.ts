@@ -33,7 +33,11 @@ function svgSize(file: string): { width?: string; height?: string } {
   const { document } = parseHTML(`<!doctype html><html><body>${text.replace(/<\?xml[^>]*>/, "")}</body></html>`);
   const svg = document.querySelector("svg");
   const result: { mtimeKey: string; width?: string; height?: string } = { mtimeKey: text };
-  const vb = svg?.getAttribute("viewBox")?.trim().split(/[\s,]+/).map(Number);
+  const vb = svg
+    ?.getAttribute("viewBox")
+    ?.trim()
+    .split(/[\s,]+/)
+    .map(Number);
   if (vb && vb.length === 4 && vb.every(Number.isFinite)) {
     result.width = String(Math.round(vb[2]!));
     result.height = String(Math.round(vb[3]!));
@@ -44,12 +48,16 @@ function svgSize(file: string): { width?: string; height?: string } {
 
 function checkImage(doc: DocState, image: Token, line: number, assetsDir: string): void {
   const src = image.attrGet("src") ?? "";
-  const alt = (image.children ?? []).map((c) => c.content).join("").trim();
+  const alt = (image.children ?? [])
+    .map((c) => c.content)
+    .join("")
+    .trim();
   if (alt === "") fail(doc, line, `image "${src}" has no alt text (write what the figure shows inside ![…])`);
   if (/^[a-z]+:/i.test(src) || src.startsWith("//")) {
     fail(doc, line, `image "${src}" is not on this site (copy it under assets/img/ and use /assets/img/…)`);
   }
-  if (!src.startsWith("/assets/")) fail(doc, line, `image "${src}" must be a root-relative path under /assets/ (e.g. /assets/img/x.svg)`);
+  if (!src.startsWith("/assets/"))
+    fail(doc, line, `image "${src}" must be a root-relative path under /assets/ (e.g. /assets/img/x.svg)`);
   if (!/\.svg$/i.test(src)) fail(doc, line, `image "${src}" is not an SVG (figures are SVG only)`);
   const file = path.join(assetsDir, decodeURIComponent(src.slice("/assets/".length)));
   if (!existsSync(file)) fail(doc, line, `missing image "${src}" (no file ${path.relative(process.cwd(), file)})`);
@@ -76,7 +84,9 @@ function figuresCoreRule(state: StateCore, assetsDir: string): boolean {
     // A paragraph that is one image: a figure.
     if (t.type === "paragraph_open" && tokens[i + 1]?.type === "inline" && tokens[i + 2]?.type === "paragraph_close") {
       const inline = tokens[i + 1]!;
-      const parts = (inline.children ?? []).filter((c) => !(c.type === "text" && c.content.trim() === "") && c.type !== "softbreak");
+      const parts = (inline.children ?? []).filter(
+        (c) => !(c.type === "text" && c.content.trim() === "") && c.type !== "softbreak",
+      );
       if (parts.length !== 1 || parts[0]!.type !== "image") continue;
       const image = parts[0]!;
       const line = t.map?.[0] ?? 0;
@@ -84,9 +94,14 @@ function figuresCoreRule(state: StateCore, assetsDir: string): boolean {
       const id = image.attrGet("id");
       const classes = (image.attrGet("class") ?? "").split(/\s+/).filter(Boolean);
       if (caption.trim() === "") {
-        fail(doc, line, `figure "${image.attrGet("src")}" has no caption (add one in quotes: ![alt](/assets/img/x.svg "Caption"))`);
+        fail(
+          doc,
+          line,
+          `figure "${image.attrGet("src")}" has no caption (add one in quotes: ![alt](/assets/img/x.svg "Caption"))`,
+        );
       }
-      if (id !== null && !/^fig:[A-Za-z0-9][A-Za-z0-9_-]*$/.test(id)) fail(doc, line, `figure label "${id}" must look like fig:name`);
+      if (id !== null && !/^fig:[A-Za-z0-9][A-Za-z0-9_-]*$/.test(id))
+        fail(doc, line, `figure label "${id}" must look like fig:name`);
       const n = ++doc.counters.fig;
       if (id) addLabel(doc, { kind: "fig", id, text: `Figure ${n}`, line: sourceLine(doc, line) });
       image.attrs = (image.attrs ?? []).filter(([k]) => k !== "title" && k !== "id" && k !== "class");
@@ -121,7 +136,8 @@ function figuresCoreRule(state: StateCore, assetsDir: string): boolean {
       if (p?.type !== "paragraph_open" || inline?.type !== "inline" || !/^Table:\s*/.test(inline.content)) continue;
       const line = p.map?.[0] ?? 0;
       const id = p.attrGet("id");
-      if (id !== null && !/^tbl:[A-Za-z0-9][A-Za-z0-9_-]*$/.test(id)) fail(doc, line, `table label "${id}" must look like tbl:name`);
+      if (id !== null && !/^tbl:[A-Za-z0-9][A-Za-z0-9_-]*$/.test(id))
+        fail(doc, line, `table label "${id}" must look like tbl:name`);
       const n = ++doc.counters.tbl;
       if (id) addLabel(doc, { kind: "tbl", id, text: `Table ${n}`, line: sourceLine(doc, line) });
       stripPrefix(inline, /^Table:\s*/);

@@ -42,7 +42,9 @@ export function footnotesPlugin(md: MarkdownIt): void {
     const refId = `fnref-${n}${meta.subId ? `-${meta.subId}` : ""}`;
     const parts = bodies.get(env)?.get(meta.id) ?? [];
     const body = parts.map((children) => md.renderer.renderInline(children, options, env)).join(" ");
-    const side = meta.subId ? "" : `<span class="sidenote" role="note"><span class="sidenote-number">${n}</span> ${body}</span>`;
+    const side = meta.subId
+      ? ""
+      : `<span class="sidenote" role="note"><span class="sidenote-number">${n}</span> ${body}</span>`;
     return `<sup class="footnote-ref"><a href="${docHref(env, `#fn-${n}`)}" id="${docId(env, refId)}" data-footnote="${n}">${n}</a></sup>${side}`;
   };
   r.footnote_block_open = (_tokens, _idx, _options, env) => {
@@ -50,7 +52,8 @@ export function footnotesPlugin(md: MarkdownIt): void {
     return `<section class="footnotes" aria-labelledby="${landmarkLabelledBy(env, "footnotes")}">\n<${h} id="${docId(env, "footnotes")}">Footnotes</${h}>\n<ol class="footnotes-list">\n`;
   };
   r.footnote_block_close = () => "</ol>\n</section>\n";
-  r.footnote_open = (tokens, idx, _options, env) => `<li id="${docId(env, `fn-${(tokens[idx]!.meta as { id: number }).id + 1}`)}" class="footnote-item">`;
+  r.footnote_open = (tokens, idx, _options, env) =>
+    `<li id="${docId(env, `fn-${(tokens[idx]!.meta as { id: number }).id + 1}`)}" class="footnote-item">`;
   r.footnote_close = () => "</li>\n";
   r.footnote_anchor = (tokens, idx, _options, env) => {
     const meta = tokens[idx]!.meta as FootnoteRefMeta;

@@ -18,7 +18,8 @@ export function checkFrontMatter(text: string, file: string): void {
   const src = text.replace(/\r\n?/g, "\n");
   const rel = normalizeFile(file);
   const m = /^---\n([\s\S]*?)\n---[ \t]*(\n|$)/.exec(src);
-  if (!m) throw new BookError(rel, 1, `front matter missing: start the file with "---", title: …, description: …, "---"`);
+  if (!m)
+    throw new BookError(rel, 1, `front matter missing: start the file with "---", title: …, description: …, "---"`);
   const yaml = m[1]!;
   let data: unknown;
   try {
@@ -53,7 +54,11 @@ export function checkFrontMatter(text: string, file: string): void {
   }
   const description = (obj.description as string).trim();
   if (!/[.?!]$/.test(description)) {
-    throw new BookError(rel, lineOf("description"), `bad front matter: "description" must be one sentence ending with a period`);
+    throw new BookError(
+      rel,
+      lineOf("description"),
+      `bad front matter: "description" must be one sentence ending with a period`,
+    );
   }
 }
 

@@ -93,7 +93,8 @@ export function buildTermMatcher(entries: readonly GlossaryEntry[] = glossary): 
     for (const f of termForms(e)) {
       const key = formKey(f);
       const other = byKey.get(key);
-      if (other && other.id !== e.id) throw new Error(`glossary: the form "${f}" belongs to both "${other.term}" and "${e.term}"`);
+      if (other && other.id !== e.id)
+        throw new Error(`glossary: the form "${f}" belongs to both "${other.term}" and "${e.term}"`);
       byKey.set(key, e);
     }
   }
@@ -131,14 +132,58 @@ export function findTermMatches(text: string, matcher: TermMatcher): TermMatch[]
 
 /** Elements (in raw HTML) whose text is never marked. */
 const skipTags = new Set([
-  "a", "abbr", "aside", "button", "code", "dfn", "figcaption", "figure", "h1", "h2", "h3", "h4", "h5", "h6",
-  "kbd", "label", "math", "nav", "option", "pre", "samp", "select", "sub", "summary", "sup", "svg", "table", "var",
+  "a",
+  "abbr",
+  "aside",
+  "button",
+  "code",
+  "dfn",
+  "figcaption",
+  "figure",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "kbd",
+  "label",
+  "math",
+  "nav",
+  "option",
+  "pre",
+  "samp",
+  "select",
+  "sub",
+  "summary",
+  "sup",
+  "svg",
+  "table",
+  "var",
 ]);
 /** Classes whose content is never marked. */
 const skipClasses = new Set([
-  "aside", "callout-title", "citation", "exercise-title", "fig-label", "footnote-ref", "footnotes", "gloss",
-  "gloss-def", "gloss-term", "heading-anchor", "katex", "math", "no-gloss", "references", "references-list",
-  "secnum", "sidenote", "toc", "visually-hidden", "widget",
+  "aside",
+  "callout-title",
+  "citation",
+  "exercise-title",
+  "fig-label",
+  "footnote-ref",
+  "footnotes",
+  "gloss",
+  "gloss-def",
+  "gloss-term",
+  "heading-anchor",
+  "katex",
+  "math",
+  "no-gloss",
+  "references",
+  "references-list",
+  "secnum",
+  "sidenote",
+  "toc",
+  "visually-hidden",
+  "widget",
 ]);
 /** Block tokens whose content is never marked. */
 const skipTokens = new Set(["heading_open", "table_open", "footnote_block_open", "book_figcaption_open"]);
@@ -284,7 +329,10 @@ function glossaryRule(state: StateCore, matcher: TermMatcher): boolean {
     if (t.nesting === 1) {
       const container = t.type === "book_container_open" ? (t.meta as { name: string }).name : undefined;
       let skip = skipTokens.has(t.type) || skippedByAttributes((k) => t.attrGet(k));
-      if (container) skip ||= skipContainers.has(container) || (t.meta as { attrs: { classes: string[] } }).attrs.classes.some((c) => skipClasses.has(c));
+      if (container)
+        skip ||=
+          skipContainers.has(container) ||
+          (t.meta as { attrs: { classes: string[] } }).attrs.classes.some((c) => skipClasses.has(c));
       // Callout and exercise titles are skipped; a solution's title is running text.
       if (t.type === "book_title_open") skip ||= [...open].reverse().find((o) => o.container)?.container !== "solution";
       open.push({ skip, container });
@@ -293,7 +341,12 @@ function glossaryRule(state: StateCore, matcher: TermMatcher): boolean {
       if (open.pop()?.skip) skips--;
     } else if (t.type === "html_block") {
       raw.feed(t.content);
-    } else if (t.type === "inline" && skips === 0 && !raw.skipped && runningTextOpeners.has(tokens[i - 1]?.type ?? "")) {
+    } else if (
+      t.type === "inline" &&
+      skips === 0 &&
+      !raw.skipped &&
+      runningTextOpeners.has(tokens[i - 1]?.type ?? "")
+    ) {
       markInline(scan, t);
     }
   }
@@ -309,4 +362,3 @@ export function glossaryMarksPlugin(md: MarkdownIt): void {
 export function termsExplainedIn(slug: string, entries: readonly GlossaryEntry[] = glossary): Set<string> {
   return new Set(entries.filter((e) => e.see.some((s) => s.split("#")[0] === `/${slug}/`)).map((e) => e.id));
 }
-

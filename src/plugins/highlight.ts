@@ -89,7 +89,11 @@ export function highlightMarkdown(md: MarkdownIt): void {
       const inputPath = env.page?.inputPath;
       const file = normalizeFile(inputPath ?? "(unknown file)");
       const line = token.map ? (inputPath ? frontMatterLines(inputPath, state.src) : 0) + token.map[0] + 1 : undefined;
-      throw new BookError(file, line, `unknown code language "${lang}" in a fenced block (known: ${knownLanguages.join(", ")}; add one in src/plugins/highlight.ts)`);
+      throw new BookError(
+        file,
+        line,
+        `unknown code language "${lang}" in a fenced block (known: ${knownLanguages.join(", ")}; add one in src/plugins/highlight.ts)`,
+      );
     }
     return true;
   });

@@ -52,7 +52,10 @@ export function extractRegion(text: string, region: string, file: string): strin
     const start = lines.findIndex((l) => marker.exec(l)?.[1] === "start" && marker.exec(l)?.[2] === region);
     const end = lines.findIndex((l, i) => i > start && marker.exec(l)?.[1] === "end" && marker.exec(l)?.[2] === region);
     if (start < 0 || end < 0) {
-      const known = lines.map((l) => marker.exec(l)).filter((m) => m?.[1] === "start").map((m) => m![2]);
+      const known = lines
+        .map((l) => marker.exec(l))
+        .filter((m) => m?.[1] === "start")
+        .map((m) => m![2]);
       throw new Error(`no region "${region}" in ${file} (regions: ${known.join(", ") || "none"})`);
     }
     body = lines.slice(start + 1, end);
@@ -98,7 +101,10 @@ function sum(values: number[]): number {
  * balanced) after stated corrections. Communication: bytes sent per kind of parallelism and
  * collective, exactly, with stated exceptions; traffic the model leaves out is listed.
  */
-export function crossCheck(layout: MeasuredLayout, config: Record<string, unknown>): { states: Comparison[]; activations: Comparison[]; communication: Comparison[]; notInModel: string[] } {
+export function crossCheck(
+  layout: MeasuredLayout,
+  config: Record<string, unknown>,
+): { states: Comparison[]; activations: Comparison[]; communication: Comparison[]; notInModel: string[] } {
   const s = layout.setup as Required<TrainingSetup>;
   const memory = trainingMemory(config, s);
   const comm = communicationPerStep(config, s);
@@ -119,18 +125,31 @@ export function crossCheck(layout: MeasuredLayout, config: Record<string, unknow
       model: s.ep * stageOf(0).activations,
       expected: sum(parts.map((p) => p.value)),
       measured: sum(layout.ranks.map((r) => r.activations)),
-      notes: ["routing is not balanced: each rank's expert activations depend on the tokens it received, so ranks are compared in sum"],
+      notes: [
+        "routing is not balanced: each rank's expert activations depend on the tokens it received, so ranks are compared in sum",
+      ],
     });
   } else {
     layout.ranks.forEach((r, rank) => {
       const c = corrected(rank);
-      activations.push({ what: `rank ${rank} activations`, model: stageOf(rank).activations, expected: c.value, measured: r.activations, notes: c.notes });
+      activations.push({
+        what: `rank ${rank} activations`,
+        model: stageOf(rank).activations,
+        expected: c.value,
+        measured: r.activations,
+        notes: c.notes,
+      });
     });
   }
   const communication: Comparison[] = [];
-  const measuredSent = (tag: string, collective: string) => layout.ranks.map((r) => r.communication[tag]?.[collective]?.bytesSent ?? 0);
+  const measuredSent = (tag: string, collective: string) =>
+    layout.ranks.map((r) => r.communication[tag]?.[collective]?.bytesSent ?? 0);
   const byKey = new Map<string, number>();
-  for (const item of comm.items) byKey.set(`${item.kind}|${item.collective}`, (byKey.get(`${item.kind}|${item.collective}`) ?? 0) + item.bytesSentPerStep);
+  for (const item of comm.items)
+    byKey.set(
+      `${item.kind}|${item.collective}`,
+      (byKey.get(`${item.kind}|${item.collective}`) ?? 0) + item.bytesSentPerStep,
+    );
   for (const [key, model] of byKey) {
     const [kind, collective] = key.split("|") as [string, string];
     const sent = measuredSent(kind, collective);
@@ -152,27 +171,43 @@ export function crossCheck(layout: MeasuredLayout, config: Record<string, unknow
   const notInModel: string[] = [];
   for (const [tag, kinds] of Object.entries(layout.ranks[0]!.communication)) {
     for (const [collective, v] of Object.entries(kinds)) {
-      if (!covered.has(`${tag}|${collective}`)) notInModel.push(`${tag} ${collective}: ${formatBytes(v.bytesSent)} (rank 0)`);
+      if (!covered.has(`${tag}|${collective}`))
+        notInModel.push(`${tag} ${collective}: ${formatBytes(v.bytesSent)} (rank 0)`);
     }
   }
   return { states, activations, communication, notInModel };
 }
 
 /** Reads companion/measurements.json and the configs it names. */
-export function loadMeasurements(root = process.cwd()): { layouts: MeasuredLayout[]; config: (name: string) => Record<string, unknown> } {
+export function loadMeasurements(root = process.cwd()): {
+  layouts: MeasuredLayout[];
+  config: (name: string) => Record<string, unknown>;
+} {
   const file = path.join(root, "companion", "measurements.json");
   const layouts = (JSON.parse(readFileSync(file, "utf8")) as { entries: MeasuredLayout[] }).entries;
-  const config = (name: string) => JSON.parse(readFileSync(path.join(root, "companion", "configs", name), "utf8")) as Record<string, unknown>;
+  const config = (name: string) =>
+    JSON.parse(readFileSync(path.join(root, "companion", "configs", name), "utf8")) as Record<string, unknown>;
   return { layouts, config };
 }
 
 /** Markdown table source for the layouts whose command ends with each line of `spec`. Throws a plain Error. */
 export function comparisonTable(spec: string, root = process.cwd()): string {
   const { layouts, config } = loadMeasurements(root);
-  const rows = ["| layout | states per GPU | activations: model | measured | communication: model | measured |", "|---|---|--:|--:|--:|--:|"];
-  for (const wanted of spec.split("\n").map((l) => l.trim()).filter(Boolean)) {
-    const layout = layouts.find((l) => l.command.endsWith(wanted.replace(/^(\S+\.json)/, "companion/configs/$1 --seq 32 --micro-batch 2")));
-    if (!layout) throw new Error(`no measured layout "${wanted}" in companion/measurements.json (run npm run companion:measure after adding it to companion/crosscheck.py)`);
+  const rows = [
+    "| layout | states per GPU | activations: model | measured | communication: model | measured |",
+    "|---|---|--:|--:|--:|--:|",
+  ];
+  for (const wanted of spec
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)) {
+    const layout = layouts.find((l) =>
+      l.command.endsWith(wanted.replace(/^(\S+\.json)/, "companion/configs/$1 --seq 32 --micro-batch 2")),
+    );
+    if (!layout)
+      throw new Error(
+        `no measured layout "${wanted}" in companion/measurements.json (run npm run companion:measure after adding it to companion/crosscheck.py)`,
+      );
     const check = crossCheck(layout, config(layout.config));
     const statesModel = sum(check.states.filter((c) => c.what.startsWith("rank 0")).map((c) => c.model));
     const statesEqual = check.states.every((c) => c.model === c.measured);
@@ -180,7 +215,9 @@ export function comparisonTable(spec: string, root = process.cwd()): string {
     const commModel = sum(check.communication.map((c) => c.model));
     const commMeasured = sum(check.communication.map((c) => c.measured));
     const gap = (a: number, b: number) => (a === b ? "" : ` (${b > a ? "+" : ""}${formatPercent((b - a) / a)})`);
-    const label = wanted.replace(/^\S+\.json\s*/, (m) => (m.startsWith("tiny.json") ? "" : `${m.replace(/\.json\s*$/, "")}, `)) || "one process";
+    const label =
+      wanted.replace(/^\S+\.json\s*/, (m) => (m.startsWith("tiny.json") ? "" : `${m.replace(/\.json\s*$/, "")}, `)) ||
+      "one process";
     rows.push(
       `| \`${label}\` | ${formatBytes(statesModel)}${statesEqual ? ", equal" : ", DIFFERENT"} | ${formatBytes(first.model)} | ${formatBytes(first.measured)}${gap(first.model, first.measured)} | ${commModel ? formatBytes(commModel) : "none"} | ${commMeasured ? formatBytes(commMeasured) : "none"}${gap(commModel, commMeasured)} |`,
     );

@@ -38,7 +38,9 @@ export function layoutHelpersPlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.addGlobalData("book", book);
   eleventyConfig.addFilter("readingMinutes", readingMinutes);
   eleventyConfig.addFilter("formatDate", formatDate);
-  eleventyConfig.addFilter("citeBibtex", (meta: BookMetadata, url: string, title?: string) => citeBibtex(meta, url, title));
+  eleventyConfig.addFilter("citeBibtex", (meta: BookMetadata, url: string, title?: string) =>
+    citeBibtex(meta, url, title),
+  );
   eleventyConfig.addShortcode("coverArt", coverArtSvg);
   eleventyConfig.addFilter("escapeHtml", (s: unknown) => escapeHtml(String(s ?? "")));
 }

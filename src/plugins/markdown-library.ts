@@ -45,7 +45,10 @@ export function markdownLibraryPlugin(eleventyConfig: UserConfig, options: Markd
   eleventyConfig.addFilter("renderChapter", (markdown: string, page: { inputPath: string; url: string }) => {
     const info = chapterInfo(page.inputPath);
     if (!info) throw new Error(`renderChapter: ${page.inputPath} is not a chapter file`);
-    return renderChapter(md(), markdown ?? "", { page: { inputPath: page.inputPath, url: page.url }, edition: pageEdition(info.slug) });
+    return renderChapter(md(), markdown ?? "", {
+      page: { inputPath: page.inputPath, url: page.url },
+      edition: pageEdition(info.slug),
+    });
   });
   eleventyConfig.addFilter("bookEdition", (chapters: readonly ChapterItem[]) => bookEdition(md(), chapters));
 }

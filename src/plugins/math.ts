@@ -119,13 +119,18 @@ function mathCoreRule(state: StateCore): boolean {
       const meta = token.meta as { label?: string; badLabel?: string; labelLine: number };
       let source = token.content;
       if (meta.badLabel) {
-        fail(doc, meta.labelLine, `malformed equation label "${meta.badLabel}" (write {#eq:name} after the closing $$)`);
+        fail(
+          doc,
+          meta.labelLine,
+          `malformed equation label "${meta.badLabel}" (write {#eq:name} after the closing $$)`,
+        );
       }
       if (meta.label !== undefined) {
         if (!validEqLabel.test(meta.label)) {
           fail(doc, meta.labelLine, `equation label "${meta.label}" must look like eq:name (letters, digits, - and _)`);
         }
-        if (/\\tag\b/.test(source)) fail(doc, token.map![0], `labelled equation "${meta.label}" must not use \\tag (the number is automatic)`);
+        if (/\\tag\b/.test(source))
+          fail(doc, token.map![0], `labelled equation "${meta.label}" must not use \\tag (the number is automatic)`);
         const n = ++doc.counters.eq;
         addLabel(doc, { kind: "eq", id: meta.label, text: `Eq. (${n})`, line: sourceLine(doc, meta.labelLine) });
         source = `${source}\n\\tag{${n}}`;

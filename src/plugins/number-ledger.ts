@@ -28,7 +28,8 @@ import { checkChain, evaluateSide, printedHalfUnit, splitRelations } from "./tex
 import { exerciseValue, matchDataFact } from "../model/index.ts";
 import { printInput, printValue } from "./exercise-check.ts";
 
-export type NumberClass = "computed" | "data" | "arithmetic" | "cited" | "input" | "structural" | "formula" | "unaccounted";
+export type NumberClass =
+  "computed" | "data" | "arithmetic" | "cited" | "input" | "structural" | "formula" | "unaccounted";
 
 export interface LedgerEntry {
   /** 1-based line and column in the source file. */
@@ -58,7 +59,8 @@ const NAME_WORDS = new Set(
     "jamba nemotron hbm ultra ethernet ubuntu debian node.js eleventy katex torch cudnn cublas cutlass triton"
   ).split(" "),
 );
-const HARDWARE_UNIT = /^\s*(?:\\[,;]\s*)?(?:\\text\{\s*)?(?:T|P|G)?FLOPS|^\s*(?:\\[,;]\s*)?(?:\\text\{\s*)?(?:GB|TB|Gb)\/s/;
+const HARDWARE_UNIT =
+  /^\s*(?:\\[,;]\s*)?(?:\\text\{\s*)?(?:T|P|G)?FLOPS|^\s*(?:\\[,;]\s*)?(?:\\text\{\s*)?(?:GB|TB|Gb)\/s/;
 
 const PROSE_NUMBER = /(\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:e[+-]?\d+)?/g;
 const MATH_NUMBER = /\d+(?:\{,\}\d{3})*(?:\.\d+)?/g;
@@ -107,7 +109,8 @@ export function scanInline(src: string): Scanned {
   return { masked, math, markers, citations };
 }
 
-const ABBREVIATIONS = /(?:\be\.g|\bi\.e|\bet al|\bEq|\bEqs|\bFig|\bvs|\bcf|\bSec|\bapprox|\bNo|\bp|\bpp|\bch|\bresp)\.$/i;
+const ABBREVIATIONS =
+  /(?:\be\.g|\bi\.e|\bet al|\bEq|\bEqs|\bFig|\bvs|\bcf|\bSec|\bapprox|\bNo|\bp|\bpp|\bch|\bresp)\.$/i;
 
 /** Sentence spans of a source text: ends at . ! ? followed by space, not after an abbreviation. */
 export function sentences(src: string): Span[] {
@@ -137,7 +140,8 @@ function wordBefore(text: string, at: number): string {
   return m && !/[,:;]$/.test(m[1]!) ? m[1]!.toLowerCase() : "";
 }
 
-const UNIT_AFTER = /^\s*(?:\\[,;: ]\s*)?(?:\\text\{\s*)?(PFLOPS|TFLOPS|TB\/s|GB\/s|Gb\/s|TB|GB|MB|KB|KiB|W|SMs)(?![A-Za-z])/;
+const UNIT_AFTER =
+  /^\s*(?:\\[,;: ]\s*)?(?:\\text\{\s*)?(PFLOPS|TFLOPS|TB\/s|GB\/s|Gb\/s|TB|GB|MB|KB|KiB|W|SMs)(?![A-Za-z])/;
 
 /** "data" when the number, with the unit after it, is a fact of src/data at its printed precision. */
 function dataClass(text: string, after: string, before: string, paragraph: string): [NumberClass, string] | undefined {
@@ -165,7 +169,10 @@ function proseClass(
   if (data) return data;
   if (LABEL_WORDS.has(before) || LABEL_WORDS.has(before.replace(/s$/, ""))) return ["structural", `label (${before})`];
   if (NAME_WORDS.has(before)) return ["structural", `name (${before})`];
-  if (previous?.cls === "structural" && /^(?:,\s*|\s*(?:and|or|to|through|–|-|,\s*and)\s*)$/.test(masked.slice(previousEnd, start))) {
+  if (
+    previous?.cls === "structural" &&
+    /^(?:,\s*|\s*(?:and|or|to|through|–|-|,\s*and)\s*)$/.test(masked.slice(previousEnd, start))
+  ) {
     return ["structural", previous.reason];
   }
   if (cited) return ["cited", "the sentence cites its source"];
@@ -214,13 +221,22 @@ function mathEntries(
     const numeric = evaluateSide(side.text) !== undefined;
     // A unit in \text{} is not a symbol; a word ("\text{mean}") is.
     const plain = side.text.replace(/\\(?:text|mathrm|textsf|operatorname)\{([^{}]*)\}/g, (_t, word: string) =>
-      /^\s*(?:[kMGTP]?i?B|[kMGTP]?FLOPS?|FLOP\/B|[mµu]?s|bytes?|tokens?|GPUs?|%|\\%|GB\/s|TB\/s|Gb\/s|h|days?|years?)?\s*$/.test(word) ? " " : " x ",
+      /^\s*(?:[kMGTP]?i?B|[kMGTP]?FLOPS?|FLOP\/B|[mµu]?s|bytes?|tokens?|GPUs?|%|\\%|GB\/s|TB\/s|Gb\/s|h|days?|years?)?\s*$/.test(
+        word,
+      )
+        ? " "
+        : " x ",
     );
-    const symbolic = /(?<!\\)[A-Za-z]|\\(?!(?:times|cdot|div|frac|dfrac|tfrac|left|right|approx|quad|qquad|text|mathrm|[,;:!%]))[A-Za-z]+/.test(
-      plain.replace(/\\[A-Za-z]+/g, (cmd) => (/^\\(?:times|cdot|div|frac|dfrac|tfrac|left|right|approx|quad|qquad|big\w*|Big\w*)$/.test(cmd) ? " " : "x")),
-    );
+    const symbolic =
+      /(?<!\\)[A-Za-z]|\\(?!(?:times|cdot|div|frac|dfrac|tfrac|left|right|approx|quad|qquad|text|mathrm|[,;:!%]))[A-Za-z]+/.test(
+        plain.replace(/\\[A-Za-z]+/g, (cmd) =>
+          /^\\(?:times|cdot|div|frac|dfrac|tfrac|left|right|approx|quad|qquad|big\w*|Big\w*)$/.test(cmd) ? " " : "x",
+        ),
+      );
     const assignment =
-      i > 0 && sides[i - 1]!.relation === "=" && /^\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:_(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\w))?\s*$/.test(sides[i - 1]!.text);
+      i > 0 &&
+      sides[i - 1]!.relation === "=" &&
+      /^\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:_(?:\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\w))?\s*$/.test(sides[i - 1]!.text);
     for (const m of side.text.matchAll(MATH_NUMBER)) {
       const inText = side.start + m.index;
       if (substituted.some((sp) => inText >= sp.start && inText < sp.end)) continue;
@@ -244,7 +260,12 @@ function mathEntries(
         push(offset + at, text, "structural", "a power of ten or two");
         continue;
       }
-      const data = dataClass(text, side.text.slice(m.index + m[0].length) + tex.slice(side.end), tex.slice(0, side.start + m.index), paragraph);
+      const data = dataClass(
+        text,
+        side.text.slice(m.index + m[0].length) + tex.slice(side.end),
+        tex.slice(0, side.start + m.index),
+        paragraph,
+      );
       const multiple = new RegExp(`^\\s*${m[0].replace(/[{}]/g, "\\$&")}\\s*\\\\times\\s*$`).test(side.text);
       if (multiple) {
         push(offset + at, text, "formula", "a multiple (1×) in a formula table");
@@ -253,9 +274,11 @@ function mathEntries(
       if (chain.checked.has(i)) push(offset + at, text, "arithmetic", "arithmetic checked by the build");
       else if (data) push(offset + at, text, ...data);
       else if (symbolic && !numeric) push(offset + at, text, "formula", "a constant in a formula");
-      else if (assignment && /^\d+(?:,\d{3})*$/.test(text) && side.text.trim() === m[0]) push(offset + at, text, "input", "an integer given to a symbol");
+      else if (assignment && /^\d+(?:,\d{3})*$/.test(text) && side.text.trim() === m[0])
+        push(offset + at, text, "input", "an integer given to a symbol");
       else if (cited) push(offset + at, text, "cited", "the sentence cites its source");
-      else if (ctx.question && !/(?:FLOPS|GB\/s|TB\/s)/.test(side.text)) push(offset + at, text, "input", "a given of the exercise");
+      else if (ctx.question && !/(?:FLOPS|GB\/s|TB\/s)/.test(side.text))
+        push(offset + at, text, "input", "a given of the exercise");
       else push(offset + at, text, "unaccounted", "");
     }
   });
@@ -276,8 +299,10 @@ export function inlineLedger(
     const s = spans.find((sp) => at >= sp.start && at < sp.end);
     return !!s && scanned.citations.some((c) => c >= s.start && c < s.end);
   };
-  const push = (at: number, text: string, cls: NumberClass, reason: string) => out.push({ ...where(at), text, cls, reason });
-  for (const m of scanned.markers) push(m.start, m.text, m.cls, m.cls === "computed" ? "computed at build time" : "marked as an input");
+  const push = (at: number, text: string, cls: NumberClass, reason: string) =>
+    out.push({ ...where(at), text, cls, reason });
+  for (const m of scanned.markers)
+    push(m.start, m.text, m.cls, m.cls === "computed" ? "computed at build time" : "marked as an input");
   let previous: LedgerEntry | undefined;
   let previousEnd = 0;
   for (const m of scanned.masked.matchAll(PROSE_NUMBER)) {
@@ -324,7 +349,12 @@ function fileLines(file: string): string[] {
  * Maps an offset in `content` (whose first line is body line `firstLine`, and which starts
  * `shift` characters of wrapper before the source) to the file's line and column.
  */
-function locator(doc: DocState, firstLine: number, content: string, shift = 0): (offset: number) => { line: number; column: number } {
+function locator(
+  doc: DocState,
+  firstLine: number,
+  content: string,
+  shift = 0,
+): (offset: number) => { line: number; column: number } {
   const lines = fileLines(doc.file);
   return (rawOffset) => {
     const offset = Math.max(0, rawOffset - shift);

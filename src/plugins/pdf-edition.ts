@@ -22,5 +22,7 @@ export function pdfEdition(siteDir: string): PdfEdition {
 }
 
 export function pdfEditionPlugin(eleventyConfig: UserConfig): void {
-  eleventyConfig.addGlobalData("pdfEdition", () => pdfEdition(eleventyConfig.directories?.output ?? process.env.SITE_DIR ?? "_site"));
+  eleventyConfig.addGlobalData("pdfEdition", () =>
+    pdfEdition(eleventyConfig.directories?.output ?? process.env.SITE_DIR ?? "_site"),
+  );
 }

@@ -127,7 +127,11 @@ export function entryTopic(entry: BibEntry, file: string): string {
     const id = raw.split(",")[0]!.trim();
     if (!READING_TOPICS.some((t) => t.id === id)) {
       const known = READING_TOPICS.map((t) => t.id).join(", ");
-      throw new BookError(file, entry.line, `entry "${entry.key}": keywords "${raw}" is not a reading-list topic (one of: ${known})`);
+      throw new BookError(
+        file,
+        entry.line,
+        `entry "${entry.key}": keywords "${raw}" is not a reading-list topic (one of: ${known})`,
+      );
     }
     return id;
   }
@@ -190,5 +194,7 @@ export function readingListHtml(groups: readonly ReadingGroup[]): string {
 /** Adds the `readingList` shortcode (the whole list as HTML, from bibliography.bib, re-read on each build). */
 export function readingListPlugin(eleventyConfig: UserConfig, options: { bibliographyFile?: string } = {}): void {
   const bibFile = options.bibliographyFile ?? "bibliography.bib";
-  eleventyConfig.addShortcode("readingList", () => readingListHtml(readingList(loadBibliography(path.resolve(bibFile)))));
+  eleventyConfig.addShortcode("readingList", () =>
+    readingListHtml(readingList(loadBibliography(path.resolve(bibFile)))),
+  );
 }

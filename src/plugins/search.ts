@@ -53,6 +53,8 @@ export function searchPlugin(eleventyConfig: UserConfig): void {
       await buildSearchIndex(directories.output);
       return;
     }
-    queue = queue.then(() => buildSearchIndex(directories.output)).catch((err: unknown) => console.error(`[book] search index: ${String(err)}`));
+    queue = queue
+      .then(() => buildSearchIndex(directories.output))
+      .catch((err: unknown) => console.error(`[book] search index: ${String(err)}`));
   });
 }

@@ -54,10 +54,12 @@ function sectionsCoreRule(state: StateCore): boolean {
       if (h2 === 0) fail(doc, line, `"###" heading before any "##" heading`);
       h3++;
     }
-    const number = chapterNumber === "" ? "" : t.tag === "h2" ? `${chapterNumber}.${h2}` : `${chapterNumber}.${h2}.${h3}`;
+    const number =
+      chapterNumber === "" ? "" : t.tag === "h2" ? `${chapterNumber}.${h2}` : `${chapterNumber}.${h2}.${h3}`;
     const title = inlineText(inline.children);
     if (id.startsWith("sec:") || id.startsWith("sec-")) {
-      if (!validSecId.test(id)) fail(doc, line, `section label "${id}" must look like sec:name (letters, digits, - and _)`);
+      if (!validSecId.test(id))
+        fail(doc, line, `section label "${id}" must look like sec:name (letters, digits, - and _)`);
       addLabel(doc, { kind: "sec", id, text: number ? `Section ${number}` : title, line: sourceLine(doc, line) });
     }
     if (number && inline.children) {

@@ -65,12 +65,19 @@ export function scanPage(html: string): PageScan {
         if (name === "script" && attrs.src === undefined) {
           const type = (attrs.type ?? "").trim().toLowerCase();
           if (type !== "application/json" && type !== "application/ld+json") {
-            scan.inlineScripts.push({ needle: "<script", message: "inline <script> (the Content-Security-Policy blocks it: put the code in src/widgets/ and load it by src)" });
+            scan.inlineScripts.push({
+              needle: "<script",
+              message:
+                "inline <script> (the Content-Security-Policy blocks it: put the code in src/widgets/ and load it by src)",
+            });
           }
         }
         for (const attr of Object.keys(attrs)) {
           if (/^on[a-z]+$/i.test(attr)) {
-            scan.inlineScripts.push({ needle: `${attr}=`, message: `inline event handler ${attr}= on <${name}> (the Content-Security-Policy blocks it: add a listener in script)` });
+            scan.inlineScripts.push({
+              needle: `${attr}=`,
+              message: `inline event handler ${attr}= on <${name}> (the Content-Security-Policy blocks it: add a listener in script)`,
+            });
           }
         }
         if (name === "main" || name === "article") scopeDepth++;
@@ -151,7 +158,10 @@ export function checkSite(pages: BuiltPage[], outputDir: string, pathPrefix = "/
         }
         target = fileForPath(outputDir, "/" + pathPart.slice(prefix.length));
       } else {
-        target = fileForPath(outputDir, path.posix.join(path.posix.dirname(new URL(page.url || "/", "http://x").pathname + "x"), pathPart));
+        target = fileForPath(
+          outputDir,
+          path.posix.join(path.posix.dirname(new URL(page.url || "/", "http://x").pathname + "x"), pathPart),
+        );
       }
       if (target && writtenAfterBuild.has(path.relative(outputDir, target).split(path.sep).join("/"))) continue;
       if (!target || !existsSync(target)) {
@@ -188,8 +198,12 @@ export function externalUrlProblem(ref: string): string | undefined {
   } catch {
     return "is not a valid URL";
   }
-  if (url.protocol === "mailto:") return /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(decodeURIComponent(url.pathname)) ? undefined : "is not a valid mailto address";
-  if (url.protocol !== "http:" && url.protocol !== "https:") return `uses the scheme "${url.protocol}" (only http, https and mailto)`;
+  if (url.protocol === "mailto:")
+    return /^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(decodeURIComponent(url.pathname))
+      ? undefined
+      : "is not a valid mailto address";
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    return `uses the scheme "${url.protocol}" (only http, https and mailto)`;
   if (!/^[a-z0-9.-]+$/i.test(url.hostname) || !url.hostname.includes(".") || /^[.-]|[.-]$/.test(url.hostname)) {
     return `has no valid host name ("${url.hostname}")`;
   }
@@ -212,21 +226,25 @@ function splitRef(ref: string): [string, string | undefined] {
 }
 
 export function siteChecksPlugin(eleventyConfig: UserConfig): void {
-  eleventyConfig.on(
-    "eleventy.after",
-    ({ results, directories, runMode }) => {
-      const problems = checkSite(results, directories.output, eleventyConfig.pathPrefix ?? "/");
-      if (problems.length === 0) return;
-      const errors = problems.map((p) => new BookError(p.file, p.line, p.message));
-      if (runMode === "serve" || runMode === "watch") {
-        for (const e of errors) console.error(`[book] ${e.message}`);
-        return;
-      }
-      const first = errors[0]!;
-      if (errors.length > 1) {
-        throw new BookError(first.file, first.line, `${first.rawMessage}\n${errors.slice(1).map((e) => `  ${e.message}`).join("\n")}`);
-      }
-      throw first;
-    },
-  );
+  eleventyConfig.on("eleventy.after", ({ results, directories, runMode }) => {
+    const problems = checkSite(results, directories.output, eleventyConfig.pathPrefix ?? "/");
+    if (problems.length === 0) return;
+    const errors = problems.map((p) => new BookError(p.file, p.line, p.message));
+    if (runMode === "serve" || runMode === "watch") {
+      for (const e of errors) console.error(`[book] ${e.message}`);
+      return;
+    }
+    const first = errors[0]!;
+    if (errors.length > 1) {
+      throw new BookError(
+        first.file,
+        first.line,
+        `${first.rawMessage}\n${errors
+          .slice(1)
+          .map((e) => `  ${e.message}`)
+          .join("\n")}`,
+      );
+    }
+    throw first;
+  });
 }

@@ -25,7 +25,12 @@ export interface SitemapPage {
 }
 
 function escapeXml(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&apos;");
+  return s
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
 }
 
 /** The sitemap document (sitemaps.org protocol 0.9), pages sorted by URL; a URL listed twice is an error. */
@@ -34,10 +39,15 @@ export function sitemapXml(pages: readonly SitemapPage[], siteUrl: string, pathP
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]!.url === sorted[i - 1]!.url) throw new Error(`sitemap: ${sorted[i]!.url} is listed twice`);
   }
-  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'];
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+  ];
   for (const p of sorted) {
     if (!/^\d{4}-\d{2}-\d{2}$/.test(p.lastmod)) throw new Error(`sitemap: bad lastmod "${p.lastmod}" for ${p.url}`);
-    lines.push(`  <url><loc>${escapeXml(absoluteUrl(p.url, siteUrl, pathPrefix))}</loc><lastmod>${p.lastmod}</lastmod></url>`);
+    lines.push(
+      `  <url><loc>${escapeXml(absoluteUrl(p.url, siteUrl, pathPrefix))}</loc><lastmod>${p.lastmod}</lastmod></url>`,
+    );
   }
   lines.push("</urlset>", "");
   return lines.join("\n");
@@ -55,7 +65,11 @@ export function gitLastModified(dir = "content"): Map<string, string> {
   const dates = new Map<string, string>();
   let out: string;
   try {
-    out = execFileSync("git", ["log", "--format=@%cs", "--name-only", "--", dir], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], maxBuffer: 32 * 1024 * 1024 });
+    out = execFileSync("git", ["log", "--format=@%cs", "--name-only", "--", dir], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+      maxBuffer: 32 * 1024 * 1024,
+    });
   } catch {
     return dates;
   }
@@ -68,17 +82,14 @@ export function gitLastModified(dir = "content"): Map<string, string> {
 }
 
 export function sitemapPlugin(eleventyConfig: UserConfig): void {
-  eleventyConfig.on(
-    "eleventy.after",
-    ({ results, directories }) => {
-      const siteUrl = resolveSiteUrl(book.siteUrl, process.env.SITE_URL);
-      const prefix = eleventyConfig.pathPrefix ?? "/";
-      const dates = gitLastModified();
-      const pages: SitemapPage[] = results
-        .filter((r) => typeof r.outputPath === "string" && r.outputPath.endsWith(".html") && typeof r.url === "string")
-        .map((r) => ({ url: r.url, lastmod: dates.get(normalizeFile(r.inputPath)) ?? book.updated }));
-      writeFileSync(path.join(directories.output, "sitemap.xml"), sitemapXml(pages, siteUrl, prefix));
-      writeFileSync(path.join(directories.output, "robots.txt"), robotsTxt(siteUrl, prefix));
-    },
-  );
+  eleventyConfig.on("eleventy.after", ({ results, directories }) => {
+    const siteUrl = resolveSiteUrl(book.siteUrl, process.env.SITE_URL);
+    const prefix = eleventyConfig.pathPrefix ?? "/";
+    const dates = gitLastModified();
+    const pages: SitemapPage[] = results
+      .filter((r) => typeof r.outputPath === "string" && r.outputPath.endsWith(".html") && typeof r.url === "string")
+      .map((r) => ({ url: r.url, lastmod: dates.get(normalizeFile(r.inputPath)) ?? book.updated }));
+    writeFileSync(path.join(directories.output, "sitemap.xml"), sitemapXml(pages, siteUrl, prefix));
+    writeFileSync(path.join(directories.output, "robots.txt"), robotsTxt(siteUrl, prefix));
+  });
 }

@@ -45,7 +45,10 @@ export function cardFontFiles(): string[] {
 const fontFamily = "KaTeX_SansSerif";
 
 function resvgOptions(): ResvgRenderOptions {
-  return { font: { loadSystemFonts: false, fontFiles: cardFontFiles(), defaultFontFamily: fontFamily }, fitTo: { mode: "original" } };
+  return {
+    font: { loadSystemFonts: false, fontFiles: cardFontFiles(), defaultFontFamily: fontFamily },
+    fitTo: { mode: "original" },
+  };
 }
 
 /* ── Absolute URLs ── */
@@ -62,7 +65,8 @@ export function resolveSiteUrl(configured: string, fromEnv: string | undefined):
   } catch {
     throw new Error(`SITE_URL "${raw}" is not an absolute URL (expected e.g. https://example.org/book)`);
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error(`SITE_URL "${raw}" must use http or https`);
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    throw new Error(`SITE_URL "${raw}" must use http or https`);
   if (url.search || url.hash) throw new Error(`SITE_URL "${raw}" must not have a query or fragment`);
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }
@@ -106,7 +110,13 @@ export function measureText(text: string, fontSizePx: number, bold: boolean): nu
  * Greedy word wrap to `maxWidthPx` with real glyph widths. A single word wider than the line
  * stays on a line of its own (the caller shrinks the font when lines run out).
  */
-export function wrapText(text: string, fontSizePx: number, bold: boolean, maxWidthPx: number, measure = measureText): string[] {
+export function wrapText(
+  text: string,
+  fontSizePx: number,
+  bold: boolean,
+  maxWidthPx: number,
+  measure = measureText,
+): string[] {
   const words = text.trim().split(/\s+/);
   const lines: string[] = [];
   let line = "";
@@ -142,7 +152,9 @@ function gpuGrid(x0: number, y0: number): string {
   for (let r = 0; r < 4; r++) {
     const y = y0 + r * (cell + rowGap);
     const color = palette.rows[r]!;
-    parts.push(`<line x1="${x0 + cell}" y1="${y + cell / 2}" x2="${x0 + 7 * (cell + gap)}" y2="${y + cell / 2}" stroke="${color}" stroke-width="3"/>`);
+    parts.push(
+      `<line x1="${x0 + cell}" y1="${y + cell / 2}" x2="${x0 + 7 * (cell + gap)}" y2="${y + cell / 2}" stroke="${color}" stroke-width="3"/>`,
+    );
     for (let c = 0; c < 8; c++) {
       const filled = (c + r) % 3 === 0;
       parts.push(
@@ -172,30 +184,44 @@ export function cardSvg(card: CardText, measure = measureText): string {
   const block = labelBlock + lines.length * lineHeight + subLines.length * 46 + (subLines.length ? 18 : 0);
   const top = 200 + Math.max(0, (300 - block) / 2);
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${cardWidth}" height="${cardHeight}" viewBox="0 0 ${cardWidth} ${cardHeight}">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${cardWidth}" height="${cardHeight}" viewBox="0 0 ${cardWidth} ${cardHeight}">`,
+  );
   out.push(`<rect width="${cardWidth}" height="${cardHeight}" fill="${palette.bg}"/>`);
   out.push(`<rect width="16" height="${cardHeight}" fill="${palette.accent}"/>`);
   // The book's card has the title below; its header says what the book is instead.
   const kicker = card.title === book.title ? "An open, interactive book" : book.title;
-  out.push(`<text x="${left}" y="108" font-family="${fontFamily}" font-weight="700" font-size="30" letter-spacing="4" fill="${palette.accent}">${escapeHtml(kicker.toUpperCase())}</text>`);
+  out.push(
+    `<text x="${left}" y="108" font-family="${fontFamily}" font-weight="700" font-size="30" letter-spacing="4" fill="${palette.accent}">${escapeHtml(kicker.toUpperCase())}</text>`,
+  );
   out.push(gpuGrid(cardWidth - left - 7 * 29 - 20, 56));
   let y = top;
   if (card.label) {
     y += 34;
-    out.push(`<text x="${left}" y="${y}" font-family="${fontFamily}" font-size="34" letter-spacing="1" fill="${palette.muted}">${escapeHtml(card.label)}</text>`);
+    out.push(
+      `<text x="${left}" y="${y}" font-family="${fontFamily}" font-size="34" letter-spacing="1" fill="${palette.muted}">${escapeHtml(card.label)}</text>`,
+    );
     y += 24;
   }
   for (const line of lines) {
     y += lineHeight;
-    out.push(`<text x="${left - 3}" y="${y - Math.round(size * 0.22)}" font-family="${fontFamily}" font-weight="700" font-size="${size}" fill="${palette.text}">${escapeHtml(line)}</text>`);
+    out.push(
+      `<text x="${left - 3}" y="${y - Math.round(size * 0.22)}" font-family="${fontFamily}" font-weight="700" font-size="${size}" fill="${palette.text}">${escapeHtml(line)}</text>`,
+    );
   }
   if (subLines.length) y += 18;
   for (const line of subLines) {
     y += 46;
-    out.push(`<text x="${left}" y="${y - 8}" font-family="${fontFamily}" font-size="${subtitleSize}" fill="${palette.muted}">${escapeHtml(line)}</text>`);
+    out.push(
+      `<text x="${left}" y="${y - 8}" font-family="${fontFamily}" font-size="${subtitleSize}" fill="${palette.muted}">${escapeHtml(line)}</text>`,
+    );
   }
-  out.push(`<line x1="${left}" y1="536" x2="${cardWidth - left}" y2="536" stroke="${palette.border}" stroke-width="2"/>`);
-  out.push(`<text x="${left}" y="582" font-family="${fontFamily}" font-size="28" fill="${palette.muted}">${escapeHtml(book.contributors)}</text>`);
+  out.push(
+    `<line x1="${left}" y1="536" x2="${cardWidth - left}" y2="536" stroke="${palette.border}" stroke-width="2"/>`,
+  );
+  out.push(
+    `<text x="${left}" y="582" font-family="${fontFamily}" font-size="28" fill="${palette.muted}">${escapeHtml(book.contributors)}</text>`,
+  );
   out.push(`</svg>`);
   return out.join("\n");
 }
@@ -207,7 +233,9 @@ let renderer: string | undefined;
 function rendererId(): string {
   if (renderer === undefined) {
     const version = JSON.parse(readFileSync(require.resolve("@resvg/resvg-js/package.json"), "utf8")).version as string;
-    const fonts = cardFontFiles().map((f) => `${path.basename(f)} ${createHash("sha256").update(readFileSync(f)).digest("hex")}`);
+    const fonts = cardFontFiles().map(
+      (f) => `${path.basename(f)} ${createHash("sha256").update(readFileSync(f)).digest("hex")}`,
+    );
     renderer = [`resvg ${version}`, ...fonts].join("\n");
   }
   return renderer;
@@ -250,7 +278,11 @@ export function bookCard(): CardText {
 }
 
 /** Writes every card: the book's and one per chapter among the built pages. */
-export function writeCards(outputDir: string, inputPaths: readonly string[], cacheDir = defaultCacheDir()): { written: number; rendered: number } {
+export function writeCards(
+  outputDir: string,
+  inputPaths: readonly string[],
+  cacheDir = defaultCacheDir(),
+): { written: number; rendered: number } {
   const jobs: [string, CardText][] = [[bookCardName, bookCard()]];
   for (const p of [...new Set(inputPaths)].sort()) {
     const info = isChapterPath(p) ? chapterInfo(p) : undefined;
@@ -268,10 +300,10 @@ export function socialPlugin(eleventyConfig: UserConfig): void {
   const prefix = () => eleventyConfig.pathPrefix ?? "/";
   eleventyConfig.addFilter("absoluteUrl", (sitePath: string) => absoluteUrl(sitePath, siteUrl(), prefix()));
   eleventyConfig.addFilter("socialCard", (inputPath: string) => absoluteUrl(cardPath(inputPath), siteUrl(), prefix()));
-  eleventyConfig.on(
-    "eleventy.after",
-    ({ results, directories }) => {
-      writeCards(directories.output, results.map((r) => r.inputPath));
-    },
-  );
+  eleventyConfig.on("eleventy.after", ({ results, directories }) => {
+    writeCards(
+      directories.output,
+      results.map((r) => r.inputPath),
+    );
+  });
 }

@@ -21,7 +21,8 @@ function countWords(tokens: Token[]): number {
   for (const t of tokens) {
     if (t.type !== "inline" || !t.children) continue;
     for (const c of t.children) {
-      if (c.type === "text" || c.type === "code_inline") words += c.content.split(/\s+/).filter((w) => /[A-Za-z0-9]/.test(w)).length;
+      if (c.type === "text" || c.type === "code_inline")
+        words += c.content.split(/\s+/).filter((w) => /[A-Za-z0-9]/.test(w)).length;
       else if (c.type === "math_inline") words += 1;
     }
   }
@@ -56,7 +57,11 @@ export function tableOfContents(tokens: Token[], md: MarkdownIt, env: object, he
   const toc: TocEntry[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (t.type === "book_container_open" && (t.meta as ContainerMetaLike | null)?.name === "exercise" && toc.length > 0) {
+    if (
+      t.type === "book_container_open" &&
+      (t.meta as ContainerMetaLike | null)?.name === "exercise" &&
+      toc.length > 0
+    ) {
       toc[toc.length - 1]!.children.push(exerciseEntry(tokens, i, md, env));
       continue;
     }

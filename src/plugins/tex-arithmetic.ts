@@ -48,7 +48,8 @@ export function splitRelations(tex: string): MathSide[] {
 }
 
 /** Units and spacing that may follow a number on a numeric side; they do not enter the value. */
-const UNIT_TEXT = /\\(?:text|mathrm|textsf)\{\s*[^{}\d]*\}|\\(?:GB|GiB|MB|MiB|TB|TiB|KB|KiB|TFLOPS|PFLOPS|ms|us|s)(?![A-Za-z])/g;
+const UNIT_TEXT =
+  /\\(?:text|mathrm|textsf)\{\s*[^{}\d]*\}|\\(?:GB|GiB|MB|MiB|TB|TiB|KB|KiB|TFLOPS|PFLOPS|ms|us|s)(?![A-Za-z])/g;
 const SPACING = /\\[,;:! ]|\\(?:quad|qquad|left|right|big|Big|bigl|bigr|Bigl|Bigr)(?![A-Za-z])|~/g;
 
 /** The units a side names (for comparing sides), in order. */
@@ -60,7 +61,11 @@ export function sideUnits(text: string): string {
 export function evaluateSide(text: string): number | undefined {
   let src = text.replace(UNIT_TEXT, " ").replace(SPACING, " ").replace(/\{,\}/g, "");
   src = src.replace(/\\%/g, "%").trim();
-  if (src === "" || /[A-Za-z]/.test(src.replace(/\\(?:times|cdot|div|frac|dfrac|tfrac|lfloor|rfloor|lceil|rceil)(?![A-Za-z])/g, ""))) return undefined;
+  if (
+    src === "" ||
+    /[A-Za-z]/.test(src.replace(/\\(?:times|cdot|div|frac|dfrac|tfrac|lfloor|rfloor|lceil|rceil)(?![A-Za-z])/g, ""))
+  )
+    return undefined;
   try {
     const parser = new Parser(src);
     const value = parser.expression();
@@ -120,14 +125,15 @@ class Parser {
     for (;;) {
       if (this.take("\\times") || this.take("\\cdot") || this.take("×") || this.take("*")) v *= this.factor();
       else if (this.take("/") || this.take("\\div") || this.take("÷")) v /= this.factor();
-      else if (this.startsFactor()) v *= this.factor(); // "2(3 + 4)"
+      else if (this.startsFactor())
+        v *= this.factor(); // "2(3 + 4)"
       else return v;
     }
   }
   private startsFactor(): boolean {
     this.skip();
     const c = this.s[this.pos];
-    return c === "(" || c === "\\" && /^\\(?:frac|dfrac|tfrac)(?![A-Za-z])/.test(this.s.slice(this.pos));
+    return c === "(" || (c === "\\" && /^\\(?:frac|dfrac|tfrac)(?![A-Za-z])/.test(this.s.slice(this.pos)));
   }
   private factor(): number {
     if (this.take("-") || this.take("−")) return -this.factor();
@@ -153,7 +159,10 @@ class Parser {
       const den = this.atom();
       return num / den;
     }
-    for (const [open, close, f] of [["\\lfloor", "\\rfloor", Math.floor], ["\\lceil", "\\rceil", Math.ceil]] as const) {
+    for (const [open, close, f] of [
+      ["\\lfloor", "\\rfloor", Math.floor],
+      ["\\lceil", "\\rceil", Math.ceil],
+    ] as const) {
       if (this.take(open)) {
         const v = this.expression();
         if (!this.take(close)) throw new Error("unbalanced");
@@ -222,8 +231,14 @@ export function checkChain(sides: MathSide[]): ChainCheck {
     const errB = operandError(sides[i + 1]!.text);
     // "= 2" after exact operands ("512/256 = 2") is exact: an integer is rounding only after \approx
     // or when the other side is computed from rounded decimals.
-    const exactA = !approx && errB === 0 && /^\s*\d+(?:\{,\}\d{3})*\s*$/.test(sides[i]!.text.replace(UNIT_TEXT, " ").replace(SPACING, " "));
-    const exactB = !approx && errA === 0 && /^\s*\d+(?:\{,\}\d{3})*\s*$/.test(sides[i + 1]!.text.replace(UNIT_TEXT, " ").replace(SPACING, " "));
+    const exactA =
+      !approx &&
+      errB === 0 &&
+      /^\s*\d+(?:\{,\}\d{3})*\s*$/.test(sides[i]!.text.replace(UNIT_TEXT, " ").replace(SPACING, " "));
+    const exactB =
+      !approx &&
+      errA === 0 &&
+      /^\s*\d+(?:\{,\}\d{3})*\s*$/.test(sides[i + 1]!.text.replace(UNIT_TEXT, " ").replace(SPACING, " "));
     const halfA = (exactA ? 0 : printedHalfUnit(sides[i]!.text, approx)) + errA * Math.abs(a);
     const halfB = (exactB ? 0 : printedHalfUnit(sides[i + 1]!.text, approx)) + errB * Math.abs(b);
     const slack = approx ? 2 : 1;
@@ -232,11 +247,19 @@ export function checkChain(sides: MathSide[]): ChainCheck {
       return Math.abs(x - y) <= (approx && hx + hy === 0 ? 0.02 * Math.max(Math.abs(x), Math.abs(y)) : tol);
     };
     // "$16 \times 8 \times 10^9 = 128$ GB": a side may be in the unit the text names after it.
-    const holds = close(a, b, halfA, halfB) || UNIT_SCALES.some((k) => close(a / k, b, halfA / k, halfB) || close(a, b / k, halfA, halfB / k));
+    const holds =
+      close(a, b, halfA, halfB) ||
+      UNIT_SCALES.some((k) => close(a / k, b, halfA / k, halfB) || close(a, b / k, halfA, halfB / k));
     if (!holds) {
       return {
         checked,
-        failure: { left: sides[i]!.text.trim(), right: sides[i + 1]!.text.trim(), leftValue: a, rightValue: b, relation },
+        failure: {
+          left: sides[i]!.text.trim(),
+          right: sides[i + 1]!.text.trim(),
+          leftValue: a,
+          rightValue: b,
+          relation,
+        },
       };
     }
     checked.add(i);

@@ -75,7 +75,11 @@ function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, Wid
     const rest = t.info.trim().slice(name.length).trim();
     const titleMatch = /^title="([^"]+)"$/.exec(rest);
     if (rest !== "" && !titleMatch) {
-      fail(doc, line, `after the name "${name}" only title="…" may follow; write widget settings as YAML lines inside the block`);
+      fail(
+        doc,
+        line,
+        `after the name "${name}" only title="…" may follow; write widget settings as YAML lines inside the block`,
+      );
     }
     const definition = Object.hasOwn(registry, name) ? registry[name] : undefined;
     if (!definition) {
@@ -102,7 +106,10 @@ function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, Wid
     }
     const n = (counts.get(name) ?? 0) + 1;
     counts.set(name, n);
-    t.meta = { ...(t.meta as object), html: renderWidgetHtml(definition, name, `widget-${name}-${n}`, settings, state.env, titleMatch?.[1]) + "\n" };
+    t.meta = {
+      ...(t.meta as object),
+      html: renderWidgetHtml(definition, name, `widget-${name}-${n}`, settings, state.env, titleMatch?.[1]) + "\n",
+    };
   }
   return true;
 }

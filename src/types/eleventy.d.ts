@@ -50,7 +50,11 @@ declare module "@11ty/eleventy" {
     addFilter(name: string, callback: Callback): void;
     addShortcode(name: string, callback: Callback): void;
     addTransform(name: string, callback: (this: EleventyContext, content: string) => string | Promise<string>): void;
-    addPreprocessor(name: string, fileExtensions: string, callback: (data: { page: { inputPath: string } }, content: string) => unknown): void;
+    addPreprocessor(
+      name: string,
+      fileExtensions: string,
+      callback: (data: { page: { inputPath: string } }, content: string) => unknown,
+    ): void;
     addCollection(name: string, callback: (api: CollectionApi) => unknown): void;
     addGlobalData(name: string, data: unknown): void;
     addTemplate(virtualInputPath: string, content: string, data?: Record<string, unknown>): void;

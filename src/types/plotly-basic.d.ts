@@ -107,8 +107,18 @@ declare module "plotly.js-basic-dist-min" {
   }
 
   export interface PlotlyStatic {
-    newPlot(root: HTMLElement, data: PlotlyTrace[], layout?: PlotlyLayout, config?: PlotlyConfig): Promise<PlotlyGraphDiv>;
-    react(root: HTMLElement, data: PlotlyTrace[], layout?: PlotlyLayout, config?: PlotlyConfig): Promise<PlotlyGraphDiv>;
+    newPlot(
+      root: HTMLElement,
+      data: PlotlyTrace[],
+      layout?: PlotlyLayout,
+      config?: PlotlyConfig,
+    ): Promise<PlotlyGraphDiv>;
+    react(
+      root: HTMLElement,
+      data: PlotlyTrace[],
+      layout?: PlotlyLayout,
+      config?: PlotlyConfig,
+    ): Promise<PlotlyGraphDiv>;
     relayout(root: HTMLElement, update: Record<string, unknown>): Promise<PlotlyGraphDiv>;
   }
 

@@ -5,7 +5,13 @@
  * animates, so `prefers-reduced-motion` needs no special case.
  */
 import { drawActivationChart } from "../figures/activation-curve.ts";
-import { activationCurves, curveSummary, parseMicroBatch, type ActivationCurveSettings, type CurveAttention } from "../figures/activation-curve-state.ts";
+import {
+  activationCurves,
+  curveSummary,
+  parseMicroBatch,
+  type ActivationCurveSettings,
+  type CurveAttention,
+} from "../figures/activation-curve-state.ts";
 import { findModelPreset } from "../model/index.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 
@@ -32,7 +38,10 @@ export function mount(root: HTMLElement, settings: ActivationCurveSettings): voi
     setFieldProblem(batch, undefined);
     const next: ActivationCurveSettings = {
       model: findModelPreset(model.value) ? model.value : last.model,
-      attention: attention.value === "flash" || attention.value === "eager" ? (attention.value as CurveAttention) : last.attention,
+      attention:
+        attention.value === "flash" || attention.value === "eager"
+          ? (attention.value as CurveAttention)
+          : last.attention,
       microBatch: parsed.value,
       gpu: last.gpu,
     };

@@ -4,7 +4,12 @@
  * its field invalid with a message (role="alert"); the drawing keeps the last valid state.
  * Nothing animates, so prefers-reduced-motion needs no special case.
  */
-import { drawCoalescing, readCoalescingControls, summarizeCoalescing, type CoalescingSettings } from "../figures/coalescing.ts";
+import {
+  drawCoalescing,
+  readCoalescingControls,
+  summarizeCoalescing,
+  type CoalescingSettings,
+} from "../figures/coalescing.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, settings: CoalescingSettings): void {

@@ -26,7 +26,8 @@ export function mount(root: HTMLElement, settings: CollectivesSettings): void {
   const list = root.querySelector<HTMLElement>(".coll-transfers");
   const readout = root.querySelector<HTMLElement>(".coll-readout");
   const live = root.querySelector<HTMLElement>("[aria-live]");
-  if (!select || !ranks || !size || !prev || !next || !stepText || !figure || !list || !readout) throw new Error("collectives: static markup missing");
+  if (!select || !ranks || !size || !prev || !next || !stepText || !figure || !list || !readout)
+    throw new Error("collectives: static markup missing");
   const idBase = root.getAttribute("id") ?? "collectives";
   let last = settings;
 
@@ -42,7 +43,10 @@ export function mount(root: HTMLElement, settings: CollectivesSettings): void {
     if (live) live.textContent = text;
   };
   const update = (step: number) => {
-    const result = validateCollectivesControls({ collective: select.value, ranks: ranks.value, messageMB: size.value }, step);
+    const result = validateCollectivesControls(
+      { collective: select.value, ranks: ranks.value, messageMB: size.value },
+      step,
+    );
     setFieldProblem(ranks, result.ok ? undefined : result.errors.ranks);
     setFieldProblem(size, result.ok ? undefined : result.errors.messageMB);
     if (!result.ok) return;

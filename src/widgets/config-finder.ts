@@ -55,7 +55,12 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
     for (const [key, input] of inputs) {
       const text = input.value;
       const value = readNumber(text);
-      const problem = value === null ? (text.trim() === "" ? "Enter a number." : `"${text.trim()}" is not a number.`) : configFinderProblem(key, value);
+      const problem =
+        value === null
+          ? text.trim() === ""
+            ? "Enter a number."
+            : `"${text.trim()}" is not a number.`
+          : configFinderProblem(key, value);
       setFieldProblem(input, problem);
       if (problem) ok = false;
       else next[key] = value as number;

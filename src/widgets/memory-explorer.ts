@@ -10,7 +10,12 @@
  * (labels, choices, groups, markup) is ./memory-explorer/controls.ts.
  */
 import { renderMemoryOutputs } from "../figures/memory-explorer.ts";
-import { memoryControls, type MemoryControl, type MemoryExplorerSettings, type MemoryExplorerState } from "../figures/memory-explorer/state.ts";
+import {
+  memoryControls,
+  type MemoryControl,
+  type MemoryExplorerSettings,
+  type MemoryExplorerState,
+} from "../figures/memory-explorer/state.ts";
 import { memoryCurve, summarizeMemory, type CurveAxis, type MemoryView } from "../figures/memory-explorer/view.ts";
 import { decodeMemoryState, encodeMemoryState } from "../figures/memory-explorer/url.ts";
 import { controlValuesOf, readMemoryControls, type MemoryControlValues } from "../figures/memory-explorer/controls.ts";
@@ -55,12 +60,20 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
 
   const actions = el("div", { class: "explorer-actions" });
   const axisSelect = el("select", { id: `${id}-axis`, name: "axis" });
-  axisSelect.append(el("option", { value: "seqLength" }, "sequence length"), el("option", { value: "microBatch" }, "micro-batch size"));
+  axisSelect.append(
+    el("option", { value: "seqLength" }, "sequence length"),
+    el("option", { value: "microBatch" }, "micro-batch size"),
+  );
   const axisLabel = el("label", { for: axisSelect.id, class: "explorer-status" }, "Curve against ");
   const copy = el("button", { type: "button", class: "explorer-button" }, "Copy link");
   const reset = el("button", { type: "button", class: "explorer-button" }, "Reset");
   const status = el("p", { class: "explorer-status", role: "status" }, linkMessage);
-  const linkBox = el("input", { type: "text", class: "explorer-link", readonly: "", "aria-label": "Link to these settings" });
+  const linkBox = el("input", {
+    type: "text",
+    class: "explorer-link",
+    readonly: "",
+    "aria-label": "Link to these settings",
+  });
   linkBox.hidden = true;
   actions.append(axisLabel, axisSelect, copy, reset, status, linkBox);
 
@@ -88,7 +101,8 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     const pipelined = ppText !== "" && ppText !== "1";
     for (const name of ["schedule", "microbatches"] as const) fieldOf[name].hidden = hidden.has(name) || !pipelined;
     fieldOf.chunks.hidden = hidden.has("chunks") || !pipelined || controls.schedule.value !== "interleaved";
-    (controls.fp32GradAccum as HTMLInputElement).disabled = locked.has("fp32GradAccum") || controls.precision.value === "fp32";
+    (controls.fp32GradAccum as HTMLInputElement).disabled =
+      locked.has("fp32GradAccum") || controls.precision.value === "fp32";
   };
 
   const draw = (state: MemoryExplorerState, view: MemoryView) => {
@@ -116,7 +130,8 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     textarea.removeAttribute("aria-invalid");
     if (!result.ok) {
       for (const problem of result.problems) {
-        const target = problem.control === "preset" && controls.preset.value === "custom" ? textarea : controls[problem.control];
+        const target =
+          problem.control === "preset" && controls.preset.value === "custom" ? textarea : controls[problem.control];
         target.setAttribute("aria-invalid", "true");
         const msg = messages[problem.control];
         msg.textContent = msg.textContent ? `${msg.textContent} ${problem.message}` : problem.message;
@@ -124,7 +139,14 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
         if (fieldOf[problem.control].hidden && !hidden.has(problem.control)) fieldOf[problem.control].hidden = false;
       }
       // Keep the last valid drawing, dimmed, and say which values it shows.
-      if (last) setStale(out, staleNote(last.state, result.problems.map((p) => p.control)));
+      if (last)
+        setStale(
+          out,
+          staleNote(
+            last.state,
+            result.problems.map((p) => p.control),
+          ),
+        );
       return;
     }
     setStale(out, undefined);

@@ -28,9 +28,10 @@ interface Field {
  * Checks the raw control values; returns the settings, or the messages of the fields at fault.
  * Pure (no DOM), so tests can drive it directly.
  */
-export function validateControls(raw: Record<FieldName, string>, dropless: boolean):
-  | { ok: true; settings: MoeRoutingSettings }
-  | { ok: false; errors: Partial<Record<FieldName, string>> } {
+export function validateControls(
+  raw: Record<FieldName, string>,
+  dropless: boolean,
+): { ok: true; settings: MoeRoutingSettings } | { ok: false; errors: Partial<Record<FieldName, string>> } {
   const errors: Partial<Record<FieldName, string>> = {};
   const int = (name: FieldName, min: number, max: number, hint: string): number => {
     const v = readNumber(raw[name]);
@@ -48,7 +49,8 @@ export function validateControls(raw: Record<FieldName, string>, dropless: boole
   let capacityFactor: number | null = null;
   if (!dropless) {
     const c = readNumber(raw.capacityFactor);
-    if (c === null || c < 0.05 || c > 16) errors.capacityFactor = "Enter a capacity factor from 0.05 to 16, for example 1.25.";
+    if (c === null || c < 0.05 || c > 16)
+      errors.capacityFactor = "Enter a capacity factor from 0.05 to 16, for example 1.25.";
     else capacityFactor = c;
   }
   const skew = readNumber(raw.skew);
@@ -69,7 +71,12 @@ export function mount(root: HTMLElement, settings: MoeRoutingSettings): void {
   const controls = el("div", { class: "widget-controls" });
   const fields = {} as Record<FieldName, Field>;
 
-  const addField = (name: FieldName, label: string, input: HTMLInputElement | HTMLSelectElement, after?: HTMLElement) => {
+  const addField = (
+    name: FieldName,
+    label: string,
+    input: HTMLInputElement | HTMLSelectElement,
+    after?: HTMLElement,
+  ) => {
     const wrap = el("div", { class: "widget-field" });
     input.id = `${idBase}-${name}`;
     input.setAttribute("name", name);
@@ -101,7 +108,12 @@ export function mount(root: HTMLElement, settings: MoeRoutingSettings): void {
   if (settings.capacityFactor === null) droplessBox.checked = true;
   const droplessLabel = el("label", { class: "widget-check", for: droplessBox.id });
   droplessLabel.append(droplessBox, doc.createTextNode(" no capacity limit (dropless)"));
-  addField("capacityFactor", "Capacity factor", textInput(String(settings.capacityFactor ?? 1.25), "decimal"), droplessLabel);
+  addField(
+    "capacityFactor",
+    "Capacity factor",
+    textInput(String(settings.capacityFactor ?? 1.25), "decimal"),
+    droplessLabel,
+  );
   const skewInput = el("input", { type: "range", min: "0", max: "2", step: "0.05", value: String(settings.skew) });
   const skewOut = el("output", { for: `${idBase}-skew` }, String(settings.skew));
   addField("skew", "Router skew", skewInput, skewOut);
@@ -141,6 +153,9 @@ export function mount(root: HTMLElement, settings: MoeRoutingSettings): void {
   if (last === null) {
     // Settings came from the page and were validated at build time, so this cannot happen;
     // draw the defaults rather than nothing if it ever does.
-    drawMoeRouting(chart, simulateMoeRouting({ tokens: 512, experts: 16, gpus: 4, topK: 2, capacityFactor: 1.25, skew: 0.5, seed: 7 }));
+    drawMoeRouting(
+      chart,
+      simulateMoeRouting({ tokens: 512, experts: 16, gpus: 4, topK: 2, capacityFactor: 1.25, skew: 0.5, seed: 7 }),
+    );
   }
 }

@@ -21,7 +21,8 @@ function fieldText(v: number): string {
 
 export function mount(root: HTMLElement, settings: NumberFormatsSettings): void {
   const idBase = root.getAttribute("id") ?? "number-formats";
-  const byId = <T extends HTMLElement>(suffix: string): T | null => root.querySelector<T>(`#${CSS.escape(`${idBase}-${suffix}`)}`);
+  const byId = <T extends HTMLElement>(suffix: string): T | null =>
+    root.querySelector<T>(`#${CSS.escape(`${idBase}-${suffix}`)}`);
   const valueInput = byId<HTMLInputElement>("value");
   const message = byId<HTMLElement>("value-message");
   const slider = byId<HTMLInputElement>("magnitude");

@@ -149,16 +149,33 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
   const fwd = el("button", { type: "button", class: "explorer-button" }, "Step ▶");
   const play = el("button", { type: "button", class: "explorer-button", "aria-pressed": "false" }, "Play");
   const all = el("button", { type: "button", class: "explorer-button" }, "Show all");
-  const slider = el("input", { type: "range", id: `${id}-time`, min: "0", max: "1", step: "any", value: "1", "aria-label": "Time in the step" });
+  const slider = el("input", {
+    type: "range",
+    id: `${id}-time`,
+    min: "0",
+    max: "1",
+    step: "any",
+    value: "1",
+    "aria-label": "Time in the step",
+  });
   const stepStatus = el("p", { class: "explorer-status", id: `${id}-step-status` });
-  const motionHint = el("p", { class: "explorer-hint" }, "Play is off because your system asks for reduced motion; step by hand instead.");
+  const motionHint = el(
+    "p",
+    { class: "explorer-hint" },
+    "Play is off because your system asks for reduced motion; step by hand instead.",
+  );
   step.append(back, fwd, play, all, slider, stepStatus, motionHint);
 
   const actions = el("div", { class: "explorer-actions" });
   const copy = el("button", { type: "button", class: "explorer-button" }, "Copy link");
   const reset = el("button", { type: "button", class: "explorer-button" }, "Reset");
   const status = el("p", { class: "explorer-status", role: "status" }, linkMessage);
-  const linkBox = el("input", { type: "text", class: "explorer-link", readonly: "", "aria-label": "Link to these settings" });
+  const linkBox = el("input", {
+    type: "text",
+    class: "explorer-link",
+    readonly: "",
+    "aria-label": "Link to these settings",
+  });
   linkBox.hidden = true;
   actions.append(copy, reset, status, linkBox);
 
@@ -177,7 +194,10 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     const total = last.view.result.ops.length;
     slider.max = String(last.view.result.makespan);
     slider.value = String(cursor ?? last.view.result.makespan);
-    const when = cursor === null ? "whole step shown" : `time ${formatNumber(cursor, { decimals: 2, trim: true })} of ${formatNumber(last.view.result.makespan, { decimals: 2, trim: true })}: ${started} of ${total} operations started`;
+    const when =
+      cursor === null
+        ? "whole step shown"
+        : `time ${formatNumber(cursor, { decimals: 2, trim: true })} of ${formatNumber(last.view.result.makespan, { decimals: 2, trim: true })}: ${started} of ${total} operations started`;
     stepStatus.textContent = when;
     slider.setAttribute("aria-valuetext", when);
   };
@@ -200,7 +220,7 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
   const staleNote = (shown: PipelineExplorerState, names: PipelineControl[]): string => {
     const parts = [...new Set(names)].map((n) => {
       const v = shown[n];
-      return `${labels[n]} = ${typeof v === "number" ? formatNumber(v) : v === null ? "T_F + T_B + T_W" : scheduleNames[v as keyof typeof scheduleNames] ?? String(v)}`;
+      return `${labels[n]} = ${typeof v === "number" ? formatNumber(v) : v === null ? "T_F + T_B + T_W" : (scheduleNames[v as keyof typeof scheduleNames] ?? String(v))}`;
     });
     return `Showing the last valid timeline (${parts.join(", ")}) until the field is fixed.`;
   };
@@ -227,7 +247,14 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     }
     if (!result.ok) {
       // Keep the last valid timeline, dimmed, and say which values it shows.
-      if (last) setStale(out, staleNote(last.state, result.problems.map((p) => p.control)));
+      if (last)
+        setStale(
+          out,
+          staleNote(
+            last.state,
+            result.problems.map((p) => p.control),
+          ),
+        );
       return;
     }
     setStale(out, undefined);

@@ -5,7 +5,12 @@
  * asks for reduced motion (the Next button does the same, one click at a time). A bad GPU count
  * marks the field invalid with a message (role="alert") and the figure keeps the last valid state.
  */
-import { drawRingAttention, summarizeRingAttention, validateRingGpus, type RingAttentionSettings } from "../figures/ring-attention.ts";
+import {
+  drawRingAttention,
+  summarizeRingAttention,
+  validateRingGpus,
+  type RingAttentionSettings,
+} from "../figures/ring-attention.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, settings: RingAttentionSettings): void {

@@ -34,7 +34,13 @@ import {
   type RooflineSettings,
   type RooflineView,
 } from "../figures/roofline.ts";
-import { MAX_CUSTOM_OPS, customOpLabel, describePoint, placeCustomOp, type CustomOp } from "../figures/roofline-custom-ops.ts";
+import {
+  MAX_CUSTOM_OPS,
+  customOpLabel,
+  describePoint,
+  placeCustomOp,
+  type CustomOp,
+} from "../figures/roofline-custom-ops.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 import { ensureStyle } from "./runtime/widget-style.ts";
 import { dom } from "../figures/kit/dom.ts";
@@ -76,7 +82,8 @@ export function mount(root: HTMLElement, settings: RooflineSettings): void {
   const precision = root.querySelector<HTMLSelectElement>("select[name=precision]");
   const tokens = root.querySelector<HTMLInputElement>("input[name=tokens]");
   const seq = root.querySelector<HTMLInputElement>("input[name=seq]");
-  if (!box || !figure || !legend || !gpu || !precision || !tokens || !seq) throw new Error("roofline: static markup missing");
+  if (!box || !figure || !legend || !gpu || !precision || !tokens || !seq)
+    throw new Error("roofline: static markup missing");
   for (const c of [gpu, precision, tokens, seq]) c.disabled = false;
   const idBase = root.getAttribute("id") ?? "roofline";
   const { el } = dom(doc);
@@ -105,7 +112,8 @@ export function mount(root: HTMLElement, settings: RooflineSettings): void {
       (controls ?? figure).insertAdjacentElement(controls ? "afterend" : "beforebegin", details);
     },
     onAdd: (op) => {
-      if (custom.length >= MAX_CUSTOM_OPS) return `The chart holds ${MAX_CUSTOM_OPS} operations of your own; remove one first.`;
+      if (custom.length >= MAX_CUSTOM_OPS)
+        return `The chart holds ${MAX_CUSTOM_OPS} operations of your own; remove one first.`;
       try {
         placeCustomOp(op, rooflineView(last), custom.length);
       } catch (err) {
@@ -137,7 +145,11 @@ export function mount(root: HTMLElement, settings: RooflineSettings): void {
     points.forEach((p, i) => {
       const li = el("li");
       const svg = legendMarker(doc, STAR, "fill:var(--c-text)");
-      const remove = el("button", { type: "button", class: "roofline-button roofline-remove", "aria-label": `Remove ${p.label}` }, "Remove");
+      const remove = el(
+        "button",
+        { type: "button", class: "roofline-button roofline-remove", "aria-label": `Remove ${p.label}` },
+        "Remove",
+      );
       remove.addEventListener("click", () => {
         const [gone] = custom.splice(i, 1);
         redraw();
@@ -164,12 +176,18 @@ export function mount(root: HTMLElement, settings: RooflineSettings): void {
 
   const announce = (view: RooflineView) => {
     const extra = placed(view).map(describePoint);
-    if (live) live.textContent = `${summarizeRoofline(view)}${extra.length ? ` Your operations: ${extra.join("; ")}.` : ""}`;
+    if (live)
+      live.textContent = `${summarizeRoofline(view)}${extra.length ? ` Your operations: ${extra.join("; ")}.` : ""}`;
   };
 
   // --- Main controls ---
   const update = () => {
-    const result = readRooflineControls({ gpu: gpu.value, precision: precision.value, tokens: tokens.value, seq: seq.value });
+    const result = readRooflineControls({
+      gpu: gpu.value,
+      precision: precision.value,
+      tokens: tokens.value,
+      seq: seq.value,
+    });
     const errors = result.ok ? {} : result.errors;
     setFieldProblem(tokens, errors.tokens);
     setFieldProblem(seq, errors.seq);

@@ -5,7 +5,11 @@
  * state. Nothing animates, so prefers-reduced-motion needs no special case.
  */
 import { drawTpSharding } from "../figures/tp-sharding.ts";
-import { summarizeTpSharding, validateTpShardingControls, type TpShardingSettings } from "../figures/tp-sharding-state.ts";
+import {
+  summarizeTpSharding,
+  validateTpShardingControls,
+  type TpShardingSettings,
+} from "../figures/tp-sharding-state.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, settings: TpShardingSettings): void {

@@ -3,7 +3,14 @@
  * showing the default) and recomputes the table as the reader types. A bad amount marks the
  * field invalid with a message and leaves the last good table in place.
  */
-import { byteUnits, fillTable, parseAmount, summary, type ByteUnit, type UnitConverterSettings } from "../figures/unit-converter.ts";
+import {
+  byteUnits,
+  fillTable,
+  parseAmount,
+  summary,
+  type ByteUnit,
+  type UnitConverterSettings,
+} from "../figures/unit-converter.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, settings: UnitConverterSettings): void {

@@ -38,7 +38,10 @@ async function axeEveryPage(page: Page): Promise<string[]> {
     await page.evaluate(() => window.scrollTo(0, 0));
     const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
     for (const v of result.violations) {
-      const where = v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ");
+      const where = v.nodes
+        .slice(0, 3)
+        .map((n) => n.target.join(" "))
+        .join(", ");
       found.push(`${p} ${v.id} (${v.nodes.length}×): ${where}`);
     }
   }
@@ -58,7 +61,12 @@ describe("axe-core", () => {
   // At phone width wide equations, tables and code scroll sideways and must be focusable
   // (scrollable-region-focusable); the ToC is a drawer. One theme: colors do not change with width.
   test("no WCAG 2.1 A/AA violation on any page at phone width (390px), widgets mounted", async () => {
-    const context = await site.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, reducedMotion: "reduce" });
+    const context = await site.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      reducedMotion: "reduce",
+    });
     assert.deepEqual(await axeEveryPage(await context.newPage()), []);
     await context.close();
   });
@@ -72,7 +80,12 @@ async function tabbables(page: Page): Promise<string[]> {
     let i = 0;
     for (const el of document.querySelectorAll<HTMLElement>(sel)) {
       i++;
-      if ((el as HTMLButtonElement).disabled || el.tabIndex < 0 || el.closest("[inert], details:not([open]) > :not(summary)")) continue;
+      if (
+        (el as HTMLButtonElement).disabled ||
+        el.tabIndex < 0 ||
+        el.closest("[inert], details:not([open]) > :not(summary)")
+      )
+        continue;
       if (el instanceof HTMLInputElement && el.type === "hidden") continue;
       const style = getComputedStyle(el);
       if (style.visibility === "hidden" || el.getClientRects().length === 0) continue;
@@ -95,9 +108,11 @@ describe("keyboard", () => {
       const order = await tabbables(page);
       const roots = page.locator("[data-widget]");
       for (let w = 0; w < names.length; w++) {
-        const inside = await roots.nth(w).evaluate((root) =>
-          Array.from(root.querySelectorAll<HTMLElement>("[data-a11y-tab]")).map((el) => el.dataset.a11yTab!),
-        );
+        const inside = await roots
+          .nth(w)
+          .evaluate((root) =>
+            Array.from(root.querySelectorAll<HTMLElement>("[data-a11y-tab]")).map((el) => el.dataset.a11yTab!),
+          );
         const first = order.indexOf(inside[0] ?? "");
         if (inside.length === 0 || first < 0) continue; // a figure-only widget has no controls
         // Start on the Tab stop before the widget (or the top of the page) and Tab through it.
@@ -155,7 +170,8 @@ describe("keyboard", () => {
       await control.focus();
       const kind = await control.evaluate((el) => (el.tagName === "SELECT" ? "select" : (el as HTMLInputElement).type));
       const current = await control.inputValue();
-      if (kind === "range") await page.keyboard.press(current === (await control.getAttribute("max")) ? "ArrowLeft" : "ArrowRight");
+      if (kind === "range")
+        await page.keyboard.press(current === (await control.getAttribute("max")) ? "ArrowLeft" : "ArrowRight");
       else if (kind === "select") await page.keyboard.press("ArrowDown");
       else {
         await page.keyboard.press("ControlOrMeta+A");
@@ -172,7 +188,10 @@ describe("keyboard", () => {
         )
         .then((h) => h.jsonValue())
         .catch(() => undefined);
-      if (!after) problems.push(`${name}: live region still "${before.trim().slice(0, 60)}" after changing ${s.control} (${kind})`);
+      if (!after)
+        problems.push(
+          `${name}: live region still "${before.trim().slice(0, 60)}" after changing ${s.control} (${kind})`,
+        );
     }
     assert.deepEqual(problems, []);
     assert.ok(seen.size >= 8, `checked ${seen.size} widgets`);
@@ -234,18 +253,23 @@ describe("reduced motion", () => {
       const slow = await page.evaluate(() => {
         // No named helper functions in here: tsx would wrap them in a __name() the page lacks.
         const out: string[] = [];
-        if (getComputedStyle(document.documentElement).scrollBehavior === "smooth") out.push("html: scroll-behavior smooth");
+        if (getComputedStyle(document.documentElement).scrollBehavior === "smooth")
+          out.push("html: scroll-behavior smooth");
         for (const el of document.querySelectorAll("*")) {
           for (const pseudo of [null, "::before", "::after"]) {
             const s = getComputedStyle(el, pseudo);
             let t = 0;
-            for (const v of s.transitionDuration.split(",")) t = Math.max(t, v.trim().endsWith("ms") ? parseFloat(v) / 1000 : parseFloat(v));
+            for (const v of s.transitionDuration.split(","))
+              t = Math.max(t, v.trim().endsWith("ms") ? parseFloat(v) / 1000 : parseFloat(v));
             let a = 0;
             if (s.animationName !== "none") {
-              for (const v of s.animationDuration.split(",")) a = Math.max(a, v.trim().endsWith("ms") ? parseFloat(v) / 1000 : parseFloat(v));
+              for (const v of s.animationDuration.split(","))
+                a = Math.max(a, v.trim().endsWith("ms") ? parseFloat(v) / 1000 : parseFloat(v));
             }
             if (t > 0.01 || a > 0.01) {
-              out.push(`<${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}">${pseudo ?? ""} transition ${s.transitionDuration} animation ${s.animationName} ${s.animationDuration}`);
+              out.push(
+                `<${el.tagName.toLowerCase()} class="${el.getAttribute("class") ?? ""}">${pseudo ?? ""} transition ${s.transitionDuration} animation ${s.animationName} ${s.animationDuration}`,
+              );
             }
           }
         }

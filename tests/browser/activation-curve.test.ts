@@ -19,13 +19,22 @@ const site = useSiteAndBrowser();
 
 /** The widget's number format: up to three significant digits, in GB (10^9 B). */
 const gb = (bytes: number) => `${Number((bytes / 1e9).toPrecision(3))} GB`;
-const activations = (model: string, microBatchSize: number, recompute: "none" | "selective" | "full", attention: "eager" | "flash") =>
-  trainingMemory(findModelPreset(model)!.config, { seqLength: 4096, microBatchSize, recompute, attention }).perGpu.activations;
+const activations = (
+  model: string,
+  microBatchSize: number,
+  recompute: "none" | "selective" | "full",
+  attention: "eager" | "flash",
+) =>
+  trainingMemory(findModelPreset(model)!.config, { seqLength: 4096, microBatchSize, recompute, attention }).perGpu
+    .activations;
 
 async function openWidget(page: Page): Promise<void> {
   await page.goto(`${site.server.url}/one-gpu/`);
   await page.locator(sel).scrollIntoViewIfNeeded();
-  await page.waitForFunction((s) => !document.querySelector(`${s} input[name=microBatch]`)?.hasAttribute("disabled"), sel);
+  await page.waitForFunction(
+    (s) => !document.querySelector(`${s} input[name=microBatch]`)?.hasAttribute("disabled"),
+    sel,
+  );
 }
 
 const summary = async (page: Page) => (await page.locator(`${sel} p.ac-summary`).textContent()) ?? "";
@@ -49,7 +58,10 @@ describe("activation-curve widget", () => {
     const problems = watchPage(page, site.server.url);
     await page.goto(`${site.server.url}/one-gpu/`);
     await settle(page);
-    assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/activation-curve.js")), "widget script loaded before scrolling");
+    assert.ok(
+      !site.server.requests.some((r) => r.endsWith("/widgets/activation-curve.js")),
+      "widget script loaded before scrolling",
+    );
     await openWidget(page);
     assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/activation-curve.js")));
     await keepScreenshot(page, `${shots}/activation-curve-page-desktop.png`);
@@ -66,7 +78,10 @@ describe("activation-curve widget", () => {
     await page.selectOption(`${sel} select[name=attention]`, "flash");
     await page.fill(`${sel} input[name=microBatch]`, "4");
     const expected = `no recomputation ${gb(activations("llama-3.2-1b", 4, "none", "flash"))}`;
-    await page.waitForFunction(([s, e]) => document.querySelector(`${s} p.ac-summary`)?.textContent?.includes(e), [sel, expected] as const);
+    await page.waitForFunction(([s, e]) => document.querySelector(`${s} p.ac-summary`)?.textContent?.includes(e), [
+      sel,
+      expected,
+    ] as const);
     const text = await summary(page);
     assert.ok(text.startsWith("Llama 3.2 1B, FlashAttention, micro-batch 4:"), text);
     assert.ok(text.includes(`selective ${gb(activations("llama-3.2-1b", 4, "selective", "flash"))}`), text);
@@ -84,17 +99,25 @@ describe("activation-curve widget", () => {
     await openWidget(page);
     await page.fill(`${sel} input[name=microBatch]`, "2");
     const good = `no recomputation ${gb(activations("llama-3.1-8b", 2, "none", "eager"))}`;
-    await page.waitForFunction(([s, e]) => document.querySelector(`${s} p.ac-summary`)?.textContent?.includes(e), [sel, good] as const);
+    await page.waitForFunction(([s, e]) => document.querySelector(`${s} p.ac-summary`)?.textContent?.includes(e), [
+      sel,
+      good,
+    ] as const);
     const before = await summary(page);
     const chartBefore = await page.locator(`${sel} .ac-chart-box`).innerHTML();
     const input = page.locator(`${sel} input[name=microBatch]`);
     for (const bad of ["-3", "0", "1e40", "abc", "", "2.5", "99999"]) {
       await input.fill(bad);
       assert.equal(await input.getAttribute("aria-invalid"), "true", `aria-invalid for ${JSON.stringify(bad)}`);
-      const message = (await page.locator(`${sel} #${await input.getAttribute("aria-describedby")}`).textContent()) ?? "";
+      const message =
+        (await page.locator(`${sel} #${await input.getAttribute("aria-describedby")}`).textContent()) ?? "";
       assert.ok(message.length > 10, `a message for ${JSON.stringify(bad)}`);
       assert.equal(await summary(page), before, "the summary keeps the last valid state");
-      assert.equal(await page.locator(`${sel} .ac-chart-box`).innerHTML(), chartBefore, "the chart keeps the last valid state");
+      assert.equal(
+        await page.locator(`${sel} .ac-chart-box`).innerHTML(),
+        chartBefore,
+        "the chart keeps the last valid state",
+      );
     }
     const widgetText = (await page.locator(sel).textContent()) ?? "";
     assert.doesNotMatch(widgetText, /NaN|undefined|Infinity/);
@@ -111,13 +134,21 @@ describe("activation-curve widget", () => {
     await openWidget(page);
     await page.focus(`${sel} select[name=attention]`);
     await page.keyboard.press("ArrowDown"); // eager → FlashAttention
-    await page.waitForFunction((s) => document.querySelector(`${s} p.ac-summary`)?.textContent?.includes("FlashAttention"), sel);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} p.ac-summary`)?.textContent?.includes("FlashAttention"),
+      sel,
+    );
     await page.keyboard.press("Tab");
     assert.equal(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name), "microBatch");
     await page.keyboard.press("Control+A");
     await page.keyboard.type("3");
-    await page.waitForFunction((s) => document.querySelector(`${s} p.ac-summary`)?.textContent?.includes("micro-batch 3"), sel);
-    assert.ok((await summary(page)).includes(`no recomputation ${gb(activations("llama-3.1-8b", 3, "none", "flash"))}`));
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} p.ac-summary`)?.textContent?.includes("micro-batch 3"),
+      sel,
+    );
+    assert.ok(
+      (await summary(page)).includes(`no recomputation ${gb(activations("llama-3.1-8b", 3, "none", "flash"))}`),
+    );
     await context.close();
   });
 
@@ -125,9 +156,14 @@ describe("activation-curve widget", () => {
     const context = await site.browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: "dark" });
     const page = await context.newPage();
     await openWidget(page);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `page scrolls sideways by ${overflow}px`);
-    await page.waitForFunction((s) => (document.querySelector(`${s} .ac-chart-box svg`)?.getAttribute("viewBox") ?? "").split(" ")[2] !== "640", sel);
+    await page.waitForFunction(
+      (s) => (document.querySelector(`${s} .ac-chart-box svg`)?.getAttribute("viewBox") ?? "").split(" ")[2] !== "640",
+      sel,
+    );
     // A page screenshot (not an element one): the widget is taller than the phone's viewport.
     await page.locator(`${sel} .ac-chart-box`).scrollIntoViewIfNeeded();
     await keepScreenshot(page, `${shots}/activation-curve-phone-dark.png`);

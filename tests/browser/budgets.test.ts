@@ -33,10 +33,18 @@ test("every page's initial load is at most 150 KB gzip, and widgets wait until t
   for (const p of sitePages()) {
     const page = await context.newPage();
     const load = await measureInitialLoad(page, site.server.url, siteDir, p);
-    assert.ok(load.html > 0 && load.css > 0 && load.js > 0, `${p}: HTML, CSS and book.js counted (${JSON.stringify(load)})`);
+    assert.ok(
+      load.html > 0 && load.css > 0 && load.js > 0,
+      `${p}: HTML, CSS and book.js counted (${JSON.stringify(load)})`,
+    );
     if (load.total > (pageBudgetBytes[p] ?? budgetBytes)) {
-      const biggest = [...load.files].sort((a, b) => b.bytes - a.bytes).slice(0, 4).map((f) => `${f.path} ${f.bytes}`);
-      over.push(`${p}: ${load.total} bytes (html ${load.html}, css ${load.css}, js ${load.js}, fonts ${load.fonts}); largest: ${biggest.join(", ")}`);
+      const biggest = [...load.files]
+        .sort((a, b) => b.bytes - a.bytes)
+        .slice(0, 4)
+        .map((f) => `${f.path} ${f.bytes}`);
+      over.push(
+        `${p}: ${load.total} bytes (html ${load.html}, css ${load.css}, js ${load.js}, fonts ${load.fonts}); largest: ${biggest.join(", ")}`,
+      );
     }
     // Widgets the loader may start without scrolling: those whose top is within the first screen plus its margin.
     const widgets = await page.evaluate(
@@ -54,7 +62,8 @@ test("every page's initial load is at most 150 KB gzip, and widgets wait until t
       const name = entry.replace(/^\/assets\/js\/widgets\/|\.js$/g, "");
       if (!allowed.has(name)) early.push(`${p}: ${entry} fetched before scrolling`);
     }
-    if (allowed.size === 0 && load.widgetPaths.length > 0) early.push(`${p}: ${load.widgetPaths.join(", ")} fetched with no widget near`);
+    if (allowed.size === 0 && load.widgetPaths.length > 0)
+      early.push(`${p}: ${load.widgetPaths.join(", ")} fetched with no widget near`);
     assert.ok(!load.files.some((f) => /plotly/i.test(f.path)), `${p}: Plotly is part of the initial load`);
     await page.close();
   }
@@ -72,7 +81,11 @@ test("Plotly is fetched on /gpu-kernels/ once the reader scrolls to the roofline
   await page.goto(`${site.server.url}/gpu-kernels/`, { waitUntil: "load" });
   assert.equal(plotly().length, before, "Plotly requested before scrolling");
   await page.locator('[data-widget="roofline"]').evaluate((el) => el.scrollIntoView({ block: "start" }));
-  await page.waitForFunction(() => document.querySelector('[data-widget="roofline"] .js-plotly-plot') !== null, undefined, { timeout: 15_000 });
+  await page.waitForFunction(
+    () => document.querySelector('[data-widget="roofline"] .js-plotly-plot') !== null,
+    undefined,
+    { timeout: 15_000 },
+  );
   assert.equal(plotly().length, before + 1, "Plotly requested once after scrolling to the roofline");
   await context.close();
 });

@@ -19,7 +19,10 @@ const site = useSiteAndBrowser();
 async function open(page: Page): Promise<void> {
   await page.goto(`${site.server.url}/collectives/`);
   await page.locator(w).scrollIntoViewIfNeeded();
-  await page.waitForFunction((sel) => !document.querySelector<HTMLInputElement>(`${sel} input[name=ranks]`)?.disabled, w);
+  await page.waitForFunction(
+    (sel) => !document.querySelector<HTMLInputElement>(`${sel} input[name=ranks]`)?.disabled,
+    w,
+  );
 }
 const readout = (page: Page) => page.locator(`${w} .coll-readout`).textContent();
 
@@ -35,7 +38,10 @@ describe("collectives widget", () => {
     const schedule = collectiveSteps({ collective: "all-reduce", ranks: 6, messageBytes: 64e6 });
     for (let step = 2; step <= schedule.steps.length; step++) {
       await page.click(`${w} button[name=next]`);
-      assert.equal(await readout(page), summarizeCollectives({ collective: "all-reduce", ranks: 6, messageMB: 64, step }));
+      assert.equal(
+        await readout(page),
+        summarizeCollectives({ collective: "all-reduce", ranks: 6, messageMB: 64, step }),
+      );
       assert.equal(await page.locator(`${w} .coll-transfers li`).count(), schedule.steps[step - 1]!.transfers.length);
     }
     assert.equal(await page.locator(`${w} button[name=next]`).isDisabled(), true, "next disabled on the last step");
@@ -55,7 +61,12 @@ describe("collectives widget", () => {
     for (const bad of ["-1", "0", "1e40", "eight", ""]) {
       await page.fill(`${w} input[name=ranks]`, bad);
       assert.equal(await page.getAttribute(`${w} input[name=ranks]`, "aria-invalid"), "true", bad);
-      assert.match((await page.locator(`#${await page.getAttribute(`${w} input[name=ranks]`, "aria-describedby")}`).textContent())!, /from 2 to 16/);
+      assert.match(
+        (await page
+          .locator(`#${await page.getAttribute(`${w} input[name=ranks]`, "aria-describedby")}`)
+          .textContent())!,
+        /from 2 to 16/,
+      );
       assert.equal(await page.locator(`${w} svg`).innerHTML(), before, bad);
     }
     await page.fill(`${w} input[name=ranks]`, "4");
@@ -69,7 +80,10 @@ describe("collectives widget", () => {
   });
 
   it("screenshots: desktop and phone (dark)", async () => {
-    for (const [name, width, scheme] of [["desktop", 1280, "light"], ["phone-dark", 390, "dark"]] as const) {
+    for (const [name, width, scheme] of [
+      ["desktop", 1280, "light"],
+      ["phone-dark", 390, "dark"],
+    ] as const) {
       const page = await site.browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
       await open(page);
       await page.click(`${w} button[name=next]`);

@@ -57,17 +57,34 @@ describe("config-finder widget", () => {
     await openWidget(page);
     assert.match(await readout(page), /Fastest under this model: DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3 · b 1 · m 8/);
     assert.match(await readout(page), /18\.24 s/);
-    const expected = searchConfigurations({ config: findModelPreset("llama-3.1-8b")!.config, gpu: findGpu("a100-sxm-80gb")!, gpuCount: 64, seqLength: 4096, globalBatchSequences: 256 });
+    const expected = searchConfigurations({
+      config: findModelPreset("llama-3.1-8b")!.config,
+      gpu: findGpu("a100-sxm-80gb")!,
+      gpuCount: 64,
+      seqLength: 4096,
+      globalBatchSequences: 256,
+    });
     const top = expected.ranked[0];
     await page.selectOption(`${sel} select[name=model]`, "llama-3.1-8b");
     await page.selectOption(`${sel} select[name=gpu]`, "a100-sxm-80gb");
     await page.fill(`${sel} input[name=gpuCount]`, "64");
     await page.fill(`${sel} input[name=seqLength]`, "4096");
     await page.fill(`${sel} input[name=globalBatch]`, "256");
-    await page.waitForFunction((s) => document.querySelector(`${s} .config-finder-readout`)?.textContent?.includes("1,048,576 tokens"), sel);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} .config-finder-readout`)?.textContent?.includes("1,048,576 tokens"),
+      sel,
+    );
     const row = await firstRow(page);
-    assert.ok(row.startsWith(`1${top.dp}${top.tp}${top.pp}${top.cp}${top.ep}${top.zeroStage}${top.microBatchSize}${top.microbatches}${top.recompute}`), row);
-    assert.match(await readout(page), new RegExp(`${expected.configsTried.toLocaleString("en-US")} configurations tried`));
+    assert.ok(
+      row.startsWith(
+        `1${top.dp}${top.tp}${top.pp}${top.cp}${top.ep}${top.zeroStage}${top.microBatchSize}${top.microbatches}${top.recompute}`,
+      ),
+      row,
+    );
+    assert.match(
+      await readout(page),
+      new RegExp(`${expected.configsTried.toLocaleString("en-US")} configurations tried`),
+    );
     await context.close();
   });
 
@@ -76,21 +93,37 @@ describe("config-finder widget", () => {
     const page = await context.newPage();
     await openWidget(page);
     const before = await readout(page);
-    for (const [name, value] of [["gpuCount", "-8"], ["gpuCount", "0"], ["gpuCount", "1e40"], ["seqLength", "abc"], ["globalBatch", ""], ["gpuCount", "2.5"]]) {
+    for (const [name, value] of [
+      ["gpuCount", "-8"],
+      ["gpuCount", "0"],
+      ["gpuCount", "1e40"],
+      ["seqLength", "abc"],
+      ["globalBatch", ""],
+      ["gpuCount", "2.5"],
+    ]) {
       const input = page.locator(`${sel} input[name=${name}]`);
       await input.fill(value);
-      await page.waitForFunction(([s, n]) => document.querySelector(`${s} input[name=${n}]`)?.getAttribute("aria-invalid") === "true", [sel, name]);
+      await page.waitForFunction(
+        ([s, n]) => document.querySelector(`${s} input[name=${n}]`)?.getAttribute("aria-invalid") === "true",
+        [sel, name],
+      );
       const message = await page.locator(`#${await input.getAttribute("aria-describedby")}`).textContent();
       assert.ok(message && message.length > 5, `message for ${name}=${value}`);
       assert.equal(await readout(page), before);
       const svg = (await page.locator(`${sel} svg`).textContent()) ?? "";
       assert.doesNotMatch(svg + before, /NaN|Infinity|undefined/);
       await input.fill(name === "gpuCount" ? "256" : name === "seqLength" ? "8192" : "512");
-      await page.waitForFunction(([s, n]) => document.querySelector(`${s} input[name=${n}]`)?.getAttribute("aria-invalid") === null, [sel, name]);
+      await page.waitForFunction(
+        ([s, n]) => document.querySelector(`${s} input[name=${n}]`)?.getAttribute("aria-invalid") === null,
+        [sel, name],
+      );
     }
     // A GPU count with nothing that fits explains why instead of drawing bars.
     await page.fill(`${sel} input[name=gpuCount]`, "1");
-    await page.waitForFunction((s) => document.querySelector(`${s} .config-finder-readout`)?.textContent?.startsWith("Nothing fits"), sel);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} .config-finder-readout`)?.textContent?.startsWith("Nothing fits"),
+      sel,
+    );
     await context.close();
   });
 

@@ -43,7 +43,10 @@ describe("dp-overlap widget", () => {
     const problems = watchPage(page, site.server.url);
     await page.goto(`${site.server.url}/data-parallelism/`);
     await settle(page);
-    assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/dp-overlap.js")), "widget script loaded before scrolling");
+    assert.ok(
+      !site.server.requests.some((r) => r.endsWith("/widgets/dp-overlap.js")),
+      "widget script loaded before scrolling",
+    );
     await openWidget(page);
     assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/dp-overlap.js")));
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
@@ -60,20 +63,28 @@ describe("dp-overlap widget", () => {
     await page.fill('[data-widget="dp-overlap"] input[name=busBandwidthGBps]', "450");
     await page.fill('[data-widget="dp-overlap"] input[name=dp]', "8");
     // The chapter: one server over NVLink leaves 3.0 ms exposed with overlap.
-    await page.waitForFunction(() => document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("exposed 3.0 ms"));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("exposed 3.0 ms"),
+    );
     assert.match((await readout(page)) ?? "", /with overlap \d+ ms, 3\.0 ms waiting/);
     await page.fill('[data-widget="dp-overlap"] input[name=busBandwidthGBps]', "50");
     await page.fill('[data-widget="dp-overlap"] input[name=dp]', "64");
     await page.fill('[data-widget="dp-overlap"] input[name=bucketMebibytes]', "1");
     // The chapter's exercise: 15,317 buckets of 1 MiB, a step of 1.587 s with overlap.
-    await page.waitForFunction(() => document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 1.587 s"));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 1.587 s"),
+    );
     assert.match((await readout(page)) ?? "", /in 15317 buckets/);
     await page.fill('[data-widget="dp-overlap"] input[name=bucketMebibytes]', "25");
     await page.fill('[data-widget="dp-overlap"] input[name=microbatches]', "4");
     await page.uncheck('[data-widget="dp-overlap"] input[name=noSync]');
-    await page.waitForFunction(() => document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 3.407 s"));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 3.407 s"),
+    );
     await page.check('[data-widget="dp-overlap"] input[name=noSync]');
-    await page.waitForFunction(() => document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 2.450 s"));
+    await page.waitForFunction(() =>
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 2.450 s"),
+    );
     await shoot(page, `${shots}/dp-overlap-desktop.png`);
     await context.close();
   });
@@ -97,10 +108,17 @@ describe("dp-overlap widget", () => {
         const html = await page.locator('[data-widget="dp-overlap"]').innerHTML();
         assert.ok(!/NaN|undefined|Infinity/.test(html));
       }
-      await page.locator(`[data-widget="dp-overlap"] input[name=${name}]`).fill(
-        { busBandwidthGBps: "50", dp: "64", bucketMebibytes: "25", microbatches: "1", latencyMicroseconds: "50" }[name]!,
+      await page
+        .locator(`[data-widget="dp-overlap"] input[name=${name}]`)
+        .fill(
+          { busBandwidthGBps: "50", dp: "64", bucketMebibytes: "25", microbatches: "1", latencyMicroseconds: "50" }[
+            name
+          ]!,
+        );
+      assert.equal(
+        await page.locator(`[data-widget="dp-overlap"] input[name=${name}]`).getAttribute("aria-invalid"),
+        null,
       );
-      assert.equal(await page.locator(`[data-widget="dp-overlap"] input[name=${name}]`).getAttribute("aria-invalid"), null);
     }
     assert.deepEqual(problems.pageErrors, []);
     assert.deepEqual(problems.consoleErrors, []);
@@ -115,7 +133,9 @@ describe("dp-overlap widget", () => {
     await page.keyboard.press("Tab");
     const focused = await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.name);
     assert.equal(focused, "dp");
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `the phone layout scrolls sideways by ${overflow}px`);
     await shoot(page, `${shots}/dp-overlap-phone.png`);
     await phone.close();
@@ -139,11 +159,15 @@ describe("dp-overlap widget", () => {
       await page.waitForLoadState("load");
       for (const img of await page.locator("article img").all()) {
         await img.scrollIntoViewIfNeeded();
-        await img.evaluate((el: HTMLImageElement) => (el.complete ? null : new Promise((ok) => el.addEventListener("load", ok, { once: true }))));
+        await img.evaluate((el: HTMLImageElement) =>
+          el.complete ? null : new Promise((ok) => el.addEventListener("load", ok, { once: true })),
+        );
       }
       await page.evaluate(() => window.scrollTo(0, 0));
       const broken = await page.evaluate(() =>
-        [...document.querySelectorAll("img")].filter((img) => !img.complete || img.naturalWidth === 0).map((img) => img.src),
+        [...document.querySelectorAll("img")]
+          .filter((img) => !img.complete || img.naturalWidth === 0)
+          .map((img) => img.src),
       );
       assert.deepEqual(broken, []);
       await keepScreenshot(page, `${shots}/data-parallelism-${name}.png`);

@@ -43,7 +43,10 @@ async function themed(options: BrowserContextOptions, theme: "light" | "dark") {
   return site.browser.newContext({ ...options, colorScheme: theme });
 }
 
-for (const [name, options] of [["desktop", desktop], ["phone", phone]] as const) {
+for (const [name, options] of [
+  ["desktop", desktop],
+  ["phone", phone],
+] as const) {
   for (const theme of ["light", "dark"] as const) {
     describe(`${name}, ${theme}`, () => {
       test("each sampled box goes through invalid, wrong, close and correct, and stays correct after a reload", async () => {
@@ -139,7 +142,10 @@ for (const [name, options] of [["desktop", desktop], ["phone", phone]] as const)
         const forms = page.locator("form.exercise-check");
         await checkAll(page, forms.nth(0), async () => "1");
         await checkAll(page, forms.nth(1), async () => "x");
-        const result = await new AxeBuilder({ page }).include("section.exercise").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+        const result = await new AxeBuilder({ page })
+          .include("section.exercise")
+          .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+          .analyze();
         assert.deepEqual(
           result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
           [],

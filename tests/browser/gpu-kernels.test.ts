@@ -34,7 +34,12 @@ async function shoot(page: Page, name: string, path: string): Promise<void> {
   const box = await widget.boundingBox();
   assert.ok(box);
   const viewport = page.viewportSize()!;
-  const clip = { x: Math.max(0, box.x), y: Math.max(0, box.y), width: Math.min(box.width, viewport.width), height: Math.min(box.height, viewport.height - Math.max(0, box.y)) };
+  const clip = {
+    x: Math.max(0, box.x),
+    y: Math.max(0, box.y),
+    width: Math.min(box.width, viewport.width),
+    height: Math.min(box.height, viewport.height - Math.max(0, box.y)),
+  };
   await keepScreenshot(page, path, { clip, timeout: 10_000 });
 }
 
@@ -45,7 +50,10 @@ describe("GPU-kernels chapter widgets", () => {
     const problems = watchPage(page, site.server.url);
     await page.goto(`${site.server.url}/gpu-kernels/`);
     await settle(page);
-    assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/roofline.js")), "roofline script loaded before scrolling");
+    assert.ok(
+      !site.server.requests.some((r) => r.endsWith("/widgets/roofline.js")),
+      "roofline script loaded before scrolling",
+    );
     await openWidget(page, "roofline", "tokens");
     await openWidget(page, "coalescing", "stride");
     assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/roofline.js")));
@@ -76,8 +84,13 @@ describe("GPU-kernels chapter widgets", () => {
           assert.equal(await svg.innerHTML(), before, "the drawing keeps the last valid state");
           assert.ok(!/NaN|undefined|Infinity/.test(await page.locator(`[data-widget="${name}"]`).innerHTML()));
         }
-        await page.locator(`[data-widget="${name}"] input[name=${field}]`).fill((good as Record<string, string>)[field]!);
-        assert.equal(await page.locator(`[data-widget="${name}"] input[name=${field}]`).getAttribute("aria-invalid"), null);
+        await page
+          .locator(`[data-widget="${name}"] input[name=${field}]`)
+          .fill((good as Record<string, string>)[field]!);
+        assert.equal(
+          await page.locator(`[data-widget="${name}"] input[name=${field}]`).getAttribute("aria-invalid"),
+          null,
+        );
       }
     }
     assert.deepEqual(problems.pageErrors, []);
@@ -94,10 +107,16 @@ describe("GPU-kernels chapter widgets", () => {
     await page.keyboard.type("8");
     const a = memoryTransactions(8);
     await page.waitForFunction(
-      (n) => document.querySelector('[data-widget="coalescing"] .coalescing-readout')?.textContent?.includes(`touches ${n} sectors`),
+      (n) =>
+        document
+          .querySelector('[data-widget="coalescing"] .coalescing-readout')
+          ?.textContent?.includes(`touches ${n} sectors`),
       a.sectors,
     );
-    assert.match((await page.locator('[data-widget="coalescing"] [aria-live]').textContent()) ?? "", /1,024 bytes moved, 12\.5% of them used/);
+    assert.match(
+      (await page.locator('[data-widget="coalescing"] [aria-live]').textContent()) ?? "",
+      /1,024 bytes moved, 12\.5% of them used/,
+    );
     await page.keyboard.press("Tab");
     assert.equal(await page.evaluate(() => (document.activeElement as HTMLSelectElement | null)?.name), "elementBytes");
     await page.keyboard.press("Tab");
@@ -105,7 +124,10 @@ describe("GPU-kernels chapter widgets", () => {
     await page.keyboard.type("1");
     const b = memoryTransactions(8, 4, 1);
     await page.waitForFunction(
-      (n) => document.querySelector('[data-widget="coalescing"] .coalescing-readout')?.textContent?.includes(`offset 1: the warp asks for 128 bytes and touches ${n} sectors`),
+      (n) =>
+        document
+          .querySelector('[data-widget="coalescing"] .coalescing-readout')
+          ?.textContent?.includes(`offset 1: the warp asks for 128 bytes and touches ${n} sectors`),
       b.sectors,
     );
     await shoot(page, "coalescing", `${shots}/coalescing-desktop.png`);
@@ -116,7 +138,9 @@ describe("GPU-kernels chapter widgets", () => {
     const phone = await site.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     const page = await phone.newPage();
     await openWidget(page, "coalescing", "stride");
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `the phone layout scrolls sideways by ${overflow}px`);
     await shoot(page, "coalescing", `${shots}/coalescing-phone.png`);
     await phone.close();

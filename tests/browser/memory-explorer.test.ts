@@ -29,7 +29,10 @@ async function open(slug: string, options: BrowserContextOptions = desktop, quer
 const verdict = (page: Page) => page.locator(`${sel} p.mx-verdict`).textContent();
 const bars = (page: Page) => page.locator(`${sel} svg.mx-bars`).innerHTML();
 const waitVerdict = (page: Page, text: string) =>
-  page.waitForFunction(([s, t]) => document.querySelector(`${s} p.mx-verdict`)?.textContent === t, [sel, text] as const);
+  page.waitForFunction(([s, t]) => document.querySelector(`${s} p.mx-verdict`)?.textContent === t, [
+    sel,
+    text,
+  ] as const);
 const control = (page: Page, name: string) => page.locator(`${sel} [name=${name}]`);
 
 describe("memory-explorer widget", () => {
@@ -68,34 +71,53 @@ describe("memory-explorer widget", () => {
   it("chapter 2: parallelism controls are hidden, and every other control redraws with the model's numbers", async () => {
     const page = await open("one-gpu");
     assert.equal(await verdict(page), "Fits: 48.2 GB of 80 GB (60%).");
-    for (const hidden of ["dp", "tp", "pp", "cp", "ep", "zero", "sp"]) assert.equal(await control(page, hidden).isVisible(), false, hidden);
+    for (const hidden of ["dp", "tp", "pp", "cp", "ep", "zero", "sp"])
+      assert.equal(await control(page, hidden).isVisible(), false, hidden);
     const steps: Array<[() => Promise<unknown>, string]> = [
       [() => control(page, "microBatch").fill("1"), "Fits: 26.9 GB of 80 GB (34%)."],
       [() => control(page, "microBatch").fill("4"), "Fits: 48.2 GB of 80 GB (60%)."],
       [() => control(page, "recompute").selectOption("full"), "Fits: 29.4 GB of 80 GB (37%)."],
       [() => control(page, "recompute").selectOption("none"), "Fits: 48.2 GB of 80 GB (60%)."],
-      [() => control(page, "attention").selectOption("eager"), "Out of memory: 118.5 GB needed, the H100 SXM5 has 80 GB."],
+      [
+        () => control(page, "attention").selectOption("eager"),
+        "Out of memory: 118.5 GB needed, the H100 SXM5 has 80 GB.",
+      ],
       [() => control(page, "attention").selectOption("flash"), "Fits: 48.2 GB of 80 GB (60%)."],
       [() => control(page, "fp32GradAccum").check(), "Fits: 53.1 GB of 80 GB (66%)."],
       [() => control(page, "fp32GradAccum").uncheck(), "Fits: 48.2 GB of 80 GB (60%)."],
       [() => control(page, "precision").selectOption("fp32"), "Fits: 68.2 GB of 80 GB (85%)."],
       [() => control(page, "precision").selectOption("bf16"), "Fits: 48.2 GB of 80 GB (60%)."],
-      [() => control(page, "seqLength").fill("8192"), "Fits only just: 76.6 GB of 80 GB (96%), little room for the CUDA context and fragmentation."],
+      [
+        () => control(page, "seqLength").fill("8192"),
+        "Fits only just: 76.6 GB of 80 GB (96%), little room for the CUDA context and fragmentation.",
+      ],
       [() => control(page, "seqLength").fill("4096"), "Fits: 48.2 GB of 80 GB (60%)."],
-      [() => control(page, "gpu").selectOption("a100-sxm-40gb"), "Out of memory: 48.2 GB needed, the A100 SXM4 has 40 GB."],
+      [
+        () => control(page, "gpu").selectOption("a100-sxm-40gb"),
+        "Out of memory: 48.2 GB needed, the A100 SXM4 has 40 GB.",
+      ],
       [() => control(page, "gpu").selectOption("h100-sxm"), "Fits: 48.2 GB of 80 GB (60%)."],
-      [() => control(page, "preset").selectOption("llama-3.2-3b"), "Out of memory: 101.3 GB needed, the H100 SXM5 has 80 GB."],
+      [
+        () => control(page, "preset").selectOption("llama-3.2-3b"),
+        "Out of memory: 101.3 GB needed, the H100 SXM5 has 80 GB.",
+      ],
     ];
     for (const [act, text] of steps) {
       await act();
       await waitVerdict(page, text);
     }
     // The preset list shows published sizes.
-    assert.match((await control(page, "preset").locator("option[value='llama-3.1-405b']").textContent()) ?? "", /Llama 3\.1 405B \(406B\)/);
+    assert.match(
+      (await control(page, "preset").locator("option[value='llama-3.1-405b']").textContent()) ?? "",
+      /Llama 3\.1 405B \(406B\)/,
+    );
     // The curve marks the current point with the same total.
     assert.equal(await page.locator(`${sel} svg.mx-curve text.mx-current-label`).textContent(), "101.3 GB");
     await page.locator(`${sel} select[name=axis]`).selectOption("microBatch");
-    await page.waitForFunction((s) => document.querySelector(`${s} svg.mx-curve`)?.textContent?.includes("micro-batch size b"), sel);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} svg.mx-curve`)?.textContent?.includes("micro-batch size b"),
+      sel,
+    );
     assert.ok(!/NaN|undefined|Infinity/.test(await page.locator(sel).innerHTML()));
     await page.context().close();
   });
@@ -109,13 +131,18 @@ describe("memory-explorer widget", () => {
     await dp.context().close();
     const tp = await open("tensor-parallelism");
     assert.equal(await verdict(tp), "Out of memory: 109.4 GB needed, the H100 SXM5 has 80 GB.");
-    for (const hidden of ["pp", "schedule", "microbatches", "chunks", "cp", "ep"]) assert.equal(await control(tp, hidden).isVisible(), false, hidden);
-    for (const shown of ["zero", "dp", "tp", "sp", "seqLength"]) assert.equal(await control(tp, shown).isVisible(), true, shown);
+    for (const hidden of ["pp", "schedule", "microbatches", "chunks", "cp", "ep"])
+      assert.equal(await control(tp, hidden).isVisible(), false, hidden);
+    for (const shown of ["zero", "dp", "tp", "sp", "seqLength"])
+      assert.equal(await control(tp, shown).isVisible(), true, shown);
     await control(tp, "sp").check();
     await waitVerdict(tp, "Fits: 71.6 GB of 80 GB (89%).");
     await control(tp, "tp").fill("3");
     assert.equal(await control(tp, "tp").getAttribute("aria-invalid"), "true");
-    assert.match((await tp.locator(`${sel} #widget-memory-explorer-1-tp-message`).textContent()) ?? "", /tp \(3\) must divide the number of attention heads \(64\)/);
+    assert.match(
+      (await tp.locator(`${sel} #widget-memory-explorer-1-tp-message`).textContent()) ?? "",
+      /tp \(3\) must divide the number of attention heads \(64\)/,
+    );
     assert.equal(await verdict(tp), "Fits: 71.6 GB of 80 GB (89%).");
     await tp.context().close();
   });
@@ -148,11 +175,26 @@ describe("memory-explorer widget", () => {
     for (const text of ['{"hidden_size": 4096', "[1, 2, 3]", '{"model_type": "llama"}', ""]) {
       await box.fill(text);
       assert.equal(await box.getAttribute("aria-invalid"), "true", text);
-      assert.ok(((await page.locator(`${sel} #widget-memory-explorer-1-preset-message`).textContent()) ?? "").length > 10);
+      assert.ok(
+        ((await page.locator(`${sel} #widget-memory-explorer-1-preset-message`).textContent()) ?? "").length > 10,
+      );
       assert.equal(await bars(page), before);
     }
-    await box.fill(JSON.stringify({ model_type: "gpt2", n_embd: 1024, n_head: 16, n_layer: 24, vocab_size: 50257, n_positions: 1024 }));
-    await page.waitForFunction((s) => document.querySelector(`${s} p.widget-summary`)?.textContent?.startsWith("pasted config (355M parameters)"), sel);
+    await box.fill(
+      JSON.stringify({
+        model_type: "gpt2",
+        n_embd: 1024,
+        n_head: 16,
+        n_layer: 24,
+        vocab_size: 50257,
+        n_positions: 1024,
+      }),
+    );
+    await page.waitForFunction(
+      (s) =>
+        document.querySelector(`${s} p.widget-summary`)?.textContent?.startsWith("pasted config (355M parameters)"),
+      sel,
+    );
     assert.ok(!/NaN|undefined|Infinity/.test(await page.locator(sel).innerHTML()));
     assert.deepEqual(problems.pageErrors, []);
     await page.context().close();
@@ -187,7 +229,11 @@ describe("memory-explorer widget", () => {
     for (const bad of ["microBatch:0", "microBatch:1e40", "preset:llama-9", "seqLength:abc", "nonsense:1"]) {
       const page2 = await open("one-gpu", desktop, `?widget-memory-explorer-1=${bad}`);
       assert.equal(await verdict(page2), "Fits: 48.2 GB of 80 GB (60%).", bad);
-      assert.match((await page2.locator(`${sel} [role=status]`).textContent()) ?? "", /^The settings in this page’s link were not used/, bad);
+      assert.match(
+        (await page2.locator(`${sel} [role=status]`).textContent()) ?? "",
+        /^The settings in this page’s link were not used/,
+        bad,
+      );
       await page2.context().close();
     }
   });
@@ -200,14 +246,20 @@ describe("memory-explorer widget", () => {
     }
     await control(page, "recompute").focus();
     await page.keyboard.press("ArrowDown");
-    await page.waitForFunction((s) => document.querySelector(`${s} p[aria-live=polite]`)?.textContent?.includes("recomputation selective"), sel);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} p[aria-live=polite]`)?.textContent?.includes("recomputation selective"),
+      sel,
+    );
     await page.keyboard.press("Tab");
     assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).getAttribute("name")), "attention");
     await page.context().close();
   });
 
   it("takes screenshots: desktop, phone and dark, without sideways scrolling", async () => {
-    for (const [slug, tag] of [["one-gpu", "ch2"], ["tensor-parallelism", "ch4"]]) {
+    for (const [slug, tag] of [
+      ["one-gpu", "ch2"],
+      ["tensor-parallelism", "ch4"],
+    ]) {
       // Viewports tall enough for the whole widget: an element screenshot taller than the viewport
       // makes Playwright capture beyond the viewport, which sets book.js's narrow-screen ToC
       // listener toggling without end in headless Chromium.
@@ -219,7 +271,9 @@ describe("memory-explorer widget", () => {
         const page = await open(slug, options);
         await page.locator(`${sel} details.mx-formulas`).evaluate((d) => ((d as HTMLDetailsElement).open = true));
         await keepScreenshot(page.locator(sel), `${shots}/memory-explorer-${tag}-${name}.png`);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
         assert.ok(overflow <= 0, `${slug} ${name}: page scrolls sideways by ${overflow}px`);
         await page.context().close();
       }

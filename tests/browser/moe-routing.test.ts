@@ -41,7 +41,10 @@ describe("moe-routing widget", () => {
     const problems = watchPage(page, site.server.url);
     await page.goto(`${site.server.url}/expert-parallelism/`);
     await settle(page);
-    assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/moe-routing.js")), "widget script loaded before scrolling");
+    assert.ok(
+      !site.server.requests.some((r) => r.endsWith("/widgets/moe-routing.js")),
+      "widget script loaded before scrolling",
+    );
     await openWidget(page);
     assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/moe-routing.js")));
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
@@ -55,22 +58,34 @@ describe("moe-routing widget", () => {
     assert.match((await summary(page)) ?? "", /Dropped 125 of 1,024 assignments \(12\.2%\)/);
     // skew 0: the chapter says the drops vanish at the same capacity factor
     await page.locator(`${sel} input[name=skew]`).fill("0");
-    await page.waitForFunction((s) => document.querySelector(`${s} p.widget-summary`)?.textContent?.includes("Dropped 0 of 1,024"), sel);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} p.widget-summary`)?.textContent?.includes("Dropped 0 of 1,024"),
+      sel,
+    );
     // the numbers of tests/model/moe-routing.test.ts: skew 1, c = 1, 16 experts on 4 GPUs
     await page.locator(`${sel} input[name=skew]`).fill("1");
     await page.fill(`${sel} input[name=capacityFactor]`, "1");
-    await page.waitForFunction((s) => document.querySelector(`${s} p.widget-summary`)?.textContent?.includes("Dropped 379 of 1,024"), sel);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} p.widget-summary`)?.textContent?.includes("Dropped 379 of 1,024"),
+      sel,
+    );
     assert.match((await svgText(page)) ?? "", /capacity 64/);
     // dropless: GPU 0 carries 635 of 1,024
     await page.check(`${sel} input[type=checkbox]`);
-    await page.waitForFunction((s) => document.querySelector(`${s} p.widget-summary`)?.textContent?.includes("No capacity limit"), sel);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} p.widget-summary`)?.textContent?.includes("No capacity limit"),
+      sel,
+    );
     assert.match((await summary(page)) ?? "", /GPU 0 with 635 assignments, 2\.48× the mean/);
     assert.ok(await page.locator(`${sel} input[name=capacityFactor]`).isDisabled());
     await page.uncheck(`${sel} input[type=checkbox]`);
     await page.selectOption(`${sel} select[name=experts]`, "64");
     await page.selectOption(`${sel} select[name=gpus]`, "8");
     await page.fill(`${sel} input[name=topK]`, "8");
-    await page.waitForFunction((s) => document.querySelector(`${s} p.widget-summary`)?.textContent?.includes("top-8 of 64 experts on 8 GPUs"), sel);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} p.widget-summary`)?.textContent?.includes("top-8 of 64 experts on 8 GPUs"),
+      sel,
+    );
     assert.ok(!/NaN|undefined|Infinity/.test((await page.locator(sel).innerHTML()) ?? ""));
     await context.close();
   });
@@ -82,9 +97,19 @@ describe("moe-routing widget", () => {
     await openWidget(page);
     const before = await svgText(page);
     for (const [name, value] of [
-      ["tokens", "-5"], ["tokens", "0"], ["tokens", "1e40"], ["tokens", "many"], ["tokens", ""], ["tokens", "513"],
-      ["topK", "0"], ["topK", "9"], ["capacityFactor", "0"], ["capacityFactor", "1e40"], ["capacityFactor", "lots"],
-      ["seed", "-1"], ["seed", "1.5"],
+      ["tokens", "-5"],
+      ["tokens", "0"],
+      ["tokens", "1e40"],
+      ["tokens", "many"],
+      ["tokens", ""],
+      ["tokens", "513"],
+      ["topK", "0"],
+      ["topK", "9"],
+      ["capacityFactor", "0"],
+      ["capacityFactor", "1e40"],
+      ["capacityFactor", "lots"],
+      ["seed", "-1"],
+      ["seed", "1.5"],
     ] as const) {
       const input = page.locator(`${sel} input[name=${name}]`);
       await input.fill(value);
@@ -107,10 +132,16 @@ describe("moe-routing widget", () => {
     await openWidget(page);
     await page.focus(`${sel} input[name=skew]`);
     await page.keyboard.press("ArrowRight");
-    await page.waitForFunction((s) => document.querySelector(`${s} p[aria-live=polite]`)?.textContent?.includes("skew 0.55"), sel);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} p[aria-live=polite]`)?.textContent?.includes("skew 0.55"),
+      sel,
+    );
     await page.focus(`${sel} select[name=gpus]`);
     await page.keyboard.press("ArrowDown");
-    await page.waitForFunction((s) => document.querySelector(`${s} p[aria-live=polite]`)?.textContent?.includes("on 8 GPUs"), sel);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} p[aria-live=polite]`)?.textContent?.includes("on 8 GPUs"),
+      sel,
+    );
     await context.close();
   });
 
@@ -124,7 +155,9 @@ describe("moe-routing widget", () => {
       const page = await context.newPage();
       await openWidget(page);
       await keepScreenshot(page.locator(sel), `${shots}/moe-routing-${name}.png`);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       assert.ok(overflow <= 0, `${name}: page scrolls sideways by ${overflow}px`);
       await context.close();
     }

@@ -22,12 +22,17 @@ const site = useSiteAndBrowser();
 async function openWidget(page: Page): Promise<void> {
   await page.goto(`${site.server.url}${chapter}`);
   await page.locator(sel).scrollIntoViewIfNeeded();
-  await page.waitForFunction((s) => document.querySelector<HTMLInputElement>(`${s} input[name=value]`)?.disabled === false, sel);
+  await page.waitForFunction(
+    (s) => document.querySelector<HTMLInputElement>(`${s} input[name=value]`)?.disabled === false,
+    sel,
+  );
 }
 
 /** The stored-value text of one format's row, e.g. "≈ 0.0999756". */
-const stored = (page: Page, format: string) => page.locator(`${sel} g.nf-row[data-format="${format}"] text.nf-stored`).textContent();
-const detail = (page: Page, format: string) => page.locator(`${sel} g.nf-row[data-format="${format}"] text.nf-detail`).textContent();
+const stored = (page: Page, format: string) =>
+  page.locator(`${sel} g.nf-row[data-format="${format}"] text.nf-stored`).textContent();
+const detail = (page: Page, format: string) =>
+  page.locator(`${sel} g.nf-row[data-format="${format}"] text.nf-detail`).textContent();
 const waitStored = (page: Page, format: string, expected: string) =>
   page.waitForFunction(
     ([s, f, e]) => document.querySelector(`${s} g.nf-row[data-format="${f}"] text.nf-stored`)?.textContent === e,
@@ -54,7 +59,10 @@ describe("number-formats widget", () => {
     const before = site.server.requests.length;
     await page.goto(`${site.server.url}${chapter}`);
     await settle(page);
-    assert.ok(!site.server.requests.slice(before).some((r) => r.endsWith("/widgets/number-formats.js")), "widget script loaded before scrolling");
+    assert.ok(
+      !site.server.requests.slice(before).some((r) => r.endsWith("/widgets/number-formats.js")),
+      "widget script loaded before scrolling",
+    );
     await openWidget(page);
     assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/number-formats.js")));
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
@@ -81,7 +89,10 @@ describe("number-formats widget", () => {
     assert.equal(await stored(page, "fp8-e5m2"), "≈ 1.53×10⁻⁵");
     assert.match((await detail(page, "fp16")) ?? "", /subnormal/);
     // the screen-reader summary follows
-    assert.match((await page.locator(`${sel} [aria-live]`).textContent()) ?? "", /fp8 E4M3 stores 0 with relative error 100%/);
+    assert.match(
+      (await page.locator(`${sel} [aria-live]`).textContent()) ?? "",
+      /fp8 E4M3 stores 0 with relative error 100%/,
+    );
     await context.close();
   });
 
@@ -108,7 +119,10 @@ describe("number-formats widget", () => {
     assert.match((await note()) ?? "", /^17 values shown/);
     assert.equal(await page.locator(`${sel} line.nf-tick`).count(), 17);
     await page.selectOption(`${sel} select[name=focus]`, "fp16");
-    await page.waitForFunction((s) => document.querySelector(`${s} text.nf-strip-note`)?.textContent?.startsWith("fp16 has 1,024 values"), sel);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} text.nf-strip-note`)?.textContent?.startsWith("fp16 has 1,024 values"),
+      sel,
+    );
     await page.selectOption(`${sel} select[name=focus]`, "fp8-e5m2");
     await page.waitForFunction((s) => document.querySelectorAll(`${s} line.nf-tick`).length === 9, sel);
     await context.close();
@@ -130,7 +144,11 @@ describe("number-formats widget", () => {
       assert.equal(await page.locator(`${sel} svg.nf-figure`).innerHTML(), drawing, `drawing kept for "${bad}"`);
     }
     // extreme but valid: negative, zero and 1e40 redraw without NaN coordinates or "undefined"
-    for (const [good, fp32] of [["-448", "= −448"], ["0", "= 0"], ["1e40", "→ +∞"]] as const) {
+    for (const [good, fp32] of [
+      ["-448", "= −448"],
+      ["0", "= 0"],
+      ["1e40", "→ +∞"],
+    ] as const) {
       await page.fill(`${sel} input[name=value]`, good);
       await waitStored(page, "fp32", fp32);
       assert.equal(await page.getAttribute(`${sel} input[name=value]`, "aria-invalid"), null);
@@ -152,7 +170,9 @@ describe("number-formats widget", () => {
       const page = await context.newPage();
       await openWidget(page);
       await afterFrames(page);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       assert.ok(overflow <= 0, `${name}: page scrolls sideways by ${overflow}px`);
       await keepScreenshot(page.locator(sel), `${shots}/number-formats-${name}.png`);
       await context.close();

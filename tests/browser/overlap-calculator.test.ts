@@ -9,7 +9,12 @@ import { keepScreenshot } from "../helpers/screenshots.ts";
 import type { Page } from "playwright-core";
 import { watchPage, settle } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
-import { computeOverlap, defaultOverlapSettings, formatRatio, formatSeconds } from "../../src/figures/overlap-calculator.ts";
+import {
+  computeOverlap,
+  defaultOverlapSettings,
+  formatRatio,
+  formatSeconds,
+} from "../../src/figures/overlap-calculator.ts";
 
 const shots = "test-output/screenshots";
 const w = '[data-widget="overlap-calculator"]';
@@ -28,7 +33,10 @@ describe("overlap-calculator widget", () => {
     const problems = watchPage(page, site.server.url);
     await page.goto(`${site.server.url}/overlap-math/`);
     await settle(page);
-    assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/overlap-calculator.js")), "loaded before scrolling");
+    assert.ok(
+      !site.server.requests.some((r) => r.endsWith("/widgets/overlap-calculator.js")),
+      "loaded before scrolling",
+    );
     await open(page);
     await page.fill(`${w} input[name=tp]`, "8");
     await page.fill(`${w} input[name=seqLength]`, "8192");
@@ -37,8 +45,18 @@ describe("overlap-calculator widget", () => {
     assert.ok(r.ok);
     const z = r.ratios.zero3!;
     const t = r.ratios.tp!;
-    assert.deepEqual(await row(page, 1), [formatSeconds(z.commSeconds), formatSeconds(z.computeSeconds), formatRatio(z.ratio), z.ratio < 1 ? "can hide" : "exposed"]);
-    assert.deepEqual(await row(page, 2), [formatSeconds(t.commSeconds), formatSeconds(t.computeSeconds), formatRatio(t.ratio), "can hide"]);
+    assert.deepEqual(await row(page, 1), [
+      formatSeconds(z.commSeconds),
+      formatSeconds(z.computeSeconds),
+      formatRatio(z.ratio),
+      z.ratio < 1 ? "can hide" : "exposed",
+    ]);
+    assert.deepEqual(await row(page, 2), [
+      formatSeconds(t.commSeconds),
+      formatSeconds(t.computeSeconds),
+      formatRatio(t.ratio),
+      "can hide",
+    ]);
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await page.close();
   });
@@ -55,13 +73,19 @@ describe("overlap-calculator widget", () => {
     await page.fill(`${w} input[name=dp]`, "64");
     await page.fill(`${w} input[name=tp]`, "5");
     assert.equal(await page.getAttribute(`${w} input[name=tp]`, "aria-invalid"), "true");
-    assert.match((await page.locator(`#${await page.getAttribute(`${w} input[name=tp]`, "aria-describedby")}`).textContent())!, /divide/);
+    assert.match(
+      (await page.locator(`#${await page.getAttribute(`${w} input[name=tp]`, "aria-describedby")}`).textContent())!,
+      /divide/,
+    );
     assert.doesNotMatch(await page.locator(w).innerText(), /NaN|undefined|Infinity/);
     await page.close();
   });
 
   it("screenshots: desktop and phone (dark), no sideways scrolling", async () => {
-    for (const [name, width, scheme] of [["desktop", 1280, "light"], ["phone-dark", 390, "dark"]] as const) {
+    for (const [name, width, scheme] of [
+      ["desktop", 1280, "light"],
+      ["phone-dark", 390, "dark"],
+    ] as const) {
       const page = await site.browser.newPage({ viewport: { width, height: 900 }, colorScheme: scheme });
       await open(page);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

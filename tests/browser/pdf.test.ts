@@ -39,8 +39,15 @@ test("book.pdf embeds its fonts, and keeps links: to other sites, inside the boo
   assert.ok(fonts >= 3, `${fonts} embedded font files (body text, KaTeX math, monospace)`);
   const uris = [...text.matchAll(/\/URI\s*\(([^)]*)\)/g)].map((m) => m[1]!);
   assert.ok(uris.length >= 100, `${uris.length} link annotations to URLs`);
-  assert.ok(uris.some((u) => u.startsWith("https://arxiv.org/")), "references link to their papers");
-  assert.deepEqual(uris.filter((u) => /127\.0\.0\.1|localhost/.test(u)), [], "no link to the temporary local server");
+  assert.ok(
+    uris.some((u) => u.startsWith("https://arxiv.org/")),
+    "references link to their papers",
+  );
+  assert.deepEqual(
+    uris.filter((u) => /127\.0\.0\.1|localhost/.test(u)),
+    [],
+    "no link to the temporary local server",
+  );
   assert.ok((text.match(/\/Dest\s/g) ?? []).length >= 200, "cross-references are links inside the PDF");
   assert.match(text, /\/Outlines\s/, "the headings form the PDF's outline");
 });
@@ -67,6 +74,9 @@ test("every link to book.pdf in the built site resolves to the file", () => {
     }
   }
   if (process.env.PDF_LINK_REQUIRED === "1") {
-    assert.ok(linked.includes("/") && linked.includes("/book/"), `the home page and /book/ link to the PDF (linked from: ${linked.join(", ") || "nowhere"})`);
+    assert.ok(
+      linked.includes("/") && linked.includes("/book/"),
+      `the home page and /book/ link to the PDF (linked from: ${linked.join(", ") || "nowhere"})`,
+    );
   }
 });

@@ -28,7 +28,10 @@ async function open(n: number, options: BrowserContextOptions = desktop, query =
 
 const readout = (page: Page, n: number) => page.locator(`${w(n)} dl.px-readout`).textContent();
 const waitReadout = (page: Page, n: number, part: string) =>
-  page.waitForFunction(([s, t]) => document.querySelector(`${s} dl.px-readout`)?.textContent?.includes(t), [w(n), part] as const);
+  page.waitForFunction(([s, t]) => document.querySelector(`${s} dl.px-readout`)?.textContent?.includes(t), [
+    w(n),
+    part,
+  ] as const);
 const field = (page: Page, n: number, name: string) => page.locator(`${w(n)} [name=${name}]`);
 
 describe("pipeline-explorer widget", () => {
@@ -60,12 +63,18 @@ describe("pipeline-explorer widget", () => {
     const before = site.server.requests.length;
     await page.goto(`${site.server.url}/pipeline-parallelism/`);
     await settle(page);
-    assert.ok(!site.server.requests.slice(before).some((r) => r.endsWith("/widgets/pipeline-explorer.js")), "loaded before scrolling");
+    assert.ok(
+      !site.server.requests.slice(before).some((r) => r.endsWith("/widgets/pipeline-explorer.js")),
+      "loaded before scrolling",
+    );
     for (let n = 1; n <= 5; n++) {
       await page.locator(w(n)).scrollIntoViewIfNeeded();
       await page.waitForFunction((s) => document.querySelector(`${s} form`) !== null, w(n));
     }
-    assert.equal(site.server.requests.slice(before).filter((r) => r.endsWith("/widgets/pipeline-explorer.js")).length, 1);
+    assert.equal(
+      site.server.requests.slice(before).filter((r) => r.endsWith("/widgets/pipeline-explorer.js")).length,
+      1,
+    );
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await context.close();
   });
@@ -129,19 +138,30 @@ describe("pipeline-explorer widget", () => {
     for (const value of ["-5", "1e40", "lots", "", "NaN"]) {
       await weightGrad.fill(value);
       assert.equal(await weightGrad.getAttribute("aria-invalid"), "true", `weightGrad=${JSON.stringify(value)}`);
-      assert.ok(((await zb.locator(`${w(4)} #widget-pipeline-explorer-4-weightGrad-message`).textContent()) ?? "").length > 15);
+      assert.ok(
+        ((await zb.locator(`${w(4)} #widget-pipeline-explorer-4-weightGrad-message`).textContent()) ?? "").length > 15,
+      );
     }
     await zb.context().close();
     // Combinations the model refuses name the field to change.
     await field(page, 3, "microbatches").fill("6");
-    assert.match((await page.locator(`${w(3)} #widget-pipeline-explorer-3-microbatches-message`).textContent()) ?? "", /multiple of stages/);
+    assert.match(
+      (await page.locator(`${w(3)} #widget-pipeline-explorer-3-microbatches-message`).textContent()) ?? "",
+      /multiple of stages/,
+    );
     await field(page, 3, "microbatches").fill("16");
     await field(page, 3, "schedule").selectOption("dualpipe");
     await field(page, 3, "stages").fill("3");
-    assert.match((await page.locator(`${w(3)} #widget-pipeline-explorer-3-stages-message`).textContent()) ?? "", /even number of stages/);
+    assert.match(
+      (await page.locator(`${w(3)} #widget-pipeline-explorer-3-stages-message`).textContent()) ?? "",
+      /even number of stages/,
+    );
     await field(page, 3, "stages").fill("32");
     await field(page, 3, "microbatches").fill("256");
-    assert.match((await page.locator(`${w(3)} #widget-pipeline-explorer-3-microbatches-message`).textContent()) ?? "", /at most 4,096/);
+    assert.match(
+      (await page.locator(`${w(3)} #widget-pipeline-explorer-3-microbatches-message`).textContent()) ?? "",
+      /at most 4,096/,
+    );
     assert.deepEqual(problems.pageErrors, []);
     await page.context().close();
   });
@@ -152,7 +172,11 @@ describe("pipeline-explorer widget", () => {
     await page.locator(w(3)).scrollIntoViewIfNeeded();
     await page.waitForFunction((s) => document.querySelector(`${s} form`) !== null, w(3));
     await field(page, 3, "chunks").fill("4");
-    await page.waitForFunction(() => location.search.includes("widget-pipeline-explorer-1=") && location.search.includes("widget-pipeline-explorer-3="));
+    await page.waitForFunction(
+      () =>
+        location.search.includes("widget-pipeline-explorer-1=") &&
+        location.search.includes("widget-pipeline-explorer-3="),
+    );
     const url = new URL(page.url());
     assert.equal(url.searchParams.get("widget-pipeline-explorer-1"), "microbatches:8");
     assert.equal(url.searchParams.get("widget-pipeline-explorer-3"), "chunks:4");
@@ -168,7 +192,10 @@ describe("pipeline-explorer widget", () => {
     assert.equal(await field(restored, 2, "microbatches").inputValue(), "16");
     await restored.context().close();
     const bad = await open(4, desktop, "?widget-pipeline-explorer-4=stages:0");
-    assert.match((await bad.locator(`${w(4)} [role=status]`).textContent()) ?? "", /^The settings in this page’s link were not used/);
+    assert.match(
+      (await bad.locator(`${w(4)} [role=status]`).textContent()) ?? "",
+      /^The settings in this page’s link were not used/,
+    );
     assert.equal(await field(bad, 4, "stages").inputValue(), "4");
     await bad.context().close();
   });
@@ -191,7 +218,11 @@ describe("pipeline-explorer widget", () => {
     const play = page.locator(`${w(2)} button`, { hasText: "Play" });
     assert.equal(await play.isDisabled(), false);
     await play.click();
-    await page.waitForFunction((s) => /^time [1-9]/.test(document.querySelector(`${s} #widget-pipeline-explorer-2-step-status`)?.textContent ?? ""), w(2));
+    await page.waitForFunction(
+      (s) =>
+        /^time [1-9]/.test(document.querySelector(`${s} #widget-pipeline-explorer-2-step-status`)?.textContent ?? ""),
+      w(2),
+    );
     await page.locator(`${w(2)} button[aria-pressed=true]`).click();
     assert.equal(await page.locator(`${w(2)} button[aria-pressed=true]`).count(), 0);
     await page.context().close();
@@ -201,7 +232,10 @@ describe("pipeline-explorer widget", () => {
     assert.ok(await calm.locator(`${w(2)} .explorer-hint`, { hasText: "reduced motion" }).isVisible());
     await calm.locator(`${w(2)} button`, { hasText: "Step ▶" }).click();
     await calm.locator(`${w(2)} button`, { hasText: "Step ▶" }).click();
-    assert.equal(await calm.locator(`${w(2)} #widget-pipeline-explorer-2-step-status`).textContent(), "time 1 of 57: 1 of 128 operations started");
+    assert.equal(
+      await calm.locator(`${w(2)} #widget-pipeline-explorer-2-step-status`).textContent(),
+      "time 1 of 57: 1 of 128 operations started",
+    );
     await calm.context().close();
   });
 
@@ -213,12 +247,18 @@ describe("pipeline-explorer widget", () => {
     }
     await field(page, 2, "schedule").focus();
     await page.keyboard.press("ArrowUp");
-    await page.waitForFunction((s) => document.querySelector(`${s} p[aria-live=polite]`)?.textContent?.startsWith("All forward, all backward"), w(2));
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} p[aria-live=polite]`)?.textContent?.startsWith("All forward, all backward"),
+      w(2),
+    );
     await page.keyboard.press("Tab");
     assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).getAttribute("name")), "stages");
     await page.locator(`${w(2)} #widget-pipeline-explorer-2-time`).focus();
     await page.keyboard.press("Home");
-    assert.match((await page.locator(`${w(2)} #widget-pipeline-explorer-2-step-status`).textContent()) ?? "", /^time 0 of/);
+    assert.match(
+      (await page.locator(`${w(2)} #widget-pipeline-explorer-2-step-status`).textContent()) ?? "",
+      /^time 0 of/,
+    );
     await page.context().close();
   });
 
@@ -232,7 +272,9 @@ describe("pipeline-explorer widget", () => {
       ] as const) {
         const page = await open(n, options);
         await keepScreenshot(page.locator(w(n)), `${shots}/pipeline-explorer-${n}-${name}.png`);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
         assert.ok(overflow <= 0, `${name}: page scrolls sideways by ${overflow}px`);
         await page.context().close();
       }

@@ -35,7 +35,14 @@ before(async () => {
   outDir = mkdtempSync(path.join(tmpdir(), "book-sub-"));
   const built = spawnSync(
     process.execPath,
-    ["--import", "tsx", "node_modules/@11ty/eleventy/cmd.cjs", "--config=.eleventy.ts", "--quiet", `--pathprefix=${prefix}`],
+    [
+      "--import",
+      "tsx",
+      "node_modules/@11ty/eleventy/cmd.cjs",
+      "--config=.eleventy.ts",
+      "--quiet",
+      `--pathprefix=${prefix}`,
+    ],
     { env: { ...process.env, SITE_DIR: outDir }, encoding: "utf8" },
   );
   assert.equal(built.status, 0, `build with --pathprefix=${prefix} failed:\n${built.stderr}`);
@@ -55,7 +62,9 @@ before(async () => {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { "content-type": mime[path.extname(file)] ?? "application/octet-stream" }).end(readFileSync(file));
+    res
+      .writeHead(200, { "content-type": mime[path.extname(file)] ?? "application/octet-stream" })
+      .end(readFileSync(file));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
@@ -69,36 +78,40 @@ after(async () => {
   if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
-test(`every page reachable from ${prefix} loads without a broken link or failed request`, { timeout: 300_000 }, async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
-  const page = await context.newPage();
-  const problems = watchPage(page, origin);
-  const seen = new Set<string>([prefix]);
-  const queue = [prefix];
-  const outside: string[] = [];
-  while (queue.length) {
-    const p = queue.shift()!;
-    const response = await page.goto(origin + p, { waitUntil: "load" });
-    assert.equal(response?.status(), 200, `${p} answers 200`);
-    // Scroll through so every lazy widget bundle is requested too.
-    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
-    await settle(page);
-    const hrefs = await page.locator("a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
-    for (const href of hrefs) {
-      if (/^(https?:|mailto:|#)/.test(href)) continue;
-      const url = new URL(href, origin + p);
-      if (!url.pathname.startsWith(prefix)) outside.push(`${p} → ${href}`);
-      else if (url.pathname.endsWith("/") && !seen.has(url.pathname)) {
-        seen.add(url.pathname);
-        queue.push(url.pathname);
+test(
+  `every page reachable from ${prefix} loads without a broken link or failed request`,
+  { timeout: 300_000 },
+  async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: "reduce" });
+    const page = await context.newPage();
+    const problems = watchPage(page, origin);
+    const seen = new Set<string>([prefix]);
+    const queue = [prefix];
+    const outside: string[] = [];
+    while (queue.length) {
+      const p = queue.shift()!;
+      const response = await page.goto(origin + p, { waitUntil: "load" });
+      assert.equal(response?.status(), 200, `${p} answers 200`);
+      // Scroll through so every lazy widget bundle is requested too.
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await settle(page);
+      const hrefs = await page.locator("a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
+      for (const href of hrefs) {
+        if (/^(https?:|mailto:|#)/.test(href)) continue;
+        const url = new URL(href, origin + p);
+        if (!url.pathname.startsWith(prefix)) outside.push(`${p} → ${href}`);
+        else if (url.pathname.endsWith("/") && !seen.has(url.pathname)) {
+          seen.add(url.pathname);
+          queue.push(url.pathname);
+        }
       }
     }
-  }
-  assert.ok(seen.size >= 10, `crawled ${seen.size} pages`);
-  assert.deepEqual(outside, [], "links that leave the sub-path");
-  assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
-  await context.close();
-});
+    assert.ok(seen.size >= 10, `crawled ${seen.size} pages`);
+    assert.deepEqual(outside, [], "links that leave the sub-path");
+    assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
+    await context.close();
+  },
+);
 
 test(`search and the theme script work under ${prefix}`, async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "light" });

@@ -45,7 +45,10 @@ test("/book/ holds every chapter, in book order, with its title", async () => {
   );
   assert.deepEqual(found, expected);
   const toc = await page.$$eval(".edition-toc > li > a", (as) => as.map((a) => a.getAttribute("href")));
-  assert.deepEqual(toc, expected.map((c) => `#${c.slug}`));
+  assert.deepEqual(
+    toc,
+    expected.map((c) => `#${c.slug}`),
+  );
   assert.equal(await page.locator("h1").count(), 1);
   assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
 });
@@ -78,7 +81,9 @@ test("ids are unique and every internal link resolves", async () => {
   assert.deepEqual(broken, [], "links to other pages or files");
   // Only the chapter pages themselves ("Online, with live widgets") may link out to a chapter.
   const chapterLinks = await page.$$eval(".chapter-body a[href], .appendix a[href]", (as) =>
-    as.map((a) => a.getAttribute("href")!).filter((h) => /^\/[a-z0-9-]+\/(#.*)?$/.test(h) && !/^\/(glossary|reading-list|search|changelog)\//.test(h)),
+    as
+      .map((a) => a.getAttribute("href")!)
+      .filter((h) => /^\/[a-z0-9-]+\/(#.*)?$/.test(h) && !/^\/(glossary|reading-list|search|changelog)\//.test(h)),
   );
   assert.deepEqual(chapterLinks, [], "chapter links left pointing outside /book/");
 });
@@ -125,11 +130,15 @@ test("the page's own parts (cover, contents, a chapter) pass axe in both themes"
   for (const theme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: theme });
     await page.evaluate((t) => document.documentElement.setAttribute("data-theme", t), theme);
-    const result = await new AxeBuilder({ page })
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-      .analyze();
+    const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
     assert.deepEqual(
-      result.violations.map((v) => `${theme} ${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`),
+      result.violations.map(
+        (v) =>
+          `${theme} ${v.id}: ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(" "))
+            .join(", ")}`,
+      ),
       [],
     );
   }

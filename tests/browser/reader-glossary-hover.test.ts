@@ -67,7 +67,10 @@ function assertShownBelow(st: DefState, what: string): void {
   assert.equal(st.visibility, "visible", `${what}: visible`);
   assert.equal(st.opacity, "1", `${what}: opaque`);
   assert.ok(st.left >= 0 && st.right <= st.viewport, `${what}: ${st.left}–${st.right} inside 0–${st.viewport}`);
-  assert.ok(st.top >= st.linkBottom - 1 && st.top <= st.linkBottom + 24, `${what}: top ${st.top} just below the line (${st.linkBottom})`);
+  assert.ok(
+    st.top >= st.linkBottom - 1 && st.top <= st.linkBottom + 24,
+    `${what}: top ${st.top} just below the line (${st.linkBottom})`,
+  );
 }
 
 test("Tab to each marked term shows its definition below the line, inside the viewport; hover shows it; print hides it", async () => {
@@ -91,16 +94,26 @@ test("Tab to each marked term shows its definition below the line, inside the vi
       const link = links.nth(i);
       const id = /#term-(.+)$/.exec((await link.getAttribute("href")) ?? "")?.[1] ?? "";
       // Hidden until focused (a definition stays 0.3 s after focus or pointer leaves).
-      await page.waitForFunction((k) => {
-        const a = document.querySelectorAll("a.gloss")[k]!;
-        return getComputedStyle(document.getElementById(a.getAttribute("aria-describedby")!)!).visibility === "hidden";
-      }, i, { timeout: 2000 });
+      await page.waitForFunction(
+        (k) => {
+          const a = document.querySelectorAll("a.gloss")[k]!;
+          return (
+            getComputedStyle(document.getElementById(a.getAttribute("aria-describedby")!)!).visibility === "hidden"
+          );
+        },
+        i,
+        { timeout: 2000 },
+      );
       assert.equal((await defState(page, i)).text, definitions.get(id), `${id}: the glossary's definition`);
       // Reach the link with the keyboard: focus it, step back, Tab forward.
       await link.focus();
       await page.keyboard.press("Shift+Tab");
       await page.keyboard.press("Tab");
-      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("href")), await link.getAttribute("href"), `${id}: focused by Tab`);
+      assert.equal(
+        await page.evaluate(() => document.activeElement?.getAttribute("href")),
+        await link.getAttribute("href"),
+        `${id}: focused by Tab`,
+      );
       assertShownBelow(await defState(page, i), `${width}px, ${id} focused`);
     }
     await page.keyboard.press("Shift+Tab"); // focus leaves the last mark
@@ -118,7 +131,13 @@ test("Tab to each marked term shows its definition below the line, inside the vi
       return getComputedStyle(document.getElementById(link.getAttribute("aria-describedby")!)!).visibility === "hidden";
     }, rightmost);
     await page.emulateMedia({ media: "print" });
-    assert.equal(await page.locator(".gloss-def").first().evaluate((el) => getComputedStyle(el).display), "none");
+    assert.equal(
+      await page
+        .locator(".gloss-def")
+        .first()
+        .evaluate((el) => getComputedStyle(el).display),
+      "none",
+    );
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await context.close();
   }
@@ -138,7 +157,11 @@ test("Escape hides a definition shown by focus or hover; it shows again when foc
   assert.equal(await visibility(1), "visible");
   await page.keyboard.press("Escape");
   assert.equal(await visibility(1), "hidden", "hidden after Escape");
-  assert.equal(await page.evaluate(() => document.activeElement?.classList.contains("gloss")), true, "focus stays on the mark");
+  assert.equal(
+    await page.evaluate(() => document.activeElement?.classList.contains("gloss")),
+    true,
+    "focus stays on the mark",
+  );
   await links.nth(2).focus();
   await page.keyboard.press("Shift+Tab");
   await page.keyboard.press("Tab");
@@ -159,11 +182,20 @@ test("Escape hides a definition shown by focus or hover; it shows again when foc
 });
 
 test("on a touch screen the first tap shows the definition, a tap elsewhere hides it, a second tap follows the link", async () => {
-  const context = await site.browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true, reducedMotion: "reduce" });
+  const context = await site.browser.newContext({
+    viewport: { width: 360, height: 740 },
+    isMobile: true,
+    hasTouch: true,
+    reducedMotion: "reduce",
+  });
   const page = await context.newPage();
   const problems = watchPage(page, site.server.url);
   await page.goto(`${site.server.url}/data-parallelism/`);
-  assert.equal(await page.evaluate(() => matchMedia("(hover: hover)").matches), false, "the emulated phone has no hover");
+  assert.equal(
+    await page.evaluate(() => matchMedia("(hover: hover)").matches),
+    false,
+    "the emulated phone has no hover",
+  );
   const links = page.locator("a.gloss");
   const href = (await links.nth(1).getAttribute("href")) ?? "";
   await links.nth(1).scrollIntoViewIfNeeded();
@@ -172,7 +204,10 @@ test("on a touch screen the first tap shows the definition, a tap elsewhere hide
   assertShownBelow(await defState(page, 1), "tapped mark");
   await keepScreenshot(page, `${shotsDir}/reader-glossary-tap-360.png`);
   // A tap on plain text elsewhere closes it.
-  await page.locator(".chapter-body > p").first().tap({ position: { x: 5, y: 5 } });
+  await page
+    .locator(".chapter-body > p")
+    .first()
+    .tap({ position: { x: 5, y: 5 } });
   await page.waitForFunction(() => {
     const a = document.querySelectorAll("a.gloss")[1]!;
     return getComputedStyle(document.getElementById(a.getAttribute("aria-describedby")!)!).visibility === "hidden";
@@ -202,7 +237,8 @@ test("the definition is the link's accessible description", async () => {
 });
 
 test("built HTML: every chapter has marks, one per term, only in running text, with unique ids; /book/ has the same", () => {
-  const forbidden = "h1, h2, h3, h4, h5, h6, code, pre, .katex, .math, figure, figcaption, table, [data-widget], summary, nav, .callout-title, .exercise-title, .aside, .sidenote";
+  const forbidden =
+    "h1, h2, h3, h4, h5, h6, code, pre, .katex, .math, figure, figcaption, table, [data-widget], summary, nav, .callout-title, .exercise-title, .aside, .sidenote";
   const markedOnPage = new Map<string, string[]>();
   for (const slug of chapterSlugs) {
     const { document } = parseHTML(readFileSync(path.join(siteDir, slug, "index.html"), "utf8"));
@@ -221,7 +257,11 @@ test("built HTML: every chapter has marks, one per term, only in running text, w
       assert.ok(def.hasAttribute("data-pagefind-ignore"), `/${slug}/: ${id} hidden from search`);
       assert.ok(t.parentElement?.closest(".chapter-body"), `/${slug}/: ${id} in the chapter body`);
       assert.ok(t.parentElement?.closest("p, li"), `/${slug}/: ${id} in a paragraph or list item`);
-      assert.equal(t.parentElement?.closest(forbidden) ?? null, null, `/${slug}/: ${id} inside ${t.parentElement?.closest(forbidden)?.tagName}`);
+      assert.equal(
+        t.parentElement?.closest(forbidden) ?? null,
+        null,
+        `/${slug}/: ${id} inside ${t.parentElement?.closest(forbidden)?.tagName}`,
+      );
       assert.equal(t.parentElement?.closest("a") ?? null, null, `/${slug}/: ${id} inside a link`);
     }
     const ids = [...document.querySelectorAll("[id]")].map((e) => e.getAttribute("id"));
@@ -234,21 +274,37 @@ test("built HTML: every chapter has marks, one per term, only in running text, w
     const article = book.getElementById(slug);
     assert.ok(article, `/book/ has the chapter ${slug}`);
     const links = [...article.querySelectorAll(".chapter-body a.gloss")];
-    assert.deepEqual(links.map((a) => /#term-(.+)$/.exec(a.getAttribute("href") ?? "")?.[1]), markedOnPage.get(slug), `/book/#${slug}: the chapter page's marks`);
+    assert.deepEqual(
+      links.map((a) => /#term-(.+)$/.exec(a.getAttribute("href") ?? "")?.[1]),
+      markedOnPage.get(slug),
+      `/book/#${slug}: the chapter page's marks`,
+    );
     for (const a of links) {
       const def = book.getElementById(a.getAttribute("aria-describedby") ?? "");
-      assert.ok(def?.classList.contains("gloss-def") && def.id.startsWith(`${slug}--gloss-${slug}-`), `/book/#${slug}: ${a.getAttribute("href")} tooltip`);
+      assert.ok(
+        def?.classList.contains("gloss-def") && def.id.startsWith(`${slug}--gloss-${slug}-`),
+        `/book/#${slug}: ${a.getAttribute("href")} tooltip`,
+      );
     }
   }
   // The definitions are hidden from search: no Pagefind fragment (the indexed text of a page) holds one.
   const fragmentsDir = path.join(siteDir, "pagefind", "fragment");
-  const fragments = readdirSync(fragmentsDir).map((f) => gunzipSync(readFileSync(path.join(fragmentsDir, f))).toString("utf8"));
-  assert.ok(fragments.some((f) => f.includes('"url":"/data-parallelism/"')), "the chapters are indexed");
+  const fragments = readdirSync(fragmentsDir).map((f) =>
+    gunzipSync(readFileSync(path.join(fragmentsDir, f))).toString("utf8"),
+  );
+  assert.ok(
+    fragments.some((f) => f.includes('"url":"/data-parallelism/"')),
+    "the chapters are indexed",
+  );
   for (const e of glossary) {
     const leak = fragments.find((f) => f.includes(e.definition.slice(0, 48)));
     assert.equal(leak && /"url":"([^"]+)"/.exec(leak)?.[1], undefined, `${e.id}: definition indexed`);
   }
   for (const page of ["index.html", "glossary/index.html", "reading-list/index.html", "search/index.html"]) {
-    assert.doesNotMatch(readFileSync(path.join(siteDir, page), "utf8"), /class="gloss(-term|-def)?"/, `${page} has no marks`);
+    assert.doesNotMatch(
+      readFileSync(path.join(siteDir, page), "utf8"),
+      /class="gloss(-term|-def)?"/,
+      `${page} has no marks`,
+    );
   }
 });

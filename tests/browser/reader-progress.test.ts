@@ -37,9 +37,18 @@ test("the scroll-spy marks the section in the upper part of the screen, and the 
   await page.goto(site.server.url + "/data-parallelism/");
   // Headings followed by at least half a screen of text before the next heading.
   const ids = await page.evaluate(() => {
-    const hs = Array.from(document.querySelectorAll<HTMLElement>(".chapter-body > :is(h2, h3)[id], .chapter-body > .part > :is(h2, h3)[id]"));
+    const hs = Array.from(
+      document.querySelectorAll<HTMLElement>(
+        ".chapter-body > :is(h2, h3)[id], .chapter-body > .part > :is(h2, h3)[id]",
+      ),
+    );
     return hs
-      .filter((h, i) => i > 0 && i < hs.length - 3 && hs[i + 1]!.getBoundingClientRect().top - h.getBoundingClientRect().top > window.innerHeight * 0.5)
+      .filter(
+        (h, i) =>
+          i > 0 &&
+          i < hs.length - 3 &&
+          hs[i + 1]!.getBoundingClientRect().top - h.getBoundingClientRect().top > window.innerHeight * 0.5,
+      )
       .map((h) => h.id);
   });
   assert.ok(ids.length >= 3, ids.join(" "));
@@ -52,7 +61,14 @@ test("the scroll-spy marks the section in the upper part of the screen, and the 
   }
   await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
   // Exercises are followed too: the last exercise is the last entry of the page's ToC.
-  const last = await page.evaluate(() => Array.from(document.querySelectorAll(".chapter-body > :is(h2, h3, section.exercise)[id], .chapter-body > .part > :is(h2, h3, section.exercise)[id]")).pop()!.id);
+  const last = await page.evaluate(
+    () =>
+      Array.from(
+        document.querySelectorAll(
+          ".chapter-body > :is(h2, h3, section.exercise)[id], .chapter-body > .part > :is(h2, h3, section.exercise)[id]",
+        ),
+      ).pop()!.id,
+  );
   assert.equal(await currentTocHash(page), `#${last}`, "end of the page");
   await context.close();
 });
@@ -63,7 +79,10 @@ test("exercise titles are listed in the page's table of contents, and a jump to 
   await page.goto(site.server.url + "/one-gpu/");
   const entry = page.locator('.toc-nav a[href="#exercise-1"]');
   assert.match((await entry.textContent()) ?? "", /^Exercise 1: Estimate: can you fine-tune Llama 2 7B/);
-  assert.equal(await page.locator('.toc-nav a[href^="#exercise-"]').count(), await page.locator("section.exercise").count());
+  assert.equal(
+    await page.locator('.toc-nav a[href^="#exercise-"]').count(),
+    await page.locator("section.exercise").count(),
+  );
   await page.locator('.toc-nav a[href="#exercise-2"]').click();
   assert.equal(await currentTocHash(page), "#exercise-2");
   await context.close();
@@ -118,7 +137,9 @@ test("every code block of /profiling/ has a Copy button that copies its code", a
     await button.click();
     await page.waitForFunction((b) => b?.getAttribute("data-state") === "copied", await button.elementHandle());
     const copied = await page.evaluate(() => navigator.clipboard.readText());
-    const code = await block.locator("pre").evaluate((pre) => (pre.querySelector("code") ?? pre).textContent!.replace(/\n$/, ""));
+    const code = await block
+      .locator("pre")
+      .evaluate((pre) => (pre.querySelector("code") ?? pre).textContent!.replace(/\n$/, ""));
     assert.equal(copied, code, `block ${i + 1}`);
   }
   await context.close();

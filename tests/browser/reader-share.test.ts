@@ -52,10 +52,19 @@ test("every page has Open Graph and Twitter meta; og:image is a 1200×630 PNG in
     const isChapter = document.querySelector("body.chapter-page") !== null;
     // "Cite this book" names the chapter's address on the published site.
     const bibtex = document.querySelector("pre.bibtex")?.textContent ?? "";
-    if (isChapter) assert.match(bibtex, new RegExp(`^  url += \\{${(base + p.slice(1)).replace(/[.?]/g, "\\$&")}\\},$`, "m"), `${p}: BibTeX url`);
+    if (isChapter)
+      assert.match(
+        bibtex,
+        new RegExp(`^  url += \\{${(base + p.slice(1)).replace(/[.?]/g, "\\$&")}\\},$`, "m"),
+        `${p}: BibTeX url`,
+      );
     assert.equal(meta(document, "og:type"), isChapter ? "article" : p === "/" ? "book" : "website", `${p}: og:type`);
     // A chapter shares its own card; other pages the book's.
-    assert.equal(image.slice(base.length), isChapter ? `assets/cards/${p.replace(/\//g, "")}.png` : "assets/cards/book.png", `${p}: card`);
+    assert.equal(
+      image.slice(base.length),
+      isChapter ? `assets/cards/${p.replace(/\//g, "")}.png` : "assets/cards/book.png",
+      `${p}: card`,
+    );
     const feedLink = document.querySelector('link[rel="alternate"][type="application/atom+xml"]');
     assert.equal(feedLink?.getAttribute("href"), "/changelog.xml", `${p}: feed link`);
     assert.ok(document.querySelector('.site-footer a[href="/changelog/"]'), `${p}: footer link to the changelog`);
@@ -65,13 +74,22 @@ test("every page has Open Graph and Twitter meta; og:image is a 1200×630 PNG in
 });
 
 test("sitemap.xml lists every built page exactly once, by absolute URL; robots.txt names it", () => {
-  const doc = new DOMParser().parseFromString(readFileSync(path.join(siteDir, "sitemap.xml"), "utf8"), "text/xml") as unknown as Document;
+  const doc = new DOMParser().parseFromString(
+    readFileSync(path.join(siteDir, "sitemap.xml"), "utf8"),
+    "text/xml",
+  ) as unknown as Document;
   assert.equal(doc.documentElement.getAttribute("xmlns"), "http://www.sitemaps.org/schemas/sitemap/0.9");
   const urls = Array.from(doc.querySelectorAll("url"));
   const locs = urls.map((u) => u.querySelector("loc")!.textContent!);
-  assert.deepEqual(locs, pages.map((p) => base + p.slice(1)));
+  assert.deepEqual(
+    locs,
+    pages.map((p) => base + p.slice(1)),
+  );
   for (const u of urls) assert.match(u.querySelector("lastmod")!.textContent!, /^20\d\d-\d\d-\d\d$/);
-  assert.match(readFileSync(path.join(siteDir, "robots.txt"), "utf8"), new RegExp(`^Sitemap: ${base}sitemap.xml$`, "m"));
+  assert.match(
+    readFileSync(path.join(siteDir, "robots.txt"), "utf8"),
+    new RegExp(`^Sitemap: ${base}sitemap.xml$`, "m"),
+  );
 });
 
 test("the Atom feed parses and its entries are the changelog page's dated sections", () => {
@@ -119,11 +137,13 @@ test("code is highlighted at build time; Copy code copies the block's text and s
   await page.keyboard.press("Enter");
   // The button says "Copied" (for 2 s) and the live region announces it.
   await page.waitForFunction(
-    () => document.querySelector('.code-copy-status[role="status"]')?.textContent === "Copied" && document.querySelector('.code-copy[data-state="copied"] .code-copy-text')?.textContent === "Copied",
+    () =>
+      document.querySelector('.code-copy-status[role="status"]')?.textContent === "Copied" &&
+      document.querySelector('.code-copy[data-state="copied"] .code-copy-text')?.textContent === "Copied",
   );
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), cudaSource());
   // Every fenced block and the BibTeX citation get a button.
-  assert.equal(await page.locator(".code-block > .code-copy").count(), (await page.locator(".code-block").count()));
+  assert.equal(await page.locator(".code-block > .code-copy").count(), await page.locator(".code-block").count());
   assert.ok((await page.locator("pre.bibtex").locator("xpath=..").locator(".code-copy").count()) === 1);
   assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
   await context.close();

@@ -21,7 +21,7 @@ for (const width of [390, 1280]) {
     const tocOpen = () => page.evaluate(() => document.querySelector<HTMLDetailsElement>("details.toc")?.open);
     const before = await tocOpen();
     assert.equal(before, width >= 1280);
-    const png = await page.locator("main").screenshot({ timeout: 10_000 }) // ~2 s with the fix, ~27 s without;
+    const png = await page.locator("main").screenshot({ timeout: 10_000 }); // ~2 s with the fix, ~27 s without;
     assert.ok(png.length > 10_000, "a real image came back");
     await afterPageTimers(page, 150); // book.js's settle delay after the screenshot's viewport changes has run
     assert.equal(await tocOpen(), before);

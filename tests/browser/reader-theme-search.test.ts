@@ -15,7 +15,11 @@ const site = useSiteAndBrowser();
 
 describe("theme button", () => {
   test("names the theme it switches to, follows the system until pressed, and the choice persists", async () => {
-    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark", reducedMotion: "reduce" });
+    const context = await site.browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      colorScheme: "dark",
+      reducedMotion: "reduce",
+    });
     const page = await context.newPage();
     const problems = watchPage(page, site.server.url);
     await page.goto(`${site.server.url}/one-gpu/`);
@@ -34,12 +38,16 @@ describe("theme button", () => {
     await page.addInitScript(() => {
       document.addEventListener("readystatechange", () => {
         if (document.readyState === "interactive") {
-          (window as unknown as { themeAtParse: string | null }).themeAtParse = document.documentElement.getAttribute("data-theme");
+          (window as unknown as { themeAtParse: string | null }).themeAtParse =
+            document.documentElement.getAttribute("data-theme");
         }
       });
     });
     await page.goto(`${site.server.url}/data-parallelism/`);
-    assert.equal(await page.evaluate(() => (window as unknown as { themeAtParse: string | null }).themeAtParse), "light");
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { themeAtParse: string | null }).themeAtParse),
+      "light",
+    );
     assert.equal(await button.getAttribute("aria-label"), "Switch to dark theme");
     assert.equal(await bg(), "rgb(255, 255, 255)");
     await button.press("Enter");
@@ -79,11 +87,17 @@ describe("search", () => {
       const first = page.locator(".pagefind-ui__result").first();
       await first.waitFor({ timeout: 15_000 });
       const titles = await page.locator(".pagefind-ui__result-title a").allTextContents();
-      assert.ok(titles.some((t) => /Training on one GPU/.test(t)), `chapter among the hits: ${titles.join(" | ")}`);
-      const subLinks = await page.locator(".pagefind-ui__result-nested .pagefind-ui__result-link").evaluateAll((as) =>
-        as.map((a) => (a as HTMLAnchorElement).getAttribute("href") ?? ""),
+      assert.ok(
+        titles.some((t) => /Training on one GPU/.test(t)),
+        `chapter among the hits: ${titles.join(" | ")}`,
       );
-      assert.ok(subLinks.some((h) => /^\/one-gpu\/#sec:/.test(h)), `a section of the chapter among the sub-results: ${subLinks.join(" ")}`);
+      const subLinks = await page
+        .locator(".pagefind-ui__result-nested .pagefind-ui__result-link")
+        .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute("href") ?? ""));
+      assert.ok(
+        subLinks.some((h) => /^\/one-gpu\/#sec:/.test(h)),
+        `a section of the chapter among the sub-results: ${subLinks.join(" ")}`,
+      );
       // Nothing from math (MathML copies), navigation or the ToC is in the excerpts.
       const excerpts = (await page.locator(".pagefind-ui__result-excerpt").allTextContents()).join(" ");
       assert.doesNotMatch(excerpts, /On this page|Skip to the text/);
@@ -101,7 +115,9 @@ describe("edit and report links", () => {
     await page.goto(`${site.server.url}/one-gpu/`);
     const edit = await page.locator(".page-actions a", { hasText: "Edit this page" }).getAttribute("href");
     assert.match(edit ?? "", /^https:\/\/github\.com\/[^/]+\/[^/]+\/edit\/main\/content\/chapters\/02-one-gpu\.md$/);
-    const report = new URL((await page.locator(".page-actions a", { hasText: "Report an error" }).getAttribute("href")) ?? "");
+    const report = new URL(
+      (await page.locator(".page-actions a", { hasText: "Report an error" }).getAttribute("href")) ?? "",
+    );
     assert.equal(report.pathname.endsWith("/issues/new"), true);
     assert.equal(report.searchParams.get("title"), "Error in “Training on one GPU”");
     assert.match(report.searchParams.get("body") ?? "", /^Page: \/one-gpu\/\n/);

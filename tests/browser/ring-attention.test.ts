@@ -43,7 +43,11 @@ test("default: 4 GPUs, contiguous, causal: critical path 4c−2 = 14 tiles again
   const problems = watchPage(page, site.server.url);
   await openWidget(page);
   const c = 4;
-  assert.ok((await readout(page)).includes(`Critical path ${4 * c - 2} tiles against ${2 * c} for a balanced ring (${pct((2 * c) / (4 * c - 2))} efficient)`));
+  assert.ok(
+    (await readout(page)).includes(
+      `Critical path ${4 * c - 2} tiles against ${2 * c} for a balanced ring (${pct((2 * c) / (4 * c - 2))} efficient)`,
+    ),
+  );
   // GPU i does 4i + 2 tiles in total.
   assert.ok((await readout(page)).includes("GPU 0 2, GPU 1 6, GPU 2 10, GPU 3 14"));
   await shoot(page, `${shots}/ring-attention-desktop.png`);
@@ -61,7 +65,10 @@ test("stepping: Next shows step 0, then step 1 where GPU i holds the K/V of GPU 
   assert.match(await readout(page), /Step 0 of 3: GPU 0 holds K\/V of GPU 0 and computes 2 tiles/);
   await page.click(`${W} button[name=next]`);
   const text = await readout(page);
-  assert.match(text, /Step 1 of 3: GPU 0 holds K\/V of GPU 3 and computes 0 tiles; GPU 1 holds K\/V of GPU 0 and computes 4 tiles/);
+  assert.match(
+    text,
+    /Step 1 of 3: GPU 0 holds K\/V of GPU 3 and computes 0 tiles; GPU 1 holds K\/V of GPU 0 and computes 4 tiles/,
+  );
   assert.match(text, /This step lasts 4 tiles/);
   assert.equal(await page.locator(`${W} input[name=step]`).inputValue(), "1");
   await page.keyboard.press("Tab");
@@ -76,7 +83,9 @@ test("zig-zag balances every step; 8 GPUs contiguous is c/(2c−1) efficient", a
   assert.ok((await readout(page)).includes("Critical path 8 tiles against 8 for a balanced ring (100% efficient)"));
   await page.fill(`${W} input[name=gpus]`, "8");
   await page.selectOption(`${W} select[name=sharding]`, "contiguous");
-  assert.ok((await readout(page)).includes(`Critical path 30 tiles against 16 for a balanced ring (${pct(8 / 15)} efficient)`));
+  assert.ok(
+    (await readout(page)).includes(`Critical path 30 tiles against 16 for a balanced ring (${pct(8 / 15)} efficient)`),
+  );
   await page.locator(`${W} input[name=causal]`).uncheck();
   assert.ok((await readout(page)).includes("Critical path 32 tiles against 32 for a balanced ring (100% efficient)"));
   await context.close();

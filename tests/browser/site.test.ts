@@ -68,7 +68,9 @@ describe("the preface", () => {
     const context = await site.browser.newContext(desktop);
     const page = await context.newPage();
     await page.goto(site.server.url + "/preface/", { waitUntil: "load" });
-    const links = await page.locator("details.toc .toc-list a").evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).hash));
+    const links = await page
+      .locator("details.toc .toc-list a")
+      .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).hash));
     assert.ok(links.length >= 5, `ToC has ${links.length} links`);
     for (const hash of links) {
       await page.locator(`details.toc .toc-list a[href="${hash}"]`).click();
@@ -76,14 +78,16 @@ describe("the preface", () => {
       const top = await page.evaluate((i) => document.getElementById(i)!.getBoundingClientRect().top, id);
       assert.ok(top >= -1 && top < 120, `after clicking ${hash} the target is at ${top}px from the top`);
       if (hash !== "#references") {
-        await page.waitForFunction(
-          (h) => document.querySelector("details.toc a[aria-current]")?.getAttribute("href") === h,
-          hash,
-          { timeout: 2000 },
-        ).catch(async () => {
-          const current = await page.locator("details.toc a[aria-current]").getAttribute("href");
-          assert.fail(`scroll-spy marks ${current} after a jump to ${hash}`);
-        });
+        await page
+          .waitForFunction(
+            (h) => document.querySelector("details.toc a[aria-current]")?.getAttribute("href") === h,
+            hash,
+            { timeout: 2000 },
+          )
+          .catch(async () => {
+            const current = await page.locator("details.toc a[aria-current]").getAttribute("href");
+            assert.fail(`scroll-spy marks ${current} after a jump to ${hash}`);
+          });
       }
     }
     await context.close();
@@ -123,7 +127,9 @@ describe("the preface", () => {
     assert.equal(tag?.trim(), "(1)");
     const rows = await page
       .locator("[data-widget=unit-converter] tbody tr")
-      .evaluateAll((trs) => trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells, (c) => c.textContent?.trim() ?? "").join(" ")));
+      .evaluateAll((trs) =>
+        trs.map((tr) => Array.from((tr as HTMLTableRowElement).cells, (c) => c.textContent?.trim() ?? "").join(" ")),
+      );
     assert.deepEqual(
       rows.map((r) => r.replace(/\s+/g, " ").trim()),
       ["bytes 80,000,000,000", "GB 80", "GiB 74.5058", "TB 0.08", "TiB 0.0727596"],
@@ -153,12 +159,19 @@ describe("the preface", () => {
     const input = root.locator("input[name=amount]");
     await input.fill("1");
     await root.locator("select[name=unit]").selectOption("TiB");
-    assert.equal((await root.locator("tbody tr").first().innerText()).replace(/\s+/g, " ").trim(), "bytes 1,099,511,627,776");
+    assert.equal(
+      (await root.locator("tbody tr").first().innerText()).replace(/\s+/g, " ").trim(),
+      "bytes 1,099,511,627,776",
+    );
     await input.fill("12 GB");
     assert.equal(await input.getAttribute("aria-invalid"), "true");
     const message = root.locator("[role=alert]");
     assert.match(await message.innerText(), /not a number/);
-    assert.equal((await root.locator("tbody tr").first().innerText()).replace(/\s+/g, " ").trim(), "bytes 1,099,511,627,776", "last good table kept");
+    assert.equal(
+      (await root.locator("tbody tr").first().innerText()).replace(/\s+/g, " ").trim(),
+      "bytes 1,099,511,627,776",
+      "last good table kept",
+    );
     await input.fill("1e40");
     assert.match(await message.innerText(), /at most/);
     await input.fill("2");
@@ -217,7 +230,13 @@ describe("the preface", () => {
         await page.goto(site.server.url + p);
         await settle(page);
         const result = await new AxeBuilder({ page }).analyze();
-        const summary = result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
+        const summary = result.violations.map(
+          (v) =>
+            `${v.id}: ${v.nodes
+              .map((n) => n.target.join(" "))
+              .slice(0, 3)
+              .join(", ")}`,
+        );
         assert.deepEqual(summary, [], `axe on ${p} (${colorScheme})`);
       }
       await context.close();
@@ -226,7 +245,10 @@ describe("the preface", () => {
 
   test("screenshots: desktop and phone, light and dark", async () => {
     for (const colorScheme of ["light", "dark"] as const) {
-      for (const [name, options] of [["desktop", desktop], ["phone", phone]] as const) {
+      for (const [name, options] of [
+        ["desktop", desktop],
+        ["phone", phone],
+      ] as const) {
         const context = await site.browser.newContext({ ...options, colorScheme });
         const page = await context.newPage();
         await page.goto(site.server.url + "/preface/");

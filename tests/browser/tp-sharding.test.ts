@@ -38,7 +38,10 @@ const readout = (page: Page) => page.locator('[data-widget="tp-sharding"] .tp-sh
 /** Waits until the readout matches (the redraw follows the input event; this guards against a slow frame). */
 async function waitForReadout(page: Page, pattern: RegExp): Promise<string> {
   await page.waitForFunction(
-    ([source, flags]) => new RegExp(source, flags).test(document.querySelector('[data-widget="tp-sharding"] .tp-sharding-readout')?.textContent ?? ""),
+    ([source, flags]) =>
+      new RegExp(source, flags).test(
+        document.querySelector('[data-widget="tp-sharding"] .tp-sharding-readout')?.textContent ?? "",
+      ),
     [pattern.source, pattern.flags] as const,
     { timeout: 5000 },
   );
@@ -91,7 +94,10 @@ test("Qwen2.5-7B at t = 8 is rejected next to the field and the drawing keeps it
   await page.fill('[data-widget="tp-sharding"] input[name=tp]', "8");
   const tp = page.locator('[data-widget="tp-sharding"] input[name=tp]');
   assert.equal(await tp.getAttribute("aria-invalid"), "true");
-  assert.equal(await page.locator("#" + (await tp.getAttribute("aria-describedby"))).innerText(), "28 query heads do not split 8 ways.");
+  assert.equal(
+    await page.locator("#" + (await tp.getAttribute("aria-describedby"))).innerText(),
+    "28 query heads do not split 8 ways.",
+  );
   assert.equal(await svgDesc(page), before);
   await context.close();
 });

@@ -118,14 +118,18 @@ describe("widget fuzzing", () => {
             const where = `${path} ${id} field "${name}" ← ${JSON.stringify(value)}`;
             if (c.garbage.length > 0) problems.push(`${where}: shows ${c.garbage.join(", ")}`);
             if (c.blank) problems.push(`${where}: chart is blank`);
-            if (mustRefuse.has(value) && !(c.invalid && c.message)) problems.push(`${where}: refused without a message next to the field`);
+            if (mustRefuse.has(value) && !(c.invalid && c.message))
+              problems.push(`${where}: refused without a message next to the field`);
             if (c.invalid && !c.message) problems.push(`${where}: marked invalid without a visible message`);
           }
           await field.fill(original);
           await field.press("Tab");
           await redrawn(page); // fields that redraw after a pause (150 ms) have settled
           const reset = await inspect(page, id, i);
-          if (reset.invalid || reset.message) problems.push(`${path} ${id} field "${name}": still shows "${reset.message}" after its first value was restored`);
+          if (reset.invalid || reset.message)
+            problems.push(
+              `${path} ${id} field "${name}": still shows "${reset.message}" after its first value was restored`,
+            );
         }
       }
       for (const e of [...watched.consoleErrors, ...watched.pageErrors]) problems.push(`${path}: ${e}`);

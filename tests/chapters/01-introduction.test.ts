@@ -75,7 +75,11 @@ test("MFU examples: 400 TFLOPS on an H100 is 40.4%, 163 TFLOPS on an A100 is 52.
   assertMentions(text, `${percent(llama)} for Llama 3 405B at 400 TFLOPS`, "takeaway");
   assert.equal(a100.bf16FlopsPerSecond, 312e12);
   assertMentions(text, `which is ${percent(163e12 / a100.bf16FlopsPerSecond)}`, "Megatron-LM 1T HFU");
-  assertMentions(text, `$400 / 1{,}979 = ${percent(400e12 / (2 * h100.bf16FlopsPerSecond)).replace("%", "\\%")}$`, "sparse-peak mistake");
+  assertMentions(
+    text,
+    `$400 / 1{,}979 = ${percent(400e12 / (2 * h100.bf16FlopsPerSecond)).replace("%", "\\%")}$`,
+    "sparse-peak mistake",
+  );
 });
 
 test("exercise: Llama 3.1 70B on 15T tokens with 1,024 H100s at 40% MFU takes about 181 days", () => {
@@ -95,7 +99,11 @@ test("exercise: Llama 3.1 70B model states take 1,129 GB, 14.1 GPUs' worth, so a
   assertMentions(text, `$${n.toLocaleString("en-US").replace(/,/g, "{,}")} \\times 16$`, "70B count in the solution");
   const bytes = modelStateBytes(n).total;
   assertMentions(text, `${grouped(bytes / 1e9)} GB`, "70B model states");
-  assertMentions(text, `that is ${(bytes / 80e9).toFixed(1)}, so at least ${Math.ceil(bytes / 80e9)} GPUs`, "GPU count");
+  assertMentions(
+    text,
+    `that is ${(bytes / 80e9).toFixed(1)}, so at least ${Math.ceil(bytes / 80e9)} GPUs`,
+    "GPU count",
+  );
 });
 
 test("DeepSeek-V3's quoted cost is its GPU hours times $2", () => {

@@ -27,7 +27,8 @@ import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 
 const text = readChapter("02-one-gpu");
 const h100 = findGpu("h100-sxm")!;
-const gb = (bytes: number, digits = 1) => `${(bytes / 1e9).toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })} GB`;
+const gb = (bytes: number, digits = 1) =>
+  `${(bytes / 1e9).toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits })} GB`;
 const grouped = (x: number) => Math.round(x).toLocaleString("en-US");
 const tex = (s: string) => s.replace(/,/g, "{,}");
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -43,22 +44,39 @@ function preset(id: string) {
 const n = (id: string) => countParameters(preset(id).config).total;
 
 test("bytes per parameter: 16 in fp32 and bf16 mixed precision, 18 with fp32 gradients in place of bf16 (megatroncore2025distoptimizer), 20 with both", () => {
-  const total = (b: { parameters: number; gradients: number; optimizer: number }) => b.parameters + b.gradients + b.optimizer;
+  const total = (b: { parameters: number; gradients: number; optimizer: number }) =>
+    b.parameters + b.gradients + b.optimizer;
   assert.equal(total(bytesPerParameter("fp32")), 16);
   assert.equal(total(bytesPerParameter("bf16")), 16);
   const mainGrad = bytesPerParameter("bf16", true, "replace");
   assert.equal(total(mainGrad), 18);
   assert.equal(total(bytesPerParameter("bf16", true)), 20);
   assertMentions(text, "= 16 bytes per parameter, exactly the same as fp32", "bf16 mixed total");
-  assertMentions(text, `${mainGrad.parameters} + ${mainGrad.gradients} + ${mainGrad.optimizer} = ${total(mainGrad)} bytes per parameter`, "fp32 gradients in place of bf16");
+  assertMentions(
+    text,
+    `${mainGrad.parameters} + ${mainGrad.gradients} + ${mainGrad.optimizer} = ${total(mainGrad)} bytes per parameter`,
+    "fp32 gradients in place of bf16",
+  );
   assertMentions(text, "side pays for both, 20 bytes per parameter", "both buffers");
   assertMentions(text, "fp32 gradients in place of bf16 ones make it 18; keeping both, 20", "takeaway");
 });
 
 test("model states: Llama 3.1 8B 128.5 GB (optimizer 96.4 GB), Llama 3.2 1B 19.8 GB", () => {
-  assertMentions(text, `$N$ = ${grouped(n("llama-3.1-8b"))}, that is ${gb(modelStateBytes(n("llama-3.1-8b")).total)}`, "8B states");
-  assertMentions(text, `alone (master weights and two moments) is ${gb(modelStateBytes(n("llama-3.1-8b")).optimizer)}`, "8B optimizer");
-  assertMentions(text, `$N$ = ${grouped(n("llama-3.2-1b"))}, the model states take\n${gb(modelStateBytes(n("llama-3.2-1b")).total)}`, "1B states");
+  assertMentions(
+    text,
+    `$N$ = ${grouped(n("llama-3.1-8b"))}, that is ${gb(modelStateBytes(n("llama-3.1-8b")).total)}`,
+    "8B states",
+  );
+  assertMentions(
+    text,
+    `alone (master weights and two moments) is ${gb(modelStateBytes(n("llama-3.1-8b")).optimizer)}`,
+    "8B optimizer",
+  );
+  assertMentions(
+    text,
+    `$N$ = ${grouped(n("llama-3.2-1b"))}, the model states take\n${gb(modelStateBytes(n("llama-3.2-1b")).total)}`,
+    "1B states",
+  );
   assertMentions(text, `${gb(modelStateBytes(n("llama-3.1-8b")).total)} for an 8B model`, "takeaway");
 });
 
@@ -82,10 +100,18 @@ test("GPT-2 XL activations follow sbh(34 + 5as/h): 186.8 MB per layer, 8.97 / 30
   assert.equal(arch.numLayers, 48);
   const layer = (s: number) => layerActivations(arch, { seqLength: s, microBatchSize: 1, attention: "eager" });
   assert.equal(layer(1024).totalBytes, 1024 * 1600 * (34 + (5 * 25 * 1024) / 1600));
-  assertMentions(text, `gives ${(layer(1024).totalBytes / 1e6).toFixed(1)} MB per layer and ${gb(48 * layer(1024).totalBytes, 2)}`, "s=1024");
+  assertMentions(
+    text,
+    `gives ${(layer(1024).totalBytes / 1e6).toFixed(1)} MB per layer and ${gb(48 * layer(1024).totalBytes, 2)}`,
+    "s=1024",
+  );
   assertMentions(text, `grows to ${gb(48 * layer(2048).totalBytes)}`, "s=2048");
   assertMentions(text, `At $s$ = 4,096 it is ${gb(48 * layer(4096).totalBytes)}`, "s=4096");
-  assertMentions(text, `cuts the ${gb(48 * layer(1024).totalBytes, 2)} to ${gb(48 * layer(1024).fullBytes, 2)}`, "full recomputation");
+  assertMentions(
+    text,
+    `cuts the ${gb(48 * layer(1024).totalBytes, 2)} to ${gb(48 * layer(1024).fullBytes, 2)}`,
+    "full recomputation",
+  );
 });
 
 test("crossover s* = 6.8 d_head: about 870 tokens for d_head 128, 435 for 64; 90.4% at s = 8192", () => {
@@ -131,7 +157,11 @@ test("the preset table matches trainingMemory for every row (s = 4096, b = 1)", 
     assert.ok(ratio > 2 && ratio < 3.5, `eager/flash ratio between 2 and 3.5 for ${id} (${ratio})`);
   }
   const one = trainingMemory(preset("llama-3.2-1b").config, { seqLength: 4096, microBatchSize: 1 });
-  assertMentions(text, `${gb(4 * 4096 * 128_256)} of the ${gb(one.perGpu.activations)} per sequence are fp32 logits`, "logits share");
+  assertMentions(
+    text,
+    `${gb(4 * 4096 * 128_256)} of the ${gb(one.perGpu.activations)} per sequence are fp32 logits`,
+    "logits share",
+  );
 });
 
 test("selective recomputation for GPT-3 175B: 70% less activation memory for 2.7% more FLOPs (ratio 1.027)", () => {
@@ -147,12 +177,24 @@ test("FLOPs per token of Llama 3.2 1B at s = 4096: 6N = 7.41e9, attention 1.61e9
   const config = preset("llama-3.2-1b").config;
   const f = modelFlopsPerToken(config, 4096);
   assert.equal(matmulParameters(config).total, f.matmulParameters);
-  assertMentions(text, `that is ${grouped(f.matmulParameters)} of\nits ${grouped(n("llama-3.2-1b"))} parameters`, "matmul parameters");
+  assertMentions(
+    text,
+    `that is ${grouped(f.matmulParameters)} of\nits ${grouped(n("llama-3.2-1b"))} parameters`,
+    "matmul parameters",
+  );
   assertMentions(text, `$6N = ${sci(f.parameterTerm)}$ FLOPs per token`, "parameter term");
-  assertMentions(text, `= ${sci(f.attentionTerm)}$, so a token costs\n$${sci(f.total)}$ FLOPs, ${pct(f.attentionTerm / f.total)} of them in attention`, "attention term");
+  assertMentions(
+    text,
+    `= ${sci(f.attentionTerm)}$, so a token costs\n$${sci(f.total)}$ FLOPs, ${pct(f.attentionTerm / f.total)} of them in attention`,
+    "attention term",
+  );
   const tokensPerSecond = (0.4 * h100.bf16FlopsPerSecond) / f.total;
   assert.equal(Math.round(tokensPerSecond / 1000) * 1000, 44_000);
-  assertMentions(text, "/ (9.03 \\times 10^{9}) \\approx 44{,}000$ tokens of the\nrunning example per second", "throughput");
+  assertMentions(
+    text,
+    "/ (9.03 \\times 10^{9}) \\approx 44{,}000$ tokens of the\nrunning example per second",
+    "throughput",
+  );
 });
 
 test("Megatron-LM 1T: the full-recompute count is 4/3 of the model count (ratio 0.750), so 52.2% HFU is 39.2% MFU", () => {
@@ -160,14 +202,26 @@ test("Megatron-LM 1T: the full-recompute count is 4/3 of the model count (ratio 
   const ratio = korthikantiModelFlops(shape) / narayananFullRecomputeFlops(shape);
   const a100 = findGpu("a100-sxm-80gb")!;
   const hfu = 163e12 / a100.bf16FlopsPerSecond;
-  assertMentions(text, `the ratio of the two is ${ratio.toFixed(3)}, so the run's ${pct(hfu)} HFU is an MFU of\n${pct(ratio * hfu)}`, "MFU from HFU");
+  assertMentions(
+    text,
+    `the ratio of the two is ${ratio.toFixed(3)}, so the run's ${pct(hfu)} HFU is an MFU of\n${pct(ratio * hfu)}`,
+    "MFU from HFU",
+  );
 });
 
 test("exercise: Llama 2 7B needs 107.8 GB of model states (121.3 GB with fp32 gradients, 134.8 GB with both buffers; weights 13.5 GB)", () => {
   const count = n("llama-2-7b");
   assertMentions(text, `$${tex(grouped(count))} \\times 16$ bytes = ${gb(modelStateBytes(count).total)}`, "7B states");
-  assertMentions(text, `18 bytes per parameter, it is ${gb(modelStateBytes(count, { fp32GradAccum: true, fp32GradBuffer: "replace" }).total)}`, "fp32 gradients");
-  assertMentions(text, `20 bytes per parameter, it is\n${gb(modelStateBytes(count, { fp32GradAccum: true }).total)}`, "with buffer");
+  assertMentions(
+    text,
+    `18 bytes per parameter, it is ${gb(modelStateBytes(count, { fp32GradAccum: true, fp32GradBuffer: "replace" }).total)}`,
+    "fp32 gradients",
+  );
+  assertMentions(
+    text,
+    `20 bytes per parameter, it is\n${gb(modelStateBytes(count, { fp32GradAccum: true }).total)}`,
+    "with buffer",
+  );
   assertMentions(text, `The bf16 weights alone are only ${gb(modelStateBytes(count).parameters)}`, "weights");
   assertMentions(text, `Llama 2 7B has ${grouped(count)} parameters`, "question");
 });
@@ -177,25 +231,44 @@ test("exercise: a SwiGLU MLP storing every intermediate keeps 2sbh + 8sbf bytes,
   const h = arch.hiddenSize;
   const f = arch.intermediateSize;
   assert.equal(f, 14_336);
-  assertMentions(text, `$sb \\times (${tex(grouped(2 * h))} + ${tex(grouped(8 * f))})$ =\n${grouped(2 * h + 8 * f)} $sb$ bytes`, "SwiGLU bytes");
+  assertMentions(
+    text,
+    `$sb \\times (${tex(grouped(2 * h))} + ${tex(grouped(8 * f))})$ =\n${grouped(2 * h + 8 * f)} $sb$ bytes`,
+    "SwiGLU bytes",
+  );
   assertMentions(text, `$19sbh$ = ${grouped(19 * h)} $sb$ bytes`, "GPT MLP bytes");
   assertMentions(text, `${((2 * h + 8 * f) / (19 * h)).toFixed(2)} times as much`, "ratio");
   // 8sbf = four f-wide bf16 tensors (g, u, SiLU(g), their product) against the GPT MLP's two 4h-wide ones (16sbh).
   assert.equal((8 * f) / (2 * f), 4);
   assertMentions(text, "there are four wide tensors instead of two", "count of wide tensors");
   // The model's fused SwiGLU keeps one 2sbf tensor fewer (the SiLU output is recomputed), as the solution says.
-  const mlp = layerActivations(arch, { seqLength: 1, microBatchSize: 1 }).tensors.filter((t) => /MLP input|gate|down/.test(t.name));
-  assert.equal(mlp.reduce((sum, t) => sum + t.bytes, 0), 2 * h + 6 * f);
+  const mlp = layerActivations(arch, { seqLength: 1, microBatchSize: 1 }).tensors.filter((t) =>
+    /MLP input|gate|down/.test(t.name),
+  );
+  assert.equal(
+    mlp.reduce((sum, t) => sum + t.bytes, 0),
+    2 * h + 6 * f,
+  );
 });
 
 test("exercise: one optimizer step of 256 × 4,096 tokens of Llama 3.2 1B takes 23.9 s at 40% MFU; 9T tokens take 6.5 years", () => {
   const f = modelFlopsPerToken(preset("llama-3.2-1b").config, 4096).total;
   const tokens = 256 * 4096;
   assertMentions(text, `$256 \\times 4{,}096 = ${tex(grouped(tokens))}$ tokens`, "tokens per step");
-  const t = stepTimeSeconds({ tokensPerStep: tokens, flopsPerToken: f, gpuCount: 1, peakFlopsPerSecond: h100.bf16FlopsPerSecond, mfu: 0.4 });
+  const t = stepTimeSeconds({
+    tokensPerStep: tokens,
+    flopsPerToken: f,
+    gpuCount: 1,
+    peakFlopsPerSecond: h100.bf16FlopsPerSecond,
+    mfu: 0.4,
+  });
   assertMentions(text, `= ${t.toFixed(1)}$ s`, "step time");
   const seconds = (9e12 * f) / (0.4 * h100.bf16FlopsPerSecond);
-  assertMentions(text, `take $${sci(seconds)}$ seconds, about ${(seconds / (365.25 * 86_400)).toFixed(1)} years`, "9T tokens");
+  assertMentions(
+    text,
+    `take $${sci(seconds)}$ seconds, about ${(seconds / (365.25 * 86_400)).toFixed(1)} years`,
+    "9T tokens",
+  );
 });
 
 test("exercise: planning the micro-batch from the first step picks b = 10 (78.4 GB), which OOMs at 88.3 GB in step 2; the steady state allows b = 8 (74.1 GB), or 7 (67.0 GB) with 10% kept free", () => {
@@ -204,7 +277,11 @@ test("exercise: planning the micro-batch from the first step picks b = 10 (78.4 
   const W = input.weightsBytes;
   const M = input.momentBytes;
   const G = input.gradientBytes;
-  assertMentions(text, `weights and master copy ${gb(W)}, Adam moments ${gb(M)}, gradients\n${gb(G)}, and ${gb(perSequence)} of activations per sequence`, "inputs");
+  assertMentions(
+    text,
+    `weights and master copy ${gb(W)}, Adam moments ${gb(M)}, gradients\n${gb(G)}, and ${gb(perSequence)} of activations per sequence`,
+    "inputs",
+  );
   const first = (b: number) => W + Math.max(b * perSequence, G + M);
   const second = (b: number) => W + M + Math.max(b * perSequence, G);
   const largest = (limit: number, peak: (b: number) => number) => {
@@ -215,7 +292,11 @@ test("exercise: planning the micro-batch from the first step picks b = 10 (78.4 
   const naive = largest(80e9, first);
   assert.equal(naive, 10);
   assertMentions(text, `The largest $b$ that fits is 10, with a first-step peak of ${gb(first(naive))}`, "naive b");
-  assertMentions(text, `$7.4 + 9.9 + ${(naive * perSequence / 1e9).toFixed(1)}$ = ${gb(second(naive))}`, "step 2 OOM");
+  assertMentions(
+    text,
+    `$7.4 + 9.9 + ${((naive * perSequence) / 1e9).toFixed(1)}$ = ${gb(second(naive))}`,
+    "step 2 OOM",
+  );
   assert.equal(largest(80e9, second), 8);
   assertMentions(text, `so $b$ = 8 with a peak of ${gb(second(8))}`, "steady-state b");
   assertMentions(text, `$b \\leq (80 - ${((W + M) / 1e9).toFixed(1)})/7.1$`, "bound");

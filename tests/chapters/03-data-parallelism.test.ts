@@ -81,7 +81,11 @@ test("the running example: Llama 3.1 8B's parameters, model states and gradient 
 
 test("the all-reduce table: ring times at 450 and 50 GB/s (nvidia2024nccltests busbw convention)", () => {
   assert.equal(nvlinkOneWay, 450e9);
-  assertMentions(text, "| 8 | " + ms(allReduceSeconds(grad8, 8, nvlinkOneWay), 1) + " | " + ms(allReduceSeconds(grad8, 8, ib), 1) + " |", "d = 8 row");
+  assertMentions(
+    text,
+    "| 8 | " + ms(allReduceSeconds(grad8, 8, nvlinkOneWay), 1) + " | " + ms(allReduceSeconds(grad8, 8, ib), 1) + " |",
+    "d = 8 row",
+  );
   assertMentions(text, "| 64 | — | " + ms(allReduceSeconds(grad8, 64, ib), 1) + " |", "d = 64 row");
   assertMentions(text, "| 1024 | — | " + ms(allReduceSeconds(grad8, 1024, ib), 1) + " |", "d = 1024 row");
   const growth = allReduceSeconds(grad8, 1024, ib) / allReduceSeconds(grad8, 64, ib) - 1;
@@ -104,8 +108,16 @@ test("buckets: 613 of 25 MiB, 15,317 of 1 MiB", () => {
   assertMentions(text, "fill 613 buckets of 25 MiB", "buckets in the exercise");
   const small = bucketCount(grad8, MiB);
   assertMentions(text, `paid ${grouped(small)}\ntimes`.replace("\n", " "), "buckets at 1 MiB in the widget text");
-  assertMentions(text, `$${tex(grad8)} / ${tex(MiB)} = ${(grad8 / MiB).toFixed(1).replace(/\B(?=(\d{3})+(?!\d))/g, "{,}")}$`, "1 MiB division");
-  assertMentions(text, `$${tex(small)} \\times 50\\ \\mu\\text{s} = ${(small * 50e-6).toFixed(3)}$ s`, "per-call cost of 1 MiB buckets");
+  assertMentions(
+    text,
+    `$${tex(grad8)} / ${tex(MiB)} = ${(grad8 / MiB).toFixed(1).replace(/\B(?=(\d{3})+(?!\d))/g, "{,}")}$`,
+    "1 MiB division",
+  );
+  assertMentions(
+    text,
+    `$${tex(small)} \\times 50\\ \\mu\\text{s} = ${(small * 50e-6).toFixed(3)}$ s`,
+    "per-call cost of 1 MiB buckets",
+  );
   const t = dataParallelTimeline({ ...base8, bucketBytes: MiB });
   const ref = dataParallelTimeline(base8);
   assertMentions(text, `of ${s3(t.stepSeconds)} instead of ${s3(ref.stepSeconds)}`, "1 MiB step");
@@ -124,11 +136,11 @@ test("the four timelines of the figure (dataParallelTimeline)", () => {
   // The exposed-time equation reproduces (b): t_AR − t_b + t_b/L.
   const tAR = b.commSeconds;
   const tb = (2 * mb8) / 3;
-  assertApprox(b.exposedCommSeconds, (tAR - tb + tb / 32), { abs: 1e-9 });
+  assertApprox(b.exposedCommSeconds, tAR - tb + tb / 32, { abs: 1e-9 });
 });
 
 test("global batch arithmetic", () => {
-  assertMentions(text, `$${tex(4 * 2 ** 20)} / 4096 = ${4 * 2 ** 20 / 4096}$`, "4M tokens in sequences");
+  assertMentions(text, `$${tex(4 * 2 ** 20)} / 4096 = ${(4 * 2 ** 20) / 4096}$`, "4M tokens in sequences");
   assert.equal(1024 / 64, 16);
   assertMentions(text, "each replica runs $m = 16$ microbatches", "m for 1024 sequences on 64 replicas");
   assertMentions(text, `$128 \\times 16 = ${128 * 16}$`, "Llama 3 405B sequences");
@@ -152,9 +164,20 @@ test("the scaling figure's efficiencies (dataParallelScaling)", () => {
   const at = (d: number) => points.find((p) => p.dp === d)!;
   const pct = (d: number) => `${(100 * at(d).efficiency).toFixed(1)}%`;
   assertMentions(text, `model predicts ${pct(64)} of ideal throughput; with 256 ($m = 4$), ${pct(256)}`, "64 and 256");
-  assertMentions(text, `($m = 1$), ${pct(1024)}, at ${(at(1024).tokensPerSecond / 1e6).toFixed(2)} million tokens per second`, "1024");
+  assertMentions(
+    text,
+    `($m = 1$), ${pct(1024)}, at ${(at(1024).tokensPerSecond / 1e6).toFixed(2)} million tokens per second`,
+    "1024",
+  );
   assert.equal(at(64).microbatches, 16);
-  assertMentions(text, `wait for the network for ${((100 * at(1024).exposedCommSeconds) / at(1024).stepSeconds).toFixed(0)}%\nof every step`.replace("\n", " "), "waiting share at 1024");
+  assertMentions(
+    text,
+    `wait for the network for ${((100 * at(1024).exposedCommSeconds) / at(1024).stepSeconds).toFixed(0)}%\nof every step`.replace(
+      "\n",
+      " ",
+    ),
+    "waiting share at 1024",
+  );
 });
 
 test("ZeRO memory table (rajbhandari2020zero §5 worked example and the 8B model)", () => {
@@ -163,22 +186,42 @@ test("ZeRO memory table (rajbhandari2020zero §5 worked example and the 8B model
   const paper = row(7.5e9, 64).map((b) => (b / 1e9).toFixed(1).replace(/\.0$/, ""));
   assert.deepEqual(paper, ["120", "31.4", "16.6", "1.9"]);
   assertMentions(text, `| ${paper.map((v) => `${v} GB`).join(" | ")} |`, "paper row");
-  assertMentions(text, `(one server) | ${row(psi8, 8).map((b) => gb(b)).join(" | ")} |`, "8B, d = 8");
-  assertMentions(text, `$d = 64$ | ${row(psi8, 64).map((b) => gb(b)).join(" | ")} |`, "8B, d = 64");
+  assertMentions(
+    text,
+    `(one server) | ${row(psi8, 8)
+      .map((b) => gb(b))
+      .join(" | ")} |`,
+    "8B, d = 8",
+  );
+  assertMentions(
+    text,
+    `$d = 64$ | ${row(psi8, 64)
+      .map((b) => gb(b))
+      .join(" | ")} |`,
+    "8B, d = 64",
+  );
   const free = 80e9 - modelStateBytes(psi8, { zeroStage: 1, dp: 8 }).total;
   assertMentions(text, `leaves about ${(free / 1e9).toFixed(0)} GB of each`, "room left under ZeRO-1 at d = 8");
 });
 
 test("ZeRO communication volumes (rajbhandari2020zero §7)", () => {
   const dpBytes = ringAllReduceBytesPerGpu(grad8, 64);
-  assertMentions(text, `${gb(dpBytes)} per step for DP, ZeRO-1 and ZeRO-2, and ${gb(1.5 * dpBytes)} for ZeRO-3`, "bytes per step");
+  assertMentions(
+    text,
+    `${gb(dpBytes)} per step for DP, ZeRO-1 and ZeRO-2, and ${gb(1.5 * dpBytes)} for ZeRO-3`,
+    "bytes per step",
+  );
 });
 
 test("ZeRO-3 prefetch buffers and the tokens-per-microbatch bound", () => {
   const arch = parseModelConfig(preset8.config).architecture;
   const layer = layerParameters(arch, 0).total;
   assert.equal(layer, 218_112_000);
-  assertMentions(text, `holds ${grouped(layer)}\nparameters, ${(2 * layer / 1e6).toFixed(1)} MB in bf16`.replace("\n", " "), "layer size");
+  assertMentions(
+    text,
+    `holds ${grouped(layer)}\nparameters, ${((2 * layer) / 1e6).toFixed(1)} MB in bf16`.replace("\n", " "),
+    "layer size",
+  );
   assertMentions(text, `(${(F / 1e12).toFixed(1)} TFLOPS)`, "sustained FLOP/s");
   assertMentions(text, `at least ${grouped(zero3HidingTokens(F, ib, 64))} tokens per microbatch`, "IB bound");
   assertMentions(text, `${grouped(zero3HidingTokens(F, nvlinkOneWay, 8))} tokens suffice`, "NVLink bound");
@@ -196,8 +239,16 @@ test("offloading over PCIe (ren2021zerooffload)", () => {
   assertMentions(text, `so ${oneWay / 1e9} GB/s each way`, "PCIe one way");
   assertMentions(text, `take ${ms(grad8 / oneWay)}`, "transfer time");
   assertMentions(text, `each takes ${ms(grad8 / oneWay)}`, "transfer time in the exercise");
-  assertMentions(text, `${grouped(offloadHidingTokens(F, oneWay))} tokens for an H100 at 40% utilization`, "offload bound");
-  assertMentions(text, `processes at least ${grouped(offloadHidingTokens(F, oneWay))} tokens per step`, "offload bound in the exercise");
+  assertMentions(
+    text,
+    `${grouped(offloadHidingTokens(F, oneWay))} tokens for an H100 at 40% utilization`,
+    "offload bound",
+  );
+  assertMentions(
+    text,
+    `processes at least ${grouped(offloadHidingTokens(F, oneWay))} tokens per step`,
+    "offload bound in the exercise",
+  );
   // F / (2 B): the gradient upload hides behind the backward pass (4Ψ FLOPs per token) only.
   assert.equal(offloadHidingTokens(F, oneWay), F / (2 * oneWay));
   const cpuStates = modelStateBytes(psi8, { zeroStage: 0 }).optimizer;
@@ -207,17 +258,27 @@ test("offloading over PCIe (ren2021zerooffload)", () => {
   const cpu32 = cpuStates + modelStateBytes(psi8, { fp32GradAccum: true, fp32GradBuffer: "replace" }).gradients;
   assert.equal(cpu16, 14 * psi8);
   assert.equal(cpu32, 16 * psi8);
-  assertMentions(text, `least $14\\Psi$, ${gb(cpu16)} for the 8B model on a single GPU`, "CPU memory, 16-bit gradients");
+  assertMentions(
+    text,
+    `least $14\\Psi$, ${gb(cpu16)} for the 8B model on a single GPU`,
+    "CPU memory, 16-bit gradients",
+  );
   assertMentions(text, `$16\\Psi$, ${gb(cpu32)}, in DeepSpeed`, "CPU memory, DeepSpeed");
   assertMentions(text, `$12\\Psi = ${(cpuStates / 1e9).toFixed(1)}$ GB`, "CPU memory in the exercise");
-  assertMentions(text, `in 16 bits (${gb(cpu16)} in all), or $4\\Psi$ more in DeepSpeed's fp32 buffer (${gb(cpu32)})`, "CPU memory with gradients in the exercise");
+  assertMentions(
+    text,
+    `in 16 bits (${gb(cpu16)} in all), or $4\\Psi$ more in DeepSpeed's fp32 buffer (${gb(cpu32)})`,
+    "CPU memory with gradients in the exercise",
+  );
   assertMentions(text, `for up to ${ms(grad8 / oneWay)} of upload`, "exposed upload in the exercise");
   assertMentions(text, `$2\\Psi = ${(grad8 / 1e9).toFixed(2)}$ GB`, "gradient bytes in the exercise");
 });
 
 test("activations do not shrink with d (trainingMemory, FlashAttention, no recomputation)", () => {
-  const a = trainingMemory(preset8.config, { seqLength: 4096, microBatchSize: 1, dp: 8, zeroStage: 1 }).perGpu.activations;
-  const b = trainingMemory(preset8.config, { seqLength: 4096, microBatchSize: 1, dp: 64, zeroStage: 3 }).perGpu.activations;
+  const a = trainingMemory(preset8.config, { seqLength: 4096, microBatchSize: 1, dp: 8, zeroStage: 1 }).perGpu
+    .activations;
+  const b = trainingMemory(preset8.config, { seqLength: 4096, microBatchSize: 1, dp: 64, zeroStage: 3 }).perGpu
+    .activations;
   assert.equal(a, b);
   assertMentions(text, `they take ${gb(a)} on every GPU`, "activations per GPU");
 });
@@ -226,7 +287,14 @@ test("exercise: the 70B all-reduce and the microbatches that hide it", () => {
   assert.equal(psi70, 70_553_706_496);
   assertMentions(text, `$2 \\times ${tex(psi70)} = ${(grad70 / 1e9).toFixed(1)}$ GB`, "70B gradient bytes");
   const tAR = allReduceSeconds(grad70, 64, ib);
-  assertMentions(text, `${gb(grad70)}\\ \\text{GB} / 50\\ \\text{GB/s} = ${tAR.toFixed(3)}$ s`.replace(`${gb(grad70)}\\ \\text{GB}`, `${(grad70 / 1e9).toFixed(1)}\\ \\text{GB}`), "70B all-reduce time");
+  assertMentions(
+    text,
+    `${gb(grad70)}\\ \\text{GB} / 50\\ \\text{GB/s} = ${tAR.toFixed(3)}$ s`.replace(
+      `${gb(grad70)}\\ \\text{GB}`,
+      `${(grad70 / 1e9).toFixed(1)}\\ \\text{GB}`,
+    ),
+    "70B all-reduce time",
+  );
   const mb70 = (modelFlopsPerToken(preset70.config, 4096).total * 4096) / F;
   assertMentions(text, `takes ${mb70.toFixed(3)} s of compute`, "70B microbatch");
   assertMentions(text, `\\cdot ${mb70.toFixed(3)} = ${((2 * mb70) / 3).toFixed(3)}$ s`, "70B backward");
@@ -238,7 +306,11 @@ test("exercise: the 70B all-reduce and the microbatches that hide it", () => {
     backwardSeconds: (2 * mb70) / 3,
   };
   const buckets = bucketCount(grad70, 25 * MiB);
-  assertMentions(text, `$\\alpha$ of ${grouped(buckets)} buckets contributes ${(buckets * 50e-6).toFixed(3)} s`, "70B per-call cost");
+  assertMentions(
+    text,
+    `$\\alpha$ of ${grouped(buckets)} buckets contributes ${(buckets * 50e-6).toFixed(3)} s`,
+    "70B per-call cost",
+  );
   const exposed = dataParallelTimeline(input70).exposedCommSeconds;
   assertMentions(text, `exposed communication at ${exposed.toFixed(3)} s per step`, "70B exposed");
   const threshold = (exposed * 19) / mb70; // exposed / (mb·m + exposed) < 0.05 ⇔ m > 19·exposed/mb
@@ -246,14 +318,25 @@ test("exercise: the 70B all-reduce and the microbatches that hide it", () => {
   const m = Math.ceil(threshold);
   const t = dataParallelTimeline({ ...input70, microbatches: m });
   assertApprox(t.exposedCommSeconds, exposed, { abs: 1e-9 }, "no_sync makes the exposed time independent of m");
-  assertMentions(text, `a step of\n${t.stepSeconds.toFixed(2)} s, with ${((100 * t.exposedCommSeconds) / t.stepSeconds).toFixed(2)}% exposed`.replace("\n", " "), "70B step");
+  assertMentions(
+    text,
+    `a step of\n${t.stepSeconds.toFixed(2)} s, with ${((100 * t.exposedCommSeconds) / t.stepSeconds).toFixed(2)}% exposed`.replace(
+      "\n",
+      " ",
+    ),
+    "70B step",
+  );
   assertMentions(text, `$${m} \\times 64 = ${m * 64}$ sequences`, "70B batch");
 });
 
 test("exercise: a 2M-token batch on 96 GPUs", () => {
   assertMentions(text, `$2^{21} = ${tex(2 ** 21)}$ tokens are ${2 ** 21 / 8192} sequences`, "2^21 tokens");
   assertMentions(text, `$m = 256/96 = ${(256 / 96).toFixed(2)}$`, "non-integer m");
-  assertMentions(text, `288 sequences, ${grouped(288 * 8192)} tokens (${((288 / 256 - 1) * 100).toFixed(1)}% larger`, "m = 3");
+  assertMentions(
+    text,
+    `288 sequences, ${grouped(288 * 8192)} tokens (${((288 / 256 - 1) * 100).toFixed(1)}% larger`,
+    "m = 3",
+  );
   assertMentions(text, `192 sequences, ${grouped(192 * 8192)} tokens`, "m = 2");
 });
 
@@ -261,13 +344,25 @@ test("exercise: which ZeRO stage fits Llama 3.1 70B in 60 GB", () => {
   const s1 = modelStateBytes(psi70, { zeroStage: 1, dp: 1_000_000 });
   assertMentions(text, `the first term alone is ${gb(4 * psi70)}`, "ZeRO-1 floor");
   assert.ok(s1.total > 60e9);
-  assertMentions(text, `$2\\Psi = ${(2 * psi70 / 1e9).toFixed(1)}$ GB also exceeds`, "ZeRO-2 floor");
+  assertMentions(text, `$2\\Psi = ${((2 * psi70) / 1e9).toFixed(1)}$ GB also exceeds`, "ZeRO-2 floor");
   const needed = (16 * psi70) / 60e9;
-  assertMentions(text, `$d \\ge ${(16 * psi70 / 1e9).toFixed(1)} / 60 = ${needed.toFixed(1)}$, so $d = ${Math.ceil(needed)}$`, "ZeRO-3 degree");
-  assertMentions(text, `so $d = ${Math.ceil(needed)}$, giving ${gb(modelStateBytes(psi70, { zeroStage: 3, dp: Math.ceil(needed) }).total)}`, "ZeRO-3 at 19");
+  assertMentions(
+    text,
+    `$d \\ge ${((16 * psi70) / 1e9).toFixed(1)} / 60 = ${needed.toFixed(1)}$, so $d = ${Math.ceil(needed)}$`,
+    "ZeRO-3 degree",
+  );
+  assertMentions(
+    text,
+    `so $d = ${Math.ceil(needed)}$, giving ${gb(modelStateBytes(psi70, { zeroStage: 3, dp: Math.ceil(needed) }).total)}`,
+    "ZeRO-3 at 19",
+  );
   const servers = Math.ceil(Math.ceil(needed) / 8) * 8;
   assert.equal(servers, 24);
   assert.ok(modelStateBytes(psi70, { zeroStage: 3, dp: servers }).total <= 60e9);
-  assertMentions(text, `from 19 up is $d = ${servers}$, giving ${gb(modelStateBytes(psi70, { zeroStage: 3, dp: servers }).total)}`, "ZeRO-3 at 24");
+  assertMentions(
+    text,
+    `from 19 up is $d = ${servers}$, giving ${gb(modelStateBytes(psi70, { zeroStage: 3, dp: servers }).total)}`,
+    "ZeRO-3 at 24",
+  );
   assertMentions(text, `so 32 (${gb(modelStateBytes(psi70, { zeroStage: 3, dp: 32 }).total)})`, "ZeRO-3 at 32");
 });

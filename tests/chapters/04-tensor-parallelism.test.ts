@@ -40,7 +40,11 @@ function arch(id: string): ModelArchitecture {
 
 test("H100 figures: 989 TFLOPS dense bf16, NVLink 900 GB/s total = 450 GB/s per direction", () => {
   assert.equal(Math.round(F / 1e12), 989);
-  assertMentions(text, "989 TFLOPS of dense bf16 and NVLink at 900 GB/s in total, which is 450 GB/s in each direction", "H100 specs");
+  assertMentions(
+    text,
+    "989 TFLOPS of dense bf16 and NVLink at 900 GB/s in total, which is 450 GB/s in each direction",
+    "H100 specs",
+  );
   assert.equal(h100.nvlinkBytesPerSecond, 900e9);
 });
 
@@ -52,8 +56,16 @@ test("Llama 3.1 vocabulary and the vocab-parallel cross-entropy numbers (8,192 t
   const logitsBytes = tokens * a.vocabSize * 4;
   assertMentions(text, `the fp32 logits take ${(logitsBytes / 1e9).toFixed(2)} GB`, "full logits");
   assertMentions(text, `each GPU of an 8-way group holds ${(logitsBytes / 8 / 1e6).toFixed(1)} MB`, "logits per GPU");
-  assertMentions(text, `an all-gather would move ${((logitsBytes * 7) / 8 / 1e9).toFixed(2)} GB into every GPU`, "all-gather of logits");
-  assertMentions(text, `that is ${((3 * tokens * 4) / 1e3).toFixed(1)} kB of fp32 scalars`, "three all-reduces of scalars");
+  assertMentions(
+    text,
+    `an all-gather would move ${((logitsBytes * 7) / 8 / 1e9).toFixed(2)} GB into every GPU`,
+    "all-gather of logits",
+  );
+  assertMentions(
+    text,
+    `that is ${((3 * tokens * 4) / 1e3).toFixed(1)} kB of fp32 scalars`,
+    "three all-reduces of scalars",
+  );
 });
 
 test("TP volume for Llama-3.1-70B at s = 8192, b = 1, t = 8 (Eq. tp-volume)", () => {
@@ -61,20 +73,40 @@ test("TP volume for Llama-3.1-70B at s = 8192, b = 1, t = 8 (Eq. tp-volume)", ()
   assert.equal(a.hiddenSize, 8192);
   assert.equal(a.numLayers, 80);
   const elements = tpCommElementsPerLayer(1, 8192, a.hiddenSize, 8);
-  assertMentions(text, `gives ${grouped(elements)} elements, or ${((elements * 2) / 1e6).toFixed(1)} MB per layer`, "per layer");
-  assertMentions(text, `and ${((elements * 2 * a.numLayers) / 1e9).toFixed(1)} GB per microbatch across the 80 layers`, "per microbatch");
+  assertMentions(
+    text,
+    `gives ${grouped(elements)} elements, or ${((elements * 2) / 1e6).toFixed(1)} MB per layer`,
+    "per layer",
+  );
+  assertMentions(
+    text,
+    `and ${((elements * 2 * a.numLayers) / 1e9).toFixed(1)} GB per microbatch across the 80 layers`,
+    "per microbatch",
+  );
 });
 
 test("comm/compute ratio: 0.54 on NVLink (0.65 at NCCL's 370 GB/s, 0.50 with NVLS at 480 GB/s), 4.8 across servers (about nine times), about ten times at t = 16", () => {
   const nvlink = tpCommToComputeRatio(8, F, nvlinkPerDirection, 8192, 8192);
   const network = tpCommToComputeRatio(8, F, networkPerDirection, 8192, 8192);
   assertMentions(text, `@eq:tp-ratio gives ${nvlink.toFixed(2)}`, "NVLink ratio");
-  assertMentions(text, `the ratio becomes ${network.toFixed(1)}, about nine times the line-rate figure on NVLink`, "network ratio");
+  assertMentions(
+    text,
+    `the ratio becomes ${network.toFixed(1)}, about nine times the line-rate figure on NVLink`,
+    "network ratio",
+  );
   assert.equal(Math.round(network / nvlink), 9);
   assertMentions(text, "about nine times that across servers", "takeaway");
   // Measured NVLink bandwidths from the NCCL maintainers (nvidia2024nccltests212).
-  assertMentions(text, `which raises the ratio to ${tpCommToComputeRatio(8, F, 370e9, 8192, 8192).toFixed(2)}`, "ring at 370 GB/s");
-  assertMentions(text, `which lowers it to ${tpCommToComputeRatio(8, F, 480e9, 8192, 8192).toFixed(2)}`, "NVLS at 480 GB/s");
+  assertMentions(
+    text,
+    `which raises the ratio to ${tpCommToComputeRatio(8, F, 370e9, 8192, 8192).toFixed(2)}`,
+    "ring at 370 GB/s",
+  );
+  assertMentions(
+    text,
+    `which lowers it to ${tpCommToComputeRatio(8, F, 480e9, 8192, 8192).toFixed(2)}`,
+    "NVLS at 480 GB/s",
+  );
   const t16 = tpCommToComputeRatio(16, F, networkPerDirection, 8192, 8192);
   assert.equal(Math.round(t16), 10);
   assertMentions(text, "take about ten times as long as the ideal compute", "exercise: t = 16 across servers");
@@ -99,7 +131,9 @@ test("Table tp-degrees: degrees with whole KV heads and degrees that need replic
     const whole = valid.filter((t) => a.numKvHeads % t === 0);
     const replicated = valid.filter((t) => a.numKvHeads % t !== 0);
     for (const t of replicated) {
-      assert.ok(tpShardingLayout(a, { tp: t, sequenceParallel: false, seqLength: 16, microBatchSize: 1 }).kvReplication > 1);
+      assert.ok(
+        tpShardingLayout(a, { tp: t, sequenceParallel: false, seqLength: 16, microBatchSize: 1 }).kvReplication > 1,
+      );
     }
     const row = `| ${label} | ${a.numHeads} | ${a.numKvHeads} | ${whole.join(", ")} | ${replicated.length ? replicated.join(", ") : "none"} |`;
     assertMentions(text, row, `table row ${label}`);
@@ -108,9 +142,18 @@ test("Table tp-degrees: degrees with whole KV heads and degrees that need replic
 });
 
 test("the 70B MLP weight 8192 × 28672 becomes 8192 × 3584 at t = 8", () => {
-  const layout = tpShardingLayout(arch("llama-3.1-70b"), { tp: 8, sequenceParallel: true, seqLength: 8192, microBatchSize: 1 });
+  const layout = tpShardingLayout(arch("llama-3.1-70b"), {
+    tp: 8,
+    sequenceParallel: true,
+    seqLength: 8192,
+    microBatchSize: 1,
+  });
   const up = layout.regions.flatMap((r) => r.tensors).find((x) => x.name === "up projection")!;
-  assertMentions(text, `a $${texGrouped(up.fullShape[0]!)} \\times ${texGrouped(up.fullShape[1]!)}$ MLP weight becomes $${texGrouped(up.shardShape[0]!)} \\times ${texGrouped(up.shardShape[1]!)}$ at $t = 8$`, "MLP shard");
+  assertMentions(
+    text,
+    `a $${texGrouped(up.fullShape[0]!)} \\times ${texGrouped(up.fullShape[1]!)}$ MLP weight becomes $${texGrouped(up.shardShape[0]!)} \\times ${texGrouped(up.shardShape[1]!)}$ at $t = 8$`,
+    "MLP shard",
+  );
 });
 
 test("Korthikanti GPT-3 175B activations: 552 / 342 MiB per layer, 51.75 / 32.06 GiB for 96 layers, 312 / 102 MiB with FlashAttention", () => {
@@ -120,19 +163,35 @@ test("Korthikanti GPT-3 175B activations: 552 / 342 MiB per layer, 51.75 / 32.06
   // FlashAttention stores no score matrix: the same tensors that selective recomputation keeps.
   const tpFlash = korthikantiLayerActivationBytes({ ...base, sequenceParallel: false, recompute: "selective" });
   const spFlash = korthikantiLayerActivationBytes({ ...base, sequenceParallel: true, recompute: "selective" });
-  assertMentions(text, `With plain TP a layer stores ${tp / MiB} MiB per GPU; with TP and SP, ${sp / MiB} MiB`, "per layer");
-  assertMentions(text, `between ${(96 * tp / GiB).toFixed(2)} GiB and ${(96 * sp / GiB).toFixed(2)} GiB per GPU`, "96 layers");
+  assertMentions(
+    text,
+    `With plain TP a layer stores ${tp / MiB} MiB per GPU; with TP and SP, ${sp / MiB} MiB`,
+    "per layer",
+  );
+  assertMentions(
+    text,
+    `between ${((96 * tp) / GiB).toFixed(2)} GiB and ${((96 * sp) / GiB).toFixed(2)} GiB per GPU`,
+    "96 layers",
+  );
   assertMentions(text, `${tpFlash / MiB} MiB against ${spFlash / MiB} MiB per layer`, "flash");
   assertMentions(text, `= ${texGrouped(tp)}$ bytes $= ${tp / MiB}$ MiB`, "exercise: plain TP");
   assertMentions(text, `= ${sp / MiB}$ MiB`, "exercise: TP + SP");
-  assertMentions(text, `$13\\,sbh = ${tpFlash / MiB}$ MiB against $4.25\\,sbh = ${spFlash / MiB}$ MiB`, "exercise: flash");
+  assertMentions(
+    text,
+    `$13\\,sbh = ${tpFlash / MiB}$ MiB against $4.25\\,sbh = ${spFlash / MiB}$ MiB`,
+    "exercise: flash",
+  );
 });
 
 test("exercise: Llama-3.1-8B, t = 4, s = 4096, b = 2 sends 201,326,592 elements = 402.7 MB per layer", () => {
   const a = arch("llama-3.1-8b");
   const elements = tpCommElementsPerLayer(2, 4096, a.hiddenSize, 4);
   assertMentions(text, `= ${texGrouped(elements)}$ elements`, "elements");
-  assertMentions(text, `that is ${((elements * 2) / 1e6).toFixed(1)} MB per layer per microbatch, and ${a.numLayers} times that`, "bytes");
+  assertMentions(
+    text,
+    `that is ${((elements * 2) / 1e6).toFixed(1)} MB per layer per microbatch, and ${a.numLayers} times that`,
+    "bytes",
+  );
 });
 
 test("exercise: h ≥ 4(t−1)F/(3B) ≈ 20,521 for a 25% ratio at t = 8 on NVLink; largest Llama 3.1 is h = 16384", () => {
@@ -143,9 +202,17 @@ test("exercise: h ≥ 4(t−1)F/(3B) ≈ 20,521 for a 25% ratio at t = 8 on NVLi
 
 test("exercise: overflow thresholds ln(65504) ≈ 11.1, ln(max bf16/fp32) ≈ 88.7", () => {
   assert.equal(maxFinite("fp16"), 65504);
-  assertMentions(text, `fp16 overflows above $z \\approx ${Math.log(maxFinite("fp16")).toFixed(1)}$ (its largest value is 65,504)`, "fp16");
+  assertMentions(
+    text,
+    `fp16 overflows above $z \\approx ${Math.log(maxFinite("fp16")).toFixed(1)}$ (its largest value is 65,504)`,
+    "fp16",
+  );
   assert.equal(Math.log(maxFinite("bf16")).toFixed(1), Math.log(maxFinite("fp32")).toFixed(1));
-  assertMentions(text, `bf16 and fp32 overflow above $z \\approx ${Math.log(maxFinite("fp32")).toFixed(1)}$`, "bf16/fp32");
+  assertMentions(
+    text,
+    `bf16 and fp32 overflow above $z \\approx ${Math.log(maxFinite("fp32")).toFixed(1)}$`,
+    "bf16/fp32",
+  );
 });
 
 test("sequence parallelism sends 10bsh(t−1)/t: 1,174.4 MB instead of 939.5 MB per layer for the 70B example, 234.9 MB of it overlapped", () => {
@@ -154,8 +221,13 @@ test("sequence parallelism sends 10bsh(t−1)/t: 1,174.4 MB instead of 939.5 MB 
   const sp = tpSpCommElementsPerLayer(1, 8192, a.hiddenSize, 8);
   const regather = tpSpRegatherElementsPerLayer(1, 8192, a.hiddenSize, 8);
   assert.equal(sp, plain + regather);
-  const mb = (elements: number) => ((elements * 2) / 1e6).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-  assertMentions(text, `for the Llama-3.1-70B example above, ${mb(sp)} MB per layer instead of ${mb(plain)} MB. The extra ${mb(regather)} MB rarely cost time`, "SP volume");
+  const mb = (elements: number) =>
+    ((elements * 2) / 1e6).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  assertMentions(
+    text,
+    `for the Llama-3.1-70B example above, ${mb(sp)} MB per layer instead of ${mb(plain)} MB. The extra ${mb(regather)} MB rarely cost time`,
+    "SP volume",
+  );
   assertMentions(text, "6 all-gathers (2 of them overlapped re-gathers) + 4 reduce-scatters of $bsh$", "table");
   assertMentions(text, "V_{\\text{TP+SP}} = 10\\,bsh\\,\\frac{t-1}{t}", "equation");
 });

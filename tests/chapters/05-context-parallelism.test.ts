@@ -57,9 +57,17 @@ test("Llama-3.1-405B at 131,072 tokens, TP 8 + SP: 8.52 GB per layer, 68.2 GB fo
   const cp16 = layerActivations(a405, { ...opts, cp: 16 }).totalBytes;
   const short = layerActivations(a405, { ...opts, seqLength: 8192 }).totalBytes;
   assertMentions(text, `one layer stores ${(noCp / 1e9).toFixed(2)} GB of activations per GPU`, "no CP");
-  assertMentions(text, `eight layers would need ${((8 * noCp) / 1e9).toFixed(1)} GB for a single microbatch`, "eight layers");
+  assertMentions(
+    text,
+    `eight layers would need ${((8 * noCp) / 1e9).toFixed(1)} GB for a single microbatch`,
+    "eight layers",
+  );
   assert.equal(cp16, short);
-  assertMentions(text, `the same layer stores ${(cp16 / 1e6).toFixed(1)} MB per GPU, exactly what it stores at 8,192 tokens without CP`, "CP 16");
+  assertMentions(
+    text,
+    `the same layer stores ${(cp16 / 1e6).toFixed(1)} MB per GPU, exactly what it stores at 8,192 tokens without CP`,
+    "CP 16",
+  );
 });
 
 test("ring K/V traffic in Llama 3's layout (TP 8 × CP 16): 16 query heads and 1 KV head per GPU, 4.2 MB block, 62.9 MB per layer, 33.6 MB query block; CP alone 33.6 / 503.3 MB", () => {
@@ -67,15 +75,35 @@ test("ring K/V traffic in Llama 3's layout (TP 8 × CP 16): 16 query heads and 1
   assertMentions(text, "each GPU holds 16 of the 128 query heads and 1 of the 8 KV heads", "heads per GPU");
   const block = ringKvBlockBytes(llama3);
   const fwd = ringForwardBytesPerLayer(llama3);
-  assertMentions(text, `In bf16 a block is then ${mb(block)}, and the 15 transfers of a forward pass move ${mb(fwd)} per GPU per layer`, "ring volume, Llama 3 layout");
+  assertMentions(
+    text,
+    `In bf16 a block is then ${mb(block)}, and the 15 transfers of a forward pass move ${mb(fwd)} per GPU per layer`,
+    "ring volume, Llama 3 layout",
+  );
   const blockCp = ringKvBlockBytes(cost);
   const fwdCp = ringForwardBytesPerLayer(cost);
-  assertMentions(text, `With CP alone, each GPU would hold all 8 KV heads: ${mb(blockCp)} per block and ${mb(fwdCp)} per layer`, "ring volume, CP alone");
+  assertMentions(
+    text,
+    `With CP alone, each GPU would hold all 8 KV heads: ${mb(blockCp)} per block and ${mb(fwdCp)} per layer`,
+    "ring volume, CP alone",
+  );
   const qBlock = (S / 16) * perRankHeads.heads * a405.headDim * 2;
-  assertMentions(text, `a GPU's query block is ${mb(qBlock)} while the K/V block it passes on is ${mb(block)}`, "Q vs KV");
-  assertMentions(text, `$2 \\cdot 8192 \\cdot 1 \\cdot 128 = ${texGrouped(block / 2)}$ elements, or ${mb(block)} in bf16`, "exercise block");
+  assertMentions(
+    text,
+    `a GPU's query block is ${mb(qBlock)} while the K/V block it passes on is ${mb(block)}`,
+    "Q vs KV",
+  );
+  assertMentions(
+    text,
+    `$2 \\cdot 8192 \\cdot 1 \\cdot 128 = ${texGrouped(block / 2)}$ elements, or ${mb(block)} in bf16`,
+    "exercise block",
+  );
   assertMentions(text, `$c - 1 = 16 - 1 = 15$ transfers: ${mb(fwd)} per GPU per layer`, "exercise total");
-  assertMentions(text, `$2 \\cdot 8192 \\cdot 8 \\cdot 128 = ${texGrouped(blockCp / 2)}$ elements, ${mb(blockCp)} per block and ${mb(fwdCp)} per layer`, "exercise CP alone");
+  assertMentions(
+    text,
+    `$2 \\cdot 8192 \\cdot 8 \\cdot 128 = ${texGrouped(blockCp / 2)}$ elements, ${mb(blockCp)} per block and ${mb(fwdCp)} per layer`,
+    "exercise CP alone",
+  );
 });
 
 test("overlap bound: 19,788 tokens (MHA), 1,237 (GQA 128:8), 2,474 (causal)", () => {
@@ -84,10 +112,18 @@ test("overlap bound: 19,788 tokens (MHA), 1,237 (GQA 128:8), 2,474 (causal)", ()
   const causal = Math.ceil(ringOverlapMinTokensPerGpu(F, B, a405.numHeads, a405.numKvHeads, 2, true));
   assert.equal(a405.numHeads / a405.numKvHeads, 16);
   assertMentions(text, `gives ${grouped(mha)} tokens per GPU for multi-head attention`, "MHA");
-  assertMentions(text, `which is 16 for Llama-3.1-405B (and still 16 per GPU under TP 8, which divides both head counts), giving ${grouped(gqa)} tokens`, "GQA");
+  assertMentions(
+    text,
+    `which is 16 for Llama-3.1-405B (and still 16 per GPU under TP 8, which divides both head counts), giving ${grouped(gqa)} tokens`,
+    "GQA",
+  );
   assert.equal(perRankHeads.heads / perRankHeads.kvHeads, 16);
   assertMentions(text, `doubles the bound, to ${grouped(causal)} tokens`, "causal");
-  assertMentions(text, `$s/c \\ge F/B = 989.4\\times10^{12} / 50\\times10^{9} = ${texGrouped(mha)}$ tokens`, "exercise MHA");
+  assertMentions(
+    text,
+    `$s/c \\ge F/B = 989.4\\times10^{12} / 50\\times10^{9} = ${texGrouped(mha)}$ tokens`,
+    "exercise MHA",
+  );
   assertMentions(text, `$n_{kv}/n_h = 8/128$: ${grouped(gqa)} tokens`, "exercise GQA");
   assertMentions(text, `double it: ${grouped(causal)} tokens`, "exercise causal");
 });
@@ -99,14 +135,22 @@ test("at s/c = 8192 a zig-zag step computes about three times as long as it tran
   const commSeconds = ringKvBlockBytes(llama3) / B;
   assert.equal(Math.round(computeSeconds / commSeconds), 3);
   // TP divides compute and K/V traffic alike: the same ratio as CP alone.
-  assert.equal(Math.round(((4 * sc * sc * a405.numHeads * a405.headDim) / 2 / F) / (ringKvBlockBytes(cost) / B)), 3);
+  assert.equal(Math.round((4 * sc * sc * a405.numHeads * a405.headDim) / 2 / F / (ringKvBlockBytes(cost) / B)), 3);
   assertMentions(text, "the compute of a step is about three times its transfer", "ratio");
-  assertMentions(text, `\\approx ${(flops / 1e12).toFixed(2)}$ TFLOP (about ${(computeSeconds * 1e3).toFixed(2)} ms at peak) while sending ${mb(ringKvBlockBytes(llama3))} (${(commSeconds * 1e3).toFixed(2)} ms at 50 GB/s)`, "exercise step");
+  assertMentions(
+    text,
+    `\\approx ${(flops / 1e12).toFixed(2)}$ TFLOP (about ${(computeSeconds * 1e3).toFixed(2)} ms at peak) while sending ${mb(ringKvBlockBytes(llama3))} (${(commSeconds * 1e3).toFixed(2)} ms at 50 GB/s)`,
+    "exercise step",
+  );
 });
 
 test("contiguous causal sharding at c = 16: 62 tiles vs 32, 51.6% efficient, busiest GPU 31× the idlest", () => {
   const plan = planRingAttention({ gpus: 16, sharding: "contiguous", causal: true });
-  assertMentions(text, `For $c = 16$ that is ${plan.criticalPathWork} tiles where ${plan.idealWork} would do, an efficiency of ${(plan.efficiency * 100).toFixed(1)}%, and the busiest GPU does ${plan.imbalance} times the work of the idlest`, "contiguous");
+  assertMentions(
+    text,
+    `For $c = 16$ that is ${plan.criticalPathWork} tiles where ${plan.idealWork} would do, an efficiency of ${(plan.efficiency * 100).toFixed(1)}%, and the busiest GPU does ${plan.imbalance} times the work of the idlest`,
+    "contiguous",
+  );
   assertMentions(text, `${(plan.efficiency * 100).toFixed(1)}% at $c = 16$`, "exercise");
   const zz = planRingAttention({ gpus: 16, sharding: "zigzag", causal: true });
   assert.equal(zz.efficiency, 1);
@@ -117,11 +161,23 @@ test("contiguous causal sharding at c = 16: 62 tiles vs 32, 51.6% efficient, bus
 test("ring vs Ulysses for Llama-3.1-405B at c = 16: ratio 0.94, 503.3 MB vs 534.8 MB (566.2 MB with replicated KV heads); Llama 3 layout 62.9 vs 125.8 MB; MHA ratio c/2", () => {
   const ring = ringForwardBytesPerLayer(cost);
   const uly = ulyssesForwardBytesPerLayer(cost);
-  assertMentions(text, `gives $16 \\cdot 8/136 \\approx ${(ring / uly).toFixed(2)}$: ${mb(ring)} for the ring against ${mb(uly)} for Ulysses`, "GQA");
+  assertMentions(
+    text,
+    `gives $16 \\cdot 8/136 \\approx ${(ring / uly).toFixed(2)}$: ${mb(ring)} for the ring against ${mb(uly)} for Ulysses`,
+    "GQA",
+  );
   assert.match(ulyssesHeadProblem(cost) ?? "", /replicated 2 times/);
-  assertMentions(text, `each must be replicated on 2 GPUs, K and V travel as 16 heads, and Ulysses sends ${mb(ulyssesReplicatedForwardBytesPerLayer(cost))}`, "replicated Ulysses");
+  assertMentions(
+    text,
+    `each must be replicated on 2 GPUs, K and V travel as 16 heads, and Ulysses sends ${mb(ulyssesReplicatedForwardBytesPerLayer(cost))}`,
+    "replicated Ulysses",
+  );
   assert.match(ulyssesHeadProblem(llama3) ?? "", /1 KV head for 16 GPUs/);
-  assertMentions(text, `${mb(ulyssesReplicatedForwardBytesPerLayer(llama3))} per GPU per layer, twice the ring's ${mb(ringForwardBytesPerLayer(llama3))}`, "Llama 3 layout Ulysses");
+  assertMentions(
+    text,
+    `${mb(ulyssesReplicatedForwardBytesPerLayer(llama3))} per GPU per layer, twice the ring's ${mb(ringForwardBytesPerLayer(llama3))}`,
+    "Llama 3 layout Ulysses",
+  );
   assert.equal(ulyssesReplicatedForwardBytesPerLayer(llama3), 2 * ringForwardBytesPerLayer(llama3));
   const mha = { ...cost, kvHeads: cost.heads };
   assert.equal(ringForwardBytesPerLayer(mha) / ulyssesForwardBytesPerLayer(mha), 16 / 2);

@@ -46,7 +46,11 @@ test("Llama 3.1 70B stage sizes", () => {
 
 test("point-to-point volume and time vs a stage's compute (70B, b = 1, s = 4096)", () => {
   const bytes = 2 * 1 * 4096 * 8192;
-  assertMentions(text, `it is ${mb(bytes)}, which takes\n${((bytes / 50e9) * 1e3).toFixed(2)} ms`.replace("\n", " "), "p2p bytes and time");
+  assertMentions(
+    text,
+    `it is ${mb(bytes)}, which takes\n${((bytes / 50e9) * 1e3).toFixed(2)} ms`.replace("\n", " "),
+    "p2p bytes and time",
+  );
   const arch = parseModelConfig(findModelPreset("llama-3.1-70b")!.config).architecture;
   const stageParams = 20 * layerParameters(arch, 0).total;
   const flops = 2 * stageParams * 4096;
@@ -56,28 +60,63 @@ test("point-to-point volume and time vs a stage's compute (70B, b = 1, s = 4096)
 });
 
 test("bubble examples", () => {
-  assertMentions(text, `the bubble is ${pct(bubble(8, 32))} of the ideal time, or ${pct(7 / 39)} of the total`, "p=8, m=32");
+  assertMentions(
+    text,
+    `the bubble is ${pct(bubble(8, 32))} of the ideal time, or ${pct(7 / 39)} of the total`,
+    "p=8, m=32",
+  );
   assertMentions(text, `the bubble, ${pct(bubble(4, 8))} of the ideal time here`, "AFAB figure caption");
   assertMentions(text, `drops from ${pct(bubble(8, 64))} to ${pct(bubble(8, 64, 3))}`, "175B interleaved");
 });
 
 test("activation memory of the 175B example (Korthikanti et al. Table 3 configuration)", () => {
-  const perLayer = korthikantiLayerActivationBytes({ s: 2048, b: 1, h: 12288, a: 96, t: 8, sequenceParallel: true, recompute: "selective" });
-  assert.equal(perLayer, 34 * 2048 * 12288 / 8);
+  const perLayer = korthikantiLayerActivationBytes({
+    s: 2048,
+    b: 1,
+    h: 12288,
+    a: 96,
+    t: 8,
+    sequenceParallel: true,
+    recompute: "selective",
+  });
+  assert.equal(perLayer, (34 * 2048 * 12288) / 8);
   assertMentions(text, `which is\n${mb(perLayer)} here`.replace("\n", " "), "per-layer activations");
   const gpipe = 64 * (96 / 8) * perLayer;
   const oneF1B = 96 * perLayer;
   const interleaved = oneF1B * (1 + 7 / (8 * 3));
   assertMentions(text, `every stage: ${gb(gpipe)}, or ${(gpipe / 2 ** 30).toFixed(1)} GiB, before`, "GPipe");
-  assertMentions(text, `which is ${(h100UsableBytes / 2 ** 30).toFixed(1)} GiB or\n${gb(h100UsableBytes)}`.replace("\n", " "), "H100 usable memory");
-  assertMentions(text, `The activations alone would take ${((gpipe / h100UsableBytes) * 100).toFixed(0)}% of it`, "GPipe share");
+  assertMentions(
+    text,
+    `which is ${(h100UsableBytes / 2 ** 30).toFixed(1)} GiB or\n${gb(h100UsableBytes)}`.replace("\n", " "),
+    "H100 usable memory",
+  );
+  assertMentions(
+    text,
+    `The activations alone would take ${((gpipe / h100UsableBytes) * 100).toFixed(0)}% of it`,
+    "GPipe share",
+  );
   // 175B parameters over t·p = 64 GPUs at 16 bytes each.
   const states = (175e9 / 64) * 16;
   assert.equal(Math.round(states / 1e9), 44);
-  assertMentions(text, `do not\nfit in the ${gb(h100UsableBytes - gpipe)} that would be left`.replace("\n", " "), "room left");
-  assertMentions(text, `GPipe needs ${gb(gpipe + 44e9)} in all and does not fit; its activations alone\nwould take ${((gpipe / h100UsableBytes) * 100).toFixed(0)}% of the GPU`.replace("\n", " "), "exercise 3 GPipe total");
+  assertMentions(
+    text,
+    `do not\nfit in the ${gb(h100UsableBytes - gpipe)} that would be left`.replace("\n", " "),
+    "room left",
+  );
+  assertMentions(
+    text,
+    `GPipe needs ${gb(gpipe + 44e9)} in all and does not fit; its activations alone\nwould take ${((gpipe / h100UsableBytes) * 100).toFixed(0)}% of the GPU`.replace(
+      "\n",
+      " ",
+    ),
+    "exercise 3 GPipe total",
+  );
   assertMentions(text, `(${gb(h100UsableBytes)} by \`nvidia-smi\`'s count, the "80 GB" model)`, "exercise 3 GPU");
-  assertMentions(text, `$96 \\times ${(perLayer / 1e6).toFixed(1)}\\ \\text{MB} = ${(oneF1B / 1e9).toFixed(1)}$ GB`, "1F1B");
+  assertMentions(
+    text,
+    `$96 \\times ${(perLayer / 1e6).toFixed(1)}\\ \\text{MB} = ${(oneF1B / 1e9).toFixed(1)}$ GB`,
+    "1F1B",
+  );
   assertMentions(text, `(${gb(oneF1B)} becomes ${gb(interleaved)} in the 175B example)`, "interleaved");
   assertMentions(text, `a factor of ${(1 + 7 / 24).toFixed(2)}`, "interleaved factor");
   // exercise 3
@@ -90,7 +129,11 @@ test("balancing: Llama 3.1 8B vocabulary matrix and logits", () => {
   const counts = countParameters(preset.config);
   const layer = layerParameters(parseModelConfig(preset.config).architecture, 0).total;
   assertMentions(text, `holds ${fmt(counts.breakdown.embedding)} parameters`, "8B embedding");
-  assertMentions(text, `${(counts.breakdown.embedding / layer).toFixed(2)} layers' worth (a layer holds ${fmt(layer)})`, "ratio");
+  assertMentions(
+    text,
+    `${(counts.breakdown.embedding / layer).toFixed(2)} layers' worth (a layer holds ${fmt(layer)})`,
+    "ratio",
+  );
   assertMentions(text, `= ${((4 * 8192 * 128256) / 1e9).toFixed(1)}$ GB`, "fp32 logits");
   // Compute, not parameters: a layer also spends attention FLOPs that grow with s (PaLM's 12·L·a·d·s term).
   const mp = matmulParameters(preset.config);
@@ -99,7 +142,14 @@ test("balancing: Llama 3.1 8B vocabulary matrix and logits", () => {
   const layerFull = (6 * mp.layers + f.attentionTerm) / arch8b.numLayers;
   const layerCausal = (6 * mp.layers + f.attentionTerm / 2) / arch8b.numLayers;
   const headFlops = 6 * mp.head;
-  assertMentions(text, `as much as ${(headFlops / layerFull).toFixed(2)} layers if the causal mask saves nothing and ${(headFlops / layerCausal).toFixed(2)} layers if attention kernels skip the masked\nhalf`.replace("\n", " "), "head in layers of compute");
+  assertMentions(
+    text,
+    `as much as ${(headFlops / layerFull).toFixed(2)} layers if the causal mask saves nothing and ${(headFlops / layerCausal).toFixed(2)} layers if attention kernels skip the masked\nhalf`.replace(
+      "\n",
+      " ",
+    ),
+    "head in layers of compute",
+  );
   const l405 = parseModelConfig(findModelPreset("llama-3.1-405b")!.config).architecture;
   assert.equal(l405.numLayers + 2, 16 * 8);
 });
@@ -119,7 +169,15 @@ test("exercise 5: m < p", () => {
 
 test("exercise 6: point-to-point traffic of a 70B pipeline at s = 8192", () => {
   const bytes = 2 * 8192 * 8192;
-  assertMentions(text, `$2bsh = 2 \\times 8192 \\times 8192 = ${tex(bytes)}$ B, ${mb(bytes)}, ${((bytes / 50e9) * 1e3).toFixed(2)} ms`, "(a)");
-  assertMentions(text, `$2 \\times 32 \\times ${tex(bytes)} = ${gb(2 * 32 * bytes)}`.replace(" GB", "$ GB").replace("$ GB", "$ GB"), "(b)");
+  assertMentions(
+    text,
+    `$2bsh = 2 \\times 8192 \\times 8192 = ${tex(bytes)}$ B, ${mb(bytes)}, ${((bytes / 50e9) * 1e3).toFixed(2)} ms`,
+    "(a)",
+  );
+  assertMentions(
+    text,
+    `$2 \\times 32 \\times ${tex(bytes)} = ${gb(2 * 32 * bytes)}`.replace(" GB", "$ GB").replace("$ GB", "$ GB"),
+    "(b)",
+  );
   assertMentions(text, `only its slice, ${fmt(bytes / 8)} B (${mb(bytes / 8)})`, "(c)");
 });

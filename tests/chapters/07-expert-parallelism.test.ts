@@ -45,7 +45,11 @@ test("Mixtral total and active parameters match the model", () => {
 test("Mixtral FLOPs per token at 6N (active vs all parameters)", () => {
   assertMentions(text, `${((6 * counts.active) / 1e9).toFixed(1)} GFLOP`, "6·N_active");
   assertMentions(text, `${((6 * counts.total) / 1e9).toFixed(1)} GFLOP`, "6·N_total");
-  assertMentions(text, `$6 \\times 12{,}879{,}925{,}248 = ${((6 * counts.active) / 1e10).toFixed(2)} \\times 10^{10}$`, "exercise 1b");
+  assertMentions(
+    text,
+    `$6 \\times 12{,}879{,}925{,}248 = ${((6 * counts.active) / 1e10).toFixed(2)} \\times 10^{10}$`,
+    "exercise 1b",
+  );
 });
 
 test("Mixtral expert size, expert share and memory", () => {
@@ -66,7 +70,11 @@ test("Mixtral expert size, expert share and memory", () => {
   // nvidia-smi reports 81,559 MiB for an "80 GB" H100 (nvidia2024nccl1264).
   const usable = 81_559 * 2 ** 20;
   assertMentions(text, `the ${(usable / 1e9).toFixed(1)} GB that \`nvidia-smi\` reports`, "usable H100 memory");
-  assertMentions(text, `it is\n${(statesBytes / usable).toFixed(1)}, so ${Math.ceil(statesBytes / usable)} GPUs`.replace("\n", " "), "GPUs of 85.5 GB");
+  assertMentions(
+    text,
+    `it is\n${(statesBytes / usable).toFixed(1)}, so ${Math.ceil(statesBytes / usable)} GPUs`.replace("\n", " "),
+    "GPUs of 85.5 GB",
+  );
 });
 
 test("capacity examples follow Eq. (capacity)", () => {
@@ -109,9 +117,20 @@ test("dispatch volume and times for a Mixtral-sized layer", () => {
   assertMentions(text, `or ${ms(computeSeconds, 2)} on an`, "expert time at peak");
   assertMentions(text, `${ms(computeSeconds, 2)} of expert math`, "expert time at peak, again");
   const perDirection = h100.nvlinkBytesPerSecond / 2;
-  assertMentions(text, `${(h100.nvlinkBytesPerSecond / 1e9).toFixed(0)} GB/s of\ntotal bandwidth, ${(perDirection / 1e9).toFixed(0)} GB/s`.replace("\n", " "), "NVLink");
+  assertMentions(
+    text,
+    `${(h100.nvlinkBytesPerSecond / 1e9).toFixed(0)} GB/s of\ntotal bandwidth, ${(perDirection / 1e9).toFixed(0)} GB/s`.replace(
+      "\n",
+      " ",
+    ),
+    "NVLink",
+  );
   assertMentions(text, `the dispatch takes about ${ms(v / perDirection, 3)}`, "NVLink dispatch time");
-  assertMentions(text, `or ${ms(v / 370e9, 3)} at the 370 GB/s that NCCL reaches`, "NVLink dispatch time at measured bandwidth");
+  assertMentions(
+    text,
+    `or ${ms(v / 370e9, 3)} at the 370 GB/s that NCCL reaches`,
+    "NVLink dispatch time at measured bandwidth",
+  );
   const ib = 50e9;
   assertMentions(text, `one dispatch would take ${ms(v / ib, 2)}`, "IB dispatch time");
   assertMentions(text, `would then cost ${ms((2 * v) / ib, 2)}`, "IB dispatch + combine");
@@ -122,11 +141,19 @@ test("exercise 5: DeepSeek-V3-like dispatch with and without node-limited routin
   assertMentions(text, `${fmt(v).replace(/,/g, "{,}")}$ B, about ${mb(v)}`, "full dispatch bytes");
   assertMentions(text, `or ${ms(v / 50e9, 2)} at\n50 GB/s`.replace("\n", " "), "full dispatch time");
   const bound = 4096 * 4 * 7168;
-  assertMentions(text, `${fmt(bound).replace(/,/g, "{,}")}$ B, about\n${mb(bound)}`.replace("\n", " "), "node-limited bound");
+  assertMentions(
+    text,
+    `${fmt(bound).replace(/,/g, "{,}")}$ B, about\n${mb(bound)}`.replace("\n", " "),
+    "node-limited bound",
+  );
   assertMentions(text, `at most ${ms(bound / 50e9, 2)}`, "node-limited time");
 });
 
 test("Switch's balance loss is not uniquely minimized by uniform routing: 3 tokens, 3 experts, 2 on one expert → 0.84α", () => {
-  const loss = switchBalanceLoss([[0.34, 0.33, 0.33], [0.34, 0.33, 0.33], [0, 0.51, 0.49]]);
+  const loss = switchBalanceLoss([
+    [0.34, 0.33, 0.33],
+    [0.34, 0.33, 0.33],
+    [0, 0.51, 0.49],
+  ]);
   assertMentions(text, `can reach $${loss.toFixed(2)}\\alpha$`, "counterexample");
 });

@@ -124,11 +124,18 @@ export function chapterStrings(): [string, string][] {
   // swamping
   out.push([`$2^{11} = ${mathInt(swampingRatio("fp16"))}$`, "fp16 swamping ratio"]);
   out.push([`$2^8 = ${swampingRatio("bf16")}$`, "bf16 swamping ratio"]);
-  out.push([`spacing at 0.02 is $2^{${log2(spacingAt("bf16", 0.02))}} \\approx ${sci(spacingAt("bf16", 0.02))}$`, "bf16 spacing at 0.02"]);
-  out.push([`spacing is $2^{${log2(spacingAt("fp16", 0.02))}} \\approx ${sci(spacingAt("fp16", 0.02))}$`, "fp16 spacing at 0.02"]);
+  out.push([
+    `spacing at 0.02 is $2^{${log2(spacingAt("bf16", 0.02))}} \\approx ${sci(spacingAt("bf16", 0.02))}$`,
+    "bf16 spacing at 0.02",
+  ]);
+  out.push([
+    `spacing is $2^{${log2(spacingAt("fp16", 0.02))}} \\approx ${sci(spacingAt("fp16", 0.02))}$`,
+    "fp16 spacing at 0.02",
+  ]);
   const w = 0.02;
   const dw = 1e-5;
-  const step = (id: NumberFormatId) => roundToFormat(id, roundToFormat(id, w) + roundToFormat(id, dw)) - roundToFormat(id, w);
+  const step = (id: NumberFormatId) =>
+    roundToFormat(id, roundToFormat(id, w) + roundToFormat(id, dw)) - roundToFormat(id, w);
   if (step("bf16") !== 0) throw new Error("bf16 update should vanish");
   out.push([`${Math.round(((step("fp16") - dw) / dw) * 100)}% too large`, "fp16 update error"]);
   out.push([`error of about ${((Math.abs(step("fp32") - dw) / dw) * 100).toFixed(3)}%`, "fp32 update error"]);
@@ -136,23 +143,40 @@ export function chapterStrings(): [string, string][] {
   // memory
   const bppFp32 = bytesPerParameter("fp32");
   const bppMixed = bytesPerParameter("bf16");
-  const sum = (b: { parameters: number; gradients: number; optimizer: number }) => b.parameters + b.gradients + b.optimizer;
+  const sum = (b: { parameters: number; gradients: number; optimizer: number }) =>
+    b.parameters + b.gradients + b.optimizer;
   out.push([`two fp32 moments (8), for ${sum(bppFp32)} bytes`, "fp32 bytes/param"]);
   out.push([`again ${sum(bppMixed)} bytes per parameter`, "mixed bytes/param"]);
   out.push([`$N = ${mathInt(llama)}$`, "Llama-3.1-8B parameters"]);
   out.push([`that is ${gb(modelStateBytes(llama, { precision: "bf16" }).total)} for either recipe`, "8B states"]);
-  if (modelStateBytes(llama, { precision: "fp32" }).total !== modelStateBytes(llama, { precision: "bf16" }).total) throw new Error("fp32 != mixed");
+  if (modelStateBytes(llama, { precision: "fp32" }).total !== modelStateBytes(llama, { precision: "bf16" }).total)
+    throw new Error("fp32 != mixed");
   const mainGrad = bytesPerParameter("bf16", true, "replace");
-  out.push([`${sum(mainGrad)} bytes per parameter in its own table, ${gb(modelStateBytes(llama, { precision: "bf16", fp32GradAccum: true, fp32GradBuffer: "replace" }).total)} here`, "8B states with fp32 gradients in place of bf16 (Megatron-LM)"]);
-  out.push([`pays ${sum(bytesPerParameter("bf16", true))} bytes per parameter: ${gb(modelStateBytes(llama, { precision: "bf16", fp32GradAccum: true }).total)}`, "8B states with both gradient buffers"]);
+  out.push([
+    `${sum(mainGrad)} bytes per parameter in its own table, ${gb(modelStateBytes(llama, { precision: "bf16", fp32GradAccum: true, fp32GradBuffer: "replace" }).total)} here`,
+    "8B states with fp32 gradients in place of bf16 (Megatron-LM)",
+  ]);
+  out.push([
+    `pays ${sum(bytesPerParameter("bf16", true))} bytes per parameter: ${gb(modelStateBytes(llama, { precision: "bf16", fp32GradAccum: true }).total)}`,
+    "8B states with both gradient buffers",
+  ]);
 
   // loss scaling
-  out.push([`down to $2^{${log2(minSubnormal("fp16") / 2 ** 16)}} \\approx ${sci(minSubnormal("fp16") / 2 ** 16)}$`, "smallest gradient surviving with S = 2^16"]);
-  out.push([`above $65504 / 65536 \\approx ${(maxFinite("fp16") / 2 ** 16).toFixed(4)}$`, "largest gradient with S = 2^16"]);
+  out.push([
+    `down to $2^{${log2(minSubnormal("fp16") / 2 ** 16)}} \\approx ${sci(minSubnormal("fp16") / 2 ** 16)}$`,
+    "smallest gradient surviving with S = 2^16",
+  ]);
+  out.push([
+    `above $65504 / 65536 \\approx ${(maxFinite("fp16") / 2 ** 16).toFixed(4)}$`,
+    "largest gradient with S = 2^16",
+  ]);
   out.push([`is $2^{-126} \\approx ${sci(minNormal("bf16"))}$`, "bf16 min normal"]);
 
   // fp8
-  out.push([`about ${dynamicRangeBinades("fp8-e4m3").toFixed(1)} (E4M3) or ${dynamicRangeBinades("fp8-e5m2").toFixed(1)} (E5M2) binades`, "fp8 dynamic ranges"]);
+  out.push([
+    `about ${dynamicRangeBinades("fp8-e4m3").toFixed(1)} (E4M3) or ${dynamicRangeBinades("fp8-e5m2").toFixed(1)} (E5M2) binades`,
+    "fp8 dynamic ranges",
+  ]);
   out.push([`$\\sigma = 448 / 3.5 = ${fp8ScaleFactor("fp8-e4m3", 3.5)}$`, "E4M3 scale for amax 3.5"]);
   out.push([`about ${Math.round(dynamicRangeBinades("fp8-e4m3"))} binades below it`, "E4M3 binades"]);
   const stale = 5.0 * fp8ScaleFactor("fp8-e4m3", 3.5);
@@ -166,19 +190,34 @@ export function chapterStrings(): [string, string][] {
 
   // block-scaled formats
   const bitsPer = (element: number, block: number, scale: number) => element + scale / block;
-  out.push([`| MXFP8 (E4M3 or E5M2) [@rouhani2023microscaling] | 8 | 32 | 8 (E8M0) | ${bitsPer(8, 32, 8)} |`, "MXFP8 bits"]);
+  out.push([
+    `| MXFP8 (E4M3 or E5M2) [@rouhani2023microscaling] | 8 | 32 | 8 (E8M0) | ${bitsPer(8, 32, 8)} |`,
+    "MXFP8 bits",
+  ]);
   out.push([`| MXFP4 (E2M1) [@rouhani2023microscaling] | 4 | 32 | 8 (E8M0) | ${bitsPer(4, 32, 8)} |`, "MXFP4 bits"]);
   out.push([`| NVFP4 (E2M1) [@nvidia2025nvfp4] | 4 | 16 | 8 (E4M3) | ${bitsPer(4, 16, 8)} |`, "NVFP4 bits"]);
 
   // roofline
-  out.push([`ridge sits at ${Math.round(ridgeBf16)} FLOP/B for bf16 and ${Math.round(ridgeFp8)} FLOP/B for fp8`, "ridge points"]);
+  out.push([
+    `ridge sits at ${Math.round(ridgeBf16)} FLOP/B for bf16 and ${Math.round(ridgeFp8)} FLOP/B for fp8`,
+    "ridge points",
+  ]);
   out.push([`HBM bandwidth of ${h100.hbmBytesPerSecond / 1e12} TB/s`, "H100 HBM bandwidth"]);
-  out.push([`$n \\approx ${mathInt(3 * ridgeBf16)}$ for bf16 and $n \\approx ${mathInt(2 * ridgeFp8)}$ for fp8`, "smallest compute-bound square GEMM"]);
+  out.push([
+    `$n \\approx ${mathInt(3 * ridgeBf16)}$ for bf16 and $n \\approx ${mathInt(2 * ridgeFp8)}$ for fp8`,
+    "smallest compute-bound square GEMM",
+  ]);
   out.push([`that is ${(1 / (0.2 + 0.8 / 2)).toFixed(2)}×`, "Amdahl bound for f = 0.8"]);
 
   // exercises
-  out.push([`$x_{\\max} = (1 + 3/4) \\cdot 2^{15} = 1.75 \\cdot 32{,}768 = ${mathInt(maxFinite("fp8-e5m2"))}$`, "E5M2 max derivation"]);
-  out.push([`$x_{\\max} = (1 + 6/8) \\cdot 2^{8} = 1.75 \\cdot 256 = ${maxFinite("fp8-e4m3")}$`, "E4M3 max derivation"]);
+  out.push([
+    `$x_{\\max} = (1 + 3/4) \\cdot 2^{15} = 1.75 \\cdot 32{,}768 = ${mathInt(maxFinite("fp8-e5m2"))}$`,
+    "E5M2 max derivation",
+  ]);
+  out.push([
+    `$x_{\\max} = (1 + 6/8) \\cdot 2^{8} = 1.75 \\cdot 256 = ${maxFinite("fp8-e4m3")}$`,
+    "E4M3 max derivation",
+  ]);
   out.push([`$1.875 \\cdot 2^7 = ${ieeeE4m3Max}$`, "IEEE-style E4M3 max"]);
   out.push([`+ 8 (two fp32 moments). ${gb(16 * llama)}`, "exercise: 16 B/param"]);
   out.push([`= 14 bytes per parameter, ${gb((2 + 4 + 4 + 4) * llama)}`, "exercise: DeepSeek-style 14 B/param"]);
@@ -190,7 +229,10 @@ export function chapterStrings(): [string, string][] {
   // loss-scale exercise: largest gradient 4
   const overflows = (S: number) => !Number.isFinite(roundToFormat("fp16", 4 * S));
   const skipped = [16, 15, 14, 13].filter((k) => overflows(2 ** k)).length;
-  out.push([`so ${["no", "one", "two", "three", "four"][skipped]} steps are skipped and training proceeds at $S = 2^{13} = ${mathInt(2 ** 13)}$`, "skipped steps"]);
+  out.push([
+    `so ${["no", "one", "two", "three", "four"][skipped]} steps are skipped and training proceeds at $S = 2^{13} = ${mathInt(2 ** 13)}$`,
+    "skipped steps",
+  ]);
   if (overflows(2 ** 13)) throw new Error("2^13 should not overflow");
   out.push([`is ${((1 / 2001) * 100).toFixed(2)}% of steps`, "skipped fraction"]);
   const flopsProj = 2 * 4096 ** 3;

@@ -5,7 +5,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
-import { collectiveSeconds, countParameters, findGpu, findModelPreset, searchConfigurations } from "../../src/model/index.ts";
+import {
+  collectiveSeconds,
+  countParameters,
+  findGpu,
+  findModelPreset,
+  searchConfigurations,
+} from "../../src/model/index.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 const text = readChapter("11-beyond-one-datacenter");
@@ -13,15 +19,26 @@ const config = findModelPreset("llama-3.1-70b")!.config;
 const n = countParameters(config).total;
 const bytes = 2 * n;
 const link = 12.5e9;
-const sync = collectiveSeconds({ collective: "all-reduce", messageBytes: bytes, ranks: 2, busBandwidthBytesPerSecond: link });
-const step = searchConfigurations({ config, gpu: findGpu("h100-sxm")!, gpuCount: 256, seqLength: 8192, globalBatchSequences: 512 }).ranked[0].stepSeconds;
+const sync = collectiveSeconds({
+  collective: "all-reduce",
+  messageBytes: bytes,
+  ranks: 2,
+  busBandwidthBytesPerSecond: link,
+});
+const step = searchConfigurations({
+  config,
+  gpu: findGpu("h100-sxm")!,
+  gpuCount: 256,
+  seqLength: 8192,
+  globalBatchSequences: 512,
+}).ranked[0].stepSeconds;
 
 test("synchronous all-reduce across two sites", () => {
   assertMentions(text, `those gradients are\n${(bytes / 1e9).toFixed(1)} GB`, "gradient bytes");
   assert.equal(sync, bytes / link);
   assertMentions(text, `\\approx ${sync.toFixed(2)}\\ \\text{s}`, "sync time");
   assertMentions(text, `about ${step.toFixed(2)} s`, "step time from chapter 8's search");
-  assertMentions(text, `add ${(100 * sync / step).toFixed(1)}% to every step`, "overhead per step");
+  assertMentions(text, `add ${((100 * sync) / step).toFixed(1)}% to every step`, "overhead per step");
 });
 
 /** The chapter prints the step rounded to 10 ms and the exercises work from the printed value. */
@@ -29,25 +46,41 @@ const printedStep = Number(step.toFixed(2));
 
 test("DiLoCo round with H = 500", () => {
   const round = 500 * printedStep;
-  assertMentions(text, `${(100 * sync / round).toFixed(3)}% of the\nround`, "overhead per round");
+  assertMentions(text, `${((100 * sync) / round).toFixed(3)}% of the\nround`, "overhead per round");
   assertMentions(text, `about ${(bytes / round / 1e6).toFixed(1)} MB/s`, "hiding bandwidth");
-  assertMentions(text, `$500 \\times ${printedStep} = ${round.toLocaleString("en-US").replace(",", "{,}")}$ s`, "round length");
-  assertMentions(text, `\\approx ${(bytes / round / 1e6).toFixed(1)}$ MB/s, or about ${((8 * bytes) / round / 1e9).toFixed(3)} Gb/s`, "exercise 1");
+  assertMentions(
+    text,
+    `$500 \\times ${printedStep} = ${round.toLocaleString("en-US").replace(",", "{,}")}$ s`,
+    "round length",
+  );
+  assertMentions(
+    text,
+    `\\approx ${(bytes / round / 1e6).toFixed(1)}$ MB/s, or about ${((8 * bytes) / round / 1e9).toFixed(3)} Gb/s`,
+    "exercise 1",
+  );
   const headroom = link / (bytes / round);
   assert.ok(headroom > 800 && headroom < 900);
   assertMentions(text, `more than\n800 times faster`, "link headroom");
 });
 
 test("fragments and 4-bit quantization", () => {
-  assertMentions(text, `from ${(bytes / 1e9).toFixed(1)} GB to ${(bytes / 10 / 1e9).toFixed(1)} GB with ten fragments`, "fragments");
+  assertMentions(
+    text,
+    `from ${(bytes / 1e9).toFixed(1)} GB to ${(bytes / 10 / 1e9).toFixed(1)} GB with ten fragments`,
+    "fragments",
+  );
   assertMentions(text, `shrinks to ${((n * 0.5) / 1e9).toFixed(1)} GB`, "4-bit");
 });
 
 test("exercise 3: a slower site", () => {
   const a = 500 * printedStep;
   const b = 500 * printedStep * 1.2;
-  assertMentions(text, `= ${Math.round(b).toLocaleString("en-US").replace(",", "{,}")}$ s, site A ${Math.round(a).toLocaleString("en-US")} s`, "round lengths");
-  assertMentions(text, `${(100 * (b - a) / b).toFixed(1)}\\%`, "idle fraction");
+  assertMentions(
+    text,
+    `= ${Math.round(b).toLocaleString("en-US").replace(",", "{,}")}$ s, site A ${Math.round(a).toLocaleString("en-US")} s`,
+    "round lengths",
+  );
+  assertMentions(text, `${((100 * (b - a)) / b).toFixed(1)}\\%`, "idle fraction");
   assertApprox(600 * printedStep, b, { abs: 1e-9 });
 });
 

@@ -60,30 +60,55 @@ test("Llama 3.1 8B gradient all-reduce inside a server and across 16 servers", (
   assertMentions(text, `bf16 gradients are ${gb(S)}`, "gradient bytes");
   assertMentions(
     text,
-    `$2 \\times 7/8 \\times ${(S / 1e9).toFixed(2)}\\text{ GB} = ${(busBandwidthFactor("all-reduce", 8) * S / 1e9).toFixed(2)}\\text{ GB}$`,
+    `$2 \\times 7/8 \\times ${(S / 1e9).toFixed(2)}\\text{ GB} = ${((busBandwidthFactor("all-reduce", 8) * S) / 1e9).toFixed(2)}\\text{ GB}$`,
     "bytes per GPU on 8",
   );
   const h100 = findGpu("h100-sxm");
   assert.ok(h100);
   const nvlink = h100.nvlinkBytesPerSecond / 2;
   assertMentions(text, `${(nvlink / 1e9).toFixed(0)} GB/s per direction`, "NVLink one direction");
-  assertMentions(text, `the ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 8, busBandwidthBytesPerSecond: nvlink }), 1)} that the line rate would give`, "8-GPU time at line rate");
+  assertMentions(
+    text,
+    `the ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 8, busBandwidthBytesPerSecond: nvlink }), 1)} that the line rate would give`,
+    "8-GPU time at line rate",
+  );
   // Measured bus bandwidths on an HGX H100 (cited in the text): about 480 GB/s with NVLS, 370 GB/s without.
   const nvls = 480e9;
   const noNvls = 370e9;
-  assertMentions(text, `At a bus bandwidth of ${nvls / 1e9} GB/s the all-reduce takes ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 8, busBandwidthBytesPerSecond: nvls }), 1)}`, "8-GPU time with NVLS");
-  assertMentions(text, `at ${noNvls / 1e9} GB/s ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 8, busBandwidthBytesPerSecond: noNvls }), 1)}`, "8-GPU time without NVLS");
+  assertMentions(
+    text,
+    `At a bus bandwidth of ${nvls / 1e9} GB/s the all-reduce takes ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 8, busBandwidthBytesPerSecond: nvls }), 1)}`,
+    "8-GPU time with NVLS",
+  );
+  assertMentions(
+    text,
+    `at ${noNvls / 1e9} GB/s ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 8, busBandwidthBytesPerSecond: noNvls }), 1)}`,
+    "8-GPU time without NVLS",
+  );
   assert.ok(nvls > nvlink, "NVLS busbw exceeds the NVLink line rate");
   // "fell by a factor of seven to ten"
   assert.ok(noNvls / beta > 7 && nvls / beta < 10);
   assertMentions(text, `sends ${gb(busBandwidthFactor("all-reduce", 128) * S)} per GPU`, "bytes per GPU on 128");
-  assertMentions(text, `takes ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 128, busBandwidthBytesPerSecond: beta }), 1)}`, "128-GPU time");
+  assertMentions(
+    text,
+    `takes ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 128, busBandwidthBytesPerSecond: beta }), 1)}`,
+    "128-GPU time",
+  );
 });
 
 test("exercise: ZeRO-3 all-gather over 64 GPUs", () => {
   const S = 2 * params8b();
-  assertMentions(text, `(63/64) \\times ${(S / 1e9).toFixed(2)}\\text{ GB} = ${(busBandwidthFactor("all-gather", 64) * S / 1e9).toFixed(2)}\\text{ GB}$`, "received bytes");
-  const t = collectiveSeconds({ collective: "all-gather", messageBytes: S, ranks: 64, busBandwidthBytesPerSecond: beta });
+  assertMentions(
+    text,
+    `(63/64) \\times ${(S / 1e9).toFixed(2)}\\text{ GB} = ${((busBandwidthFactor("all-gather", 64) * S) / 1e9).toFixed(2)}\\text{ GB}$`,
+    "received bytes",
+  );
+  const t = collectiveSeconds({
+    collective: "all-gather",
+    messageBytes: S,
+    ranks: 64,
+    busBandwidthBytesPerSecond: beta,
+  });
   assertMentions(text, `= ${(t * 1000).toFixed(1)}$ ms`, "time");
 });
 

@@ -18,5 +18,9 @@ test("exercise: MFU and gap shares from a trace", () => {
 
 test("exercise: Adam states of Llama 3.1 8B appear on the first step", () => {
   const n = countParameters(findModelPreset("llama-3.1-8b")!.config).total;
-  assertMentions(text, `$8 \\times ${n.toLocaleString("en-US").replace(/,/g, "{,}")}$ B = ${((8 * n) / 1e9).toFixed(2)} GB`, "Adam states");
+  assertMentions(
+    text,
+    `$8 \\times ${n.toLocaleString("en-US").replace(/,/g, "{,}")}$ B = ${((8 * n) / 1e9).toFixed(2)} GB`,
+    "Adam states",
+  );
 });

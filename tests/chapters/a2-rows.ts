@@ -17,7 +17,8 @@ export function layoutLabel(e: RunEvaluation): string {
   if (l.tp > 1) parts.push(`TP ${l.tp}`);
   if (l.cp > 1) parts.push(`CP ${l.cp}`);
   if (l.pp > 1) parts.push(`PP ${l.pp}${l.schedule === "interleaved" ? ` (v ${l.chunks ?? 2})` : ""}`);
-  const shard = l.zeroStage === 3 ? (l.reshardAfterForward === false ? "FSDP, no reshard" : "ZeRO-3") : `ZeRO-${l.zeroStage}`;
+  const shard =
+    l.zeroStage === 3 ? (l.reshardAfterForward === false ? "FSDP, no reshard" : "ZeRO-3") : `ZeRO-${l.zeroStage}`;
   parts.push(`DP ${formatInteger(l.dp)} (${shard})`);
   return parts.join(" · ") + RECOMPUTE[l.recompute];
 }

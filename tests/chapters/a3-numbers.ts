@@ -3,7 +3,16 @@
  * step model, the kernel-efficiency constants and the measured bandwidths; its test asserts the
  * text contains each one in context.
  */
-import { findGpu, findInterconnect, findModelPreset, KERNEL_EFFICIENCY, layerParameters, parseModelConfig, stepTime, type StepResult } from "../../src/model/index.ts";
+import {
+  findGpu,
+  findInterconnect,
+  findModelPreset,
+  KERNEL_EFFICIENCY,
+  layerParameters,
+  parseModelConfig,
+  stepTime,
+  type StepResult,
+} from "../../src/model/index.ts";
 import { formatInteger, formatNumber } from "../../src/figures/kit/format.ts";
 
 const ms = (s: number) => `${formatNumber(s * 1000, { decimals: 1 })} ms`;
@@ -30,7 +39,18 @@ export function a3Numbers(): Record<string, string> {
   const c70 = findModelPreset("llama-3.1-70b")!.config;
   const c8 = findModelPreset("llama-3.1-8b")!.config;
   const base = { gpu: "h100-sxm", seqLength: 4096, microBatchSize: 1 } as const;
-  const dp70 = (zeroStage: 0 | 1 | 3, gradReduce: "fp32" | "bf16") => stepTime({ ...base, config: c70, gpuCount: 64, tp: 8, dp: 8, globalBatch: 64, zeroStage, gradReduce, includeMemory: false });
+  const dp70 = (zeroStage: 0 | 1 | 3, gradReduce: "fp32" | "bf16") =>
+    stepTime({
+      ...base,
+      config: c70,
+      gpuCount: 64,
+      tp: 8,
+      dp: 8,
+      globalBatch: 64,
+      zeroStage,
+      gradReduce,
+      includeMemory: false,
+    });
   const ar32 = transfer(dp70(0, "fp32"), "all-reduce");
   const ar16 = transfer(dp70(0, "bf16"), "all-reduce");
   const z1a = dp70(1, "fp32");
@@ -38,12 +58,42 @@ export function a3Numbers(): Record<string, string> {
   const rs32 = transfer(z1a, "reduce-scatter");
   const rs16 = transfer(z1b, "reduce-scatter");
   const ag = transfer(z1b, "first forward");
-  const z3small = stepTime({ ...base, config: c8, gpuCount: 64, dp: 64, globalBatch: 64, zeroStage: 3, gradReduce: "bf16", includeMemory: false });
+  const z3small = stepTime({
+    ...base,
+    config: c8,
+    gpuCount: 64,
+    dp: 64,
+    globalBatch: 64,
+    zeroStage: 3,
+    gradReduce: "bf16",
+    includeMemory: false,
+  });
   const z3ag = transfer(z3small, "(forward)");
   const z370 = dp70(3, "bf16");
   const z370ag = transfer(z370, "(forward)");
-  const tpsp = stepTime({ ...base, config: c70, gpuCount: 64, tp: 8, pp: 4, dp: 2, globalBatch: 16, zeroStage: 1, includeMemory: false }).stages[0];
-  const tpno = stepTime({ ...base, config: c70, gpuCount: 64, tp: 8, pp: 4, dp: 2, globalBatch: 16, zeroStage: 1, sequenceParallel: false, includeMemory: false }).stages[0];
+  const tpsp = stepTime({
+    ...base,
+    config: c70,
+    gpuCount: 64,
+    tp: 8,
+    pp: 4,
+    dp: 2,
+    globalBatch: 16,
+    zeroStage: 1,
+    includeMemory: false,
+  }).stages[0];
+  const tpno = stepTime({
+    ...base,
+    config: c70,
+    gpuCount: 64,
+    tp: 8,
+    pp: 4,
+    dp: 2,
+    globalBatch: 16,
+    zeroStage: 1,
+    sequenceParallel: false,
+    includeMemory: false,
+  }).stages[0];
   const arch = parseModelConfig(c70).architecture;
   const pl = layerParameters(arch, 0).total - 2 * arch.hiddenSize;
   const rtpClosed = (4 * 8192 * 7 * F) / (pl * ring);

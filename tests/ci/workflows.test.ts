@@ -32,7 +32,9 @@ interface Workflow {
 }
 
 const read = (file: string) => load(readFileSync(file, "utf8")) as Workflow;
-const scripts = Object.keys((JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts);
+const scripts = Object.keys(
+  (JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> }).scripts,
+);
 
 function npmScriptsRun(wf: Workflow): string[] {
   return Object.values(wf.jobs)
@@ -47,7 +49,10 @@ test("ci.yml: pull requests and pushes, Debian Node 20, .ci/run, site artifact",
   const job = wf.jobs.test!;
   assert.equal(job.container?.image, "node:20-bookworm");
   const runs = job.steps.map((s) => s.run ?? s.uses ?? "");
-  assert.ok(runs.some((r) => /apt-get install -y --no-install-recommends chromium/.test(r)), "Debian Chromium");
+  assert.ok(
+    runs.some((r) => /apt-get install -y --no-install-recommends chromium/.test(r)),
+    "Debian Chromium",
+  );
   assert.ok(runs.includes(".ci/run"), "runs .ci/run");
   assert.ok(runs.includes("npm run audit"), "audit");
   const upload = job.steps.find((s) => s.uses?.startsWith("actions/upload-artifact@") && s.with?.name === "site");
@@ -61,19 +66,34 @@ test("deploy.yml: main to GitHub Pages with the path prefix", () => {
   assert.deepEqual(wf.permissions, { contents: "read", pages: "write", "id-token": "write" });
   const build = wf.jobs.build!;
   const uses = build.steps.map((s) => s.uses ?? "");
-  assert.ok(build.steps.some((s) => s.run === ".ci/run"), "tests before publishing");
+  assert.ok(
+    build.steps.some((s) => s.run === ".ci/run"),
+    "tests before publishing",
+  );
   assert.ok(uses.some((u) => u.startsWith("actions/configure-pages@")));
-  assert.ok(build.steps.some((s) => /npm run build -- --pathprefix="\$\{BASE_PATH\}\/"/.test(s.run ?? "")), "build with the base path");
+  assert.ok(
+    build.steps.some((s) => /npm run build -- --pathprefix="\$\{BASE_PATH\}\/"/.test(s.run ?? "")),
+    "build with the base path",
+  );
   const artifact = build.steps.find((s) => s.uses?.startsWith("actions/upload-pages-artifact@"));
   assert.equal(artifact?.with?.path, "_site");
   // The PDF edition ships with every deploy, and the published pages' links to it resolve (issue #28).
   const at = (re: RegExp) => build.steps.findIndex((s) => re.test(s.run ?? ""));
   const pdf = at(/npm run pdf/);
   const prefixed = at(/--pathprefix/);
-  const linkCheck = build.steps.findIndex((s) => /tests\/browser\/pdf\.test\.ts/.test(s.run ?? "") && s.env?.PDF_LINK_REQUIRED === "1");
+  const linkCheck = build.steps.findIndex(
+    (s) => /tests\/browser\/pdf\.test\.ts/.test(s.run ?? "") && s.env?.PDF_LINK_REQUIRED === "1",
+  );
   assert.ok(pdf > 0 && pdf < prefixed, "npm run pdf before the prefixed build");
-  assert.match(build.steps[prefixed]!.run!, /cp \S*book\.pdf _site\/book\.pdf[\s\S]*npm run build/, "the PDF is in the site folder when the pages are built");
-  assert.ok(linkCheck > prefixed && linkCheck < build.steps.indexOf(artifact!), "the links are checked in the tree that is uploaded");
+  assert.match(
+    build.steps[prefixed]!.run!,
+    /cp \S*book\.pdf _site\/book\.pdf[\s\S]*npm run build/,
+    "the PDF is in the site folder when the pages are built",
+  );
+  assert.ok(
+    linkCheck > prefixed && linkCheck < build.steps.indexOf(artifact!),
+    "the links are checked in the tree that is uploaded",
+  );
   const deploy = wf.jobs.deploy!;
   assert.equal(deploy.needs, "build");
   assert.equal(deploy.environment?.name, "github-pages");

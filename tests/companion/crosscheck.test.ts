@@ -13,14 +13,32 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ACTIVATION_TOLERANCE, comparisonTable, crossCheck, extractRegion, loadMeasurements } from "../../src/plugins/include-code.ts";
+import {
+  ACTIVATION_TOLERANCE,
+  comparisonTable,
+  crossCheck,
+  extractRegion,
+  loadMeasurements,
+} from "../../src/plugins/include-code.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 const { layouts, config } = loadMeasurements();
 
 test("companion/measurements.json covers every technique the companion measures", () => {
   const commands = layouts.map((l) => l.command).join("\n");
-  for (const flag of ["--dp", "--zero 1", "--zero 2", "--zero 3", "--tp", "--sp", "--pp", "--schedule afab", "--cp", "--ep", "--recompute full"]) {
+  for (const flag of [
+    "--dp",
+    "--zero 1",
+    "--zero 2",
+    "--zero 3",
+    "--tp",
+    "--sp",
+    "--pp",
+    "--schedule afab",
+    "--cp",
+    "--ep",
+    "--recompute full",
+  ]) {
     assert.ok(commands.includes(flag), `no measured layout uses ${flag}`);
   }
 });
@@ -29,13 +47,21 @@ for (const layout of layouts) {
   const name = layout.command.replace("python3 -m companion.measure --config companion/configs/", "");
   test(`model and PyTorch agree: ${name}`, () => {
     const check = crossCheck(layout, config(layout.config));
-    for (const c of check.states) assert.equal(c.measured, c.model, `${c.what}: model ${c.model}, measured ${c.measured}`);
+    for (const c of check.states)
+      assert.equal(c.measured, c.model, `${c.what}: model ${c.model}, measured ${c.measured}`);
     for (const c of check.communication) {
-      assert.equal(c.measured, c.expected, `${c.what}: expected ${c.expected} (model ${c.model}), measured ${c.measured}`);
+      assert.equal(
+        c.measured,
+        c.expected,
+        `${c.what}: expected ${c.expected} (model ${c.model}), measured ${c.measured}`,
+      );
     }
     for (const c of check.activations) {
       assertApprox(c.measured, c.expected, { rel: ACTIVATION_TOLERANCE }, `${c.what} (model ${c.model})`);
-      assert.ok(c.measured >= c.expected, `${c.what}: PyTorch saved less than the corrected model (${c.measured} < ${c.expected}); a formula counts something PyTorch does not keep`);
+      assert.ok(
+        c.measured >= c.expected,
+        `${c.what}: PyTorch saved less than the corrected model (${c.measured} < ${c.expected}); a formula counts something PyTorch does not keep`,
+      );
     }
   });
 }

@@ -7,7 +7,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
 import { activationCurveWidget, drawActivationChart, powerOfTenLabel } from "../../src/figures/activation-curve.ts";
-import { activationCurves, curveSummary, formatMemory, longestFitting, parseMicroBatch } from "../../src/figures/activation-curve-state.ts";
+import {
+  activationCurves,
+  curveSummary,
+  formatMemory,
+  longestFitting,
+  parseMicroBatch,
+} from "../../src/figures/activation-curve-state.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { findModelPreset, layerActivations, parseModelConfig, trainingMemory } from "../../src/model/index.ts";
 import { assertApprox } from "../helpers/approx.ts";
@@ -47,7 +53,8 @@ test("every point is trainingMemory's activation bytes for that sequence length 
   const config = findModelPreset("llama-3.1-8b")!.config;
   curves.seqLengths.forEach((s, i) => {
     for (const recompute of ["none", "selective", "full"] as const) {
-      const expected = trainingMemory(config, { seqLength: s, microBatchSize: 1, recompute, attention: "eager" }).perGpu.activations;
+      const expected = trainingMemory(config, { seqLength: s, microBatchSize: 1, recompute, attention: "eager" }).perGpu
+        .activations;
       assert.equal(curves.bytes[recompute][i], expected, `${recompute} at s = ${s}`);
     }
   });
@@ -68,7 +75,10 @@ test("the sequence axis stops at the model's position limit (GPT-2: 1,024 tokens
   assert.deepEqual(curves.seqLengths, [256, 512, 1024]);
   // And GPT-2's eager layer is Korthikanti's sbh(34 + 5as/h).
   const arch = parseModelConfig(findModelPreset("gpt2-xl")!.config).architecture;
-  assert.equal(layerActivations(arch, { seqLength: 1024, microBatchSize: 1, attention: "eager" }).totalBytes, 1024 * 1600 * (34 + 80));
+  assert.equal(
+    layerActivations(arch, { seqLength: 1024, microBatchSize: 1, attention: "eager" }).totalBytes,
+    1024 * 1600 * (34 + 80),
+  );
 });
 
 test("the micro-batch scales the activations linearly", () => {
@@ -83,7 +93,8 @@ test("parseMicroBatch accepts whole numbers 1 to 1024 and explains everything el
   for (const bad of ["", "0", "-3", "1e40", "1e3", "2.5", "abc", "NaN", "Infinity", "1025", "99999999999999999999"]) {
     const r = parseMicroBatch(bad);
     assert.equal(r.ok, false, `rejects ${JSON.stringify(bad)}`);
-    if (!r.ok) assert.ok(r.message.length > 10 && !/undefined/.test(r.message) && (bad === "NaN" || !/NaN/.test(r.message)));
+    if (!r.ok)
+      assert.ok(r.message.length > 10 && !/undefined/.test(r.message) && (bad === "NaN" || !/NaN/.test(r.message)));
   }
 });
 
@@ -110,7 +121,9 @@ test("summary: the default state prints the chapter's numbers for Llama 3.1 8B a
 });
 
 test("static render: disabled labelled controls, a chart with three series, the GPU line and the summary; no NaN", () => {
-  const { document } = parseHTML('<!doctype html><html><body><div id="w" data-widget="activation-curve"></div></body></html>');
+  const { document } = parseHTML(
+    '<!doctype html><html><body><div id="w" data-widget="activation-curve"></div></body></html>',
+  );
   const root = document.getElementById("w")!;
   activationCurveWidget.renderStatic(root, defaults);
   const html = root.innerHTML;

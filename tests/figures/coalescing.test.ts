@@ -6,7 +6,9 @@ import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { memoryTransactions } from "../../src/model/index.ts";
 
 function newRoot(): Element {
-  const { document } = parseHTML('<!doctype html><html><body><div id="widget-coalescing-1" data-widget="coalescing"></div></body></html>');
+  const { document } = parseHTML(
+    '<!doctype html><html><body><div id="widget-coalescing-1" data-widget="coalescing"></div></body></html>',
+  );
   return document.getElementById("widget-coalescing-1") as unknown as Element;
 }
 
@@ -19,14 +21,21 @@ describe("coalescing widget", () => {
     assert.throws(() => coalescingWidget.parseSettings({ offset: -1 }), WidgetSettingsError);
   });
   it("reads controls without throwing", () => {
-    assert.deepEqual(readCoalescingControls({ stride: "8", elementBytes: "2", offset: "1" }), { ok: true, settings: { stride: 8, elementBytes: 2, offset: 1 } });
+    assert.deepEqual(readCoalescingControls({ stride: "8", elementBytes: "2", offset: "1" }), {
+      ok: true,
+      settings: { stride: 8, elementBytes: 2, offset: 1 },
+    });
     for (const bad of ["", "-1", "0", "1e40", "text", "2.5", "65"]) {
       const r = readCoalescingControls({ stride: bad, elementBytes: "4", offset: "0" });
       assert.equal(r.ok, false, bad);
     }
   });
   it("draws one sector box per touched sector and states the model's numbers", () => {
-    for (const [stride, sectors] of [[1, 4], [2, 8], [8, 32]] as const) {
+    for (const [stride, sectors] of [
+      [1, 4],
+      [2, 8],
+      [8, 32],
+    ] as const) {
       const root = newRoot();
       const settings = coalescingWidget.parseSettings({ stride });
       coalescingWidget.renderStatic(root, settings);
@@ -39,6 +48,9 @@ describe("coalescing widget", () => {
     }
     const root = newRoot();
     coalescingWidget.renderStatic(root, { stride: 1, elementBytes: 4, offset: 1 });
-    assert.match(root.querySelector(".coalescing-readout")!.textContent!, /touches 5 sectors of 32 bytes, 160 bytes moved, 80% of them used/);
+    assert.match(
+      root.querySelector(".coalescing-readout")!.textContent!,
+      /touches 5 sectors of 32 bytes, 160 bytes moved, 80% of them used/,
+    );
   });
 });

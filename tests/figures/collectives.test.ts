@@ -19,7 +19,12 @@ function root(): Element {
 
 describe("collectives settings", () => {
   it("defaults to a 4-GPU ring all-reduce of 64 MB at step 1", () => {
-    assert.deepEqual(collectivesWidget.parseSettings({}), { collective: "all-reduce", ranks: 4, messageMB: 64, step: 1 });
+    assert.deepEqual(collectivesWidget.parseSettings({}), {
+      collective: "all-reduce",
+      ranks: 4,
+      messageMB: 64,
+      step: 1,
+    });
   });
   it("rejects bad settings naming the field", () => {
     const bad: [unknown, string][] = [
@@ -33,7 +38,11 @@ describe("collectives settings", () => {
       [{ colour: "red" }, "colour"],
     ];
     for (const [raw, field] of bad) {
-      assert.throws(() => collectivesWidget.parseSettings(raw), (e: unknown) => e instanceof WidgetSettingsError && e.message.includes(field), JSON.stringify(raw));
+      assert.throws(
+        () => collectivesWidget.parseSettings(raw),
+        (e: unknown) => e instanceof WidgetSettingsError && e.message.includes(field),
+        JSON.stringify(raw),
+      );
     }
   });
 });
@@ -80,7 +89,10 @@ describe("collectives drawing and text", () => {
       summarizeCollectives({ collective: "all-reduce", ranks: 4, messageMB: 64, step: 1 }),
       "All-reduce (ring) on 4 GPUs, ring, 6 steps. Step 1 of 6: 4 messages, the busiest GPU link carries 16 MB. Over the whole collective the busiest GPU sends 96 MB of an S = 64 MB message. That is 1.5 × S, the nccl-tests bus-bandwidth factor.",
     );
-    assert.match(summarizeCollectives({ collective: "barrier", ranks: 5, messageMB: 64, step: 0 }), /^Barrier on 5 GPUs, dissemination, 3 steps\. Step 0 of 3\./);
+    assert.match(
+      summarizeCollectives({ collective: "barrier", ranks: 5, messageMB: 64, step: 0 }),
+      /^Barrier on 5 GPUs, dissemination, 3 steps\. Step 0 of 3\./,
+    );
   });
   it("labels and byte formats", () => {
     assert.equal(cellLabel("all-reduce", 4, { chunk: 2, sources: [0, 3] }), "c2 2/4");
@@ -88,6 +100,9 @@ describe("collectives drawing and text", () => {
     assert.equal(formatMB(16e6), "16 MB");
     assert.equal(formatMB(5.333e6), "5.33 MB");
     assert.equal(formatMB(2.5e9), "2.5 GB");
-    assert.equal(transferLines(scheduleFor({ collective: "gather", ranks: 3, messageMB: 3 }), 1)[0], "GPU 1 → GPU 0: chunk 1 (1 MB); GPU 0 stores it.");
+    assert.equal(
+      transferLines(scheduleFor({ collective: "gather", ranks: 3, messageMB: 3 }), 1)[0],
+      "GPU 1 → GPU 0: chunk 1 (1 MB); GPU 0 stores it.",
+    );
   });
 });

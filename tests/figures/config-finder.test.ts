@@ -20,10 +20,23 @@ const newDocument = () => parseHTML("<!doctype html><html><body></body></html>")
 describe("config-finder settings", () => {
   it("defaults to the chapter's case and accepts valid overrides", () => {
     assert.deepEqual(configFinderWidget.parseSettings({}), configFinderDefaults);
-    assert.deepEqual(configFinderWidget.parseSettings({ model: "mixtral-8x7b", gpuCount: 128 }), { ...configFinderDefaults, model: "mixtral-8x7b", gpuCount: 128 });
+    assert.deepEqual(configFinderWidget.parseSettings({ model: "mixtral-8x7b", gpuCount: 128 }), {
+      ...configFinderDefaults,
+      model: "mixtral-8x7b",
+      gpuCount: 128,
+    });
   });
   it("rejects unknown models and GPUs, DeepSeek-V3, bad numbers and unknown keys", () => {
-    for (const raw of [{ model: "gpt-5" }, { model: "deepseek-v3" }, { gpu: "tpu" }, { gpuCount: 0 }, { gpuCount: 2.5 }, { seqLength: 1e40 }, { globalBatch: "8" }, { tp: 8 }]) {
+    for (const raw of [
+      { model: "gpt-5" },
+      { model: "deepseek-v3" },
+      { gpu: "tpu" },
+      { gpuCount: 0 },
+      { gpuCount: 2.5 },
+      { seqLength: 1e40 },
+      { globalBatch: "8" },
+      { tp: 8 },
+    ]) {
       assert.throws(() => configFinderWidget.parseSettings(raw), WidgetSettingsError, JSON.stringify(raw));
     }
   });
@@ -39,7 +52,13 @@ describe("config-finder settings", () => {
 
 describe("config-finder drawing", () => {
   const result = runConfigFinder(configFinderDefaults);
-  const expected = searchConfigurations({ config: findModelPreset("llama-3.1-70b")!.config, gpu: findGpu("h100-sxm")!, gpuCount: 256, seqLength: 8192, globalBatchSequences: 512 });
+  const expected = searchConfigurations({
+    config: findModelPreset("llama-3.1-70b")!.config,
+    gpu: findGpu("h100-sxm")!,
+    gpuCount: 256,
+    seqLength: 8192,
+    globalBatchSequences: 512,
+  });
 
   it("runs the model's search", () => {
     assert.equal(result.ranked.length, expected.ranked.length);
@@ -56,8 +75,14 @@ describe("config-finder drawing", () => {
     const text = explainConfigFinder(configFinderDefaults, result);
     assert.match(text, /^Fastest under this model: DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3/);
     assert.match(text, /takes 18\.24 s: 18\.15 s of compute, 0 s of pipeline bubble \(\(p − 1\)\/m = 0\.000\)/);
-    assert.match(text, /MFU 43\.7%, 51\.6 GB per GPU of 72 GB usable\. 2,400 configurations fit\. 5,976 configurations tried: 336 cannot split/);
-    const none = explainConfigFinder({ ...configFinderDefaults, gpuCount: 1 }, runConfigFinder({ ...configFinderDefaults, gpuCount: 1 }));
+    assert.match(
+      text,
+      /MFU 43\.7%, 51\.6 GB per GPU of 72 GB usable\. 2,400 configurations fit\. 5,976 configurations tried: 336 cannot split/,
+    );
+    const none = explainConfigFinder(
+      { ...configFinderDefaults, gpuCount: 1 },
+      runConfigFinder({ ...configFinderDefaults, gpuCount: 1 }),
+    );
     assert.match(none, /^Nothing fits: Llama 3\.1 70B on 1 GPUs\./);
   });
 
@@ -69,9 +94,14 @@ describe("config-finder drawing", () => {
       const svg = root.querySelector("svg")!;
       assert.equal(svg.getAttribute("viewBox"), `0 0 ${width} ${width < 560 ? 318 : 300}`);
       assert.equal(svg.getAttribute("aria-labelledby"), "t-title t-desc");
-      assert.match(root.querySelector("desc")!.textContent!, /^1\. DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3 · b 1 · m 8 · no recompute: 18\.24 s per step, of which 18\.15 s compute\./);
+      assert.match(
+        root.querySelector("desc")!.textContent!,
+        /^1\. DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3 · b 1 · m 8 · no recompute: 18\.24 s per step, of which 18\.15 s compute\./,
+      );
       const labels = [...root.querySelectorAll("text")].map((t) => t.textContent);
-      assert.ok(labels.includes(width < 560 ? "1. DP64 TP1 PP1 CP4 Z3 b1 m8 none" : `1. ${configLabel(result.ranked[0])}`));
+      assert.ok(
+        labels.includes(width < 560 ? "1. DP64 TP1 PP1 CP4 Z3 b1 m8 none" : `1. ${configLabel(result.ranked[0])}`),
+      );
       assert.ok(!svg.outerHTML.includes("NaN") && !svg.outerHTML.includes("undefined"));
     }
   });

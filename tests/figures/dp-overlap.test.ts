@@ -33,7 +33,7 @@ describe("the chapter's code-drawn figures", () => {
       const t = panel.timeline;
       assert.ok(svg.includes(`step ${formatDuration(t.stepSeconds)}, exposed ${formatDuration(t.exposedCommSeconds)}`));
     }
-    assert.ok(svg.includes("<title id=\"dp-timelines-title\">"));
+    assert.ok(svg.includes('<title id="dp-timelines-title">'));
     assert.ok(!/NaN|undefined|Infinity/.test(svg));
     assert.ok(!/NaN|undefined|Infinity/.test(renderChapterFigures(newDocument())["scaling.svg"]));
   });
@@ -57,7 +57,10 @@ describe("formatDuration and mergeRuns", () => {
       ],
       0.01,
     );
-    assert.deepEqual(runs, [{ start: 0, end: 2 }, { start: 3, end: 4 }]);
+    assert.deepEqual(runs, [
+      { start: 0, end: 2 },
+      { start: 3, end: 4 },
+    ]);
   });
 });
 

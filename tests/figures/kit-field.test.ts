@@ -5,7 +5,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { looksNumeric, parseNumberField, parseOptionalNumberField, readNumber, ruleText } from "../../src/figures/kit/field.ts";
+import {
+  looksNumeric,
+  parseNumberField,
+  parseOptionalNumberField,
+  readNumber,
+  ruleText,
+} from "../../src/figures/kit/field.ts";
 import { darkPalette, lightPalette, paletteNames } from "../../src/figures/kit/palette.ts";
 
 test("readNumber accepts signs, exponents and thousands separators, and nothing else", () => {
@@ -15,7 +21,8 @@ test("readNumber accepts signs, exponents and thousands separators, and nothing 
   assert.equal(readNumber("−3"), -3);
   assert.equal(readNumber("6.1e-5"), 6.1e-5);
   assert.ok(Object.is(readNumber("-0"), 0));
-  for (const bad of ["abc", "", "NaN", "Infinity", "1e400", "1,,000", "12 GB", "0x10", "--1", ",5"]) assert.equal(readNumber(bad), null, bad);
+  for (const bad of ["abc", "", "NaN", "Infinity", "1e400", "1,,000", "12 GB", "0x10", "--1", ",5"])
+    assert.equal(readNumber(bad), null, bad);
   assert.equal(looksNumeric("1e400"), true);
   assert.equal(looksNumeric("abc"), false);
 });
@@ -24,9 +31,16 @@ test("parseNumberField refuses empty, non-numbers, non-finite and out-of-range v
   const rule = { integer: true, min: 1, max: 1024, example: "8" };
   assert.deepEqual(parseNumberField("1,024", rule), { ok: true, value: 1024 });
   assert.equal(ruleText(rule), "Enter a whole number from 1 to 1,024, for example 8.");
-  assert.deepEqual(parseNumberField("", rule), { ok: false, message: "Enter a whole number from 1 to 1,024, for example 8." });
-  assert.deepEqual(parseNumberField("abc", rule), { ok: false, message: "“abc” is not a number. Enter a whole number from 1 to 1,024, for example 8." });
-  for (const bad of ["0", "2.5", "1025", "1e40", "1e400", "-1"]) assert.equal(parseNumberField(bad, rule).ok, false, bad);
+  assert.deepEqual(parseNumberField("", rule), {
+    ok: false,
+    message: "Enter a whole number from 1 to 1,024, for example 8.",
+  });
+  assert.deepEqual(parseNumberField("abc", rule), {
+    ok: false,
+    message: "“abc” is not a number. Enter a whole number from 1 to 1,024, for example 8.",
+  });
+  for (const bad of ["0", "2.5", "1025", "1e40", "1e400", "-1"])
+    assert.equal(parseNumberField(bad, rule).ok, false, bad);
   assert.equal(ruleText({ above: 0, max: 100 }), "Enter a number above 0 and at most 100.");
   assert.deepEqual(parseNumberField("0", { above: 0 }), { ok: false, message: "Enter a number above 0." });
   assert.deepEqual(parseOptionalNumberField(" ", { min: 0 }), { ok: true, value: null });

@@ -32,7 +32,14 @@ test("byte, count, percent and duration formats use decimal units unless GiB is 
 });
 
 test("every format refuses NaN and infinities instead of printing them", () => {
-  for (const f of [formatNumber, formatInteger, formatPercent, formatCount, formatSeconds, (x: number) => formatBytes(x)]) {
+  for (const f of [
+    formatNumber,
+    formatInteger,
+    formatPercent,
+    formatCount,
+    formatSeconds,
+    (x: number) => formatBytes(x),
+  ]) {
     assert.throws(() => f(Number.NaN), RangeError);
     assert.throws(() => f(Number.POSITIVE_INFINITY), RangeError);
   }

@@ -2,9 +2,22 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { parseHTML } from "linkedom";
-import { MODEL_PRESETS, countParameters, findGpu, modelStateBytes, parseModelConfig, trainingMemory } from "../../src/model/index.ts";
+import {
+  MODEL_PRESETS,
+  countParameters,
+  findGpu,
+  modelStateBytes,
+  parseModelConfig,
+  trainingMemory,
+} from "../../src/model/index.ts";
 import { memoryControls, memoryDefaults, type MemoryExplorerState } from "../../src/figures/memory-explorer/state.ts";
-import { computeMemoryView, formatBytes, memoryCurve, summarizeMemory, verdictOf } from "../../src/figures/memory-explorer/view.ts";
+import {
+  computeMemoryView,
+  formatBytes,
+  memoryCurve,
+  summarizeMemory,
+  verdictOf,
+} from "../../src/figures/memory-explorer/view.ts";
 import { parseMemorySettings } from "../../src/figures/memory-explorer/settings.ts";
 import { decodeMemoryState, encodeMemoryState } from "../../src/figures/memory-explorer/url.ts";
 import { controlValuesOf, readConfigText, readMemoryControls } from "../../src/figures/memory-explorer/controls.ts";
@@ -35,12 +48,18 @@ function settingsError(raw: unknown): WidgetSettingsError {
 describe("memory-explorer: numbers from the model", () => {
   test("chapter 2's running example (Llama 3.2 1B, s = 4,096, b = 4, bf16, FlashAttention) totals 48.2 GB and fits an H100 at 60%", () => {
     const view = computeMemoryView(state({ preset: "llama-3.2-1b", microBatch: 4 }));
-    const direct = trainingMemory(MODEL_PRESETS.find((p) => p.id === "llama-3.2-1b")!.config, { seqLength: 4096, microBatchSize: 4 });
+    const direct = trainingMemory(MODEL_PRESETS.find((p) => p.id === "llama-3.2-1b")!.config, {
+      seqLength: 4096,
+      microBatchSize: 4,
+    });
     assert.deepEqual(view.memory.perGpu, direct.perGpu);
     assert.equal(formatBytes(view.memory.perGpu.total), "48.2 GB");
     assert.equal(view.verdict.kind, "fits");
     assert.equal(view.verdict.text, "Fits: 48.2 GB of 80 GB (60%).");
-    assert.equal(view.rows.reduce((s, r) => s + r.bytes, 0), view.memory.perGpu.total);
+    assert.equal(
+      view.rows.reduce((s, r) => s + r.bytes, 0),
+      view.memory.perGpu.total,
+    );
   });
 
   test("one GPU holds every published parameter: Llama 3.1 8B's 8,030,261,248", () => {
@@ -61,14 +80,25 @@ describe("memory-explorer: numbers from the model", () => {
   });
 
   test("each formula's substituted numbers reproduce the model's value (dense model, every ZeRO stage, TP and PP)", () => {
-    for (const [zero, dp, tp, pp] of [[0, 1, 1, 1], [1, 8, 1, 1], [2, 16, 2, 1], [3, 64, 8, 1], [1, 8, 4, 4]] as const) {
+    for (const [zero, dp, tp, pp] of [
+      [0, 1, 1, 1],
+      [1, 8, 1, 1],
+      [2, 16, 2, 1],
+      [3, 64, 8, 1],
+      [1, 8, 4, 4],
+    ] as const) {
       const v = computeMemoryView(state({ preset: "llama-3.1-70b", zero, dp, tp, pp, microbatches: 8 }));
       const st = v.memory.stages[v.memory.peakStage];
       const beta = { parameters: 2, gradients: 2, optimizer: 12 };
       const sharded = { parameters: zero >= 3, gradients: zero >= 2, optimizer: zero >= 1 };
       for (const key of ["parameters", "gradients", "optimizer"] as const) {
         const row = v.rows.find((r) => r.key === key)!;
-        assertApprox((st.parameterCount * beta[key]) / (sharded[key] ? dp : 1), row.bytes, { rel: 1e-6 }, `${key} z${zero} d${dp} t${tp} p${pp}`);
+        assertApprox(
+          (st.parameterCount * beta[key]) / (sharded[key] ? dp : 1),
+          row.bytes,
+          { rel: 1e-6 },
+          `${key} z${zero} d${dp} t${tp} p${pp}`,
+        );
         assert.ok(row.formula.includes(`× ${beta[key]} bytes`), row.formula);
         assert.equal(row.formula.includes(`÷ ${dp} (ZeRO`), sharded[key] && dp > 1, row.formula);
       }
@@ -101,7 +131,10 @@ describe("memory-explorer: numbers from the model", () => {
   test("the memory curve is the model's total at each sequence length, includes the current point, and leaves gaps (not NaN) where the model refuses", () => {
     const s = state({ preset: "llama-3.2-1b", seqLength: 6000 });
     const curve = memoryCurve(s, "seqLength");
-    assert.deepEqual(curve.map((p) => p.x), [512, 1024, 2048, 4096, 6000, 8192, 16384, 32768, 65536, 131072]);
+    assert.deepEqual(
+      curve.map((p) => p.x),
+      [512, 1024, 2048, 4096, 6000, 8192, 16384, 32768, 65536, 131072],
+    );
     for (const p of curve) {
       const m = trainingMemory(MODEL_PRESETS.find((x) => x.id === "llama-3.2-1b")!.config, { seqLength: p.x });
       assert.equal(p.total, m.perGpu.total);
@@ -110,7 +143,10 @@ describe("memory-explorer: numbers from the model", () => {
     assert.equal(withCp.find((p) => p.x === 4096)!.total, null);
     assert.ok(withCp.find((p) => p.x === 3072)!.total! > 0);
     const byBatch = memoryCurve(state({}), "microBatch");
-    assert.deepEqual(byBatch.map((p) => p.x), [1, 2, 4, 8, 16, 32, 64]);
+    assert.deepEqual(
+      byBatch.map((p) => p.x),
+      [1, 2, 4, 8, 16, 32, 64],
+    );
     assert.ok(byBatch.every((p, i) => i === 0 || p.total! > byBatch[i - 1].total!));
   });
 
@@ -126,8 +162,17 @@ describe("memory-explorer: numbers from the model", () => {
 describe("memory-explorer: settings", () => {
   test("defaults and a chapter's settings with hide and lock", () => {
     const s = parseMemorySettings({});
-    assert.deepEqual({ ...s, hide: undefined, lock: undefined }, { ...memoryDefaults, hide: undefined, lock: undefined });
-    const c = parseMemorySettings({ preset: "llama-3.1-8b", zero: 3, dp: 64, hide: ["tp", "pp", "cp", "ep"], lock: ["precision"] });
+    assert.deepEqual(
+      { ...s, hide: undefined, lock: undefined },
+      { ...memoryDefaults, hide: undefined, lock: undefined },
+    );
+    const c = parseMemorySettings({
+      preset: "llama-3.1-8b",
+      zero: 3,
+      dp: 64,
+      hide: ["tp", "pp", "cp", "ep"],
+      lock: ["precision"],
+    });
     assert.equal(c.zero, 3);
     assert.equal(c.dp, 64);
     assert.deepEqual(c.hide, ["tp", "pp", "cp", "ep"]);
@@ -195,7 +240,22 @@ describe("memory-explorer: URL state", () => {
   });
 
   test("every value from a link is validated; any bad one rejects the link with a message", () => {
-    for (const bad of ["dp:0", "dp:1e40", "dp:-3", "dp:abc", "dp:", "zero:9", "preset:llama-9", "gpu:tpu", "sp:maybe", "tp:3", "nonsense:1", "preset:custom", "preset:custom,config:!!!", "preset:custom,config:e30"]) {
+    for (const bad of [
+      "dp:0",
+      "dp:1e40",
+      "dp:-3",
+      "dp:abc",
+      "dp:",
+      "zero:9",
+      "preset:llama-9",
+      "gpu:tpu",
+      "sp:maybe",
+      "tp:3",
+      "nonsense:1",
+      "preset:custom",
+      "preset:custom,config:!!!",
+      "preset:custom,config:e30",
+    ]) {
       const r = decodeMemoryState(bad, memoryDefaults);
       assert.equal(r.ok, false, bad);
       if (!r.ok) assert.match(r.message, /^The settings in this page’s link were not used: setting "/, bad);
@@ -216,7 +276,17 @@ describe("memory-explorer: URL state", () => {
 
 describe("memory-explorer: controls", () => {
   test("the form values of a state read back to the same state and view", () => {
-    const s = state({ preset: "llama-3.1-70b", tp: 8, sp: true, pp: 4, schedule: "interleaved", microbatches: 8, chunks: 2, zero: 1, dp: 8 });
+    const s = state({
+      preset: "llama-3.1-70b",
+      tp: 8,
+      sp: true,
+      pp: 4,
+      schedule: "interleaved",
+      microbatches: 8,
+      chunks: 2,
+      zero: 1,
+      dp: 8,
+    });
     const r = readMemoryControls(controlValuesOf(s));
     assert.ok(r.ok);
     if (r.ok) {
@@ -282,15 +352,25 @@ describe("memory-explorer: controls", () => {
   test("fuzz: any text in any field gives a view with finite numbers or named problems", () => {
     const textFields = memoryControls.filter((c) => c !== "fp32GradAccum" && c !== "sp");
     fc.assert(
-      fc.property(fc.constantFrom(...textFields), fc.oneof(fc.string(), fc.double().map(String), fc.integer().map(String)), (field, value) => {
-        const r = readMemoryControls({ ...controlValuesOf(state({ preset: "llama-3.2-1b" })), [field]: value });
-        if (r.ok) {
-          for (const k of ["parameters", "gradients", "optimizer", "activations", "total"] as const) assert.ok(Number.isFinite(r.view.memory.perGpu[k]));
-          assert.ok(!/NaN|undefined|Infinity/.test(summarizeMemory(r.view)));
-        } else {
-          assert.ok(r.problems.length > 0 && r.problems.every((p) => (memoryControls as readonly string[]).includes(p.control) && p.message.length > 0));
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...textFields),
+        fc.oneof(fc.string(), fc.double().map(String), fc.integer().map(String)),
+        (field, value) => {
+          const r = readMemoryControls({ ...controlValuesOf(state({ preset: "llama-3.2-1b" })), [field]: value });
+          if (r.ok) {
+            for (const k of ["parameters", "gradients", "optimizer", "activations", "total"] as const)
+              assert.ok(Number.isFinite(r.view.memory.perGpu[k]));
+            assert.ok(!/NaN|undefined|Infinity/.test(summarizeMemory(r.view)));
+          } else {
+            assert.ok(
+              r.problems.length > 0 &&
+                r.problems.every(
+                  (p) => (memoryControls as readonly string[]).includes(p.control) && p.message.length > 0,
+                ),
+            );
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -315,21 +395,28 @@ describe("memory-explorer: static drawing", () => {
   test("with pipeline parallelism there is one bar per stage and the fullest is labelled", () => {
     const root = render({ preset: "llama-3.1-70b", tp: 8, pp: 4, microbatches: 8, zero: 1, dp: 8 });
     assert.equal(root.querySelectorAll("svg.mx-bars g.mx-bar").length, 4);
-    const view = computeMemoryView(parseMemorySettings({ preset: "llama-3.1-70b", tp: 8, pp: 4, microbatches: 8, zero: 1, dp: 8 }));
+    const view = computeMemoryView(
+      parseMemorySettings({ preset: "llama-3.1-70b", tp: 8, pp: 4, microbatches: 8, zero: 1, dp: 8 }),
+    );
     assert.match(root.querySelector("svg.mx-bars")!.textContent!, new RegExp(`fullest: ${view.memory.peakStage + 1}`));
     assert.ok(root.querySelector("svg.mx-bars")!.textContent!.includes(formatBytes(view.memory.perGpu.total)));
   });
 
   test("a model far over the GPU still draws finite bars (Llama 3.1 405B on one GPU)", () => {
     const root = render({ preset: "llama-3.1-405b" });
-    assert.match(root.querySelector("p.mx-verdict")!.textContent!, /^Out of memory: 6\.76 TB needed, the H100 SXM5 has 80 GB\.$/);
+    assert.match(
+      root.querySelector("p.mx-verdict")!.textContent!,
+      /^Out of memory: 6\.76 TB needed, the H100 SXM5 has 80 GB\.$/,
+    );
     for (const rect of root.querySelectorAll("rect")) {
-      for (const attr of ["x", "y", "width", "height"]) assert.ok(Number.isFinite(Number(rect.getAttribute(attr) ?? 0)), `${attr}`);
+      for (const attr of ["x", "y", "width", "height"])
+        assert.ok(Number.isFinite(Number(rect.getAttribute(attr) ?? 0)), `${attr}`);
     }
   });
 
   test("model parameters per preset are the published ones", () => {
-    for (const p of MODEL_PRESETS) assert.equal(countParameters(parseModelConfig(p.config).architecture).total, p.publishedTotal, p.id);
+    for (const p of MODEL_PRESETS)
+      assert.equal(countParameters(parseModelConfig(p.config).architecture).total, p.publishedTotal, p.id);
     void GB;
   });
 });
@@ -346,11 +433,22 @@ describe("memory-explorer: the numbers the browser tests expect", () => {
       [{ ...one, fp32GradAccum: true }, "Fits: 53.1 GB of 80 GB (66%)."],
       [{ ...one, preset: "llama-3.2-3b" }, "Out of memory: 101.3 GB needed, the H100 SXM5 has 80 GB."],
       [{ ...one, gpu: "a100-sxm-40gb" }, "Out of memory: 48.2 GB needed, the A100 SXM4 has 40 GB."],
-      [{ ...one, seqLength: 8192 }, "Fits only just: 76.6 GB of 80 GB (96%), little room for the CUDA context and fragmentation."],
+      [
+        { ...one, seqLength: 8192 },
+        "Fits only just: 76.6 GB of 80 GB (96%), little room for the CUDA context and fragmentation.",
+      ],
       [{ zero: 3, dp: 8 }, "Fits: 36.5 GB of 80 GB (46%)."],
       [{ zero: 3, dp: 16 }, "Fits: 28.5 GB of 80 GB (36%)."],
-      [{ ...one, preset: "custom", config: { model_type: "gpt2", n_embd: 1024, n_head: 16, n_layer: 24, vocab_size: 50257, n_positions: 1024 } }, "Fits: 21.9 GB of 80 GB (27%)."],
+      [
+        {
+          ...one,
+          preset: "custom",
+          config: { model_type: "gpt2", n_embd: 1024, n_head: 16, n_layer: 24, vocab_size: 50257, n_positions: 1024 },
+        },
+        "Fits: 21.9 GB of 80 GB (27%).",
+      ],
     ];
-    for (const [over, text] of cases) assert.equal(computeMemoryView(state(over)).verdict.text, text, JSON.stringify(over));
+    for (const [over, text] of cases)
+      assert.equal(computeMemoryView(state(over)).verdict.text, text, JSON.stringify(over));
   });
 });

@@ -83,9 +83,20 @@ test("validateControls: hostile input is rejected per field, never reaches the m
   const dropless = validateControls({ ...good, capacityFactor: "garbage" }, true);
   assert.ok(dropless.ok && dropless.settings.capacityFactor === null);
   for (const [field, value] of [
-    ["tokens", "-5"], ["tokens", "0"], ["tokens", "1e40"], ["tokens", "abc"], ["tokens", ""], ["tokens", "510"],
-    ["topK", "9"], ["topK", "1.5"], ["capacityFactor", "0"], ["capacityFactor", "1e40"], ["capacityFactor", ""],
-    ["skew", "-1"], ["seed", "-1"], ["seed", "NaN"],
+    ["tokens", "-5"],
+    ["tokens", "0"],
+    ["tokens", "1e40"],
+    ["tokens", "abc"],
+    ["tokens", ""],
+    ["tokens", "510"],
+    ["topK", "9"],
+    ["topK", "1.5"],
+    ["capacityFactor", "0"],
+    ["capacityFactor", "1e40"],
+    ["capacityFactor", ""],
+    ["skew", "-1"],
+    ["seed", "-1"],
+    ["seed", "NaN"],
   ] as const) {
     const r = validateControls({ ...good, [field]: value }, false);
     assert.ok(!r.ok, `${field}=${value}`);

@@ -9,7 +9,9 @@ import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { decodeBits, encodeNumber } from "../../src/model/index.ts";
 
 function render(raw: unknown, width?: number) {
-  const { document } = parseHTML("<!doctype html><html><body><div id='nf' data-widget='number-formats'></div></body></html>");
+  const { document } = parseHTML(
+    "<!doctype html><html><body><div id='nf' data-widget='number-formats'></div></body></html>",
+  );
   const root = document.getElementById("nf")!;
   numberFormatsWidget.renderStatic(root, numberFormatsWidget.parseSettings(raw));
   void width;
@@ -31,7 +33,11 @@ describe("number-formats settings", () => {
       [{ saturate: "yes" }, "saturate"],
     ];
     for (const [raw, field] of cases) {
-      assert.throws(() => numberFormatsWidget.parseSettings(raw), (e: unknown) => e instanceof WidgetSettingsError && e.field === field, JSON.stringify(raw));
+      assert.throws(
+        () => numberFormatsWidget.parseSettings(raw),
+        (e: unknown) => e instanceof WidgetSettingsError && e.field === field,
+        JSON.stringify(raw),
+      );
     }
   });
 });
@@ -73,7 +79,10 @@ describe("numberFormatsView() takes every number from the model", () => {
       const v = decodeBits("fp8-e4m3", b);
       if (v >= 1 / 32 && v <= 1 / 8) expected.push(v);
     }
-    assert.deepEqual(view.strip.ticks, expected.sort((a, b) => a - b));
+    assert.deepEqual(
+      view.strip.ticks,
+      expected.sort((a, b) => a - b),
+    );
     assert.equal(view.strip.count, 17);
     assert.equal(view.strip.stored, encodeNumber("fp8-e4m3", 0.1).value);
   });

@@ -27,8 +27,14 @@ test("every static figure has a title, a description, no NaN/undefined, and the 
   }
   const bpp = figures["bytes-per-parameter.svg"]!;
   assert.match(bpp, /fp32: weights 4, gradients 4, Adam moments 8; 16 bytes in total\./);
-  assert.match(bpp, /bf16 mixed precision: weights 2, gradients 2, fp32 master weights 4, Adam moments 8; 16 bytes in total\./);
-  assert.match(bpp, /bf16, fp32 gradients: weights 2, fp32 gradients 4, fp32 master weights 4, Adam moments 8; 18 bytes in total\./);
+  assert.match(
+    bpp,
+    /bf16 mixed precision: weights 2, gradients 2, fp32 master weights 4, Adam moments 8; 16 bytes in total\./,
+  );
+  assert.match(
+    bpp,
+    /bf16, fp32 gradients: weights 2, fp32 gradients 4, fp32 master weights 4, Adam moments 8; 18 bytes in total\./,
+  );
   assert.match(bpp, /fp32 gradient buffer 4, fp32 master weights 4, Adam moments 8; 20 bytes in total\./);
   const mtl = figures["memory-timeline.svg"]!;
   assert.match(mtl, /Peak of step 1: 35\.8 GB; peak of step 2: 45\.7 GB\./);
@@ -42,7 +48,13 @@ test("bytes-per-parameter layouts sum to 16, 16, 18 and 20", () => {
 });
 
 test("memory timeline schedule: activations peak at the end of the forward pass, moments appear in the first optimizer step, gradients are freed by zero_grad", () => {
-  const input: MemoryTimelineInput = { modelName: "m", weightsBytes: 10, gradientBytes: 2, momentBytes: 4, activationBytes: 8 };
+  const input: MemoryTimelineInput = {
+    modelName: "m",
+    weightsBytes: 10,
+    gradientBytes: 2,
+    momentBytes: 4,
+    activationBytes: 8,
+  };
   assert.deepEqual(memoryAt(input, 0), { t: 0, weights: 10, moments: 0, grads: 0, acts: 0 });
   assert.equal(memoryAt(input, 1).acts, 8);
   assert.equal(memoryAt(input, 2).acts, 4);

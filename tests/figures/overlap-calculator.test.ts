@@ -1,7 +1,13 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
-import { computeOverlap, defaultOverlapSettings, formatSeconds, overlapCalculatorWidget, validateOverlapControls } from "../../src/figures/overlap-calculator.ts";
+import {
+  computeOverlap,
+  defaultOverlapSettings,
+  formatSeconds,
+  overlapCalculatorWidget,
+  validateOverlapControls,
+} from "../../src/figures/overlap-calculator.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { findGpu, findModelPreset, overlapRatios } from "../../src/model/index.ts";
 
@@ -25,7 +31,16 @@ describe("overlap-calculator", () => {
     assert.ok(r.ok);
     const h100 = findGpu("h100-sxm")!;
     const direct = overlapRatios(findModelPreset("llama-3.1-8b")!.config, {
-      setup: { tp: 1, pp: 1, dp: 64, zeroStage: 3, microBatchSize: 1, seqLength: 4096, microbatches: 2, sequenceParallel: false },
+      setup: {
+        tp: 1,
+        pp: 1,
+        dp: 64,
+        zeroStage: 3,
+        microBatchSize: 1,
+        seqLength: 4096,
+        microbatches: 2,
+        sequenceParallel: false,
+      },
       peakFlopsPerSecond: h100.bf16FlopsPerSecond,
       mfu: 0.4,
       bandwidths: { dpBusBytesPerSecond: 50e9, tpBusBytesPerSecond: 450e9, ppBytesPerSecond: 50e9 },
@@ -37,7 +52,9 @@ describe("overlap-calculator", () => {
     const { document } = parseHTML("<!doctype html><html><body><div id='w'></div></body></html>");
     const root = document.getElementById("w") as unknown as Element;
     overlapCalculatorWidget.renderStatic(root, { ...defaultOverlapSettings, tp: 8, pp: 2 });
-    const rows = [...root.querySelectorAll(".ovl-table tbody tr")].map((tr) => tr.querySelector("th")!.textContent + " | " + tr.querySelectorAll("td")[3]!.textContent);
+    const rows = [...root.querySelectorAll(".ovl-table tbody tr")].map(
+      (tr) => tr.querySelector("th")!.textContent + " | " + tr.querySelectorAll("td")[3]!.textContent,
+    );
     assert.equal(rows.length, 4);
     assert.match(rows[0]!, /^DP gradient reduction \| $/);
     assert.match(rows[1]!, /^ZeRO-3 layer gather \| (can hide|exposed)$/);

@@ -37,7 +37,10 @@ describe("pipeline-explorer: the model's layout and the closed forms", () => {
     assert.deepEqual(afab.result.peakInFlight, [8, 8, 8, 8]);
     const oneF = computePipelineView(state({}));
     assert.deepEqual(oneF.result.peakInFlight, [4, 3, 2, 1]);
-    assert.deepEqual(oneF.result, pipelineSchedule({ schedule: "1f1b", stages: 4, microbatches: 8, forward: 1, backward: 1, weightGrad: 1 }));
+    assert.deepEqual(
+      oneF.result,
+      pipelineSchedule({ schedule: "1f1b", stages: 4, microbatches: 8, forward: 1, backward: 1, weightGrad: 1 }),
+    );
   });
 
   test("interleaved, p = 4, m = 16, v = 2 (chapter 6): 3/32 = 9.4%, as measured", () => {
@@ -98,9 +101,15 @@ describe("pipeline-explorer: settings, URL and controls", () => {
       [{ speed: 2 }, "speed"],
     ];
     for (const [raw, field] of cases) {
-      assert.throws(() => parsePipelineSettings(raw), (e: unknown) => e instanceof WidgetSettingsError && e.field === field, JSON.stringify(raw));
+      assert.throws(
+        () => parsePipelineSettings(raw),
+        (e: unknown) => e instanceof WidgetSettingsError && e.field === field,
+        JSON.stringify(raw),
+      );
     }
-    assert.deepEqual(parsePipelineSettings({ schedule: "dualpipe", microbatches: 12, lock: ["schedule"] }).lock, ["schedule"]);
+    assert.deepEqual(parsePipelineSettings({ schedule: "dualpipe", microbatches: 12, lock: ["schedule"] }).lock, [
+      "schedule",
+    ]);
   });
 
   test("URL: differences only, restored exactly; every bad value rejects the link", () => {
@@ -109,7 +118,15 @@ describe("pipeline-explorer: settings, URL and controls", () => {
     const text = encodePipelineState(s, base);
     assert.equal(text, "schedule:dualpipe,microbatches:12,forwardBackward:2.5");
     assert.deepEqual(decodePipelineState(text, base), { ok: true, state: s, ignored: [] });
-    for (const bad of ["stages:0", "stages:1e40", "stages:x", "schedule:gpipe", "schedule:interleaved,microbatches:6", "speed:2", "forward:-1"]) {
+    for (const bad of [
+      "stages:0",
+      "stages:1e40",
+      "stages:x",
+      "schedule:gpipe",
+      "schedule:interleaved,microbatches:6",
+      "speed:2",
+      "forward:-1",
+    ]) {
       assert.equal(decodePipelineState(bad, base).ok, false, bad);
     }
     const fixed = decodePipelineState("schedule:1f1b,stages:8", base, ["schedule"]);
@@ -122,7 +139,10 @@ describe("pipeline-explorer: settings, URL and controls", () => {
         if (name === "forwardBackward" && value === "") continue; // empty means F + B + W
         if (name === "weightGrad" && value === "0") continue; // 0 is valid for unsplit schedules
         const schedule = name === "chunks" ? "interleaved" : name === "forwardBackward" ? "dualpipe" : "1f1b";
-        const values = { ...pipelineControlValuesOf(state({ schedule, microbatches: schedule === "dualpipe" ? 8 : 8 })), [name]: value };
+        const values = {
+          ...pipelineControlValuesOf(state({ schedule, microbatches: schedule === "dualpipe" ? 8 : 8 })),
+          [name]: value,
+        };
         const r = readPipelineControls(values);
         assert.equal(r.ok, false, `${name}=${value}`);
         assert.equal(r.problems[0].control, name, `${name}=${value}`);
@@ -133,7 +153,10 @@ describe("pipeline-explorer: settings, URL and controls", () => {
   test("a bad value in a control the schedule ignores is flagged but does not block the drawing", () => {
     const r = readPipelineControls({ ...pipelineControlValuesOf(state({})), chunks: "lots" });
     assert.ok(r.ok);
-    assert.deepEqual(r.problems.map((p) => p.control), ["chunks"]);
+    assert.deepEqual(
+      r.problems.map((p) => p.control),
+      ["chunks"],
+    );
   });
 
   test("fuzz: any text in any field gives a finite layout or named problems", () => {
@@ -143,7 +166,10 @@ describe("pipeline-explorer: settings, URL and controls", () => {
         fc.oneof(fc.string(), fc.double().map(String), fc.integer({ min: -5, max: 300 }).map(String)),
         fc.constantFrom("afab", "1f1b", "interleaved", "zb-h1", "dualpipe"),
         (field, value, schedule) => {
-          const r = readPipelineControls({ ...pipelineControlValuesOf(state({ schedule, microbatches: 8 })), [field]: value });
+          const r = readPipelineControls({
+            ...pipelineControlValuesOf(state({ schedule, microbatches: 8 })),
+            [field]: value,
+          });
           if (r.ok) {
             assert.ok(Number.isFinite(r.view.result.makespan) && Number.isFinite(r.view.result.bubbleFraction));
             assert.ok(!/NaN|undefined|Infinity/.test(summarizePipeline(r.view)));
@@ -165,12 +191,21 @@ describe("pipeline-explorer: static drawing and step-through", () => {
     assert.equal(ops.length, view.result.ops.length);
     assert.equal(ops.length, 64);
     assert.equal(root.querySelectorAll("rect.px-idle").length, 4);
-    assert.deepEqual(Array.from(root.querySelectorAll("text.px-peak")).map((t) => t.textContent), ["4", "3", "2", "1"]);
+    assert.deepEqual(
+      Array.from(root.querySelectorAll("text.px-peak")).map((t) => t.textContent),
+      ["4", "3", "2", "1"],
+    );
     const first = ops[0];
     assert.equal(first.querySelector("text")!.textContent, opLabel(view.result.ops[0]));
     assert.match(first.querySelector("title")!.textContent!, /^GPU 0: forward of microbatch 1, time 0 to 1$/);
-    assert.match(root.querySelector("text.px-headline")!.textContent!, /^Bubble 37\.5% of busy time · step 33 time units$/);
-    assert.match(root.querySelector("dl.px-readout")!.textContent!, /Peak activations in flightGPU 0: 4, GPU 1: 3, GPU 2: 2, GPU 3: 1 \(microbatches\)/);
+    assert.match(
+      root.querySelector("text.px-headline")!.textContent!,
+      /^Bubble 37\.5% of busy time · step 33 time units$/,
+    );
+    assert.match(
+      root.querySelector("dl.px-readout")!.textContent!,
+      /Peak activations in flightGPU 0: 4, GPU 1: 3, GPU 2: 2, GPU 3: 1 \(microbatches\)/,
+    );
     assert.ok(!/NaN|undefined|Infinity/.test(root.innerHTML));
   });
 

@@ -19,7 +19,10 @@ test("each timeline prints the model's bubble and has a title and description", 
     const r = pipelineSchedule(f.input);
     const svg = svgs[f.file];
     assert.ok(svg.includes(`bubble: ${formatPercent(r.bubbleFraction)} of busy time`), f.file);
-    assert.ok(/<title id="[^"]+-title">[^<]+<\/title>/.test(svg) && /<desc id="[^"]+-desc">[^<]+<\/desc>/.test(svg), f.file);
+    assert.ok(
+      /<title id="[^"]+-title">[^<]+<\/title>/.test(svg) && /<desc id="[^"]+-desc">[^<]+<\/desc>/.test(svg),
+      f.file,
+    );
     assert.ok(!/NaN|undefined|Infinity/.test(svg), f.file);
   }
 });

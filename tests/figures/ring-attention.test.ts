@@ -19,7 +19,12 @@ import { planRingAttention } from "../../src/model/index.ts";
 
 test("parseSettings applies defaults and rejects bad values, naming the field", () => {
   assert.deepEqual(ringAttentionWidget.parseSettings({}), ringAttentionDefaults);
-  assert.deepEqual(ringAttentionWidget.parseSettings({ gpus: 8, sharding: "zigzag", causal: false, step: 3 }), { gpus: 8, sharding: "zigzag", causal: false, step: 3 });
+  assert.deepEqual(ringAttentionWidget.parseSettings({ gpus: 8, sharding: "zigzag", causal: false, step: 3 }), {
+    gpus: 8,
+    sharding: "zigzag",
+    causal: false,
+    step: 3,
+  });
   assert.equal(ringAttentionWidget.parseSettings({ step: "all" }).step, null);
   const bad: [unknown, string][] = [
     [{ gpus: 0 }, "gpus"],
@@ -32,7 +37,11 @@ test("parseSettings applies defaults and rejects bad values, naming the field", 
     [{ ring: true }, "ring"],
   ];
   for (const [raw, field] of bad) {
-    assert.throws(() => ringAttentionWidget.parseSettings(raw), (e: unknown) => e instanceof WidgetSettingsError && e.field === field, JSON.stringify(raw));
+    assert.throws(
+      () => ringAttentionWidget.parseSettings(raw),
+      (e: unknown) => e instanceof WidgetSettingsError && e.field === field,
+      JSON.stringify(raw),
+    );
   }
 });
 
@@ -63,11 +72,16 @@ test("summaries print the plan's numbers", () => {
     summarizeRingAttention(ringAttentionDefaults),
     "4 GPUs, contiguous sharding, causal mask. Work per GPU in tiles: GPU 0 2, GPU 1 6, GPU 2 10, GPU 3 14. Critical path 14 tiles against 8 for a balanced ring (57.1% efficient).",
   );
-  assert.match(summarizeRingAttention({ gpus: 16, sharding: "zigzag", causal: true, step: 5 }), /This step lasts 2 tiles\. Critical path 32 tiles against 32 for a balanced ring \(100% efficient\)\./);
+  assert.match(
+    summarizeRingAttention({ gpus: 16, sharding: "zigzag", causal: true, step: 5 }),
+    /This step lasts 2 tiles\. Critical path 32 tiles against 32 for a balanced ring \(100% efficient\)\./,
+  );
 });
 
 test("static render under linkedom: disabled controls, title/desc, one drawn tile per unmasked tile", () => {
-  const { document } = parseHTML("<!doctype html><html><body><div id='r' data-widget='ring-attention'></div></body></html>");
+  const { document } = parseHTML(
+    "<!doctype html><html><body><div id='r' data-widget='ring-attention'></div></body></html>",
+  );
   const root = document.getElementById("r")!;
   ringAttentionWidget.renderStatic(root, ringAttentionDefaults);
   const svg = root.querySelector("svg.ring-attention-chart")!;
@@ -77,7 +91,12 @@ test("static render under linkedom: disabled controls, title/desc, one drawn til
   assert.equal(svg.querySelectorAll(".ra-masked").length, 28);
   for (const c of root.querySelectorAll("input, select, button")) assert.ok(c.hasAttribute("disabled"));
   assert.doesNotMatch(root.innerHTML, /NaN|Infinity|undefined/);
-  drawRingAttention(root.querySelector(".ring-attention-figure")!, { gpus: 4, sharding: "zigzag", causal: true, step: 2 });
+  drawRingAttention(root.querySelector(".ring-attention-figure")!, {
+    gpus: 4,
+    sharding: "zigzag",
+    causal: true,
+    step: 2,
+  });
   assert.equal(root.querySelectorAll("svg.ring-attention-chart").length, 1);
   // Every GPU computes 2 tile units per step under zig-zag: 4 GPUs × (2 full, or 1 full + 2 halves) tiles.
   const now = root.querySelectorAll(".ra-now").length;

@@ -1,7 +1,12 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { CUSTOM_OP_KINDS, MAX_FLOPS_PER_ELEMENT, placeCustomOp, readCustomOp } from "../../src/figures/roofline-custom-ops.ts";
+import {
+  CUSTOM_OP_KINDS,
+  MAX_FLOPS_PER_ELEMENT,
+  placeCustomOp,
+  readCustomOp,
+} from "../../src/figures/roofline-custom-ops.ts";
 import { rooflineChartLabel, rooflinePlot, type RooflineTheme } from "../../src/figures/roofline-plotly.ts";
 import { ROOFLINE_MAX_TOKENS, rooflineView } from "../../src/figures/roofline.ts";
 import {
@@ -21,19 +26,46 @@ const theme: RooflineTheme = {
   surface: "#f5f6f8",
   bg: "#ffffff",
   fontFamily: "system-ui",
-  palette: { "--c-params": "#2563c9", "--c-grads": "#c2410c", "--c-acts": "#8a3ab0", "--c-optim": "#2f7d3b", "--c-comm": "#0a7a8c", "--c-accent": "#0a5fc2" },
+  palette: {
+    "--c-params": "#2563c9",
+    "--c-grads": "#c2410c",
+    "--c-acts": "#8a3ab0",
+    "--c-optim": "#2f7d3b",
+    "--c-comm": "#0a7a8c",
+    "--c-accent": "#0a5fc2",
+  },
 };
 const h100 = findGpu("h100-sxm")!;
 const h100View = rooflineView({ gpu: "h100-sxm", precision: "bf16", tokens: 8192, seq: 4096 });
 
 describe("reading an added operation", () => {
   it("accepts whole numbers with separators for every kind", () => {
-    assert.deepEqual(readCustomOp("matmul", { m: "4,096", n: "4096", k: "4_096" }), { ok: true, op: { kind: "matmul", values: { m: 4096, n: 4096, k: 4096 } } });
-    assert.deepEqual(readCustomOp("elementwise", { rows: "8192", width: "4096", flops: "8" }), { ok: true, op: { kind: "elementwise", values: { rows: 8192, width: 4096, flops: 8 } } });
-    assert.deepEqual(readCustomOp("attn-fused", { heads: "32", seq: "8192", headDim: "128" }), { ok: true, op: { kind: "attn-fused", values: { heads: 32, seq: 8192, headDim: 128 } } });
+    assert.deepEqual(readCustomOp("matmul", { m: "4,096", n: "4096", k: "4_096" }), {
+      ok: true,
+      op: { kind: "matmul", values: { m: 4096, n: 4096, k: 4096 } },
+    });
+    assert.deepEqual(readCustomOp("elementwise", { rows: "8192", width: "4096", flops: "8" }), {
+      ok: true,
+      op: { kind: "elementwise", values: { rows: 8192, width: 4096, flops: 8 } },
+    });
+    assert.deepEqual(readCustomOp("attn-fused", { heads: "32", seq: "8192", headDim: "128" }), {
+      ok: true,
+      op: { kind: "attn-fused", values: { heads: 32, seq: 8192, headDim: 128 } },
+    });
   });
   it("refuses zero, negative, NaN, exponents, decimals, empty and absurd sizes with a message per field", () => {
-    for (const bad of ["0", "-4", "NaN", "1e40", "3.5", "", "  ", "Infinity", String(ROOFLINE_MAX_TOKENS + 1), "0x10"]) {
+    for (const bad of [
+      "0",
+      "-4",
+      "NaN",
+      "1e40",
+      "3.5",
+      "",
+      "  ",
+      "Infinity",
+      String(ROOFLINE_MAX_TOKENS + 1),
+      "0x10",
+    ]) {
       const r = readCustomOp("matmul", { m: bad, n: "4096", k: "4096" });
       assert.equal(r.ok, false, bad);
       if (!r.ok) {
@@ -43,7 +75,10 @@ describe("reading an added operation", () => {
     }
     const flops = readCustomOp("elementwise", { rows: "1", width: "1", flops: String(MAX_FLOPS_PER_ELEMENT + 1) });
     assert.equal(flops.ok, false);
-    assert.deepEqual(readCustomOp("convolution", {}), { ok: false, errors: { kind: "Pick an operation from the list." } });
+    assert.deepEqual(readCustomOp("convolution", {}), {
+      ok: false,
+      errors: { kind: "Pick an operation from the list." },
+    });
   });
 });
 
@@ -55,7 +90,10 @@ describe("placing an added operation", () => {
     const cost = matmulCost(4096, 4096, 4096, 2);
     assert.deepEqual(p.cost, cost);
     assert.equal(Math.round(p.cost.intensityFlopsPerByte), 1365);
-    assert.equal(p.attainableFlopsPerSecond, attainableFlopsPerSecond(cost.intensityFlopsPerByte, h100.bf16FlopsPerSecond, h100.hbmBytesPerSecond));
+    assert.equal(
+      p.attainableFlopsPerSecond,
+      attainableFlopsPerSecond(cost.intensityFlopsPerByte, h100.bf16FlopsPerSecond, h100.hbmBytesPerSecond),
+    );
     assert.equal(p.bound, "compute");
     assert.equal(p.label, "matmul 4,096×4,096×4,096");
   });
@@ -66,14 +104,21 @@ describe("placing an added operation", () => {
     assert.equal(ew.bound, "memory");
     const shape = { heads: 32, seq: 8192, headDim: 128, bytesPerElement: 2 };
     assert.deepEqual(placeCustomOp({ kind: "attn-fused", values: shape }, h100View, 2).cost, fusedAttentionCost(shape));
-    assert.deepEqual(placeCustomOp({ kind: "attn-std", values: shape }, h100View, 3).cost, standardAttentionCost(shape));
+    assert.deepEqual(
+      placeCustomOp({ kind: "attn-std", values: shape }, h100View, 3).cost,
+      standardAttentionCost(shape),
+    );
   });
   it("every accepted input of every kind gives finite numbers on every GPU", () => {
     const gpus = ["h100-sxm", "a100-sxm-80gb"];
     fc.assert(
       fc.property(
         fc.constantFrom(...CUSTOM_OP_KINDS),
-        fc.tuple(fc.integer({ min: 1, max: ROOFLINE_MAX_TOKENS }), fc.integer({ min: 1, max: ROOFLINE_MAX_TOKENS }), fc.integer({ min: 1, max: ROOFLINE_MAX_TOKENS })),
+        fc.tuple(
+          fc.integer({ min: 1, max: ROOFLINE_MAX_TOKENS }),
+          fc.integer({ min: 1, max: ROOFLINE_MAX_TOKENS }),
+          fc.integer({ min: 1, max: ROOFLINE_MAX_TOKENS }),
+        ),
         fc.constantFrom(...gpus),
         (info, nums, gpu) => {
           const raw: Record<string, string> = {};
@@ -83,9 +128,14 @@ describe("placing an added operation", () => {
           const view = rooflineView({ gpu, precision: "bf16", tokens: 8192, seq: 4096 });
           const p = placeCustomOp(r.op, view, 0);
           const plot = rooflinePlot(view, [p], theme, { widthPx: 640, coarsePointer: false, pan: false });
-          for (const t of plot.data) for (const v of [...t.x, ...t.y]) assert.ok(Number.isFinite(v) && v > 0, `${info.kind} ${JSON.stringify(raw)}: ${v}`);
+          for (const t of plot.data)
+            for (const v of [...t.x, ...t.y])
+              assert.ok(Number.isFinite(v) && v > 0, `${info.kind} ${JSON.stringify(raw)}: ${v}`);
           for (const v of [...plot.xRangeLog10, ...plot.yRangeLog10]) assert.ok(Number.isFinite(v));
-          assert.ok(plot.xRangeLog10[0] < Math.log10(p.cost.intensityFlopsPerByte) && Math.log10(p.cost.intensityFlopsPerByte) < plot.xRangeLog10[1]);
+          assert.ok(
+            plot.xRangeLog10[0] < Math.log10(p.cost.intensityFlopsPerByte) &&
+              Math.log10(p.cost.intensityFlopsPerByte) < plot.xRangeLog10[1],
+          );
         },
       ),
       { numRuns: 200 },
@@ -102,7 +152,10 @@ describe("the Plotly figure", () => {
     const [roof, guide, ridgePoint] = plot.data;
     assert.equal(roof!.x[1], ridge);
     assert.deepEqual(roof!.y.slice(1), [h100.bf16FlopsPerSecond / 1e12, h100.bf16FlopsPerSecond / 1e12]);
-    assert.equal(roof!.y[0], attainableFlopsPerSecond(roof!.x[0]!, h100.bf16FlopsPerSecond, h100.hbmBytesPerSecond) / 1e12);
+    assert.equal(
+      roof!.y[0],
+      attainableFlopsPerSecond(roof!.x[0]!, h100.bf16FlopsPerSecond, h100.hbmBytesPerSecond) / 1e12,
+    );
     assert.deepEqual(guide!.x, [ridge, ridge]);
     assert.deepEqual(ridgePoint!.text, ["ridge 295"]);
     const last = plot.data[plot.data.length - 1]!;
@@ -120,11 +173,17 @@ describe("the Plotly figure", () => {
     const narrow = rooflinePlot(h100View, [], theme, { widthPx: 340, coarsePointer: true, pan: false });
     assert.equal(narrow.layout.showlegend, false);
     assert.equal(narrow.layout.dragmode, false);
-    assert.equal(rooflinePlot(h100View, [], theme, { widthPx: 340, coarsePointer: true, pan: true }).layout.dragmode, "pan");
+    assert.equal(
+      rooflinePlot(h100View, [], theme, { widthPx: 340, coarsePointer: true, pan: true }).layout.dragmode,
+      "pan",
+    );
   });
   it("labels the chart with every point's numbers", () => {
     const label = rooflineChartLabel(h100View, []);
-    assert.match(label, /^Roofline chart of the NVIDIA H100 SXM5 80GB in bf16, log-log axes: ridge at 295 FLOP\/byte, peak 989\.4 TFLOPS\./);
+    assert.match(
+      label,
+      /^Roofline chart of the NVIDIA H100 SXM5 80GB in bf16, log-log axes: ridge at 295 FLOP\/byte, peak 989\.4 TFLOPS\./,
+    );
     assert.match(label, /attention, fused \(N = 4096\): 2,048 FLOP\/byte, compute-bound, 989\.4 TFLOPS\.$/);
   });
 });

@@ -13,7 +13,9 @@ import { findGpu, matmulCost, ridgePointFlopsPerByte } from "../../src/model/ind
 import { assertApprox } from "../helpers/approx.ts";
 
 function newRoot(): Element {
-  const { document } = parseHTML('<!doctype html><html><body><div id="widget-roofline-1" data-widget="roofline"></div></body></html>');
+  const { document } = parseHTML(
+    '<!doctype html><html><body><div id="widget-roofline-1" data-widget="roofline"></div></body></html>',
+  );
   return document.getElementById("widget-roofline-1") as unknown as Element;
 }
 
@@ -74,11 +76,17 @@ describe("roofline static render", () => {
     assert.equal(root.querySelectorAll("select[disabled]").length, 2);
     assert.equal(root.querySelectorAll("input[disabled]").length, 2);
     for (const input of root.querySelectorAll("input, select")) {
-      assert.ok(root.querySelector(`label[for="${input.getAttribute("id")}"]`), `label for ${input.getAttribute("id")}`);
+      assert.ok(
+        root.querySelector(`label[for="${input.getAttribute("id")}"]`),
+        `label for ${input.getAttribute("id")}`,
+      );
     }
     assert.equal(root.querySelectorAll(".roofline-point").length, 6);
     assert.equal(root.querySelectorAll(".roofline-legend li").length, 6);
-    assert.match(html, /<title id="widget-roofline-1-svg-title">Roofline of the NVIDIA H100 SXM5 80GB in bf16<\/title>/);
+    assert.match(
+      html,
+      /<title id="widget-roofline-1-svg-title">Roofline of the NVIDIA H100 SXM5 80GB in bf16<\/title>/,
+    );
     assert.match(html, /ridge 295 FLOP\/byte, peak 989\.4 TFLOPS/);
     assert.ok(!/NaN|Infinity|undefined/.test(html));
     assert.ok(root.querySelector("[aria-live=polite]"));

@@ -6,14 +6,24 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
 import { drawTpSharding, tpShardingWidget } from "../../src/figures/tp-sharding.ts";
-import { summarizeTpSharding, tpShardingDefaults, tpShardingModels, validateTpShardingControls } from "../../src/figures/tp-sharding-state.ts";
+import {
+  summarizeTpSharding,
+  tpShardingDefaults,
+  tpShardingModels,
+  validateTpShardingControls,
+} from "../../src/figures/tp-sharding-state.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { findModelPreset, layerActivations, parseModelConfig, tpShardingLayout } from "../../src/model/index.ts";
 import { formatBytes } from "../../src/figures/kit/format.ts";
 
 test("parseSettings applies the defaults and rejects unknown keys and bad values, naming the field", () => {
   assert.deepEqual(tpShardingWidget.parseSettings({}), tpShardingDefaults);
-  assert.deepEqual(tpShardingWidget.parseSettings({ model: "llama-3.1-8b", tp: 4, sp: false }), { ...tpShardingDefaults, model: "llama-3.1-8b", tp: 4, sp: false });
+  assert.deepEqual(tpShardingWidget.parseSettings({ model: "llama-3.1-8b", tp: 4, sp: false }), {
+    ...tpShardingDefaults,
+    model: "llama-3.1-8b",
+    tp: 4,
+    sp: false,
+  });
   const bad: [unknown, string][] = [
     [{ colour: "red" }, "colour"],
     [{ model: "mixtral-8x7b" }, "model"],
@@ -27,7 +37,11 @@ test("parseSettings applies the defaults and rejects unknown keys and bad values
     [{ microBatch: -1 }, "microBatch"],
   ];
   for (const [raw, field] of bad) {
-    assert.throws(() => tpShardingWidget.parseSettings(raw), (e: unknown) => e instanceof WidgetSettingsError && e.field === field, JSON.stringify(raw));
+    assert.throws(
+      () => tpShardingWidget.parseSettings(raw),
+      (e: unknown) => e instanceof WidgetSettingsError && e.field === field,
+      JSON.stringify(raw),
+    );
   }
 });
 
@@ -40,10 +54,23 @@ test("the model list holds the dense presets only", () => {
 test("validateTpShardingControls never throws and names the field for hostile input", () => {
   const good = { model: "llama-3.1-70b", tp: "8", seq: "8192", microBatch: "1" };
   assert.deepEqual(validateTpShardingControls(good, true), { ok: true, settings: tpShardingDefaults });
-  assert.deepEqual(validateTpShardingControls({ ...good, seq: "8,192" }, true), { ok: true, settings: tpShardingDefaults });
+  assert.deepEqual(validateTpShardingControls({ ...good, seq: "8,192" }, true), {
+    ok: true,
+    settings: tpShardingDefaults,
+  });
   for (const [field, value] of [
-    ["tp", "-3"], ["tp", "0"], ["tp", "1e40"], ["tp", "eight"], ["tp", ""], ["tp", "4.5"], ["tp", "99999999999999999999"],
-    ["seq", "0"], ["seq", "1e9"], ["microBatch", "NaN"], ["microBatch", "Infinity"], ["model", "gpt-5"],
+    ["tp", "-3"],
+    ["tp", "0"],
+    ["tp", "1e40"],
+    ["tp", "eight"],
+    ["tp", ""],
+    ["tp", "4.5"],
+    ["tp", "99999999999999999999"],
+    ["seq", "0"],
+    ["seq", "1e9"],
+    ["microBatch", "NaN"],
+    ["microBatch", "Infinity"],
+    ["model", "gpt-5"],
   ] as const) {
     const r = validateTpShardingControls({ ...good, [field]: value }, true);
     assert.equal(r.ok, false, `${field} = ${value}`);
@@ -62,7 +89,11 @@ test("the summary prints the model's numbers", () => {
   const acts = layerActivations(arch, { seqLength: 8192, microBatchSize: 1, tp: 8, sequenceParallel: true }).totalBytes;
   const text = summarizeTpSharding(tpShardingDefaults);
   assert.ok(text.includes("Each GPU holds 8 of 64 query heads and 1 of 8 KV heads."));
-  assert.ok(text.includes(`${(layout.layerWeightElementsPerGpu / 1e6).toFixed(2)} M of ${(layout.layerWeightElements / 1e6).toFixed(2)} M elements`));
+  assert.ok(
+    text.includes(
+      `${(layout.layerWeightElementsPerGpu / 1e6).toFixed(2)} M of ${(layout.layerWeightElements / 1e6).toFixed(2)} M elements`,
+    ),
+  );
   assert.ok(text.includes(formatBytes(acts)), text);
   assert.ok(text.includes("469,762,048 elements (940 MB in bf16)"));
   assert.match(summarizeTpSharding({ ...tpShardingDefaults, tp: 1 }), /no tensor-parallel traffic/);
@@ -73,7 +104,9 @@ test("the summary prints the model's numbers", () => {
 });
 
 test("static render under linkedom: disabled controls, an SVG with title, desc, 9 regions and 4 collectives", () => {
-  const { document } = parseHTML("<!doctype html><html><body><div id='w' data-widget='tp-sharding'></div></body></html>");
+  const { document } = parseHTML(
+    "<!doctype html><html><body><div id='w' data-widget='tp-sharding'></div></body></html>",
+  );
   const root = document.getElementById("w")!;
   tpShardingWidget.renderStatic(root, tpShardingDefaults);
   const svg = root.querySelector("svg.tp-sharding-chart")!;

@@ -11,6 +11,9 @@ test("passes within the relative or the absolute tolerance", () => {
 });
 
 test("a failure prints both values, the difference and the tolerance", () => {
-  assert.throws(() => assertApprox(1.02, 1, { rel: 0.01 }, "MFU"), /^AssertionError.*MFU: expected 1, got 1\.02 \(difference 0\.02\d*, allowed 0\.01\)/);
+  assert.throws(
+    () => assertApprox(1.02, 1, { rel: 0.01 }, "MFU"),
+    /^AssertionError.*MFU: expected 1, got 1\.02 \(difference 0\.02\d*, allowed 0\.01\)/,
+  );
   assert.throws(() => assertApprox(NaN, 1), /expected 1, got NaN/);
 });

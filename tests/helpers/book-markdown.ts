@@ -59,6 +59,8 @@ export function renderEdition(
 ): RenderedChapter {
   const info = chapterInfo(file);
   if (!info) throw new Error(`${file} is not a chapter file`);
-  const edition = bookSlugs ? bookEdition(info.slug, new Set(bookSlugs), info.label || "Preface") : pageEdition(info.slug);
+  const edition = bookSlugs
+    ? bookEdition(info.slug, new Set(bookSlugs), info.label || "Preface")
+    : pageEdition(info.slug);
   return renderChapter(md, src, { page: { inputPath: file }, edition, numberLedger: false });
 }

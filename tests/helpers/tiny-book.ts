@@ -24,14 +24,20 @@ export const minimalBib = `@misc{known2020,
 
 export const minimalFiles: Record<string, string> = {
   "bibliography.bib": minimalBib,
-  "content/index.md": "---\ntitle: Test book\ndescription: A test book.\nlayout: home.njk\npermalink: /\n---\n\nHello.\n",
+  "content/index.md":
+    "---\ntitle: Test book\ndescription: A test book.\nlayout: home.njk\npermalink: /\n---\n\nHello.\n",
   "content/chapters/chapters.11tydata.json": '{ "layout": "chapter.njk" }\n',
   // The layout links these pages from every page (footer); the tiny book has short stand-ins.
-  "content/glossary.njk": "---\ntitle: Glossary\ndescription: A stand-in.\nlayout: base.njk\npermalink: /glossary/\n---\n<main id=\"main\"><h1>Glossary</h1></main>\n",
-  "content/search.njk": "---\ntitle: Search\ndescription: A stand-in.\nlayout: base.njk\npermalink: /search/\n---\n<main id=\"main\"><h1>Search</h1></main>\n",
-  "content/reading-list.njk": "---\ntitle: Reading list\ndescription: A stand-in.\nlayout: base.njk\npermalink: /reading-list/\n---\n<main id=\"main\"><h1>Reading list</h1></main>\n",
-  "content/changelog.md": "---\ntitle: Changelog\ndescription: A stand-in.\nlayout: changelog.njk\npermalink: /changelog/\n---\n\n## November 22, 2026 {#2026-11-22}\n\n- A stand-in entry.\n",
-  "content/chapters/00-preface.md": "---\ntitle: Preface\ndescription: The preface.\n---\n\n## Start\n\nText [@known2020].\n",
+  "content/glossary.njk":
+    '---\ntitle: Glossary\ndescription: A stand-in.\nlayout: base.njk\npermalink: /glossary/\n---\n<main id="main"><h1>Glossary</h1></main>\n',
+  "content/search.njk":
+    '---\ntitle: Search\ndescription: A stand-in.\nlayout: base.njk\npermalink: /search/\n---\n<main id="main"><h1>Search</h1></main>\n',
+  "content/reading-list.njk":
+    '---\ntitle: Reading list\ndescription: A stand-in.\nlayout: base.njk\npermalink: /reading-list/\n---\n<main id="main"><h1>Reading list</h1></main>\n',
+  "content/changelog.md":
+    "---\ntitle: Changelog\ndescription: A stand-in.\nlayout: changelog.njk\npermalink: /changelog/\n---\n\n## November 22, 2026 {#2026-11-22}\n\n- A stand-in entry.\n",
+  "content/chapters/00-preface.md":
+    "---\ntitle: Preface\ndescription: The preface.\n---\n\n## Start\n\nText [@known2020].\n",
 };
 
 export interface TinyBuild {

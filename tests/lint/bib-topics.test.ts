@@ -26,7 +26,10 @@ const bib = `@misc{known2020a,
 
 test("an entry without keywords is reported at its key, a wrong topic at its value; placed entries may omit it", () => {
   const { entries } = parseBibtex(bib);
-  const findings = checkBibTopics("bibliography.bib", new LineIndex(bib), entries, { ids: ["handbooks", "kernels"], placed: new Set(["placed2019d"]) });
+  const findings = checkBibTopics("bibliography.bib", new LineIndex(bib), entries, {
+    ids: ["handbooks", "kernels"],
+    placed: new Set(["placed2019d"]),
+  });
   assert.deepEqual(
     findings.map((f) => formatFinding(f)),
     [

@@ -34,26 +34,36 @@ describe("bibliography checks", () => {
   });
 
   it("citedKeys reads every key of a citation group and skips cross-references", () => {
-    assert.deepEqual([...citedKeys("See @eq:x and [@a2020b; @c-d_2021e] and [-@f2019g, p. 3], not @h.")], ["a2020b", "c-d_2021e", "f2019g"]);
+    assert.deepEqual(
+      [...citedKeys("See @eq:x and [@a2020b; @c-d_2021e] and [-@f2019g, p. 3], not @h.")],
+      ["a2020b", "c-d_2021e", "f2019g"],
+    );
   });
 
   it("parseBibtex keeps value offsets and reads quoted, braced, bare and concatenated values", () => {
-    const text = '@article{k1,\n  title = "A {B} c",\n  year = 2020,\n  note = {x {y} z} # " w"\n}\n@comment{ignored @x{}}\n';
+    const text =
+      '@article{k1,\n  title = "A {B} c",\n  year = 2020,\n  note = {x {y} z} # " w"\n}\n@comment{ignored @x{}}\n';
     const { entries, errors } = parseBibtex(text);
     assert.deepEqual(errors, []);
     assert.equal(entries.length, 1);
     const [e] = entries;
     assert.equal(e.key, "k1");
-    assert.deepEqual(e.fields.map((f) => [f.name, f.value, text.slice(f.valueOffset, f.valueOffset + 3)]), [
-      ["title", "A {B} c", "A {"],
-      ["year", "2020", "202"],
-      ["note", "x {y} z w", "x {"],
-    ]);
+    assert.deepEqual(
+      e.fields.map((f) => [f.name, f.value, text.slice(f.valueOffset, f.valueOffset + 3)]),
+      [
+        ["title", "A {B} c", "A {"],
+        ["year", "2020", "202"],
+        ["note", "x {y} z w", "x {"],
+      ],
+    );
   });
 
   it("parseBibtex reports an unclosed entry and recovers at the next one", () => {
     const { entries, errors } = parseBibtex("@misc{a,\n  title = {open\n\n@misc{b, title = {ok}}\n");
     assert.equal(errors.length, 1);
-    assert.deepEqual(entries.map((e) => e.key), ["b"]);
+    assert.deepEqual(
+      entries.map((e) => e.key),
+      ["b"],
+    );
   });
 });

@@ -12,7 +12,9 @@ import { collectSources } from "../../tools/lint/run.ts";
 import { root } from "./helpers.ts";
 
 const listPath = path.join(root, "cspell/project-words.txt");
-const words = readFileSync(listPath, "utf8").split("\n").filter((w, k, all) => !(w === "" && k === all.length - 1));
+const words = readFileSync(listPath, "utf8")
+  .split("\n")
+  .filter((w, k, all) => !(w === "" && k === all.length - 1));
 const order = (a: string, b: string) => {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
@@ -21,7 +23,10 @@ const order = (a: string, b: string) => {
 
 describe("cspell/project-words.txt", () => {
   it("has one word per line, no blanks or spaces", () => {
-    assert.deepEqual(words.filter((w) => !/^[\p{L}][\p{L}\p{N}'-]*$/u.test(w)), []);
+    assert.deepEqual(
+      words.filter((w) => !/^[\p{L}][\p{L}\p{N}'-]*$/u.test(w)),
+      [],
+    );
   });
 
   it("is sorted case-insensitively", () => {
@@ -35,8 +40,12 @@ describe("cspell/project-words.txt", () => {
   });
 
   it("has only words used in the checked prose (content/, bibliography, prose data files)", () => {
-    const prose = collectSources(lintConfig, root).sources.flatMap((s) => s.views.map((v) => v.prose)).join("\n");
-    const unused = words.filter((w) => !new RegExp(`(?<![\\p{L}])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "iu").test(prose));
+    const prose = collectSources(lintConfig, root)
+      .sources.flatMap((s) => s.views.map((v) => v.prose))
+      .join("\n");
+    const unused = words.filter(
+      (w) => !new RegExp(`(?<![\\p{L}])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "iu").test(prose),
+    );
     assert.deepEqual(unused, [], `remove unused words from ${path.relative(root, listPath)}`);
   });
 });

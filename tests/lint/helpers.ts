@@ -17,7 +17,9 @@ export function fixtureConfig(markdownRoot: string, bibliography: string): LintC
 }
 
 /** Findings grouped by file name (without folder), each as `line:col rule → suggestion`. */
-export async function lintFixtures(config: LintConfig): Promise<{ byFile: Map<string, string[]>; findings: Finding[] }> {
+export async function lintFixtures(
+  config: LintConfig,
+): Promise<{ byFile: Map<string, string[]>; findings: Finding[] }> {
   const { findings } = await lint(config, root);
   const byFile = new Map<string, string[]>();
   for (const f of findings) {

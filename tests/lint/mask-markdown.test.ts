@@ -13,7 +13,10 @@ const view = (src: string) => maskMarkdown(src, opts).replaceAll(TOKEN_FILL, "#"
 
 describe("maskMarkdown", () => {
   it("keeps front-matter prose values and blanks keys, quotes and other keys", () => {
-    assert.equal(view('---\ntitle: "One GPU"\nlayout: x.njk\n---\nText'), '###\n####### One GPU \n#############\n###\nText');
+    assert.equal(
+      view('---\ntitle: "One GPU"\nlayout: x.njk\n---\nText'),
+      "###\n####### One GPU \n#############\n###\nText",
+    );
   });
 
   it("blanks inline math and code as tokens, but not escaped or spaced dollars", () => {
@@ -30,7 +33,10 @@ describe("maskMarkdown", () => {
   it("blanks citations, footnote labels, cross-references, attributes and URLs; keeps link text and image captions", () => {
     assert.equal(view("See [@a2020b; @c] and @fig:f-1.[^n]"), "See ############# and ########.####");
     assert.equal(view("## Head {#sec:h}"), "## Head ########");
-    assert.equal(view("[link text](https://x.org/a) and https://y.org/b."), "[link text]                ) and ###############.");
+    assert.equal(
+      view("[link text](https://x.org/a) and https://y.org/b."),
+      "[link text]                ) and ###############.",
+    );
     assert.equal(view('![Alt text](/img/a.svg "Caption")'), '![Alt text]            "Caption")');
     assert.equal(view("the pytorch.org/memory_viz page"), "the ###################### page");
   });
@@ -40,11 +46,36 @@ describe("maskMarkdown", () => {
   });
 
   it("blanks widget blocks entirely and container markers but not titles", () => {
-    assert.equal(view("::: widget w\na: 1\n:::\n::: note A title\nBody\n:::"), "############\n####\n###\n         A title\nBody\n   ");
+    assert.equal(
+      view("::: widget w\na: 1\n:::\n::: note A title\nBody\n:::"),
+      "############\n####\n###\n         A title\nBody\n   ",
+    );
   });
 
   it("never changes the length or moves a newline", () => {
-    const pieces = ["$", "$$", "`", "```", "\n", " ", "a", "[@k]", "<b>", "<!--", "-->", "{#x}", "::: widget w", ":::", "---", "http://a.b", "](", ")", "\\", "@eq:x", "&amp;"];
+    const pieces = [
+      "$",
+      "$$",
+      "`",
+      "```",
+      "\n",
+      " ",
+      "a",
+      "[@k]",
+      "<b>",
+      "<!--",
+      "-->",
+      "{#x}",
+      "::: widget w",
+      ":::",
+      "---",
+      "http://a.b",
+      "](",
+      ")",
+      "\\",
+      "@eq:x",
+      "&amp;",
+    ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (parts) => {
         const src = parts.join("");

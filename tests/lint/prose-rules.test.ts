@@ -31,7 +31,11 @@ describe("prose rules on fixtures", () => {
   });
 
   it("repeated-word: doubled words, also across a line break and at a capitalized sentence start", () => {
-    assert.deepEqual(byFile.get("repeated.md"), ["1:1 repeated-word → The", "1:18 repeated-word → is", "3:13 repeated-word → the"]);
+    assert.deepEqual(byFile.get("repeated.md"), [
+      "1:1 repeated-word → The",
+      "1:18 repeated-word → is",
+      "3:13 repeated-word → the",
+    ]);
   });
 
   it("confusable: one real-word mistake per paragraph, each with its replacement", () => {

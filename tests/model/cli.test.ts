@@ -13,7 +13,10 @@ const scratch = mkdtempSync(join(tmpdir(), "model-cli-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 function run(...args: string[]) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "src/cli/model.ts", ...args], { cwd: root, encoding: "utf8" });
+  const result = spawnSync(process.execPath, ["--import", "tsx", "src/cli/model.ts", ...args], {
+    cwd: root,
+    encoding: "utf8",
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -52,7 +55,10 @@ describe("model CLI", () => {
     assert.equal(out.setup.schedule, "1f1b");
     assert.equal(out.perGpu.parameters, 2 * 8_030_261_248);
     assert.equal(out.perGpu.optimizer, (12 * 8_030_261_248) / 8);
-    assert.equal(out.perGpu.total, out.perGpu.parameters + out.perGpu.gradients + out.perGpu.optimizer + out.perGpu.activations);
+    assert.equal(
+      out.perGpu.total,
+      out.perGpu.parameters + out.perGpu.gradients + out.perGpu.optimizer + out.perGpu.activations,
+    );
   });
   test("pipeline prints the bubble, makespan, peak in flight and ops", () => {
     const r = run("pipeline", "--schedule", "1f1b", "--stages", "4", "--microbatches", "8");
@@ -65,22 +71,38 @@ describe("model CLI", () => {
     assert.deepEqual(Object.keys(out.ops[0]).sort(), ["chunk", "end", "kind", "microbatch", "stage", "start"]);
   });
   test("tp that does not divide the heads: exit 1, one line naming tp", () => {
-    assertOneLineError(run("memory", "llama-3.1-8b", "--tp", "3"), 1, /^error: tp \(3\) must divide the number of attention heads \(32\) \[field: tp\]$/);
+    assertOneLineError(
+      run("memory", "llama-3.1-8b", "--tp", "3"),
+      1,
+      /^error: tp \(3\) must divide the number of attention heads \(32\) \[field: tp\]$/,
+    );
   });
   test("dp 0 and a non-numeric degree name their fields", () => {
     assertOneLineError(run("memory", "llama-3.1-8b", "--dp", "0"), 1, /\[field: dp\]$/);
-    assertOneLineError(run("memory", "llama-3.1-8b", "--pp", "four"), 1, /^error: pp must be a positive integer \(got "four"\) \[field: pp\]$/);
+    assertOneLineError(
+      run("memory", "llama-3.1-8b", "--pp", "four"),
+      1,
+      /^error: pp must be a positive integer \(got "four"\) \[field: pp\]$/,
+    );
   });
   test("unknown option values: --zero 4, --recompute partial, --schedule zb-h1 for memory", () => {
     assertOneLineError(run("memory", "gpt2", "--zero", "4"), 1, /\[field: zeroStage\]$/);
-    assertOneLineError(run("memory", "gpt2", "--recompute", "partial"), 1, /^error: recompute must be one of "none", "selective", "full" \(got "partial"\) \[field: recompute\]$/);
+    assertOneLineError(
+      run("memory", "gpt2", "--recompute", "partial"),
+      1,
+      /^error: recompute must be one of "none", "selective", "full" \(got "partial"\) \[field: recompute\]$/,
+    );
     assertOneLineError(run("memory", "gpt2", "--schedule", "zb-h1"), 1, /\[field: schedule\]$/);
   });
   test("a config missing a key names the key", () => {
     const path = join(scratch, "broken.json");
     const { num_hidden_layers: _omit, ...rest } = findModelPreset("llama-2-7b")!.config as Record<string, unknown>;
     writeFileSync(path, JSON.stringify(rest));
-    assertOneLineError(run("params", path), 1, /^error: num_hidden_layers must be a positive integer \(got nothing\) \[field: num_hidden_layers\]$/);
+    assertOneLineError(
+      run("params", path),
+      1,
+      /^error: num_hidden_layers must be a positive integer \(got nothing\) \[field: num_hidden_layers\]$/,
+    );
   });
   test("unknown flag, unknown command, missing preset and invalid JSON: exit 2 with one line", () => {
     assertOneLineError(run("memory", "gpt2", "--bogus"), 2, /^error: Unknown option '--bogus'$/);
@@ -91,25 +113,83 @@ describe("model CLI", () => {
     assertOneLineError(run("params", path), 2, /^error: .*bad\.json is not valid JSON/);
   });
   test("pipeline errors: DualPipe with odd stages, missing --stages", () => {
-    assertOneLineError(run("pipeline", "--schedule", "dualpipe", "--stages", "3", "--microbatches", "12"), 1, /\[field: stages\]$/);
-    assertOneLineError(run("pipeline", "--schedule", "1f1b", "--microbatches", "12"), 1, /^error: --stages is required \[field: stages\]$/);
+    assertOneLineError(
+      run("pipeline", "--schedule", "dualpipe", "--stages", "3", "--microbatches", "12"),
+      1,
+      /\[field: stages\]$/,
+    );
+    assertOneLineError(
+      run("pipeline", "--schedule", "1f1b", "--microbatches", "12"),
+      1,
+      /^error: --stages is required \[field: stages\]$/,
+    );
   });
   test("step <preset> prints step time, tokens/s/GPU, MFU, a breakdown that sums to the step and memory per GPU", () => {
-    const r = run("step", "llama-3.1-70b", "--gpu", "h100-sxm", "--gpus", "256", "--tp", "8", "--pp", "4", "--dp", "8", "--zero", "1",
-      "--seq", "8192", "--micro-batch", "1", "--global-batch", "512", "--schedule", "interleaved", "--chunks", "5", "--grad-reduce", "fp32");
+    const r = run(
+      "step",
+      "llama-3.1-70b",
+      "--gpu",
+      "h100-sxm",
+      "--gpus",
+      "256",
+      "--tp",
+      "8",
+      "--pp",
+      "4",
+      "--dp",
+      "8",
+      "--zero",
+      "1",
+      "--seq",
+      "8192",
+      "--micro-batch",
+      "1",
+      "--global-batch",
+      "512",
+      "--schedule",
+      "interleaved",
+      "--chunks",
+      "5",
+      "--grad-reduce",
+      "fp32",
+    );
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.ok(out.stepSeconds > 0 && out.mfu > 0 && out.mfu < 1);
     const sum = Object.values(out.breakdown as Record<string, number>).reduce((a, x) => a + x, 0);
     assertApprox(sum, out.stepSeconds, { rel: 1e-9 });
-    for (const k of ["compute", "recompute", "bubble", "tp", "cp", "pp", "ep", "dp", "optimizer"]) assert.equal(typeof out.breakdown[k], "number", k);
+    for (const k of ["compute", "recompute", "bubble", "tp", "cp", "pp", "ep", "dp", "optimizer"])
+      assert.equal(typeof out.breakdown[k], "number", k);
     assertApprox(out.tokensPerSecondPerGpu, (512 * 8192) / (out.stepSeconds * 256), { abs: 1e-6 });
     assert.ok(out.memoryPerGpu.total > 0);
     assert.equal(out.layout.chunks, 5);
   });
   test("step accepts an uneven split with --stage-layers and reports the slowest stage", () => {
-    const r = run("step", "llama-3.1-405b", "--gpu", "h100-sxm", "--gpus", "1024", "--tp", "8", "--pp", "16", "--dp", "8",
-      "--zero", "3", "--no-reshard", "--seq", "8192", "--micro-batch", "1", "--global-batch", "128", "--stage-layers", "7,8,8,8,8,8,8,8,8,8,8,8,8,8,8,7");
+    const r = run(
+      "step",
+      "llama-3.1-405b",
+      "--gpu",
+      "h100-sxm",
+      "--gpus",
+      "1024",
+      "--tp",
+      "8",
+      "--pp",
+      "16",
+      "--dp",
+      "8",
+      "--zero",
+      "3",
+      "--no-reshard",
+      "--seq",
+      "8192",
+      "--micro-batch",
+      "1",
+      "--global-batch",
+      "128",
+      "--stage-layers",
+      "7,8,8,8,8,8,8,8,8,8,8,8,8,8,8,7",
+    );
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     assert.equal(out.layout.stageLayers.length, 16);
@@ -121,10 +201,74 @@ describe("model CLI", () => {
   });
   test("step errors: degrees that do not multiply to the GPU count, layers or batch that do not divide, unknown GPU", () => {
     const common = ["--seq", "8192", "--micro-batch", "1"];
-    assertOneLineError(run("step", "llama-3.1-70b", "--gpu", "h100-sxm", "--gpus", "256", "--tp", "8", "--pp", "4", "--dp", "4", ...common, "--global-batch", "512"), 1, /^error: tp × pp × cp × dp = 8 × 4 × 1 × 4 must equal the GPU count \(256\) \[field: gpuCount\]$/);
-    assertOneLineError(run("step", "llama-3.1-70b", "--gpu", "h100-sxm", "--gpus", "24", "--tp", "8", "--pp", "3", ...common, "--global-batch", "8"), 1, /must divide the number of layers \(80\).*\[field: pp\]$/);
-    assertOneLineError(run("step", "llama-3.1-70b", "--gpu", "h100-sxm", "--gpus", "16", "--tp", "8", "--dp", "2", ...common, "--global-batch", "3"), 1, /^error: the global batch \(3\) must be a multiple of dp × micro-batch .*\[field: globalBatch\]$/);
-    assertOneLineError(run("step", "llama-3.1-70b", "--gpu", "v100", "--gpus", "8", "--tp", "8", ...common, "--global-batch", "8"), 1, /^error: unknown GPU "v100" \[field: gpu\]$/);
-    assertOneLineError(run("step", "llama-3.1-70b", "--gpus", "8", ...common, "--global-batch", "8"), 1, /^error: --gpu is required \[field: gpu\]$/);
+    assertOneLineError(
+      run(
+        "step",
+        "llama-3.1-70b",
+        "--gpu",
+        "h100-sxm",
+        "--gpus",
+        "256",
+        "--tp",
+        "8",
+        "--pp",
+        "4",
+        "--dp",
+        "4",
+        ...common,
+        "--global-batch",
+        "512",
+      ),
+      1,
+      /^error: tp × pp × cp × dp = 8 × 4 × 1 × 4 must equal the GPU count \(256\) \[field: gpuCount\]$/,
+    );
+    assertOneLineError(
+      run(
+        "step",
+        "llama-3.1-70b",
+        "--gpu",
+        "h100-sxm",
+        "--gpus",
+        "24",
+        "--tp",
+        "8",
+        "--pp",
+        "3",
+        ...common,
+        "--global-batch",
+        "8",
+      ),
+      1,
+      /must divide the number of layers \(80\).*\[field: pp\]$/,
+    );
+    assertOneLineError(
+      run(
+        "step",
+        "llama-3.1-70b",
+        "--gpu",
+        "h100-sxm",
+        "--gpus",
+        "16",
+        "--tp",
+        "8",
+        "--dp",
+        "2",
+        ...common,
+        "--global-batch",
+        "3",
+      ),
+      1,
+      /^error: the global batch \(3\) must be a multiple of dp × micro-batch .*\[field: globalBatch\]$/,
+    );
+    assertOneLineError(
+      run("step", "llama-3.1-70b", "--gpu", "v100", "--gpus", "8", "--tp", "8", ...common, "--global-batch", "8"),
+      1,
+      /^error: unknown GPU "v100" \[field: gpu\]$/,
+    );
+    assertOneLineError(
+      run("step", "llama-3.1-70b", "--gpus", "8", ...common, "--global-batch", "8"),
+      1,
+      /^error: --gpu is required \[field: gpu\]$/,
+    );
   });
 });

@@ -26,12 +26,15 @@ test("ring all-reduce on 4 ranks: 6 steps, rank 0's buffer step by step (NCCL ri
   const s = collectiveSteps({ collective: "all-reduce", ranks: 4, messageBytes: 4e6 });
   assert.equal(s.algorithm, "ring");
   assert.equal(s.steps.length, 6);
-  assert.deepEqual(s.steps[0]!.transfers.map((t) => [t.from, t.to, t.chunks[0], t.combine]), [
-    [0, 1, 3, "sum"],
-    [1, 2, 0, "sum"],
-    [2, 3, 1, "sum"],
-    [3, 0, 2, "sum"],
-  ]);
+  assert.deepEqual(
+    s.steps[0]!.transfers.map((t) => [t.from, t.to, t.chunks[0], t.combine]),
+    [
+      [0, 1, 3, "sum"],
+      [1, 2, 0, "sum"],
+      [2, 3, 1, "sum"],
+      [3, 0, 2, "sum"],
+    ],
+  );
   // After the reduce-scatter half, rank r owns the full sum of chunk r.
   const afterRs = s.steps[2]!.buffers;
   for (let r = 0; r < 4; r++) assert.deepEqual(afterRs[r]![r], { chunk: r, sources: [0, 1, 2, 3] });
@@ -50,7 +53,8 @@ test("bytes each rank sends match the nccl-tests bus-bandwidth factors (ring col
     ];
     for (const [c, nccl] of cases) {
       const s = collectiveSteps({ collective: c, ranks: n, messageBytes: S });
-      for (const sent of s.bytesSentByRank) assertApprox(sent, busBandwidthFactor(nccl, n) * S, { abs: 1e-6 }, `${c} n=${n}`);
+      for (const sent of s.bytesSentByRank)
+        assertApprox(sent, busBandwidthFactor(nccl, n) * S, { abs: 1e-6 }, `${c} n=${n}`);
     }
   }
 });
@@ -76,10 +80,22 @@ test("α–β time: ring all-reduce 2(n-1)(α + S/(nβ)); binomial broadcast cei
   const S = 1e9;
   const n = 8;
   const close = (a: number, b: number) => assertApprox(a, b, { rel: 1e-12, abs: 1e-12 });
-  close(alphaBetaSeconds(collectiveSteps({ collective: "all-reduce", ranks: n, messageBytes: S }), alpha, beta), 2 * (n - 1) * (alpha + S / (n * beta)));
-  close(alphaBetaSeconds(collectiveSteps({ collective: "broadcast", ranks: n, messageBytes: S }), alpha, beta), 3 * (alpha + S / beta));
-  close(alphaBetaSeconds(collectiveSteps({ collective: "gather", ranks: n, messageBytes: S }), alpha, beta), alpha + ((n - 1) * S) / (n * beta));
-  close(alphaBetaSeconds(collectiveSteps({ collective: "barrier", ranks: n, messageBytes: 0 }), alpha, beta), 3 * alpha);
+  close(
+    alphaBetaSeconds(collectiveSteps({ collective: "all-reduce", ranks: n, messageBytes: S }), alpha, beta),
+    2 * (n - 1) * (alpha + S / (n * beta)),
+  );
+  close(
+    alphaBetaSeconds(collectiveSteps({ collective: "broadcast", ranks: n, messageBytes: S }), alpha, beta),
+    3 * (alpha + S / beta),
+  );
+  close(
+    alphaBetaSeconds(collectiveSteps({ collective: "gather", ranks: n, messageBytes: S }), alpha, beta),
+    alpha + ((n - 1) * S) / (n * beta),
+  );
+  close(
+    alphaBetaSeconds(collectiveSteps({ collective: "barrier", ranks: n, messageBytes: 0 }), alpha, beta),
+    3 * alpha,
+  );
 });
 
 test("bad input throws ModelInputError naming the field", () => {
@@ -94,6 +110,10 @@ test("bad input throws ModelInputError naming the field", () => {
     [{ collective: "allreduce", ranks: 4, messageBytes: 1 }, "collective"],
   ];
   for (const [input, field] of bad) {
-    assert.throws(() => collectiveSteps(input as never), (e: unknown) => e instanceof ModelInputError && e.field === field, JSON.stringify(input));
+    assert.throws(
+      () => collectiveSteps(input as never),
+      (e: unknown) => e instanceof ModelInputError && e.field === field,
+      JSON.stringify(input),
+    );
   }
 });

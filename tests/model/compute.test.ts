@@ -83,8 +83,17 @@ describe("MFU and HFU reproduce korthikanti2023reducing Table 5 (A100 312 TFLOPS
       const modelPerToken = korthikantiModelFlops({ B, L, s: 2048, h, V: 51200 }) / (B * 2048);
       const hardwarePerToken = korthikantiHardwareFlopsSelective({ B, L, s: 2048, h, V: 51200 }) / (B * 2048);
       const peak = findGpu("a100-sxm-80gb")!.bf16FlopsPerSecond;
-      const m = 100 * flopsUtilization({ tokensPerSecond, flopsPerToken: modelPerToken, gpuCount: gpus, peakFlopsPerSecond: peak });
-      const hw = 100 * flopsUtilization({ tokensPerSecond, flopsPerToken: hardwarePerToken, gpuCount: gpus, peakFlopsPerSecond: peak });
+      const m =
+        100 *
+        flopsUtilization({ tokensPerSecond, flopsPerToken: modelPerToken, gpuCount: gpus, peakFlopsPerSecond: peak });
+      const hw =
+        100 *
+        flopsUtilization({
+          tokensPerSecond,
+          flopsPerToken: hardwarePerToken,
+          gpuCount: gpus,
+          peakFlopsPerSecond: peak,
+        });
       // The iteration time is printed to ±half its last digit; the percentages to ±0.05.
       const timeTolerance = 0.005 / seconds;
       assertApprox(m, mfu, { abs: m * timeTolerance + 0.05 }, `MFU ${m}`);
@@ -108,17 +117,38 @@ describe("training time and compute", () => {
     const flopsPerToken = 1e12;
     const tokensPerSecond = (430e12 * 8192) / flopsPerToken;
     assert.equal(achievedFlopsPerSecondPerGpu(tokensPerSecond, flopsPerToken, 8192), 430e12);
-    assert.equal(Math.round(100 * flopsUtilization({ tokensPerSecond, flopsPerToken, gpuCount: 8192, peakFlopsPerSecond: peak })), 43);
+    assert.equal(
+      Math.round(100 * flopsUtilization({ tokensPerSecond, flopsPerToken, gpuCount: 8192, peakFlopsPerSecond: peak })),
+      43,
+    );
   });
   test("step time = tokens × FLOPs per token / (GPUs × peak × MFU)", () => {
-    assert.equal(stepTimeSeconds({ tokensPerStep: 4e6, flopsPerToken: 5e10, gpuCount: 1000, peakFlopsPerSecond: 1e15, mfu: 0.5 }), 0.4);
+    assert.equal(
+      stepTimeSeconds({ tokensPerStep: 4e6, flopsPerToken: 5e10, gpuCount: 1000, peakFlopsPerSecond: 1e15, mfu: 0.5 }),
+      0.4,
+    );
   });
   test("invalid inputs name the field", () => {
     const check = (fn: () => unknown, field: string) =>
       assert.throws(fn, (e: unknown) => e instanceof ModelInputError && e.field === field);
-    check(() => stepTimeSeconds({ tokensPerStep: 1, flopsPerToken: 1, gpuCount: 1, peakFlopsPerSecond: 1, mfu: 1.2 }), "mfu");
-    check(() => stepTimeSeconds({ tokensPerStep: 1, flopsPerToken: 1, gpuCount: 0, peakFlopsPerSecond: 1, mfu: 0.5 }), "gpuCount");
-    check(() => flopsUtilization({ tokensPerSecond: Number.POSITIVE_INFINITY, flopsPerToken: 1, gpuCount: 1, peakFlopsPerSecond: 1 }), "tokensPerSecond");
+    check(
+      () => stepTimeSeconds({ tokensPerStep: 1, flopsPerToken: 1, gpuCount: 1, peakFlopsPerSecond: 1, mfu: 1.2 }),
+      "mfu",
+    );
+    check(
+      () => stepTimeSeconds({ tokensPerStep: 1, flopsPerToken: 1, gpuCount: 0, peakFlopsPerSecond: 1, mfu: 0.5 }),
+      "gpuCount",
+    );
+    check(
+      () =>
+        flopsUtilization({
+          tokensPerSecond: Number.POSITIVE_INFINITY,
+          flopsPerToken: 1,
+          gpuCount: 1,
+          peakFlopsPerSecond: 1,
+        }),
+      "tokensPerSecond",
+    );
     check(() => modelFlopsPerToken(config("llama-3.1-8b"), 0), "seqLength");
     check(() => hardwareFlopsPerToken(config("llama-3.1-8b"), 4096, "half" as "full"), "recompute");
   });
@@ -143,14 +173,23 @@ describe("GPU specs (src/data/gpus.ts)", () => {
     for (const g of GPUS) {
       assert.ok(!ids.has(g.id));
       ids.add(g.id);
-      for (const v of [g.bf16FlopsPerSecond, g.tf32FlopsPerSecond, g.hbmBytes, g.hbmBytesPerSecond, g.nvlinkBytesPerSecond, g.pcieBytesPerSecond]) {
+      for (const v of [
+        g.bf16FlopsPerSecond,
+        g.tf32FlopsPerSecond,
+        g.hbmBytes,
+        g.hbmBytesPerSecond,
+        g.nvlinkBytesPerSecond,
+        g.pcieBytesPerSecond,
+      ]) {
         assert.ok(Number.isFinite(v) && v > 0, g.id);
       }
       assertApprox(g.tf32FlopsPerSecond / g.bf16FlopsPerSecond, 0.5, { abs: 0.02 }, g.id);
-      if (g.fp8FlopsPerSecond !== null) assertApprox(g.fp8FlopsPerSecond / g.bf16FlopsPerSecond, 2, { abs: 0.01 }, g.id);
+      if (g.fp8FlopsPerSecond !== null)
+        assertApprox(g.fp8FlopsPerSecond / g.bf16FlopsPerSecond, 2, { abs: 0.01 }, g.id);
       assert.ok(g.source.length > 20, g.id);
     }
-    for (const id of ["h100-sxm", "h100-pcie", "h200-sxm", "a100-sxm-80gb", "a100-sxm-40gb", "b200"]) assert.ok(ids.has(id), id);
+    for (const id of ["h100-sxm", "h100-pcie", "h200-sxm", "a100-sxm-80gb", "a100-sxm-40gb", "b200"])
+      assert.ok(ids.has(id), id);
   });
   test("B200 out-computes H100 SXM at bf16 and has more HBM", () => {
     assert.ok(findGpu("b200")!.bf16FlopsPerSecond > findGpu("h100-sxm")!.bf16FlopsPerSecond * 2);

@@ -18,7 +18,13 @@ const llama8b = findModelPreset("llama-3.1-8b")!.config;
 const llama70b = findModelPreset("llama-3.1-70b")!.config;
 
 test("every ranked configuration uses all GPUs, reaches the batch, fits, and is sorted by step time", () => {
-  const r = searchConfigurations({ config: llama70b, gpu: h100, gpuCount: 64, seqLength: 4096, globalBatchSequences: 256 });
+  const r = searchConfigurations({
+    config: llama70b,
+    gpu: h100,
+    gpuCount: 64,
+    seqLength: 4096,
+    globalBatchSequences: 256,
+  });
   assert.ok(r.ranked.length > 0);
   assert.equal(r.ranked.length + r.ruledOutBatch + r.ruledOutMemory, r.configsTried);
   for (const c of r.ranked) {
@@ -26,7 +32,14 @@ test("every ranked configuration uses all GPUs, reaches the batch, fits, and is 
     assert.equal(c.dp * c.microBatchSize * c.microbatches, 256);
     assert.ok(c.microbatches >= c.pp);
     assert.ok(c.memoryBytes <= 0.9 * 80e9);
-    const sum = c.computeSeconds + c.bubbleSeconds + c.exposedSeconds.tp + c.exposedSeconds.cp + c.exposedSeconds.ep + c.exposedSeconds.pp + c.exposedSeconds.dp;
+    const sum =
+      c.computeSeconds +
+      c.bubbleSeconds +
+      c.exposedSeconds.tp +
+      c.exposedSeconds.cp +
+      c.exposedSeconds.ep +
+      c.exposedSeconds.pp +
+      c.exposedSeconds.dp;
     assertApprox(sum, c.stepSeconds, { rel: 1e-12 });
     assert.ok(c.mfu > 0 && c.mfu < 1);
   }
@@ -34,16 +47,58 @@ test("every ranked configuration uses all GPUs, reaches the batch, fits, and is 
 });
 
 test("memory of a ranked configuration is trainingMemory's peak stage", () => {
-  const r = searchConfigurations({ config: llama70b, gpu: h100, gpuCount: 64, seqLength: 4096, globalBatchSequences: 256 });
+  const r = searchConfigurations({
+    config: llama70b,
+    gpu: h100,
+    gpuCount: 64,
+    seqLength: 4096,
+    globalBatchSequences: 256,
+  });
   const c = r.ranked[0];
-  const m = trainingMemory(llama70b, { seqLength: 4096, microBatchSize: c.microBatchSize, dp: c.dp, tp: c.tp, sequenceParallel: c.tp > 1, pp: c.pp, cp: c.cp, ep: c.ep, zeroStage: c.zeroStage, recompute: c.recompute, microbatches: c.microbatches, fp32GradAccum: true });
+  const m = trainingMemory(llama70b, {
+    seqLength: 4096,
+    microBatchSize: c.microBatchSize,
+    dp: c.dp,
+    tp: c.tp,
+    sequenceParallel: c.tp > 1,
+    pp: c.pp,
+    cp: c.cp,
+    ep: c.ep,
+    zeroStage: c.zeroStage,
+    recompute: c.recompute,
+    microbatches: c.microbatches,
+    fp32GradAccum: true,
+  });
   assert.equal(c.memoryBytes, m.perGpu.total);
 });
 
 test("each ranked configuration is the step model's prediction for its layout and stage split", () => {
-  const r = searchConfigurations({ config: llama70b, gpu: h100, gpuCount: 64, seqLength: 4096, globalBatchSequences: 256 });
+  const r = searchConfigurations({
+    config: llama70b,
+    gpu: h100,
+    gpuCount: 64,
+    seqLength: 4096,
+    globalBatchSequences: 256,
+  });
   for (const c of r.ranked.slice(0, 20)) {
-    const p = stepTime({ config: llama70b, gpu: h100, gpuCount: 64, tp: c.tp, pp: c.pp, cp: c.cp, ep: c.ep, dp: c.dp, zeroStage: c.zeroStage, recompute: c.recompute, seqLength: 4096, microBatchSize: c.microBatchSize, globalBatch: 256, stageLayers: c.stageLayers, gradReduce: "fp32", includeMemory: false });
+    const p = stepTime({
+      config: llama70b,
+      gpu: h100,
+      gpuCount: 64,
+      tp: c.tp,
+      pp: c.pp,
+      cp: c.cp,
+      ep: c.ep,
+      dp: c.dp,
+      zeroStage: c.zeroStage,
+      recompute: c.recompute,
+      seqLength: 4096,
+      microBatchSize: c.microBatchSize,
+      globalBatch: 256,
+      stageLayers: c.stageLayers,
+      gradReduce: "fp32",
+      includeMemory: false,
+    });
     assertApprox(p.stepSeconds, c.stepSeconds, { rel: 1e-12 });
     assert.equal(p.mfu, c.mfu);
     const mfu = (256 * 4096 * modelFlopsPerToken(llama70b, 4096).total) / (c.stepSeconds * 64 * 989.4e12);
@@ -52,19 +107,37 @@ test("each ranked configuration is the step model's prediction for its layout an
 });
 
 test("pipeline layouts try the split with one layer fewer on each end stage and keep the faster", () => {
-  const r = searchConfigurations({ config: llama70b, gpu: h100, gpuCount: 64, seqLength: 4096, globalBatchSequences: 256 });
+  const r = searchConfigurations({
+    config: llama70b,
+    gpu: h100,
+    gpuCount: 64,
+    seqLength: 4096,
+    globalBatchSequences: 256,
+  });
   const pp = r.ranked.filter((c) => c.pp > 1);
   assert.ok(pp.length > 0);
   for (const c of pp) {
     assert.equal(c.stageLayers.length, c.pp);
-    assert.equal(c.stageLayers.reduce((a, x) => a + x, 0), 80);
+    assert.equal(
+      c.stageLayers.reduce((a, x) => a + x, 0),
+      80,
+    );
     assert.ok(c.stageImbalance >= 1);
   }
-  assert.ok(pp.some((c) => c.stageLayers[0] < c.stageLayers[1]), "some ranked split trims the first stage");
+  assert.ok(
+    pp.some((c) => c.stageLayers[0] < c.stageLayers[1]),
+    "some ranked split trims the first stage",
+  );
 });
 
 test("ZeRO-2 and ZeRO-3 are combined with pipeline parallelism (DeepSpeed's restriction is not the search's)", () => {
-  const r = searchConfigurations({ config: llama70b, gpu: h100, gpuCount: 64, seqLength: 4096, globalBatchSequences: 256 });
+  const r = searchConfigurations({
+    config: llama70b,
+    gpu: h100,
+    gpuCount: 64,
+    seqLength: 4096,
+    globalBatchSequences: 256,
+  });
   assert.ok(r.ranked.some((c) => c.pp > 1 && c.zeroStage >= 2));
   assert.match(CONFIG_SEARCH_EXCLUSIONS, /DeepSpeed/);
 });
@@ -77,7 +150,13 @@ test("one GPU: Llama 3.1 8B does not fit at 80 GB without sharding, so nothing i
 });
 
 test("a global batch smaller than the data-parallel degree rules layouts out", () => {
-  const r = searchConfigurations({ config: llama8b, gpu: h100, gpuCount: 16, seqLength: 4096, globalBatchSequences: 4 });
+  const r = searchConfigurations({
+    config: llama8b,
+    gpu: h100,
+    gpuCount: 16,
+    seqLength: 4096,
+    globalBatchSequences: 4,
+  });
   for (const c of r.ranked) assert.ok(c.dp <= 4);
   assert.ok(r.ruledOutBatch > 0);
 });
@@ -97,7 +176,11 @@ test("invalid input throws ModelInputError naming the field", () => {
     ["computeEfficiency", { computeEfficiency: 1.5 }],
   ] as const) {
     assert.throws(
-      () => searchConfigurations({ ...{ config: llama8b, gpu: h100, gpuCount: 8, seqLength: 4096, globalBatchSequences: 64 }, ...patch }),
+      () =>
+        searchConfigurations({
+          ...{ config: llama8b, gpu: h100, gpuCount: 8, seqLength: 4096, globalBatchSequences: 64 },
+          ...patch,
+        }),
       (e: unknown) => e instanceof ModelInputError && e.field === field,
     );
   }

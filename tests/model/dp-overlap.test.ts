@@ -56,9 +56,18 @@ describe("ring all-reduce (nvidia2024nccltests PERFORMANCE.md)", () => {
   });
 
   it("rejects bad inputs with the field named", () => {
-    assert.throws(() => allReduceSeconds(1e9, 0, 1e9), (e) => e instanceof ModelInputError && e.field === "gpus");
-    assert.throws(() => allReduceSeconds(1e9, 8, -1), (e) => e instanceof ModelInputError && e.field === "busBandwidthBytesPerSecond");
-    assert.throws(() => allReduceSeconds(-5, 8, 1e9), (e) => e instanceof ModelInputError && e.field === "bytes");
+    assert.throws(
+      () => allReduceSeconds(1e9, 0, 1e9),
+      (e) => e instanceof ModelInputError && e.field === "gpus",
+    );
+    assert.throws(
+      () => allReduceSeconds(1e9, 8, -1),
+      (e) => e instanceof ModelInputError && e.field === "busBandwidthBytesPerSecond",
+    );
+    assert.throws(
+      () => allReduceSeconds(-5, 8, 1e9),
+      (e) => e instanceof ModelInputError && e.field === "bytes",
+    );
   });
 });
 
@@ -162,7 +171,8 @@ describe("dataParallelTimeline", () => {
           const comm = t.segments.filter((s) => s.lane === "comm");
           const compute = t.segments.filter((s) => s.lane === "compute");
           for (let i = 1; i < comm.length; i++) assert.ok(comm[i].startSeconds >= comm[i - 1].endSeconds - 1e-12);
-          for (let i = 1; i < compute.length; i++) assert.ok(compute[i].startSeconds >= compute[i - 1].endSeconds - 1e-12);
+          for (let i = 1; i < compute.length; i++)
+            assert.ok(compute[i].startSeconds >= compute[i - 1].endSeconds - 1e-12);
           for (const s of comm) assert.ok(s.startSeconds >= s.readySeconds - 1e-12);
           const bytes = comm.reduce((sum, s) => sum + s.bytes, 0);
           if (input.dp > 1) assertApprox(bytes, t.syncs * input.gradientBytes, { abs: 1e-6 * input.gradientBytes });
@@ -195,7 +205,10 @@ describe("dataParallelScaling", () => {
     const points = dataParallelScaling(input);
     close(points[0].efficiency, 1, 1e-12);
     for (const p of points) assert.ok(p.efficiency <= 1 && p.efficiency > 0);
-    assert.deepEqual(points.map((p) => p.microbatches), [64, 16, 4, 1]);
+    assert.deepEqual(
+      points.map((p) => p.microbatches),
+      [64, 16, 4, 1],
+    );
     // Efficiency falls as m shrinks at a fixed global batch.
     for (let i = 1; i < points.length; i++) assert.ok(points[i].efficiency < points[i - 1].efficiency);
   });

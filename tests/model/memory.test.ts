@@ -40,16 +40,25 @@ describe("model states follow rajbhandari2020zero", () => {
     assert.deepEqual(bytesPerParameter("bf16", false, "replace"), bytesPerParameter("bf16"));
     assert.equal(modelStateBytes(1e9, { fp32GradAccum: true, fp32GradBuffer: "replace" }).total, 18e9);
     assert.equal(modelStateBytes(1e9, { fp32GradAccum: true }).total, 20e9);
-    assert.equal(modelStateBytes(1e9, { fp32GradAccum: true, fp32GradBuffer: "replace", zeroStage: 1, dp: 4 }).total, 6e9 + 12e9 / 4);
+    assert.equal(
+      modelStateBytes(1e9, { fp32GradAccum: true, fp32GradBuffer: "replace", zeroStage: 1, dp: 4 }).total,
+      6e9 + 12e9 / 4,
+    );
     throwsField(() => modelStateBytes(1e9, { fp32GradBuffer: "both" as never }), "fp32GradBuffer");
   });
   test("Ψ = 7.5B, N_d = 64: 120 / 31.4 / 16.6 / 1.9 GB for baseline, P_os, P_os+g, P_os+g+p (§5, Fig. 1)", () => {
-    const gb = [0, 1, 2, 3].map((stage) => modelStateBytes(7.5e9, { zeroStage: stage as 0 | 1 | 2 | 3, dp: 64 }).total / 1e9);
+    const gb = [0, 1, 2, 3].map(
+      (stage) => modelStateBytes(7.5e9, { zeroStage: stage as 0 | 1 | 2 | 3, dp: 64 }).total / 1e9,
+    );
     assert.deepEqual(gb, [120, 31.40625, 16.640625, 1.875]);
-    assert.deepEqual(gb.map((x) => Number(x.toFixed(1))), [120, 31.4, 16.6, 1.9]);
+    assert.deepEqual(
+      gb.map((x) => Number(x.toFixed(1))),
+      [120, 31.4, 16.6, 1.9],
+    );
   });
   test("Table 1 entries printed in bold (fit in 32 GB): 7.5B P_os@64 = 31.4, P_os+g@16 = 21.6, P_os+g+p@4 = 30; 128B P_os+g+p@64 = 32; 1T P_os+g+p@1024 = 15.6", () => {
-    const gb = (psi: number, stage: 1 | 2 | 3, dp: number) => modelStateBytes(psi, { zeroStage: stage, dp }).total / 1e9;
+    const gb = (psi: number, stage: 1 | 2 | 3, dp: number) =>
+      modelStateBytes(psi, { zeroStage: stage, dp }).total / 1e9;
     assert.equal(gb(7.5e9, 1, 64).toFixed(1), "31.4");
     assert.equal(gb(7.5e9, 2, 16).toFixed(1), "21.6");
     assert.equal(gb(7.5e9, 3, 4), 30);
@@ -68,7 +77,17 @@ describe("model states follow rajbhandari2020zero", () => {
 
 /** A GPT-style (LayerNorm, GeLU, dropout) config with Korthikanti's Table 3 shapes. */
 function gptConfig(h: number, a: number, layers: number) {
-  return { model_type: "gpt2", n_embd: h, n_head: a, n_layer: layers, n_positions: 2048, vocab_size: 51200, attn_pdrop: 0.1, resid_pdrop: 0.1, embd_pdrop: 0.1 };
+  return {
+    model_type: "gpt2",
+    n_embd: h,
+    n_head: a,
+    n_layer: layers,
+    n_positions: 2048,
+    vocab_size: 51200,
+    attn_pdrop: 0.1,
+    resid_pdrop: 0.1,
+    embd_pdrop: 0.1,
+  };
 }
 
 const table3 = [
@@ -89,10 +108,24 @@ describe("activations per layer follow korthikanti2023reducing Table 2 (t = 8, s
   for (const model of table3) {
     table2Rows.forEach((row, index) => {
       test(`${model.name}, ${row.label}: ${model.mib[index]} MiB (facts.md C.3)`, () => {
-        const closed = korthikantiLayerActivationBytes({ s: 2048, b: model.b, h: model.h, a: model.a, t: 8, sequenceParallel: row.sp, recompute: row.recompute });
+        const closed = korthikantiLayerActivationBytes({
+          s: 2048,
+          b: model.b,
+          h: model.h,
+          a: model.a,
+          t: 8,
+          sequenceParallel: row.sp,
+          recompute: row.recompute,
+        });
         assert.equal(closed / MiB, model.mib[index]);
         const arch = parseModelConfig(gptConfig(model.h, model.a, model.L)).architecture;
-        const layer = layerActivations(arch, { seqLength: 2048, microBatchSize: model.b, tp: 8, sequenceParallel: row.sp, attention: "eager" });
+        const layer = layerActivations(arch, {
+          seqLength: 2048,
+          microBatchSize: model.b,
+          tp: 8,
+          sequenceParallel: row.sp,
+          attention: "eager",
+        });
         const general = storedLayerBytes(layer, row.recompute);
         assertApprox(general, closed, { rel: 1e-9 }, `${general} vs ${closed}`);
       });
@@ -103,12 +136,31 @@ describe("activations per layer follow korthikanti2023reducing Table 2 (t = 8, s
     const arch = parseModelConfig(gptConfig(h, a, 4)).architecture;
     const layer = layerActivations(arch, { seqLength: s, microBatchSize: b, attention: "eager" });
     assert.equal(layer.totalBytes, s * b * h * (34 + (5 * a * s) / h));
-    assert.equal(korthikantiLayerActivationBytes({ s, b, h, a, t: 1, sequenceParallel: false, recompute: "none" }), s * b * h * (34 + (5 * a * s) / h));
+    assert.equal(
+      korthikantiLayerActivationBytes({ s, b, h, a, t: 1, sequenceParallel: false, recompute: "none" }),
+      s * b * h * (34 + (5 * a * s) / h),
+    );
   });
   test("§5: selective recomputation saves 70% for GPT-3 (5as/h = 80) and 65% for MT-NLG (5as/h = 64) under TP + SP", () => {
     const saved = (h: number, a: number) => {
-      const full = korthikantiLayerActivationBytes({ s: 2048, b: 1, h, a, t: 8, sequenceParallel: true, recompute: "none" });
-      const sel = korthikantiLayerActivationBytes({ s: 2048, b: 1, h, a, t: 8, sequenceParallel: true, recompute: "selective" });
+      const full = korthikantiLayerActivationBytes({
+        s: 2048,
+        b: 1,
+        h,
+        a,
+        t: 8,
+        sequenceParallel: true,
+        recompute: "none",
+      });
+      const sel = korthikantiLayerActivationBytes({
+        s: 2048,
+        b: 1,
+        h,
+        a,
+        t: 8,
+        sequenceParallel: true,
+        recompute: "selective",
+      });
       return Math.round((100 * (full - sel)) / full);
     };
     assert.equal(saved(12288, 96), 70);
@@ -151,7 +203,10 @@ describe("activations of a Llama-style layer (RMSNorm, GQA, SwiGLU, no dropout)"
     // Softmax output, plus K and V repeated from 8 to 32 heads of 128 (GQA under eager attention).
     assert.equal(eager.totalBytes - flash.totalBytes, 2 * 32 * 4096 * 4096 + 2 * 4096 * (32 - 8) * 128 * 2);
     assert.equal(eager.selectiveBytes, flash.totalBytes);
-    assert.deepEqual(eager.tensors.filter((t) => !t.keptUnderSelective).map((t) => t.name), ["key and value repeated to every query head", "attention softmax output"]);
+    assert.deepEqual(
+      eager.tensors.filter((t) => !t.keptUnderSelective).map((t) => t.name),
+      ["key and value repeated to every query head", "attention softmax output"],
+    );
   });
   test("eager GQA attention stores K and V at every query head; MHA and FlashAttention at the key/value heads", () => {
     const arch = parseModelConfig(config("llama-3.1-8b")).architecture;
@@ -163,7 +218,11 @@ describe("activations of a Llama-style layer (RMSNorm, GQA, SwiGLU, no dropout)"
     assert.equal(keys("eager", 8), (2 * 4096 * 32 * 128 * 2) / 8);
     assert.equal(keys("flash"), 2 * 4096 * 8 * 128 * 2);
     const mha = parseModelConfig(gptConfig(1024, 16, 2)).architecture;
-    assert.ok(!layerActivations(mha, { seqLength: 512, microBatchSize: 1, attention: "eager" }).tensors.some((t) => t.name.startsWith("key and value")));
+    assert.ok(
+      !layerActivations(mha, { seqLength: 512, microBatchSize: 1, attention: "eager" }).tensors.some((t) =>
+        t.name.startsWith("key and value"),
+      ),
+    );
   });
   test("Mixtral MoE layer: top-2 dispatch and expert tensors over 2sb routed tokens", () => {
     const arch = parseModelConfig(config("mixtral-8x7b")).architecture;
@@ -180,22 +239,65 @@ describe("activations of a Llama-style layer (RMSNorm, GQA, SwiGLU, no dropout)"
 describe("whole-stage activations under pipeline schedules", () => {
   const gpt22b = gptConfig(6144, 64, 48);
   test("1F1B first stage holds L layers' worth (korthikanti2023reducing Eq. 5): p = 4, L = 48", () => {
-    const m = trainingMemory(gpt22b, { seqLength: 2048, microBatchSize: 1, tp: 8, sequenceParallel: true, pp: 4, microbatches: 8, attention: "eager" });
-    const perLayer = korthikantiLayerActivationBytes({ s: 2048, b: 1, h: 6144, a: 64, t: 8, sequenceParallel: true, recompute: "none" });
+    const m = trainingMemory(gpt22b, {
+      seqLength: 2048,
+      microBatchSize: 1,
+      tp: 8,
+      sequenceParallel: true,
+      pp: 4,
+      microbatches: 8,
+      attention: "eager",
+    });
+    const perLayer = korthikantiLayerActivationBytes({
+      s: 2048,
+      b: 1,
+      h: 6144,
+      a: 64,
+      t: 8,
+      sequenceParallel: true,
+      recompute: "none",
+    });
     assert.equal(m.stages[0].inFlightMicrobatches, 4);
     assertApprox(m.stages[0].activationDetail.layers, 48 * perLayer, { abs: 1e-6 * perLayer });
   });
   test("interleaved first stage holds L(1 + (p−1)/(pv)) layers' worth (§4.2.3): p = 4, v = 3, L = 48", () => {
-    const m = trainingMemory(gpt22b, { seqLength: 2048, microBatchSize: 1, tp: 8, sequenceParallel: true, pp: 4, schedule: "interleaved", virtualStages: 3, microbatches: 8, attention: "eager" });
-    const perLayer = korthikantiLayerActivationBytes({ s: 2048, b: 1, h: 6144, a: 64, t: 8, sequenceParallel: true, recompute: "none" });
+    const m = trainingMemory(gpt22b, {
+      seqLength: 2048,
+      microBatchSize: 1,
+      tp: 8,
+      sequenceParallel: true,
+      pp: 4,
+      schedule: "interleaved",
+      virtualStages: 3,
+      microbatches: 8,
+      attention: "eager",
+    });
+    const perLayer = korthikantiLayerActivationBytes({
+      s: 2048,
+      b: 1,
+      h: 6144,
+      a: 64,
+      t: 8,
+      sequenceParallel: true,
+      recompute: "none",
+    });
     const factor = 1 + (4 - 1) / (4 * 3);
     assertApprox(m.stages[0].activationDetail.layers, 48 * factor * perLayer, { abs: 1e-6 * perLayer });
   });
   test("in-flight microbatches: AFAB m, 1F1B min(p − i, m), interleaved Megatron warm-up + 1 chunks (Narayanan §2.2)", () => {
     assert.equal(inFlightMicrobatches("afab", 4, 0, 16), 16);
-    assert.deepEqual([0, 1, 2, 3].map((i) => inFlightMicrobatches("1f1b", 4, i, 16)), [4, 3, 2, 1]);
-    assert.deepEqual([0, 1, 2, 3].map((i) => inFlightMicrobatches("1f1b", 4, i, 2)), [2, 2, 2, 1]);
-    assert.deepEqual([0, 3].map((i) => inFlightMicrobatches("interleaved", 4, i, 8, 2) * 2), [11, 5]);
+    assert.deepEqual(
+      [0, 1, 2, 3].map((i) => inFlightMicrobatches("1f1b", 4, i, 16)),
+      [4, 3, 2, 1],
+    );
+    assert.deepEqual(
+      [0, 1, 2, 3].map((i) => inFlightMicrobatches("1f1b", 4, i, 2)),
+      [2, 2, 2, 1],
+    );
+    assert.deepEqual(
+      [0, 3].map((i) => inFlightMicrobatches("interleaved", 4, i, 8, 2) * 2),
+      [11, 5],
+    );
   });
   test("the last stage keeps fp32 logits 4sbV/t for one microbatch (1F1B) or m (AFAB)", () => {
     const setup: TrainingSetup = { seqLength: 1024, microBatchSize: 2, pp: 2, tp: 2, microbatches: 4 };
@@ -208,7 +310,15 @@ describe("whole-stage activations under pipeline schedules", () => {
   });
   test("under recomputation one microbatch's head tensors and the recomputed layer share the peak: the larger counts", () => {
     for (const schedule of ["1f1b", "afab"] as const) {
-      const setup: TrainingSetup = { seqLength: 1024, microBatchSize: 2, pp: 2, tp: 2, microbatches: 4, recompute: "full", schedule };
+      const setup: TrainingSetup = {
+        seqLength: 1024,
+        microBatchSize: 2,
+        pp: 2,
+        tp: 2,
+        microbatches: 4,
+        recompute: "full",
+        schedule,
+      };
       const last = trainingMemory(config("llama-3.1-8b"), setup).stages[1];
       const d = last.activationDetail;
       const one = d.head / (schedule === "afab" ? 4 : 1);
@@ -217,7 +327,10 @@ describe("whole-stage activations under pipeline schedules", () => {
       assert.ok(last.activations < d.layers + d.embedding + d.head + d.recomputeWorkspace);
       // Stages without the head still add the whole working set.
       const first = trainingMemory(config("llama-3.1-8b"), setup).stages[0];
-      assert.equal(first.activations, first.activationDetail.layers + first.activationDetail.embedding + first.activationDetail.recomputeWorkspace);
+      assert.equal(
+        first.activations,
+        first.activationDetail.layers + first.activationDetail.embedding + first.activationDetail.recomputeWorkspace,
+      );
     }
   });
 });
@@ -256,17 +369,28 @@ describe("validation names the field", () => {
   test("tp that does not divide the KV heads (8)", () => throwsField(() => trainingMemory(llama, { tp: 16 }), "tp"));
   test("dp = 0", () => throwsField(() => trainingMemory(llama, { dp: 0 }), "dp"));
   test("negative sequence length", () => throwsField(() => trainingMemory(llama, { seqLength: -4096 }), "seqLength"));
-  test("NaN micro-batch size", () => throwsField(() => trainingMemory(llama, { microBatchSize: Number.NaN }), "microBatchSize"));
+  test("NaN micro-batch size", () =>
+    throwsField(() => trainingMemory(llama, { microBatchSize: Number.NaN }), "microBatchSize"));
   test("ZeRO stage 4", () => throwsField(() => trainingMemory(llama, { zeroStage: 4 as 0 }), "zeroStage"));
-  test("unknown recompute option", () => throwsField(() => trainingMemory(llama, { recompute: "some" as Recompute }), "recompute"));
-  test("unknown precision", () => throwsField(() => trainingMemory(llama, { precision: "fp8" as "bf16" }), "precision"));
-  test("unknown attention kernel", () => throwsField(() => trainingMemory(llama, { attention: "sdpa" as "flash" }), "attention"));
+  test("unknown recompute option", () =>
+    throwsField(() => trainingMemory(llama, { recompute: "some" as Recompute }), "recompute"));
+  test("unknown precision", () =>
+    throwsField(() => trainingMemory(llama, { precision: "fp8" as "bf16" }), "precision"));
+  test("unknown attention kernel", () =>
+    throwsField(() => trainingMemory(llama, { attention: "sdpa" as "flash" }), "attention"));
   test("pp larger than the layer count", () => throwsField(() => trainingMemory(llama, { pp: 33 }), "pp"));
-  test("cp that does not divide the sequence", () => throwsField(() => trainingMemory(llama, { seqLength: 1000, cp: 3 }), "cp"));
+  test("cp that does not divide the sequence", () =>
+    throwsField(() => trainingMemory(llama, { seqLength: 1000, cp: 3 }), "cp"));
   test("ep on a dense model", () => throwsField(() => trainingMemory(llama, { dp: 8, ep: 8 }), "ep"));
-  test("ep that does not divide the experts", () => throwsField(() => trainingMemory(config("mixtral-8x7b"), { dp: 6, ep: 3 }), "ep"));
-  test("interleaved with microbatches not a multiple of pp", () => throwsField(() => trainingMemory(llama, { pp: 4, schedule: "interleaved", microbatches: 6 }), "microbatches"));
-  test("interleaved with chunks that do not divide the layers", () => throwsField(() => trainingMemory(llama, { pp: 4, schedule: "interleaved", virtualStages: 3, microbatches: 8 }), "virtualStages"));
+  test("ep that does not divide the experts", () =>
+    throwsField(() => trainingMemory(config("mixtral-8x7b"), { dp: 6, ep: 3 }), "ep"));
+  test("interleaved with microbatches not a multiple of pp", () =>
+    throwsField(() => trainingMemory(llama, { pp: 4, schedule: "interleaved", microbatches: 6 }), "microbatches"));
+  test("interleaved with chunks that do not divide the layers", () =>
+    throwsField(
+      () => trainingMemory(llama, { pp: 4, schedule: "interleaved", virtualStages: 3, microbatches: 8 }),
+      "virtualStages",
+    ));
 });
 
 describe("properties (fast-check)", () => {
@@ -333,7 +457,9 @@ describe("properties (fast-check)", () => {
     fc.assert(
       fc.property(setupArb, (r) => {
         const { setup } = toSetup(r);
-        const totals = [0, 1, 2, 3].map((z) => trainingMemory(config(r.id), { ...setup, zeroStage: z as 0 }).perGpu.total);
+        const totals = [0, 1, 2, 3].map(
+          (z) => trainingMemory(config(r.id), { ...setup, zeroStage: z as 0 }).perGpu.total,
+        );
         for (let i = 1; i < 4; i++) assert.ok(totals[i] <= totals[i - 1], `${totals}`);
       }),
       { numRuns: 80 },
@@ -377,7 +503,8 @@ describe("properties (fast-check)", () => {
         const extraMasks = b.stages[0].activationDetail.embedding - a.stages[0].activationDetail.embedding;
         assert.ok(extraMasks >= 0);
         assert.ok(b.perGpu.total <= a.perGpu.total + extraMasks, `${b.perGpu.total} vs ${a.perGpu.total}`);
-        if (!setup.dropout && !parseModelConfig(config(r.id)).architecture.dropout) assert.ok(b.perGpu.total <= a.perGpu.total);
+        if (!setup.dropout && !parseModelConfig(config(r.id)).architecture.dropout)
+          assert.ok(b.perGpu.total <= a.perGpu.total);
       }),
       { numRuns: 80 },
     );

@@ -58,7 +58,10 @@ test("simulateMoeRouting() never drops with no capacity limit, and counts are co
   assert.equal(r.capacityPerExpert, null);
   assert.equal(r.droppedAssignments, 0);
   assert.deepEqual(r.expertKept, r.expertRequested);
-  assert.equal(r.gpuKept.reduce((s, x) => s + x, 0), 1024);
+  assert.equal(
+    r.gpuKept.reduce((s, x) => s + x, 0),
+    1024,
+  );
 });
 
 test("each token picks k distinct experts, first choices fill buffers before second choices (GShard Algorithm 1)", () => {
@@ -90,10 +93,21 @@ test("property: counts are conserved, never exceed capacity, never NaN", () => {
       ({ tokensPerGpu, gpus, expertsPerGpu, k, cf, skew, seed }) => {
         const experts = gpus * expertsPerGpu;
         const topK = Math.min(k, experts);
-        const r = simulateMoeRouting({ tokens: tokensPerGpu * gpus, experts, gpus, topK, capacityFactor: cf, skew, seed });
+        const r = simulateMoeRouting({
+          tokens: tokensPerGpu * gpus,
+          experts,
+          gpus,
+          topK,
+          capacityFactor: cf,
+          skew,
+          seed,
+        });
         const kept = r.expertKept.reduce((s, x) => s + x, 0);
         assert.equal(kept + r.droppedAssignments, r.totalAssignments);
-        assert.equal(r.gpuKept.reduce((s, x) => s + x, 0), kept);
+        assert.equal(
+          r.gpuKept.reduce((s, x) => s + x, 0),
+          kept,
+        );
         if (r.capacityPerExpert !== null) for (const x of r.expertKept) assert.ok(x <= r.capacityPerExpert);
         for (const v of [r.droppedFraction, r.gpuImbalance, r.expertImbalance]) assert.ok(Number.isFinite(v));
         assert.ok(r.gpuImbalance >= 1 - 1e-12);
@@ -128,22 +142,65 @@ test("simulateMoeRouting() rejects bad input with a ModelInputError naming the f
 });
 
 test("expertDispatchBytes() is T·k·h·β·(G−1)/G", () => {
-  assert.equal(expertDispatchBytes({ tokensPerGpu: 4096, hidden: 4096, topK: 2, epDegree: 8, bytesPerElement: 2 }), 58_720_256);
-  assert.equal(expertDispatchBytes({ tokensPerGpu: 4096, hidden: 7168, topK: 8, epDegree: 64, bytesPerElement: 1 }), 231_211_008);
+  assert.equal(
+    expertDispatchBytes({ tokensPerGpu: 4096, hidden: 4096, topK: 2, epDegree: 8, bytesPerElement: 2 }),
+    58_720_256,
+  );
+  assert.equal(
+    expertDispatchBytes({ tokensPerGpu: 4096, hidden: 7168, topK: 8, epDegree: 64, bytesPerElement: 1 }),
+    231_211_008,
+  );
   assert.equal(expertDispatchBytes({ tokensPerGpu: 10, hidden: 10, topK: 1, epDegree: 1, bytesPerElement: 2 }), 0);
-  assert.throws(() => expertDispatchBytes({ tokensPerGpu: 0, hidden: 1, topK: 1, epDegree: 1, bytesPerElement: 2 }), ModelInputError);
+  assert.throws(
+    () => expertDispatchBytes({ tokensPerGpu: 0, hidden: 1, topK: 1, epDegree: 1, bytesPerElement: 2 }),
+    ModelInputError,
+  );
 });
 
 test("switchBalanceLoss: 1 at uniform routing and whenever f is uniform, below 1 for some unbalanced routings (fedus2022switch Eq. 4)", async () => {
   const { switchBalanceLoss } = await import("../../src/model/moe-routing.ts");
   const third = 1 / 3;
   // Uniform probabilities: every token goes to expert 0 (ties), f = (1, 0, 0), and the loss is still 1.
-  assertApprox(switchBalanceLoss([[third, third, third], [third, third, third], [third, third, third]]), 1, { abs: 1e-12 });
-  assertApprox(switchBalanceLoss([[0.5, 0.25, 0.25], [0.2, 0.6, 0.2], [0.1, 0.1, 0.8]]), 1, { abs: 1e-12 });
-  assertApprox(switchBalanceLoss([[0.9, 0.05, 0.05], [0.05, 0.9, 0.05], [0.05, 0.05, 0.9]]), 1, { abs: 1e-12 });
-  const unbalanced = switchBalanceLoss([[0.34, 0.33, 0.33], [0.34, 0.33, 0.33], [0, 0.51, 0.49]]);
+  assertApprox(
+    switchBalanceLoss([
+      [third, third, third],
+      [third, third, third],
+      [third, third, third],
+    ]),
+    1,
+    { abs: 1e-12 },
+  );
+  assertApprox(
+    switchBalanceLoss([
+      [0.5, 0.25, 0.25],
+      [0.2, 0.6, 0.2],
+      [0.1, 0.1, 0.8],
+    ]),
+    1,
+    { abs: 1e-12 },
+  );
+  assertApprox(
+    switchBalanceLoss([
+      [0.9, 0.05, 0.05],
+      [0.05, 0.9, 0.05],
+      [0.05, 0.05, 0.9],
+    ]),
+    1,
+    { abs: 1e-12 },
+  );
+  const unbalanced = switchBalanceLoss([
+    [0.34, 0.33, 0.33],
+    [0.34, 0.33, 0.33],
+    [0, 0.51, 0.49],
+  ]);
   assert.ok(unbalanced < 1);
   assert.equal(unbalanced.toFixed(2), "0.84");
-  assert.throws(() => switchBalanceLoss([[0.5, 0.4]]), (e: unknown) => e instanceof ModelInputError && e.field === "probabilities");
-  assert.throws(() => switchBalanceLoss([]), (e: unknown) => e instanceof ModelInputError && e.field === "probabilities");
+  assert.throws(
+    () => switchBalanceLoss([[0.5, 0.4]]),
+    (e: unknown) => e instanceof ModelInputError && e.field === "probabilities",
+  );
+  assert.throws(
+    () => switchBalanceLoss([]),
+    (e: unknown) => e instanceof ModelInputError && e.field === "probabilities",
+  );
 });

@@ -77,7 +77,12 @@ describe("number-format limits (facts sheet G; IEEE 754 binary16/32, OCP FP8 mic
 
   it("valuesPerBinade(): 2^23, 1024, 1024, 128, 8, 4 values in [1, 2)", () => {
     const expected: Record<NumberFormatId, number> = {
-      fp32: 8388608, tf32: 1024, fp16: 1024, bf16: 128, "fp8-e4m3": 8, "fp8-e5m2": 4,
+      fp32: 8388608,
+      tf32: 1024,
+      fp16: 1024,
+      bf16: 128,
+      "fp8-e4m3": 8,
+      "fp8-e5m2": 4,
     };
     for (const [id, count] of Object.entries(expected) as [NumberFormatId, number][]) {
       assert.equal(valuesPerBinade(id), count, id);
@@ -197,7 +202,15 @@ describe("encodeNumber() agrees with the platform's float32 rounding", () => {
   });
 
   it("fp32 agrees near the subnormal and overflow edges", () => {
-    for (const x of [2 ** -150, 1.5 * 2 ** -150, 2 ** -149 * 2.5, 3.4028235677973366e38, 3.4028235677973362e38, 1e39, -1e-46]) {
+    for (const x of [
+      2 ** -150,
+      1.5 * 2 ** -150,
+      2 ** -149 * 2.5,
+      3.4028235677973366e38,
+      3.4028235677973362e38,
+      1e39,
+      -1e-46,
+    ]) {
       assert.equal(encodeNumber("fp32", x).bits >>> 0, float32Bits(x), String(x));
     }
   });
@@ -246,7 +259,10 @@ describe("decode(encode(x)) is the nearest representable value", () => {
           let hi = values[values.length - 1];
           for (const v of values) {
             if (v <= ax) lo = v;
-            if (v >= ax) { hi = v; break; }
+            if (v >= ax) {
+              hi = v;
+              break;
+            }
           }
           const dLo = ax - lo;
           const dHi = hi - ax;
@@ -293,10 +309,12 @@ describe("spacing, swamping and scaling", () => {
           fc.boolean(),
           (wRaw, frac, negW, negU) => {
             const w = roundToFormat(id, negW ? -wRaw : wRaw);
-            const small = roundToFormat(id, (Math.abs(w) * 2 ** -(m + 2)) * frac) * (negU ? -1 : 1);
-            if (small !== 0 && Math.abs(small) < Math.abs(w) * 2 ** -(m + 2)) assert.equal(updateIsLost(id, w, small), true, `w=${w} u=${small}`);
+            const small = roundToFormat(id, Math.abs(w) * 2 ** -(m + 2) * frac) * (negU ? -1 : 1);
+            if (small !== 0 && Math.abs(small) < Math.abs(w) * 2 ** -(m + 2))
+              assert.equal(updateIsLost(id, w, small), true, `w=${w} u=${small}`);
             const big = roundToFormat(id, Math.abs(w) * 2 ** -(m + 1) * (1 + frac)) * (negU ? -1 : 1);
-            if (Math.abs(big) > Math.abs(w) * 2 ** -(m + 1)) assert.equal(updateIsLost(id, w, big), false, `w=${w} u=${big}`);
+            if (Math.abs(big) > Math.abs(w) * 2 ** -(m + 1))
+              assert.equal(updateIsLost(id, w, big), false, `w=${w} u=${big}`);
           },
         ),
         { numRuns: 2000 },
@@ -313,15 +331,27 @@ describe("spacing, swamping and scaling", () => {
 
 describe("bad input", () => {
   it("an unknown format is a ModelInputError naming the field", () => {
-    assert.throws(() => maxFinite("fp12" as NumberFormatId), (e: unknown) => e instanceof ModelInputError && e.field === "format");
+    assert.throws(
+      () => maxFinite("fp12" as NumberFormatId),
+      (e: unknown) => e instanceof ModelInputError && e.field === "format",
+    );
   });
   it("a bit pattern out of range is a ModelInputError on bits", () => {
-    assert.throws(() => decodeBits("fp8-e4m3", 256), (e: unknown) => e instanceof ModelInputError && e.field === "bits");
-    assert.throws(() => decodeBits("fp8-e4m3", 1.5), (e: unknown) => e instanceof ModelInputError && e.field === "bits");
+    assert.throws(
+      () => decodeBits("fp8-e4m3", 256),
+      (e: unknown) => e instanceof ModelInputError && e.field === "bits",
+    );
+    assert.throws(
+      () => decodeBits("fp8-e4m3", 1.5),
+      (e: unknown) => e instanceof ModelInputError && e.field === "bits",
+    );
   });
   it("amax must be positive and finite", () => {
     for (const amax of [0, -1, Infinity, NaN]) {
-      assert.throws(() => fp8ScaleFactor("fp8-e4m3", amax), (e: unknown) => e instanceof ModelInputError && e.field === "amax");
+      assert.throws(
+        () => fp8ScaleFactor("fp8-e4m3", amax),
+        (e: unknown) => e instanceof ModelInputError && e.field === "amax",
+      );
     }
   });
   it("encodeNumber never returns undefined fields for hostile numbers", () => {
@@ -339,7 +369,9 @@ describe("encodeNumber() agrees bit for bit with an independent implementation",
   // tests/model/fixtures/number-formats-reference.json: 1,523 float32 values (random magnitudes from 1e-13 to
   // 1e5, plus edges: 448, 464, 465, 480, 57344, 61439, 61440, 65504, 65519, 65520, subnormals, -0, 3.4e38) cast
   // by numpy 2.4.6 (float16) and ml_dtypes 0.6.0 (bfloat16, float8_e4m3fn, float8_e5m2), stored as bit patterns.
-  const reference = JSON.parse(readFileSync(new URL("./fixtures/number-formats-reference.json", import.meta.url), "utf8")) as Record<string, number[]> & { x: number[] };
+  const reference = JSON.parse(
+    readFileSync(new URL("./fixtures/number-formats-reference.json", import.meta.url), "utf8"),
+  ) as Record<string, number[]> & { x: number[] };
   for (const id of ["fp16", "bf16", "fp8-e4m3", "fp8-e5m2"] as NumberFormatId[]) {
     it(`${id}: same bits as the reference casts (non-saturating overflow)`, () => {
       assert.ok(reference.x.length > 1500);

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { countParameters, findModelPreset, layerParameters, MODEL_PRESETS, ModelInputError, parseModelConfig } from "../../src/model/index.ts";
+import {
+  countParameters,
+  findModelPreset,
+  layerParameters,
+  MODEL_PRESETS,
+  ModelInputError,
+  parseModelConfig,
+} from "../../src/model/index.ts";
 
 const config = (id: string) => {
   const preset = findModelPreset(id);
@@ -115,7 +122,14 @@ test("GPT-style count matches narayanan2021efficient Eq. (2) plus the final Laye
   const l = 128;
   const V = 51200;
   const s = 2048;
-  const count = countParameters({ model_type: "gpt2", n_embd: h, n_layer: l, n_head: 160, n_positions: s, vocab_size: V });
+  const count = countParameters({
+    model_type: "gpt2",
+    n_embd: h,
+    n_layer: l,
+    n_head: 160,
+    n_positions: s,
+    vocab_size: V,
+  });
   // Eq. (2): P = 12lh²(1 + 13/(12h) + (V + s)/(12lh)) = 12lh² + 13lh + (V + s)h.
   const eq2 = 12 * l * h * h + 13 * l * h + (V + s) * h;
   assert.equal(count.total - 2 * h, eq2);
@@ -150,18 +164,34 @@ describe("bad configs throw ModelInputError naming the key", () => {
     const { hidden_size: _omit, ...rest } = config("llama-3.1-8b") as Record<string, unknown>;
     throwsField(() => countParameters(rest), "hidden_size");
   });
-  test("non-numeric num_hidden_layers", () => throwsField(() => countParameters({ ...config("llama-3.1-8b"), num_hidden_layers: "32" }), "num_hidden_layers"));
-  test("zero vocab_size", () => throwsField(() => countParameters({ ...config("llama-3.1-8b"), vocab_size: 0 }), "vocab_size"));
-  test("negative intermediate_size", () => throwsField(() => countParameters({ ...config("llama-3.1-8b"), intermediate_size: -1 }), "intermediate_size"));
-  test("fractional head count", () => throwsField(() => countParameters({ ...config("llama-3.1-8b"), num_attention_heads: 31.5 }), "num_attention_heads"));
+  test("non-numeric num_hidden_layers", () =>
+    throwsField(() => countParameters({ ...config("llama-3.1-8b"), num_hidden_layers: "32" }), "num_hidden_layers"));
+  test("zero vocab_size", () =>
+    throwsField(() => countParameters({ ...config("llama-3.1-8b"), vocab_size: 0 }), "vocab_size"));
+  test("negative intermediate_size", () =>
+    throwsField(() => countParameters({ ...config("llama-3.1-8b"), intermediate_size: -1 }), "intermediate_size"));
+  test("fractional head count", () =>
+    throwsField(
+      () => countParameters({ ...config("llama-3.1-8b"), num_attention_heads: 31.5 }),
+      "num_attention_heads",
+    ));
   test("heads that do not divide hidden_size without head_dim", () =>
-    throwsField(() => countParameters({ ...config("llama-2-7b"), num_attention_heads: 30, num_key_value_heads: 30 }), "num_attention_heads"));
-  test("KV heads that do not divide the query heads", () => throwsField(() => countParameters({ ...config("llama-3.1-8b"), num_key_value_heads: 5 }), "num_key_value_heads"));
+    throwsField(
+      () => countParameters({ ...config("llama-2-7b"), num_attention_heads: 30, num_key_value_heads: 30 }),
+      "num_attention_heads",
+    ));
+  test("KV heads that do not divide the query heads", () =>
+    throwsField(() => countParameters({ ...config("llama-3.1-8b"), num_key_value_heads: 5 }), "num_key_value_heads"));
   test("GPT-2 missing n_embd", () => {
     const { n_embd: _omit, ...rest } = config("gpt2") as Record<string, unknown>;
     throwsField(() => countParameters(rest), "n_embd");
   });
-  test("Mixtral top-k above the expert count", () => throwsField(() => countParameters({ ...config("mixtral-8x7b"), num_experts_per_tok: 9 }), "num_experts_per_tok"));
+  test("Mixtral top-k above the expert count", () =>
+    throwsField(() => countParameters({ ...config("mixtral-8x7b"), num_experts_per_tok: 9 }), "num_experts_per_tok"));
   test("not an object", () => throwsField(() => countParameters([1, 2]), "config"));
-  test("tie_word_embeddings not a boolean", () => throwsField(() => countParameters({ ...config("llama-3.2-1b"), tie_word_embeddings: "yes" }), "tie_word_embeddings"));
+  test("tie_word_embeddings not a boolean", () =>
+    throwsField(
+      () => countParameters({ ...config("llama-3.2-1b"), tie_word_embeddings: "yes" }),
+      "tie_word_embeddings",
+    ));
 });

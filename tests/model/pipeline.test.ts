@@ -25,7 +25,8 @@ function assertValid(result: PipelineResult, input: PipelineInput): void {
   // Ops of one stage never overlap.
   for (const ops of byStage) {
     const sorted = [...ops].sort((a, b) => a.start - b.start);
-    for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i].start >= sorted[i - 1].end - 1e-9, "overlap on a stage");
+    for (let i = 1; i < sorted.length; i++)
+      assert.ok(sorted[i].start >= sorted[i - 1].end - 1e-9, "overlap on a stage");
   }
   // Index every F and B by (direction/virtual stage, microbatch).
   const forwardEnd = new Map<string, number>();
@@ -53,7 +54,10 @@ function assertValid(result: PipelineResult, input: PipelineInput): void {
     }
     if (op.kind === "FB") {
       record(backwardEnd, op.stage, op.backwardChunk!, op.backwardMicrobatch!, op.end);
-      backwardStart.set(`${dirOf(op.backwardChunk!)}/${vstage(op.stage, op.backwardChunk!)}/${op.backwardMicrobatch}`, op.start);
+      backwardStart.set(
+        `${dirOf(op.backwardChunk!)}/${vstage(op.stage, op.backwardChunk!)}/${op.backwardMicrobatch}`,
+        op.start,
+      );
     }
     if (op.kind === "W") weightOps++;
   }
@@ -68,8 +72,13 @@ function assertValid(result: PipelineResult, input: PipelineInput): void {
         const mb = dual ? d * (m / 2) + j : j;
         const key = (kk: number) => `${d}/${kk}/${mb}`;
         assert.ok(forwardEnd.has(key(k)), `missing F ${key(k)}`);
-        if (k > 0) assert.ok(forwardStart.get(key(k))! >= forwardEnd.get(key(k - 1))! - 1e-9, `F ${key(k)} before its input`);
-        if (k < virtualStages - 1) assert.ok(backwardStart.get(key(k))! >= backwardEnd.get(key(k + 1))! - 1e-9, `B ${key(k)} before its gradient`);
+        if (k > 0)
+          assert.ok(forwardStart.get(key(k))! >= forwardEnd.get(key(k - 1))! - 1e-9, `F ${key(k)} before its input`);
+        if (k < virtualStages - 1)
+          assert.ok(
+            backwardStart.get(key(k))! >= backwardEnd.get(key(k + 1))! - 1e-9,
+            `B ${key(k)} before its gradient`,
+          );
         else assert.ok(backwardStart.get(key(k))! >= forwardEnd.get(key(k))! - 1e-9, `B ${key(k)} before its F`);
       }
     }
@@ -99,7 +108,15 @@ describe("bubble fractions with uniform durations (narayanan2021efficient §2.2)
       for (let v = 2; v <= 4; v++) {
         for (let m = p; m <= 4 * p; m += p) {
           // Durations v, v, v make every chunk op last 1 (F) or 2 (B): exact arithmetic.
-          const r = pipelineSchedule({ schedule: "interleaved", stages: p, microbatches: m, chunks: v, forward: v, backward: v, weightGrad: v });
+          const r = pipelineSchedule({
+            schedule: "interleaved",
+            stages: p,
+            microbatches: m,
+            chunks: v,
+            forward: v,
+            backward: v,
+            weightGrad: v,
+          });
           assert.equal(r.bubbleFraction, bubbleFractionInterleaved(p, m, v), `p=${p} v=${v} m=${m}`);
         }
       }
@@ -114,11 +131,20 @@ describe("bubble fractions with uniform durations (narayanan2021efficient §2.2)
       for (let p = 1; p <= 8; p++) {
         for (let m = 1; m <= 12; m++) {
           const r = pipelineSchedule({ schedule, stages: p, microbatches: m });
-          assert.deepEqual(r.peakInFlight, Array.from({ length: p }, (_, i) => inFlightMicrobatches(schedule, p, i, m)), `${schedule} p=${p} m=${m}`);
+          assert.deepEqual(
+            r.peakInFlight,
+            Array.from({ length: p }, (_, i) => inFlightMicrobatches(schedule, p, i, m)),
+            `${schedule} p=${p} m=${m}`,
+          );
         }
       }
     }
-    for (const [p, v, m] of [[4, 2, 8], [4, 3, 12], [8, 2, 16], [2, 4, 4]]) {
+    for (const [p, v, m] of [
+      [4, 2, 8],
+      [4, 3, 12],
+      [8, 2, 16],
+      [2, 4, 4],
+    ]) {
       const r = pipelineSchedule({ schedule: "interleaved", stages: p, microbatches: m, chunks: v });
       const expected = Array.from({ length: p }, (_, i) => inFlightMicrobatches("interleaved", p, i, m, v) * v);
       assert.deepEqual(r.peakInFlight, expected, `p=${p} v=${v} m=${m}`);
@@ -130,10 +156,25 @@ describe("ZB-H1 (qi2024zerobubble §2.3, Table 2)", () => {
   test("every stage idles (p − 1)(T_F + T_B − T_W) when T_W ≤ T_F and T_W ≤ T_B, over a grid", () => {
     for (const p of [2, 3, 4, 6, 8]) {
       for (const m of [p, p + 1, 2 * p, 3 * p + 1]) {
-        for (const [F, B, W] of [[1, 1, 1], [2, 2, 1], [3, 2, 1], [2, 3, 2], [1.5, 2.5, 0.5], [4, 3, 3]]) {
-          const r = pipelineSchedule({ schedule: "zb-h1", stages: p, microbatches: m, forward: F, backward: B, weightGrad: W });
+        for (const [F, B, W] of [
+          [1, 1, 1],
+          [2, 2, 1],
+          [3, 2, 1],
+          [2, 3, 2],
+          [1.5, 2.5, 0.5],
+          [4, 3, 3],
+        ]) {
+          const r = pipelineSchedule({
+            schedule: "zb-h1",
+            stages: p,
+            microbatches: m,
+            forward: F,
+            backward: B,
+            weightGrad: W,
+          });
           const expected = bubbleTimeZbH1(p, F, B, W);
-          for (const idle of r.idlePerStage) assertApprox(idle, expected, { abs: 1e-9 }, `p=${p} m=${m} F=${F} B=${B} W=${W}: ${idle} vs ${expected}`);
+          for (const idle of r.idlePerStage)
+            assertApprox(idle, expected, { abs: 1e-9 }, `p=${p} m=${m} F=${F} B=${B} W=${W}: ${idle} vs ${expected}`);
         }
       }
     }
@@ -151,7 +192,15 @@ describe("DualPipe (deepseekai2024v3 §3.2.1; deepseek-ai/DualPipe dualpipe.py)"
     for (const p of [2, 4, 6, 8]) {
       for (const m of [2 * p, 2 * p + 2, 4 * p]) {
         for (const fb of [2, 2.5, 3]) {
-          const r = pipelineSchedule({ schedule: "dualpipe", stages: p, microbatches: m, forward: 1, backward: 1, weightGrad: 1, forwardBackward: fb });
+          const r = pipelineSchedule({
+            schedule: "dualpipe",
+            stages: p,
+            microbatches: m,
+            forward: 1,
+            backward: 1,
+            weightGrad: 1,
+            forwardBackward: fb,
+          });
           assert.equal(Math.max(...r.idlePerStage), bubbleTimeDualPipe(p, fb, 2, 1), `p=${p} m=${m} fb=${fb}`);
         }
       }
@@ -168,7 +217,14 @@ describe("DualPipe (deepseekai2024v3 §3.2.1; deepseek-ai/DualPipe dualpipe.py)"
     }
   });
   test("simplification, documented: with unequal F, B, W the reference order's bubble departs from the README expression", () => {
-    const r = pipelineSchedule({ schedule: "dualpipe", stages: 8, microbatches: 16, forward: 1, backward: 2, weightGrad: 1 });
+    const r = pipelineSchedule({
+      schedule: "dualpipe",
+      stages: 8,
+      microbatches: 16,
+      forward: 1,
+      backward: 2,
+      weightGrad: 1,
+    });
     assert.notEqual(Math.max(...r.idlePerStage), bubbleTimeDualPipe(8, 4, 3, 1));
   });
 });
@@ -194,7 +250,14 @@ describe("every layout is valid (fast-check)", () => {
           p = 2 * Math.ceil(r.p / 2);
           m = 2 * p + 2 * r.mExtra;
         }
-        const input: PipelineInput = { schedule: r.schedule as PipelineInput["schedule"], stages: p, microbatches: m, forward: r.forward, backward: r.backward, weightGrad: r.weightGrad };
+        const input: PipelineInput = {
+          schedule: r.schedule as PipelineInput["schedule"],
+          stages: p,
+          microbatches: m,
+          forward: r.forward,
+          backward: r.backward,
+          weightGrad: r.weightGrad,
+        };
         if (r.schedule === "interleaved") input.chunks = r.v;
         return input;
       });
@@ -212,16 +275,24 @@ describe("every layout is valid (fast-check)", () => {
 
 describe("invalid input names the field", () => {
   const check = (input: PipelineInput, field: string) =>
-    assert.throws(() => pipelineSchedule(input), (e: unknown) => e instanceof ModelInputError && e.field === field);
+    assert.throws(
+      () => pipelineSchedule(input),
+      (e: unknown) => e instanceof ModelInputError && e.field === field,
+    );
   test("unknown schedule", () => check({ schedule: "gpipe" as "afab", stages: 4, microbatches: 8 }, "schedule"));
   test("zero stages", () => check({ schedule: "1f1b", stages: 0, microbatches: 8 }, "stages"));
   test("fractional microbatches", () => check({ schedule: "1f1b", stages: 4, microbatches: 2.5 }, "microbatches"));
   test("negative forward time", () => check({ schedule: "1f1b", stages: 4, microbatches: 8, forward: -1 }, "forward"));
-  test("interleaved with m not a multiple of p", () => check({ schedule: "interleaved", stages: 4, microbatches: 6 }, "microbatches"));
-  test("interleaved with one chunk", () => check({ schedule: "interleaved", stages: 4, microbatches: 8, chunks: 1 }, "chunks"));
-  test("chunks on a non-interleaved schedule", () => check({ schedule: "1f1b", stages: 4, microbatches: 8, chunks: 2 }, "chunks"));
+  test("interleaved with m not a multiple of p", () =>
+    check({ schedule: "interleaved", stages: 4, microbatches: 6 }, "microbatches"));
+  test("interleaved with one chunk", () =>
+    check({ schedule: "interleaved", stages: 4, microbatches: 8, chunks: 1 }, "chunks"));
+  test("chunks on a non-interleaved schedule", () =>
+    check({ schedule: "1f1b", stages: 4, microbatches: 8, chunks: 2 }, "chunks"));
   test("DualPipe with odd stages", () => check({ schedule: "dualpipe", stages: 3, microbatches: 12 }, "stages"));
-  test("DualPipe with fewer than 2p microbatches", () => check({ schedule: "dualpipe", stages: 4, microbatches: 6 }, "microbatches"));
-  test("ZB-H1 without a weight-gradient pass", () => check({ schedule: "zb-h1", stages: 4, microbatches: 8, weightGrad: 0 }, "weightGrad"));
+  test("DualPipe with fewer than 2p microbatches", () =>
+    check({ schedule: "dualpipe", stages: 4, microbatches: 6 }, "microbatches"));
+  test("ZB-H1 without a weight-gradient pass", () =>
+    check({ schedule: "zb-h1", stages: 4, microbatches: 8, weightGrad: 0 }, "weightGrad"));
   test("too many stages to draw", () => check({ schedule: "1f1b", stages: 10_000, microbatches: 8 }, "stages"));
 });

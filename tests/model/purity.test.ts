@@ -27,7 +27,8 @@ function codeOnly(source: string): string {
     .replace(/'(?:\\.|[^'\\\n])*'/g, "''");
 }
 
-const importPattern = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)/g;
+const importPattern =
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*["']([^"']+)["']|import\s*\(\s*["']([^"']+)["']\s*\)/g;
 
 for (const area of ["src/model", "src/data"]) {
   test(`${area}: no node:*, d3, DOM globals or imports from outside src/model and src/data`, () => {
@@ -44,7 +45,10 @@ for (const area of ["src/model", "src/data"]) {
           continue;
         }
         const target = relative(root, resolve(dirname(file), spec));
-        const allowed = area === "src/data" ? target.startsWith("src/data/") : target.startsWith("src/model/") || target.startsWith("src/data/");
+        const allowed =
+          area === "src/data"
+            ? target.startsWith("src/data/")
+            : target.startsWith("src/model/") || target.startsWith("src/data/");
         if (!allowed) problems.push(`${rel} imports ${target}: ${area} may not import from there`);
       }
       const code = codeOnly(source);

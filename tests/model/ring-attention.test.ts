@@ -39,13 +39,19 @@ test("GPU i holds the K/V of GPU (i − j) mod c at step j", () => {
       [1, 2, 3, 0],
     ],
   );
-  assert.deepEqual(plan.steps.map((s) => s.gpus[0].sends), [true, true, true, false]);
+  assert.deepEqual(
+    plan.steps.map((s) => s.gpus[0].sends),
+    [true, true, true, false],
+  );
 });
 
 test("causal contiguous sharding: GPU i does 4i+2 tiles, critical path 4c−2, efficiency c/(2c−1)", () => {
   for (const c of [1, 2, 3, 4, 8, 16]) {
     const plan = planRingAttention({ gpus: c, sharding: "contiguous", causal: true });
-    assert.deepEqual(plan.workPerGpu, Array.from({ length: c }, (_, i) => 4 * i + 2));
+    assert.deepEqual(
+      plan.workPerGpu,
+      Array.from({ length: c }, (_, i) => 4 * i + 2),
+    );
     assert.equal(plan.totalWork, 2 * c * c);
     assert.equal(plan.criticalPathWork, 4 * c - 2);
     assert.equal(plan.idealWork, 2 * c);
@@ -75,24 +81,29 @@ test("without a causal mask both shardings do 4 full tiles per GPU per step", ()
 
 test("property: every tile of the 2c×2c score grid is computed exactly once, by the owner of its query chunk", () => {
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 24 }), fc.constantFrom("contiguous" as const, "zigzag" as const), fc.boolean(), (c, sharding, causal) => {
-      const plan = planRingAttention({ gpus: c, sharding, causal });
-      const seen = new Map<string, number>();
-      for (const s of plan.steps) {
-        for (const g of s.gpus) {
-          for (const t of g.tiles) {
-            assert.equal(plan.chunkOwner[t.queryChunk], g.gpu);
-            assert.equal(plan.chunkOwner[t.keyChunk], g.kvFrom);
-            const key = `${t.queryChunk},${t.keyChunk}`;
-            seen.set(key, (seen.get(key) ?? 0) + 1);
+    fc.property(
+      fc.integer({ min: 1, max: 24 }),
+      fc.constantFrom("contiguous" as const, "zigzag" as const),
+      fc.boolean(),
+      (c, sharding, causal) => {
+        const plan = planRingAttention({ gpus: c, sharding, causal });
+        const seen = new Map<string, number>();
+        for (const s of plan.steps) {
+          for (const g of s.gpus) {
+            for (const t of g.tiles) {
+              assert.equal(plan.chunkOwner[t.queryChunk], g.gpu);
+              assert.equal(plan.chunkOwner[t.keyChunk], g.kvFrom);
+              const key = `${t.queryChunk},${t.keyChunk}`;
+              seen.set(key, (seen.get(key) ?? 0) + 1);
+            }
           }
         }
-      }
-      assert.equal(seen.size, 4 * c * c);
-      for (const n of seen.values()) assert.equal(n, 1);
-      assert.equal(plan.totalWork, causal ? 2 * c * c : 4 * c * c);
-      assert.ok(plan.efficiency > 0 && plan.efficiency <= 1);
-    }),
+        assert.equal(seen.size, 4 * c * c);
+        for (const n of seen.values()) assert.equal(n, 1);
+        assert.equal(plan.totalWork, causal ? 2 * c * c : 4 * c * c);
+        assert.ok(plan.efficiency > 0 && plan.efficiency <= 1);
+      },
+    ),
   );
 });
 
@@ -146,33 +157,61 @@ test("overlap bound: block ≥ F/B for multi-head attention in 16-bit (liu2023ri
   assert.equal(ringOverlapMinTokensPerGpu(1000e12, 50e9, 32, 32, 2, false), 20000);
   assert.equal(ringOverlapMinTokensPerGpu(1000e12, 50e9, 128, 8, 2, false), 1250);
   assert.equal(ringOverlapMinTokensPerGpu(1000e12, 50e9, 128, 8, 2, true), 2500);
-  assert.throws(() => ringOverlapMinTokensPerGpu(1000e12, 0, 128, 8, 2, true), (e: unknown) => e instanceof ModelInputError && e.field === "linkBytesPerSecond");
+  assert.throws(
+    () => ringOverlapMinTokensPerGpu(1000e12, 0, 128, 8, 2, true),
+    (e: unknown) => e instanceof ModelInputError && e.field === "linkBytesPerSecond",
+  );
 });
 
 test("cost helpers reject sequences that do not split into 2c chunks, and kvHeads that do not divide heads", () => {
-  assert.throws(() => ringKvBlockBytes({ ...llama405bAt128k, seqLength: 1000 }), (e: unknown) => e instanceof ModelInputError && e.field === "seqLength");
-  assert.throws(() => ringKvBlockBytes({ ...llama405bAt128k, kvHeads: 7 }), (e: unknown) => e instanceof ModelInputError && e.field === "kvHeads");
-  assert.throws(() => ulyssesForwardBytesPerLayer({ ...llama405bAt128k, cp: 0 }), (e: unknown) => e instanceof ModelInputError && e.field === "cp");
+  assert.throws(
+    () => ringKvBlockBytes({ ...llama405bAt128k, seqLength: 1000 }),
+    (e: unknown) => e instanceof ModelInputError && e.field === "seqLength",
+  );
+  assert.throws(
+    () => ringKvBlockBytes({ ...llama405bAt128k, kvHeads: 7 }),
+    (e: unknown) => e instanceof ModelInputError && e.field === "kvHeads",
+  );
+  assert.throws(
+    () => ulyssesForwardBytesPerLayer({ ...llama405bAt128k, cp: 0 }),
+    (e: unknown) => e instanceof ModelInputError && e.field === "cp",
+  );
 });
 
 test("heads per GPU under TP × CP: Llama 3's TP 8 leaves 16 query heads and 1 KV head per CP rank (grattafiori2024llama3 §3.3.2)", async () => {
-  const { headsPerTensorParallelRank, ulyssesHeadProblem, ulyssesReplicatedForwardBytesPerLayer } = await import("../../src/model/ring-attention.ts");
+  const { headsPerTensorParallelRank, ulyssesHeadProblem, ulyssesReplicatedForwardBytesPerLayer } =
+    await import("../../src/model/ring-attention.ts");
   assert.deepEqual(headsPerTensorParallelRank(128, 8, 8), { heads: 16, kvHeads: 1, kvReplication: 1 });
   assert.deepEqual(headsPerTensorParallelRank(64, 8, 16), { heads: 4, kvHeads: 1, kvReplication: 2 });
   assert.deepEqual(headsPerTensorParallelRank(32, 8, 4), { heads: 8, kvHeads: 2, kvReplication: 1 });
-  assert.throws(() => headsPerTensorParallelRank(28, 4, 7), (e: unknown) => e instanceof ModelInputError && e.field === "tp");
-  assert.throws(() => headsPerTensorParallelRank(28, 4, 8), (e: unknown) => e instanceof ModelInputError && e.field === "tp");
+  assert.throws(
+    () => headsPerTensorParallelRank(28, 4, 7),
+    (e: unknown) => e instanceof ModelInputError && e.field === "tp",
+  );
+  assert.throws(
+    () => headsPerTensorParallelRank(28, 4, 8),
+    (e: unknown) => e instanceof ModelInputError && e.field === "tp",
+  );
   const perRank = { ...llama405bAt128k, heads: 16, kvHeads: 1 };
   assert.equal(ringKvBlockBytes(perRank), 2 * 8192 * 1 * 128 * 2);
   assert.equal(ringForwardBytesPerLayer(perRank), 15 * 4_194_304);
   assert.equal(ulyssesHeadProblem(perRank), "1 KV head for 16 GPUs: each must be replicated 16 times");
   assert.equal(ulyssesHeadProblem(llama405bAt128k), "8 KV heads for 16 GPUs: each must be replicated 2 times");
   assert.equal(ulyssesHeadProblem({ ...llama405bAt128k, cp: 8 }), null);
-  assert.equal(ulyssesHeadProblem({ ...llama405bAt128k, cp: 32, seqLength: 131072 }), "8 KV heads for 32 GPUs: each must be replicated 4 times");
+  assert.equal(
+    ulyssesHeadProblem({ ...llama405bAt128k, cp: 32, seqLength: 131072 }),
+    "8 KV heads for 32 GPUs: each must be replicated 4 times",
+  );
   // Replicated KV heads travel as c heads: 566.2 MB instead of the 534.8 MB that whole heads would need.
   assert.equal(ulyssesReplicatedForwardBytesPerLayer(llama405bAt128k), (8192 * (2 * 128 + 2 * 16) * 128 * 2 * 15) / 16);
   assert.ok(ulyssesReplicatedForwardBytesPerLayer(llama405bAt128k) > ulyssesForwardBytesPerLayer(llama405bAt128k));
-  assert.equal(ulyssesReplicatedForwardBytesPerLayer({ ...llama405bAt128k, cp: 8 }), ulyssesForwardBytesPerLayer({ ...llama405bAt128k, cp: 8 }));
+  assert.equal(
+    ulyssesReplicatedForwardBytesPerLayer({ ...llama405bAt128k, cp: 8 }),
+    ulyssesForwardBytesPerLayer({ ...llama405bAt128k, cp: 8 }),
+  );
   assert.equal(ulyssesReplicatedForwardBytesPerLayer(perRank), (8192 * (2 * 16 + 2 * 16) * 128 * 2 * 15) / 16);
-  assert.throws(() => ulyssesReplicatedForwardBytesPerLayer({ ...llama405bAt128k, cp: 6, seqLength: 131072 - (131072 % 12) }), (e: unknown) => e instanceof ModelInputError && e.field === "cp");
+  assert.throws(
+    () => ulyssesReplicatedForwardBytesPerLayer({ ...llama405bAt128k, cp: 6, seqLength: 131072 - (131072 % 12) }),
+    (e: unknown) => e instanceof ModelInputError && e.field === "cp",
+  );
 });

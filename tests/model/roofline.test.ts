@@ -82,7 +82,15 @@ test("fusion: SwiGLU's silu(g)·u moves 5 tensors unfused and 3 fused", () => {
     10,
   );
   assert.deepEqual(t, { unfusedPasses: 5, fusedPasses: 3, unfusedBytes: 100, fusedBytes: 60 });
-  const kept = elementwiseFusionTraffic([{ inputs: ["x", "r"], output: "s" }, { inputs: ["s"], output: "y" }], 1, 1, ["s", "y"]);
+  const kept = elementwiseFusionTraffic(
+    [
+      { inputs: ["x", "r"], output: "s" },
+      { inputs: ["s"], output: "y" },
+    ],
+    1,
+    1,
+    ["s", "y"],
+  );
   assert.equal(kept.fusedPasses, 4);
   assert.throws(() => elementwiseFusionTraffic([], 1), ModelInputError);
   assert.throws(() => elementwiseFusionTraffic([{ inputs: ["x"], output: "y" }], 1, 2, ["z"]), ModelInputError);

@@ -1,13 +1,29 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { balancedStageLayers, findInterconnect, findModelPreset, GPUS, ModelInputError, stepTime, type StepInput } from "../../src/model/index.ts";
+import {
+  balancedStageLayers,
+  findInterconnect,
+  findModelPreset,
+  GPUS,
+  ModelInputError,
+  stepTime,
+  type StepInput,
+} from "../../src/model/index.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 // A tiny GPT: h = 64, a = 4 (d = 16), L = 2, V = 100, s = 16. Hand counts:
 // layer matmul parameters (weights and biases, no norms) = 4h² + 4h + 8h² + 5h = 49,728; head V·h = 6,400.
 // Attention forward per token per layer 2·s·a·(d + d) = 4,096 FLOPs, half of it computed under the causal mask.
 const tiny = { model_type: "gpt2", n_embd: 64, n_head: 4, n_layer: 2, vocab_size: 100, n_positions: 16 };
-const base: StepInput = { config: tiny, gpu: "h100-sxm", gpuCount: 1, seqLength: 16, microBatchSize: 1, globalBatch: 1, kernelEfficiency: 0.5 };
+const base: StepInput = {
+  config: tiny,
+  gpu: "h100-sxm",
+  gpuCount: 1,
+  seqLength: 16,
+  microBatchSize: 1,
+  globalBatch: 1,
+  kernelEfficiency: 0.5,
+};
 const PEAK = 989.4e12;
 
 test("stepTime() on one GPU: compute is 3 × (2N + causal attention) per token plus the head, at η × peak", () => {
@@ -48,7 +64,15 @@ test("stepTime(): the slowest pipeline stage sets the pace, and the bubble is (p
   const tMax = r.stages[1].total;
   assertApprox(r.breakdown.bubble, tMax, { abs: 1e-18 });
   assertApprox(r.breakdown.compute, 4 * r.stages[1].compute, { abs: 1e-18 });
-  const v2 = stepTime({ ...base, config: { ...tiny, n_layer: 4 }, gpuCount: 2, pp: 2, globalBatch: 4, schedule: "interleaved", chunks: 2 });
+  const v2 = stepTime({
+    ...base,
+    config: { ...tiny, n_layer: 4 },
+    gpuCount: 2,
+    pp: 2,
+    globalBatch: 4,
+    schedule: "interleaved",
+    chunks: 2,
+  });
   assertApprox(v2.breakdown.bubble, v2.stages[v2.slowestStage].total / 2, { abs: 1e-18 });
 });
 
@@ -79,20 +103,35 @@ test("stepTime(): an in-node all-reduce uses the measured NVLS bus bandwidth (48
   const nvls = stepTime(input).dpTransfers[0];
   const ring = stepTime({ ...input, nvls: false }).dpTransfers[0];
   const alpha = 2 * 7 * 3e-6;
-  assertApprox(nvls.secondsPerCall, (alpha + ((2 * 7) / 8) * nvls.messageBytes / 480e9), { abs: 1e-15 });
-  assertApprox(ring.secondsPerCall, (alpha + ((2 * 7) / 8) * ring.messageBytes / 370e9), { abs: 1e-15 });
+  assertApprox(nvls.secondsPerCall, alpha + (((2 * 7) / 8) * nvls.messageBytes) / 480e9, { abs: 1e-15 });
+  assertApprox(ring.secondsPerCall, alpha + (((2 * 7) / 8) * ring.messageBytes) / 370e9, { abs: 1e-15 });
 });
 
 test("stepTime(): a data-parallel group with one rank per node runs at one NIC's bus bandwidth", () => {
-  const r = stepTime({ ...base, config: { ...tiny, n_head: 8 }, gpuCount: 16, tp: 8, dp: 2, globalBatch: 2, zeroStage: 0 });
+  const r = stepTime({
+    ...base,
+    config: { ...tiny, n_head: 8 },
+    gpuCount: 16,
+    tp: 8,
+    dp: 2,
+    globalBatch: 2,
+    zeroStage: 0,
+  });
   const t = r.dpTransfers[0];
   const alpha = 2 * 1 * 8e-6;
-  assertApprox(t.secondsPerCall, (alpha + t.messageBytes / 45e9), { abs: 1e-15 });
+  assertApprox(t.secondsPerCall, alpha + t.messageBytes / 45e9, { abs: 1e-15 });
 });
 
 test("stepTime(): ZeRO-3 gathers parameters every microbatch; FSDP without resharding gathers once", () => {
   const z3 = stepTime({ ...base, gpuCount: 8, dp: 8, globalBatch: 32, zeroStage: 3 });
-  const noReshard = stepTime({ ...base, gpuCount: 8, dp: 8, globalBatch: 32, zeroStage: 3, reshardAfterForward: false });
+  const noReshard = stepTime({
+    ...base,
+    gpuCount: 8,
+    dp: 8,
+    globalBatch: 32,
+    zeroStage: 3,
+    reshardAfterForward: false,
+  });
   assert.equal(z3.microbatches, 4);
   assert.equal(z3.dpTransfers.find((t) => t.name.includes("(forward)"))!.callsPerStep, 4);
   assert.equal(noReshard.dpTransfers.find((t) => t.name.includes("first forward"))!.callsPerStep, 1);
@@ -100,16 +139,30 @@ test("stepTime(): ZeRO-3 gathers parameters every microbatch; FSDP without resha
 
 test("stepTime() refuses layouts that do not describe a run, naming the field", () => {
   const refuses = (input: StepInput, field: string, pattern: RegExp) =>
-    assert.throws(() => stepTime(input), (e: unknown) => e instanceof ModelInputError && e.field === field && pattern.test(e.message));
+    assert.throws(
+      () => stepTime(input),
+      (e: unknown) => e instanceof ModelInputError && e.field === field && pattern.test(e.message),
+    );
   refuses({ ...base, gpuCount: 8, tp: 2, dp: 2 }, "gpuCount", /must equal the GPU count \(8\)/);
   refuses({ ...base, gpuCount: 2, dp: 2, globalBatch: 3 }, "globalBatch", /multiple of dp × micro-batch/);
-  refuses({ ...base, config: { ...tiny, n_layer: 3 }, gpuCount: 2, pp: 2, globalBatch: 2 }, "pp", /must divide the number of layers \(3\)/);
+  refuses(
+    { ...base, config: { ...tiny, n_layer: 3 }, gpuCount: 2, pp: 2, globalBatch: 2 },
+    "pp",
+    /must divide the number of layers \(3\)/,
+  );
   refuses({ ...base, gpu: "v100" }, "gpu", /unknown GPU "v100"/);
   refuses({ ...base, gpuCount: 2, pp: 2, globalBatch: 2, stageLayers: [1, 2] }, "stageLayers", /sum to 3/);
 });
 
 test("stepTime(): hybrid sharding gathers inside the server and all-reduces the shard across servers", () => {
-  const input: StepInput = { ...base, config: { ...tiny, n_layer: 2 }, gpuCount: 16, dp: 16, globalBatch: 16, zeroStage: 3 };
+  const input: StepInput = {
+    ...base,
+    config: { ...tiny, n_layer: 2 },
+    gpuCount: 16,
+    dp: 16,
+    globalBatch: 16,
+    zeroStage: 3,
+  };
   const flat = stepTime(input);
   const hsdp = stepTime({ ...input, hsdp: true });
   assert.equal(flat.dpTransfers[0].ranks, 16);
@@ -122,9 +175,30 @@ test("stepTime(): hybrid sharding gathers inside the server and all-reduces the 
 
 test("stepTime(): expert parallelism adds exposed all-to-alls on MoE layers", () => {
   const mixtral = findModelPreset("mixtral-8x7b")!.config;
-  const r = stepTime({ config: mixtral, gpu: "h100-sxm", gpuCount: 64, tp: 8, dp: 8, ep: 8, seqLength: 4096, microBatchSize: 1, globalBatch: 64, includeMemory: false });
+  const r = stepTime({
+    config: mixtral,
+    gpu: "h100-sxm",
+    gpuCount: 64,
+    tp: 8,
+    dp: 8,
+    ep: 8,
+    seqLength: 4096,
+    microBatchSize: 1,
+    globalBatch: 64,
+    includeMemory: false,
+  });
   assert.ok(r.breakdown.ep > 0);
-  const none = stepTime({ config: mixtral, gpu: "h100-sxm", gpuCount: 64, tp: 8, dp: 8, seqLength: 4096, microBatchSize: 1, globalBatch: 64, includeMemory: false });
+  const none = stepTime({
+    config: mixtral,
+    gpu: "h100-sxm",
+    gpuCount: 64,
+    tp: 8,
+    dp: 8,
+    seqLength: 4096,
+    microBatchSize: 1,
+    globalBatch: 64,
+    includeMemory: false,
+  });
   assert.equal(none.breakdown.ep, 0);
 });
 

@@ -13,7 +13,12 @@ import {
 const arch = (id: string) => parseModelConfig(findModelPreset(id)!.config).architecture;
 
 test("Llama-3.1-70B at t = 8: 8 query heads and 1 KV head per GPU, no replication", () => {
-  const layout = tpShardingLayout(arch("llama-3.1-70b"), { tp: 8, sequenceParallel: false, seqLength: 8192, microBatchSize: 1 });
+  const layout = tpShardingLayout(arch("llama-3.1-70b"), {
+    tp: 8,
+    sequenceParallel: false,
+    seqLength: 8192,
+    microBatchSize: 1,
+  });
   assert.equal(layout.queryHeadsPerGpu, 8);
   assert.equal(layout.kvHeadsPerGpu, 1);
   assert.equal(layout.kvReplication, 1);
@@ -26,7 +31,12 @@ test("Llama-3.1-70B at t = 8: 8 query heads and 1 KV head per GPU, no replicatio
 });
 
 test("Llama-3.1-70B at t = 16: each of the 8 KV heads is replicated on 2 GPUs and K/V projections stop shrinking", () => {
-  const layout = tpShardingLayout(arch("llama-3.1-70b"), { tp: 16, sequenceParallel: true, seqLength: 8192, microBatchSize: 1 });
+  const layout = tpShardingLayout(arch("llama-3.1-70b"), {
+    tp: 16,
+    sequenceParallel: true,
+    seqLength: 8192,
+    microBatchSize: 1,
+  });
   assert.equal(layout.queryHeadsPerGpu, 4);
   assert.equal(layout.kvHeadsPerGpu, 1);
   assert.equal(layout.kvReplication, 2);
@@ -58,8 +68,24 @@ test("sequence parallelism splits the norm regions along the sequence and turns 
   const sp = tpShardingLayout(a, { tp: 4, sequenceParallel: true, seqLength: 4096, microBatchSize: 2 });
   assert.deepEqual(tp.regions[0].tensors[1].shardShape, [8192, 4096]);
   assert.deepEqual(sp.regions[0].tensors[1].shardShape, [2048, 4096]);
-  assert.deepEqual(tp.boundaries.map((x) => [x.forward, x.backward]), [["none", "all-reduce"], ["all-reduce", "none"], ["none", "all-reduce"], ["all-reduce", "none"]]);
-  assert.deepEqual(sp.boundaries.map((x) => [x.forward, x.backward]), [["all-gather", "reduce-scatter"], ["reduce-scatter", "all-gather"], ["all-gather", "reduce-scatter"], ["reduce-scatter", "all-gather"]]);
+  assert.deepEqual(
+    tp.boundaries.map((x) => [x.forward, x.backward]),
+    [
+      ["none", "all-reduce"],
+      ["all-reduce", "none"],
+      ["none", "all-reduce"],
+      ["all-reduce", "none"],
+    ],
+  );
+  assert.deepEqual(
+    sp.boundaries.map((x) => [x.forward, x.backward]),
+    [
+      ["all-gather", "reduce-scatter"],
+      ["reduce-scatter", "all-gather"],
+      ["all-gather", "reduce-scatter"],
+      ["reduce-scatter", "all-gather"],
+    ],
+  );
   assert.equal(tp.commElementsPerLayer, sp.commElementsPerLayer);
 });
 
@@ -72,12 +98,24 @@ test("TP volume is 8bsh(t−1)/t (narayanan2021efficient §3.2)", () => {
 test("comm/compute ratio (t−1)F/(3hB(1+s/6h)) for h = s = 8192, t = 8 on H100 NVLink and across servers", () => {
   assert.equal(tpCommToComputeRatio(8, 989.4e12, 450e9, 8192, 8192).toFixed(2), "0.54");
   assert.equal(tpCommToComputeRatio(8, 989.4e12, 50e9, 8192, 8192).toFixed(1), "4.8");
-  assert.throws(() => tpCommToComputeRatio(8, 989.4e12, 0, 8192, 8192), (e: unknown) => e instanceof ModelInputError && e.field === "linkBytesPerSecond");
+  assert.throws(
+    () => tpCommToComputeRatio(8, 989.4e12, 0, 8192, 8192),
+    (e: unknown) => e instanceof ModelInputError && e.field === "linkBytesPerSecond",
+  );
 });
 
 test("kvHeadsByGpu: contiguous query blocks read the KV heads of their groups", () => {
-  assert.deepEqual(kvHeadsByGpu(32, 8, 4), [[0, 1], [2, 3], [4, 5], [6, 7]]);
-  assert.deepEqual(kvHeadsByGpu(24, 8, 3), [[0, 1, 2], [2, 3, 4, 5], [5, 6, 7]]);
+  assert.deepEqual(kvHeadsByGpu(32, 8, 4), [
+    [0, 1],
+    [2, 3],
+    [4, 5],
+    [6, 7],
+  ]);
+  assert.deepEqual(kvHeadsByGpu(24, 8, 3), [
+    [0, 1, 2],
+    [2, 3, 4, 5],
+    [5, 6, 7],
+  ]);
   assert.deepEqual(kvHeadsByGpu(28, 4, 7), [[0], [0, 1], [1], [1, 2], [2], [2, 3], [3]]);
 });
 
@@ -96,19 +134,35 @@ test("bad degrees are rejected with a ModelInputError naming the field", () => {
     [{ tp: 4, sequenceParallel: "yes", seqLength: 4096, microBatchSize: 1 }, "sequenceParallel"],
   ];
   for (const [input, field] of cases) {
-    assert.throws(() => tpShardingLayout(qwen, input as never), (e: unknown) => e instanceof ModelInputError && e.field === field, JSON.stringify(input));
+    assert.throws(
+      () => tpShardingLayout(qwen, input as never),
+      (e: unknown) => e instanceof ModelInputError && e.field === field,
+      JSON.stringify(input),
+    );
   }
-  assert.throws(() => tpShardingLayout(arch("mixtral-8x7b"), { tp: 2, sequenceParallel: false, seqLength: 16, microBatchSize: 1 }), (e: unknown) => e instanceof ModelInputError && e.field === "model");
+  assert.throws(
+    () => tpShardingLayout(arch("mixtral-8x7b"), { tp: 2, sequenceParallel: false, seqLength: 16, microBatchSize: 1 }),
+    (e: unknown) => e instanceof ModelInputError && e.field === "model",
+  );
 });
 
 test("property: every valid degree yields finite positive shapes, and K/V heads per GPU × t ≥ n_kv", () => {
-  const ids = ["llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "qwen2.5-7b", "gpt2-xl", "llama-3.2-3b", "mistral-7b-v0.1"];
+  const ids = [
+    "llama-3.1-8b",
+    "llama-3.1-70b",
+    "llama-3.1-405b",
+    "qwen2.5-7b",
+    "gpt2-xl",
+    "llama-3.2-3b",
+    "mistral-7b-v0.1",
+  ];
   fc.assert(
     fc.property(fc.constantFrom(...ids), fc.integer({ min: 1, max: 128 }), fc.boolean(), (id, t, sp) => {
       const a = arch(id);
       if (tpDegreeProblem(a, t) !== null) return;
       const layout = tpShardingLayout(a, { tp: t, sequenceParallel: sp, seqLength: 1024 * t, microBatchSize: 1 });
-      for (const r of layout.regions) for (const x of r.tensors) for (const v of x.shardShape) assert.ok(Number.isInteger(v) && v > 0);
+      for (const r of layout.regions)
+        for (const x of r.tensors) for (const v of x.shardShape) assert.ok(Number.isInteger(v) && v > 0);
       assert.ok(layout.kvHeadsPerGpu * t >= a.numKvHeads);
       assert.ok(layout.kvReplication >= 1 && layout.kvReplication <= t);
       assert.equal(layout.kvReplication === 1, a.numKvHeads % t === 0);
@@ -121,12 +175,18 @@ test("sequence parallelism re-gathers the stored shards in the backward pass: 10
   // 6 all-gathers + 4 reduce-scatters of b·s·h, each (t−1)/t of the tensor per GPU.
   assert.equal(tpSpCommElementsPerLayer(1, 8192, 8192, 8), (10 * 8192 * 8192 * 7) / 8);
   assert.equal(tpSpRegatherElementsPerLayer(1, 8192, 8192, 8), (2 * 8192 * 8192 * 7) / 8);
-  assert.equal(tpSpCommElementsPerLayer(1, 8192, 8192, 8) - tpSpRegatherElementsPerLayer(1, 8192, 8192, 8), tpCommElementsPerLayer(1, 8192, 8192, 8));
+  assert.equal(
+    tpSpCommElementsPerLayer(1, 8192, 8192, 8) - tpSpRegatherElementsPerLayer(1, 8192, 8192, 8),
+    tpCommElementsPerLayer(1, 8192, 8192, 8),
+  );
   const a = arch("llama-3.1-70b");
   const sp = tpShardingLayout(a, { tp: 8, sequenceParallel: true, seqLength: 8192, microBatchSize: 1 });
   const tp = tpShardingLayout(a, { tp: 8, sequenceParallel: false, seqLength: 8192, microBatchSize: 1 });
   assert.equal(sp.spRegatherElementsPerLayer, tpSpRegatherElementsPerLayer(1, 8192, 8192, 8));
   assert.equal(tp.spRegatherElementsPerLayer, 0);
-  assert.deepEqual(sp.boundaries.map((b) => b.backwardRegather === true), [true, false, true, false]);
+  assert.deepEqual(
+    sp.boundaries.map((b) => b.backwardRegather === true),
+    [true, false, true, false],
+  );
   assert.ok(tp.boundaries.every((b) => !b.backwardRegather));
 });

@@ -18,7 +18,11 @@ test("bundles are current until a source changes, the outputs go, or the widget 
     writeFileSync(path.join(out, "assets/js/book.js"), "");
     const source = path.join(dir, "widget.ts");
     writeFileSync(source, "export {};");
-    const last = () => ({ outputDir: out, entries: widgetEntryNames("src/widgets").join(","), inputs: new Map([[source, statSync(source).mtimeMs]]) });
+    const last = () => ({
+      outputDir: out,
+      entries: widgetEntryNames("src/widgets").join(","),
+      inputs: new Map([[source, statSync(source).mtimeMs]]),
+    });
 
     assert.equal(bundleIsCurrent(undefined, out), false, "never bundled");
     const made = last();

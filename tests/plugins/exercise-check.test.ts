@@ -11,7 +11,13 @@ import { render, renderError } from "../helpers/book-markdown.ts";
 import { expandValueReferences, printValue } from "../../src/plugins/exercise-check.ts";
 import { allExerciseValues, exerciseValue } from "../../src/model/index.ts";
 import { formatNumber } from "../../src/figures/kit/format.ts";
-import { combineVerdicts, judgeAnswer, parseNumber, readAnswer, type AnswerSpec } from "../../src/widgets/runtime/answer-check.ts";
+import {
+  combineVerdicts,
+  judgeAnswer,
+  parseNumber,
+  readAnswer,
+  type AnswerSpec,
+} from "../../src/widgets/runtime/answer-check.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 const exercise = (answer: string, solution = "It is {=ch2.llama2StatesGB} GB.") => `## Exercises
@@ -53,7 +59,10 @@ test("an unknown value name fails the build at file:line, in text, in math and i
   const inMath = renderError("One.\n\n$x = {=nope}$", "content/chapters/02-sample.md");
   assert.equal(inMath.line, 3);
   assert.match(inMath.rawMessage, /unknown value "\{=nope\}"/);
-  const inAnswer = renderError(exercise("- label: States\n  value: ch2.nope\n  tolerance: 0.01"), "content/chapters/02-sample.md");
+  const inAnswer = renderError(
+    exercise("- label: States\n  value: ch2.nope\n  tolerance: 0.01"),
+    "content/chapters/02-sample.md",
+  );
   assert.equal(inAnswer.line, 6);
   assert.match(inAnswer.rawMessage, /unknown value "\{=ch2\.nope\}"/);
 });
@@ -68,11 +77,17 @@ test("::: answer renders a hidden form.exercise-check inside section.exercise, b
   const input = form.querySelector("input")!;
   const label = form.querySelector(`label[for="${input.id}"]`)!;
   assert.equal(label.textContent, "Model states (GB)");
-  assert.equal(Number(input.getAttribute("data-answer")), Number(exerciseValue("ch2.llama2StatesGB")!.value.toPrecision(10)));
+  assert.equal(
+    Number(input.getAttribute("data-answer")),
+    Number(exerciseValue("ch2.llama2StatesGB")!.value.toPrecision(10)),
+  );
   assert.equal(input.getAttribute("data-tolerance"), "0.01");
   assert.equal(input.getAttribute("data-unit"), "GB");
   const hints = JSON.parse(input.getAttribute("data-hints")!) as { value: number; text: string }[];
-  assert.deepEqual(hints.map((h) => h.text), ["That includes the fp32 accumulation buffer.", "Weights only."]);
+  assert.deepEqual(
+    hints.map((h) => h.text),
+    ["That includes the fp32 accumulation buffer.", "Weights only."],
+  );
   assert.equal(hints[1]!.value, 13.5);
   assert.ok(form.querySelector("button[type=submit]"));
   assert.equal(form.querySelector("[role=status]")?.getAttribute("aria-live"), "polite");
@@ -82,11 +97,23 @@ test("::: answer renders a hidden form.exercise-check inside section.exercise, b
 
 test("answer blocks: mistakes fail the build with the line", () => {
   const file = "content/chapters/02-sample.md";
-  assert.match(renderError(exercise("- label: X\n  value: ch2.llama2StatesGB"), file).rawMessage, /"tolerance" must be a relative tolerance/);
-  assert.match(renderError(exercise("- label: X\n  value: 107.8\n  tolerance: 0.01"), file).rawMessage, /never typed twice/);
-  assert.match(renderError(exercise("- label: X\n  value: ch2.llama2StatesGB\n  tolerance: 0.01\n  unit: GB"), file).rawMessage, /unknown key "unit"/);
   assert.match(
-    renderError(exercise("- label: X\n  value: ch2.llama2StatesGB\n  tolerance: 0.01\n  hints:\n    \"107.9\": Too close."), file).rawMessage,
+    renderError(exercise("- label: X\n  value: ch2.llama2StatesGB"), file).rawMessage,
+    /"tolerance" must be a relative tolerance/,
+  );
+  assert.match(
+    renderError(exercise("- label: X\n  value: 107.8\n  tolerance: 0.01"), file).rawMessage,
+    /never typed twice/,
+  );
+  assert.match(
+    renderError(exercise("- label: X\n  value: ch2.llama2StatesGB\n  tolerance: 0.01\n  unit: GB"), file).rawMessage,
+    /unknown key "unit"/,
+  );
+  assert.match(
+    renderError(
+      exercise('- label: X\n  value: ch2.llama2StatesGB\n  tolerance: 0.01\n  hints:\n    "107.9": Too close.'),
+      file,
+    ).rawMessage,
     /within the tolerance of the answer/,
   );
   const outside = renderError("::: answer\n- label: X\n  value: ch2.llama2StatesGB\n  tolerance: 0.01\n:::\n", file);
@@ -126,7 +153,7 @@ test("numbers: separators, exponents, a leading ~ and a trailing unit", () => {
 
 test("units: bytes, GiB and GB, durations, percentages, bandwidth in bits, counts", () => {
   assert.deepEqual(readAnswer("1.078e11 B", "GB"), { value: 107.8 });
-  assertApprox((readAnswer("100.4 GiB", "GB") as { value: number }).value, 107.80, { abs: 0.01 });
+  assertApprox((readAnswer("100.4 GiB", "GB") as { value: number }).value, 107.8, { abs: 0.01 });
   assert.deepEqual(readAnswer("107,800 MB", "GB"), { value: 107.8 });
   assert.deepEqual(readAnswer("0.5 s", "ms"), { value: 500 });
   assert.deepEqual(readAnswer("40.4%", "%"), { value: 40.4 });
@@ -143,7 +170,8 @@ test("units: bytes, GiB and GB, durations, percentages, bandwidth in bits, count
 });
 
 test("verdicts: correct within the tolerance, close within five times it, a hint names the mistake, else wrong", () => {
-  for (const typed of ["107.8", "107.8 GB", "108 GB", "1.078e11 B", "~107.8", "107,815 MB"]) assert.equal(judgeAnswer(typed, gb).verdict, "correct", typed);
+  for (const typed of ["107.8", "107.8 GB", "108 GB", "1.078e11 B", "~107.8", "107,815 MB"])
+    assert.equal(judgeAnswer(typed, gb).verdict, "correct", typed);
   const hinted = judgeAnswer("134.8", gb);
   assert.equal(hinted.verdict, "wrong");
   assert.match(hinted.message, /fp32 accumulation buffer/);

@@ -28,10 +28,14 @@ const matcher = buildTermMatcher();
 const file = "content/chapters/04-test.md";
 const mark = (src: string) => ({ html: renderEdition(src, file).body });
 /** The marked texts, in order, as "id:text". */
-const marks = (html: string) => [...html.matchAll(/href="[^"]*#term-([^"]+)"[^>]*>([^<]*)<\/a>/g)].map((m) => `${m[1]}:${m[2]}`);
+const marks = (html: string) =>
+  [...html.matchAll(/href="[^"]*#term-([^"]+)"[^>]*>([^<]*)<\/a>/g)].map((m) => `${m[1]}:${m[2]}`);
 /** Undoes the marks: what must equal the input. */
 const unmark = (html: string) =>
-  html.replace(/<span class="gloss-term"><a class="gloss"[^>]*>([^<]*)<\/a><span class="gloss-def"[^>]*>[^<]*<\/span><\/span>/g, "$1");
+  html.replace(
+    /<span class="gloss-term"><a class="gloss"[^>]*>([^<]*)<\/a><span class="gloss-def"[^>]*>[^<]*<\/span><\/span>/g,
+    "$1",
+  );
 
 test("the exact markup of a mark: link to the entry, definition as a described-by tooltip hidden from search", () => {
   const zero3 = entry("zero-3");
@@ -55,7 +59,10 @@ test("only the first use of a term in a chapter is marked", () => {
 });
 
 test("the longest form wins at a position, even when its term is already marked", () => {
-  assert.deepEqual(marks(mark("ZeRO-3 shards the parameters; ZeRO in general shards states.").html), ["zero-3:ZeRO-3", "zero:ZeRO"]);
+  assert.deepEqual(marks(mark("ZeRO-3 shards the parameters; ZeRO in general shards states.").html), [
+    "zero-3:ZeRO-3",
+    "zero:ZeRO",
+  ]);
   // The second ZeRO-3 is not marked as ZeRO.
   assert.deepEqual(marks(mark("ZeRO-3 first, then ZeRO-3 again.").html), ["zero-3:ZeRO-3"]);
   assert.deepEqual(marks(mark("Activation recomputation saves activations.").html), [
@@ -67,7 +74,10 @@ test("the longest form wins at a position, even when its term is already marked"
 });
 
 test("plurals and aliases; first letter in either case, the rest exactly; whole words only", () => {
-  assert.deepEqual(marks(mark("Two all-reduces and four microbatches.").html), ["all-reduce:all-reduces", "microbatch:microbatches"]);
+  assert.deepEqual(marks(mark("Two all-reduces and four microbatches.").html), [
+    "all-reduce:all-reduces",
+    "microbatch:microbatches",
+  ]);
   assert.deepEqual(marks(mark("A MoE layer, each pipeline stage, DeepSpeed-Ulysses, a zero-bubble schedule.").html), [
     "moe:MoE",
     "stage:pipeline stage",
@@ -154,7 +164,8 @@ test("the chapter page and /book/ mark the same words", () => {
 
 test("tooltip ids carry the chapter's slug, so chapters on one page keep them unique", () => {
   const body = "An all-reduce and a bubble.";
-  const page = renderEdition(body, "content/chapters/04-test.md").body + renderEdition(body, "content/chapters/05-other.md").body;
+  const page =
+    renderEdition(body, "content/chapters/04-test.md").body + renderEdition(body, "content/chapters/05-other.md").body;
   const ids = [...page.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
   assert.deepEqual(ids, ["gloss-test-all-reduce", "gloss-test-bubble", "gloss-other-all-reduce", "gloss-other-bubble"]);
   const describedBy = [...page.matchAll(/aria-describedby="([^"]+)"/g)].map((m) => m[1]);
@@ -166,7 +177,17 @@ test("tooltip ids carry the chapter's slug, so chapters on one page keep them un
 
 test("a chapter does not mark the terms it explains; a page that is not a chapter is not marked", () => {
   const explained = termsExplainedIn("data-parallelism");
-  for (const id of ["data-parallelism", "zero", "zero-1", "zero-2", "zero-3", "fsdp", "all-reduce", "offloading", "global-batch-size"]) {
+  for (const id of [
+    "data-parallelism",
+    "zero",
+    "zero-1",
+    "zero-2",
+    "zero-3",
+    "fsdp",
+    "all-reduce",
+    "offloading",
+    "global-batch-size",
+  ]) {
     assert.ok(explained.has(id), id);
   }
   assert.ok(!explained.has("bubble"));

@@ -20,10 +20,16 @@ test("an include fence becomes the region's code, as a Python block without the 
 });
 
 test("an unknown file or region fails with the chapter's file and line", () => {
-  assert.throws(() => render("Text.\n\n```include\ncompanion/nope.py#x\n```\n"), /^BookError: content\/chapters\/99-test\.md:3 include: cannot read "companion\/nope\.py"/);
+  assert.throws(
+    () => render("Text.\n\n```include\ncompanion/nope.py#x\n```\n"),
+    /^BookError: content\/chapters\/99-test\.md:3 include: cannot read "companion\/nope\.py"/,
+  );
   assert.throws(
     () => render("```include\ncompanion/zero.py#nope\n```\n"),
-    (e: Error) => e.message.startsWith('content/chapters/99-test.md:1 include: no region "nope" in companion/zero.py (regions: zero3-unit, zero-step)'),
+    (e: Error) =>
+      e.message.startsWith(
+        'content/chapters/99-test.md:1 include: no region "nope" in companion/zero.py (regions: zero3-unit, zero-step)',
+      ),
   );
 });
 
@@ -31,5 +37,8 @@ test("a companion-table fence becomes a table with one row per measured layout",
   const html = render("```companion-table\ntiny.json --dp 2\ntiny.json --tp 2\n```\n");
   assert.equal((html.match(/<tr>/g) ?? []).length, 3);
   assert.match(html, /<code>--tp 2<\/code>/);
-  assert.throws(() => render("```companion-table\ntiny.json --dp 3\n```\n"), /99-test\.md:1 companion-table: no measured layout "tiny\.json --dp 3"/);
+  assert.throws(
+    () => render("```companion-table\ntiny.json --dp 3\n```\n"),
+    /99-test\.md:1 companion-table: no measured layout "tiny\.json --dp 3"/,
+  );
 });

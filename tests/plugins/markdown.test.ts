@@ -50,7 +50,11 @@ describe("citations", () => {
       ),
       html,
     );
-    assert.ok(html.includes('<section class="references" aria-labelledby="references">\n<h2 id="references">References</h2>\n<ol class="references-list">'));
+    assert.ok(
+      html.includes(
+        '<section class="references" aria-labelledby="references">\n<h2 id="references">References</h2>\n<ol class="references-list">',
+      ),
+    );
   });
 
   test("a page without citations has no reference list; links and footnotes are not citations", () => {
@@ -68,7 +72,9 @@ describe("math", () => {
   });
 
   test("a labelled display equation is numbered with \\tag and referenced as Eq. (n)", () => {
-    const html = render("$$\nM = 16N\n$$ {#eq:states}\n\n$$a = b$$\n\n$$ c = d $$ {#eq:second}\n\nBy @eq:states and @eq:second.");
+    const html = render(
+      "$$\nM = 16N\n$$ {#eq:states}\n\n$$a = b$$\n\n$$ c = d $$ {#eq:second}\n\nBy @eq:states and @eq:second.",
+    );
     assert.equal(
       tex(html),
       '<div class="math display" id="eq:states"><span class="katex-display">[TeX:M = 16N\n\\tag{1}]</span></div>\n' +
@@ -100,7 +106,11 @@ describe("sections", () => {
   });
 
   test("appendix sections are lettered; the preface has no numbers and @sec: prints the heading", () => {
-    assert.ok(render("## Setup", "content/chapters/a1-reference.md").startsWith('<section class="part">\n<h2 id="setup" data-number="B.1"><span class="secnum">B.1</span> Setup</h2>'));
+    assert.ok(
+      render("## Setup", "content/chapters/a1-reference.md").startsWith(
+        '<section class="part">\n<h2 id="setup" data-number="B.1"><span class="secnum">B.1</span> Setup</h2>',
+      ),
+    );
     assert.equal(
       render("## Units {#sec:units}\n\nSee @sec:units.", "content/chapters/00-preface.md"),
       '<section class="part">\n<h2 id="sec:units">Units</h2>\n<p>See <a class="xref" href="#sec:units" data-xref="sec">Units</a>.</p>\n</section>\n',
@@ -123,12 +133,17 @@ describe("figures and tables", () => {
 
   test("a figure caption gets the typographer's quotes and apostrophes, like the text around it", () => {
     const html = render(`![A box](/assets/img/box.svg "The GPU's \\"peak\\" and the book's model.")`);
-    assert.match(html, /<figcaption><span class="fig-label">Figure 1\.<\/span> The GPU’s “peak” and the book’s model\.<\/figcaption>/);
+    assert.match(
+      html,
+      /<figcaption><span class="fig-label">Figure 1\.<\/span> The GPU’s “peak” and the book’s model\.<\/figcaption>/,
+    );
   });
 
   test("a ::: figure block holds raw SVG and takes its caption from the Caption: paragraph", () => {
     assert.equal(
-      render('::: figure {#fig:blk .full-width}\n<svg viewBox="0 0 1 1"></svg>\n\nCaption: Block caption.\n:::\n\n@fig:blk'),
+      render(
+        '::: figure {#fig:blk .full-width}\n<svg viewBox="0 0 1 1"></svg>\n\nCaption: Block caption.\n:::\n\n@fig:blk',
+      ),
       '<figure class="figure full-width" id="fig:blk">\n<svg viewBox="0 0 1 1"></svg><figcaption><span class="fig-label">Figure 1.</span> Block caption.</figcaption>\n</figure>\n' +
         '<p><a class="xref" href="#fig:blk" data-xref="fig">Figure 1</a></p>\n',
     );
@@ -209,14 +224,23 @@ describe("page summary for the layout", () => {
       "content/chapters/04-test.md",
     );
     assert.deepEqual(
-      parts.toc.map((e) => [e.id, e.number, e.html, e.children.map((c) => [c.id, c.number, c.html.replace(/<span class="katex">[\s\S]*$/, "<katex>")])]),
+      parts.toc.map((e) => [
+        e.id,
+        e.number,
+        e.html,
+        e.children.map((c) => [c.id, c.number, c.html.replace(/<span class="katex">[\s\S]*$/, "<katex>")]),
+      ]),
       [
         ["sec:a", "4.1", "One two", [["six", "4.1.1", "Six <katex>"]]],
         ["seven", "4.2", "Seven", []],
       ],
     );
     assert.equal(parts.words, 10); // one two, three four five, six x, seven, see, eight
-    assert.ok(parts.body.endsWith("</p>\n</section>\n") && !parts.body.includes("footnotes") && !parts.body.includes("references"));
+    assert.ok(
+      parts.body.endsWith("</p>\n</section>\n") &&
+        !parts.body.includes("footnotes") &&
+        !parts.body.includes("references"),
+    );
     assert.ok(parts.footnotes.startsWith('<section class="footnotes"') && parts.footnotes.endsWith("</section>"));
     assert.ok(parts.references.startsWith('<section class="references"') && parts.references.endsWith("</section>"));
   });

@@ -45,7 +45,7 @@ describe("arithmetic in math", () => {
     assert.equal(evaluateSide("4 + 12/64"), 4.1875);
     assert.equal(evaluateSide("2 \\times 8{,}030{,}261{,}248"), 16_060_522_496);
     assertApprox(evaluateSide("\\frac{400\\ \\text{TFLOPS}}{989\\ \\text{TFLOPS}}")!, 400 / 989);
-    assert.equal(evaluateSide("989.4\\times10^{12} / 50\\times10^{9}"), (989.4e12 / 50e9));
+    assert.equal(evaluateSide("989.4\\times10^{12} / 50\\times10^{9}"), 989.4e12 / 50e9);
     assert.equal(evaluateSide("\\lfloor 65{,}536 / 96 \\rfloor"), 682);
     assertApprox(evaluateSide("2^9 \\cdot 10^{-4}")!, 0.0512);
     assertApprox(evaluateSide("40.4\\%")!, 0.404);
@@ -66,7 +66,10 @@ describe("arithmetic in math", () => {
     assert.ok(holds("4 + 12/64 \\approx 4.19"));
     assert.ok(holds("4 + 12/64 = 4.19"), "= holds to the printed digits: 4.1875 prints as 4.19");
     assert.ok(!holds("512/256 = 3") && holds("512/256 = 2"), "an integer after = from exact operands is exact");
-    assert.ok(!holds("65{,}536 / 96 = 682") && holds("\\lfloor 65{,}536 / 96 \\rfloor = 682"), "a whole count is written as a floor");
+    assert.ok(
+      !holds("65{,}536 / 96 = 682") && holds("\\lfloor 65{,}536 / 96 \\rfloor = 682"),
+      "a whole count is written as a floor",
+    );
     assert.ok(!holds("15/(32 \\times 0.1) = 5.69"), "a short decimal (0.1) is taken as exact");
     assert.ok(!holds("4 + 12/64 = 4.20"));
     assert.ok(!holds("4 + 12/64 = 4.1975"));
@@ -86,7 +89,10 @@ describe("classification", () => {
     ]);
     assert.deepEqual(classes("An H100 runs 989 TFLOPS of dense bf16 and holds 80 GB.\n"), ["989:data", "80:data"]);
     assert.deepEqual(classes("An H100 runs 988 TFLOPS.\n"), ["988:unaccounted"], "one digit off the datasheet");
-    assert.deepEqual(classes("ZeRO cut memory 8 times [@rajbhandari2020zero]. It has 5 parts.\n"), ["8:cited", "5:unaccounted"]);
+    assert.deepEqual(classes("ZeRO cut memory 8 times [@rajbhandari2020zero]. It has 5 parts.\n"), [
+      "8:cited",
+      "5:unaccounted",
+    ]);
     assert.deepEqual(classes("In 2020, chapter 8 and Llama 3.1 used 1F1B on H100s with 2:4 sparsity.\n"), [
       "2020:structural",
       "8:structural",
@@ -101,7 +107,12 @@ describe("classification", () => {
       "2:structural",
       "30:structural",
     ]);
-    assert.deepEqual(classes("That is $4 + 12/64 = 4.1875$ bytes.\n"), ["4:arithmetic", "12:arithmetic", "64:arithmetic", "4.1875:arithmetic"]);
+    assert.deepEqual(classes("That is $4 + 12/64 = 4.1875$ bytes.\n"), [
+      "4:arithmetic",
+      "12:arithmetic",
+      "64:arithmetic",
+      "4.1875:arithmetic",
+    ]);
   });
 
   test("an exercise's question states its givens; its solution does not, and hardware rates are not givens", () => {
@@ -132,12 +143,20 @@ describe("build errors", () => {
 
   test("arithmetic that does not hold fails the build, naming both values", () => {
     const message = buildError("The sum $4 + 12/64 = 4.1975$ is wrong.\n");
-    assert.match(message, /03-zero\.md:1:\d+ arithmetic does not hold: "4 \+ 12\/64 = 4\.1975" \(4 \+ 12\/64 is 4\.1875, 4\.1975 is 4\.1975\)/);
+    assert.match(
+      message,
+      /03-zero\.md:1:\d+ arithmetic does not hold: "4 \+ 12\/64 = 4\.1975" \(4 \+ 12\/64 is 4\.1875, 4\.1975 is 4\.1975\)/,
+    );
   });
 
   test("an input marker holds one number", () => {
     assert.match(buildError("A batch of {:eight} sequences.\n"), /"\{:eight\}" marks an input and holds one number/);
-    assert.equal(md.render("A batch of {:8,192} tokens, $s = {:8,192}$.\n", { page: { inputPath: FILE } }).includes("8,192 tokens"), true);
+    assert.equal(
+      md
+        .render("A batch of {:8,192} tokens, $s = {:8,192}$.\n", { page: { inputPath: FILE } })
+        .includes("8,192 tokens"),
+      true,
+    );
   });
 });
 
@@ -146,7 +165,9 @@ describe("the book's chapters", () => {
   const book = createBookMarkdown({ bibliography: () => bibliography, assetsDir: "assets" });
   includeCodeMarkdown(book); // as the build does (.eleventy.ts)
   const dir = "content/chapters";
-  const files = readdirSync(dir).filter((f) => f.endsWith(".md")).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".md"))
+    .sort();
   const parse = (file: string, body: string) => {
     const env = { page: { inputPath: `./${file}` }, ledgerReport: true };
     book.parse(body, env);
@@ -201,7 +222,8 @@ describe("the book's chapters", () => {
       mutated++;
       const failed = after.some((x) => x.line === e.line && x.reason.startsWith("arithmetic does not hold"));
       const still = after.find((x) => x.line === e.line && x.column === e.column && x.cls === "arithmetic");
-      if (!failed && still) missed.push(`${file}:${e.line}:${e.column} ${e.text} → ${String((digit + 1) % 10)}… still holds`);
+      if (!failed && still)
+        missed.push(`${file}:${e.line}:${e.column} ${e.text} → ${String((digit + 1) % 10)}… still holds`);
     }
     assert.ok(mutated >= 20, `mutated ${mutated} numbers of checked arithmetic`);
     assert.deepEqual(missed, []);

@@ -12,7 +12,31 @@ import { glossarySeeLabel } from "../../src/plugins/glossary.ts";
 test("at least 60 terms, including the ones the book leans on", () => {
   assert.ok(glossary.length >= 60, `${glossary.length} terms`);
   const terms = new Set(glossary.map((e) => e.term));
-  for (const t of ["All-reduce", "All-gather", "Reduce-scatter", "All-to-all", "Bubble", "MFU", "HFU", "ZeRO-1", "ZeRO-2", "ZeRO-3", "FSDP", "Microbatch", "Gradient accumulation", "Activation recomputation", "Tensor parallelism", "Sequence parallelism", "Context parallelism", "Pipeline parallelism", "Expert parallelism", "1F1B", "Interleaved schedule", "Zero bubble", "Ring attention"]) {
+  for (const t of [
+    "All-reduce",
+    "All-gather",
+    "Reduce-scatter",
+    "All-to-all",
+    "Bubble",
+    "MFU",
+    "HFU",
+    "ZeRO-1",
+    "ZeRO-2",
+    "ZeRO-3",
+    "FSDP",
+    "Microbatch",
+    "Gradient accumulation",
+    "Activation recomputation",
+    "Tensor parallelism",
+    "Sequence parallelism",
+    "Context parallelism",
+    "Pipeline parallelism",
+    "Expert parallelism",
+    "1F1B",
+    "Interleaved schedule",
+    "Zero bubble",
+    "Ring attention",
+  ]) {
     assert.ok(terms.has(t), `missing ${t}`);
   }
 });
@@ -32,7 +56,11 @@ test("ids are unique and kebab-case; definitions are one or two sentences", () =
 });
 
 test("every see-link points at a chapter file that exists", () => {
-  const slugs = new Set(readdirSync("content/chapters").filter((f) => f.endsWith(".md")).map((f) => f.replace(/^[0-9a-z][0-9]-/, "").replace(/\.md$/, "")));
+  const slugs = new Set(
+    readdirSync("content/chapters")
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => f.replace(/^[0-9a-z][0-9]-/, "").replace(/\.md$/, "")),
+  );
   for (const e of glossary) {
     assert.ok(e.see.length >= 1, `${e.term} links somewhere`);
     for (const href of e.see) {

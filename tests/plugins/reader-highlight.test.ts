@@ -2,7 +2,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import MarkdownIt from "markdown-it";
-import { fenceLanguage, highlightCode, highlightMarkdown, isKnownLanguage, knownLanguages } from "../../src/plugins/highlight.ts";
+import {
+  fenceLanguage,
+  highlightCode,
+  highlightMarkdown,
+  isKnownLanguage,
+  knownLanguages,
+} from "../../src/plugins/highlight.ts";
 import { isBookError } from "../../src/plugins/errors.ts";
 
 function render(src: string): string {
@@ -29,7 +35,10 @@ test("CUDA reads as C++, keeps its own class name; Triton reads as Python", () =
 });
 
 test("a fence without a language is escaped plain text, still wrapped", () => {
-  assert.equal(render("```\na <b> & c\n```\n"), '<div class="code-block"><pre><code>a &lt;b&gt; &amp; c\n</code></pre></div>\n');
+  assert.equal(
+    render("```\na <b> & c\n```\n"),
+    '<div class="code-block"><pre><code>a &lt;b&gt; &amp; c\n</code></pre></div>\n',
+  );
   assert.equal(highlightCode("<x>", ""), "&lt;x&gt;");
 });
 
@@ -38,14 +47,16 @@ test("an unknown language fails with the file and line, naming the known ones", 
   highlightMarkdown(md);
   assert.throws(
     () => md.render("Text.\n\n```pyhton\nx = 1\n```\n", {}),
-    (e: unknown) => isBookError(e) && e.line === 3 && /unknown code language "pyhton"/.test(e.message) && /python/.test(e.message),
+    (e: unknown) =>
+      isBookError(e) && e.line === 3 && /unknown code language "pyhton"/.test(e.message) && /python/.test(e.message),
   );
 });
 
 test("fence info: first word, lower-cased; the known list has the book's languages", () => {
   assert.equal(fenceLanguage(" Python {.wide}"), "python");
   assert.equal(fenceLanguage(""), "");
-  for (const lang of ["python", "bash", "cuda", "json", "typescript", "ts", "yaml", "text", ""]) assert.ok(isKnownLanguage(lang), lang);
+  for (const lang of ["python", "bash", "cuda", "json", "typescript", "ts", "yaml", "text", ""])
+    assert.ok(isKnownLanguage(lang), lang);
   assert.equal(isKnownLanguage("rust"), false);
   assert.deepEqual([...knownLanguages], [...knownLanguages].sort());
 });

@@ -15,7 +15,10 @@ test("h2 and h3 section headings of a chapter get a trailing # link; h4 does not
 
 test("a page that is not a chapter has no permalinks unless its data asks for them; the footnotes heading has none", () => {
   assert.equal(render("## X\n", "content/changelog.md"), '<section class="part">\n<h2 id="x">X</h2>\n</section>\n');
-  assert.equal(md.render("## X\n", { page: { inputPath: "content/changelog.md" }, headingPermalinks: true }), `<section class="part">\n<h2 id="x">X${anchor("x")}</h2>\n</section>\n`);
+  assert.equal(
+    md.render("## X\n", { page: { inputPath: "content/changelog.md" }, headingPermalinks: true }),
+    `<section class="part">\n<h2 id="x">X${anchor("x")}</h2>\n</section>\n`,
+  );
   const r = renderEdition("## X\n\nText.[^1]\n\n[^1]: Note.\n");
   assert.ok(!r.footnotes.includes("heading-anchor"));
 });

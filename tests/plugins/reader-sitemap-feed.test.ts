@@ -23,8 +23,21 @@ test("the sitemap lists pages sorted, absolute, with their dates; the prefix rep
       "  <url><loc>https://example.org/book/</loc><lastmod>2026-11-22</lastmod></url>\n" +
       "  <url><loc>https://example.org/book/zero/</loc><lastmod>2026-11-23</lastmod></url>\n</urlset>\n",
   );
-  assert.match(sitemapXml([{ url: "/a&b/", lastmod: "2026-11-22" }], "https://example.org", "/sub/"), /<loc>https:\/\/example.org\/sub\/a&amp;b\/<\/loc>/);
-  assert.throws(() => sitemapXml([{ url: "/a/", lastmod: "2026-11-22" }, { url: "/a/", lastmod: "2026-11-22" }], site), /listed twice/);
+  assert.match(
+    sitemapXml([{ url: "/a&b/", lastmod: "2026-11-22" }], "https://example.org", "/sub/"),
+    /<loc>https:\/\/example.org\/sub\/a&amp;b\/<\/loc>/,
+  );
+  assert.throws(
+    () =>
+      sitemapXml(
+        [
+          { url: "/a/", lastmod: "2026-11-22" },
+          { url: "/a/", lastmod: "2026-11-22" },
+        ],
+        site,
+      ),
+    /listed twice/,
+  );
   assert.throws(() => sitemapXml([{ url: "/a/", lastmod: "yesterday" }], site), /bad lastmod/);
   assert.equal(robotsTxt(site), "User-agent: *\nAllow: /\n\nSitemap: https://example.org/book/sitemap.xml\n");
 });
@@ -55,11 +68,17 @@ test("the changelog's dated sections are the entries, newest first", () => {
     ],
   );
   assert.equal(entries[1]!.markdown, "First day.");
-  assert.equal(entryHtml(entries[0]!, site), '<ul>\n<li><strong>Search:</strong> see <a href="https://example.org/book/glossary/">the glossary</a> &amp; more.</li>\n</ul>');
+  assert.equal(
+    entryHtml(entries[0]!, site),
+    '<ul>\n<li><strong>Search:</strong> see <a href="https://example.org/book/glossary/">the glossary</a> &amp; more.</li>\n</ul>',
+  );
 });
 
 test("undated or misordered headings fail with the line", () => {
-  assert.throws(() => parseChangelog("## Today\n"), (e: unknown) => isBookError(e) && e.line === 1 && /look like/.test(e.message));
+  assert.throws(
+    () => parseChangelog("## Today\n"),
+    (e: unknown) => isBookError(e) && e.line === 1 && /look like/.test(e.message),
+  );
   assert.throws(
     () => parseChangelog("## A {#2026-11-22}\n\n## B {#2026-11-23}\n"),
     (e: unknown) => isBookError(e) && e.line === 3 && /newest first/.test(e.message),
@@ -76,14 +95,34 @@ test("the Atom feed parses as XML and has the elements RFC 4287 requires", () =>
   const child = (el: Element, name: string) => Array.from(el.children).filter((c) => c.tagName === name);
   for (const name of ["id", "title", "updated", "author"]) assert.equal(child(feed, name).length, 1, name);
   assert.equal(child(feed, "updated")[0]!.textContent, "2026-11-23T00:00:00Z");
-  assert.equal(child(feed, "link").find((l) => l.getAttribute("rel") === "self")!.getAttribute("href"), "https://example.org/book/changelog.xml");
+  assert.equal(
+    child(feed, "link")
+      .find((l) => l.getAttribute("rel") === "self")!
+      .getAttribute("href"),
+    "https://example.org/book/changelog.xml",
+  );
   const entries = child(feed, "entry");
   assert.equal(entries.length, 2);
   assert.deepEqual(
-    entries.map((e) => [child(e, "title")[0]!.textContent, child(e, "id")[0]!.textContent, child(e, "updated")[0]!.textContent, child(e, "link")[0]!.getAttribute("href")]),
+    entries.map((e) => [
+      child(e, "title")[0]!.textContent,
+      child(e, "id")[0]!.textContent,
+      child(e, "updated")[0]!.textContent,
+      child(e, "link")[0]!.getAttribute("href"),
+    ]),
     [
-      ["November 23, 2026", entryId("2026-11-23"), "2026-11-23T00:00:00Z", "https://example.org/book/changelog/#2026-11-23"],
-      ["November 22, 2026", entryId("2026-11-22"), "2026-11-22T00:00:00Z", "https://example.org/book/changelog/#2026-11-22"],
+      [
+        "November 23, 2026",
+        entryId("2026-11-23"),
+        "2026-11-23T00:00:00Z",
+        "https://example.org/book/changelog/#2026-11-23",
+      ],
+      [
+        "November 22, 2026",
+        entryId("2026-11-22"),
+        "2026-11-22T00:00:00Z",
+        "https://example.org/book/changelog/#2026-11-22",
+      ],
     ],
   );
   assert.equal(entryId("2026-11-23"), "tag:github.com,2026-11-22:scaling-out-book/scaling-out/changelog/2026-11-23");

@@ -4,7 +4,15 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { absoluteUrl, bookCard, cardPath, cardSvg, resolveSiteUrl, wrapText, writeCard } from "../../src/plugins/social.ts";
+import {
+  absoluteUrl,
+  bookCard,
+  cardPath,
+  cardSvg,
+  resolveSiteUrl,
+  wrapText,
+  writeCard,
+} from "../../src/plugins/social.ts";
 
 test("SITE_URL overrides the configured URL; trailing slashes go; bad values fail", () => {
   assert.equal(resolveSiteUrl("https://a.example/book/", undefined), "https://a.example/book");
@@ -39,7 +47,11 @@ test("word wrap keeps lines within the width, and words whole", () => {
 });
 
 test("a long title shrinks to fit three lines; the card names the label, title and byline", () => {
-  const svg = cardSvg({ label: "Chapter 10", title: "Mixed precision training: fp32, tf32, fp16, bf16 and fp8", subtitle: "" });
+  const svg = cardSvg({
+    label: "Chapter 10",
+    title: "Mixed precision training: fp32, tf32, fp16, bf16 and fp8",
+    subtitle: "",
+  });
   assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="1200" height="630"/);
   assert.match(svg, />Chapter 10<\/text>/);
   assert.match(svg, />The Scaling Out contributors<\/text>/);

@@ -2,7 +2,15 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseBibliography, loadBibliography } from "../../src/plugins/bibliography.ts";
 import { BookError } from "../../src/plugins/errors.ts";
-import { entryTopic, plainNote, readingList, readingListHtml, READING_TOPICS, LEGACY_TOPICS, OTHER_TOPIC } from "../../src/plugins/reading-list.ts";
+import {
+  entryTopic,
+  plainNote,
+  readingList,
+  readingListHtml,
+  READING_TOPICS,
+  LEGACY_TOPICS,
+  OTHER_TOPIC,
+} from "../../src/plugins/reading-list.ts";
 
 const entry = (key: string, extra: string, author = "Doe, Jane") => `
 @misc{${key},
@@ -38,10 +46,16 @@ test("entries are grouped by their keywords topic, in READING_TOPICS order, sort
 });
 
 test("an unknown keywords value fails with the entry's key and line", () => {
-  const bib = parseBibliography(entry("ok2024", "keywords = {kernels},") + entry("typo2024", "keywords = {kernals},"), "refs.bib");
+  const bib = parseBibliography(
+    entry("ok2024", "keywords = {kernels},") + entry("typo2024", "keywords = {kernals},"),
+    "refs.bib",
+  );
   assert.throws(
     () => readingList(bib),
-    (e: unknown) => e instanceof BookError && /refs\.bib:12/.test(e.message) && /"typo2024": keywords "kernals" is not a reading-list topic/.test(e.message),
+    (e: unknown) =>
+      e instanceof BookError &&
+      /refs\.bib:12/.test(e.message) &&
+      /"typo2024": keywords "kernals" is not a reading-list topic/.test(e.message),
   );
 });
 
@@ -67,10 +81,15 @@ test("legacy topics name only real topics", () => {
 test("bibliography.bib: at least 60 entries, every one in a topic, every topic used, no url twice", () => {
   const bib = loadBibliography("bibliography.bib");
   assert.ok(bib.entries.size >= 60, `${bib.entries.size} entries`);
-  const unplaced = [...bib.entries.values()].filter((e) => entryTopic(e, bib.file) === OTHER_TOPIC.id).map((e) => e.key);
+  const unplaced = [...bib.entries.values()]
+    .filter((e) => entryTopic(e, bib.file) === OTHER_TOPIC.id)
+    .map((e) => e.key);
   assert.deepEqual(unplaced, [], "entries without keywords (add keywords = {topic})");
   const used = new Set(readingList(bib).map((g) => g.topic.id));
-  assert.deepEqual(READING_TOPICS.filter((t) => !used.has(t.id)).map((t) => t.id), []);
+  assert.deepEqual(
+    READING_TOPICS.filter((t) => !used.has(t.id)).map((t) => t.id),
+    [],
+  );
   const urls = new Map<string, string>();
   for (const e of bib.entries.values()) {
     const url = (e.fields.url ?? e.fields.doi ?? "").trim().replace(/\/$/, "");

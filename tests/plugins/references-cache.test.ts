@@ -33,8 +33,8 @@ test("citeproc's output is cached on disk by entry and formatter, and read back"
     assert.match(files[0]!, /^[0-9a-f]{32}\.html$/);
     assert.equal(readFileSync(path.join(dirs[0]!, "references", files[0]!), "utf8"), html);
     // Read back: a doctored file is what comes out.
-    writeFileSync(path.join(dirs[0]!, "references", files[0]!), "<div class=\"csl-entry\">from the cache</div>");
-    assert.equal(citeprocHtml(csl), "<div class=\"csl-entry\">from the cache</div>");
+    writeFileSync(path.join(dirs[0]!, "references", files[0]!), '<div class="csl-entry">from the cache</div>');
+    assert.equal(citeprocHtml(csl), '<div class="csl-entry">from the cache</div>');
     // Another entry gets another file; another folder formats again.
     citeprocHtml({ ...csl, title: "Another Title" });
     assert.equal(readdirSync(path.join(dirs[0]!, "references")).length, 2);

@@ -15,7 +15,11 @@ describe("section parts", () => {
     const parts = html.split(open);
     assert.equal(parts.length, 3);
     assert.equal(parts[0], "<p>Intro.</p>\n");
-    assert.ok(parts[1]!.startsWith('<h2 id="sec:a"') && parts[1]!.includes('<h3 id="a-1"') && parts[1]!.endsWith(`<p>Two.</p>\n${close}`));
+    assert.ok(
+      parts[1]!.startsWith('<h2 id="sec:a"') &&
+        parts[1]!.includes('<h3 id="a-1"') &&
+        parts[1]!.endsWith(`<p>Two.</p>\n${close}`),
+    );
     assert.ok(parts[2]!.startsWith('<h2 id="b"') && parts[2]!.endsWith(`Section 3.1</a>.</p>\n${close}`));
   });
 

@@ -35,7 +35,10 @@ describe("escaping and build checks", () => {
       assert.equal(document.querySelectorAll("img[onerror], em, b").length, 0, "no element made from data");
       assert.ok(html.includes("&lt;script&gt;alert(1)&lt;/script&gt;"), "bibliography title escaped");
       assert.ok(html.includes("Preface &lt;em&gt;bold&lt;/em&gt;"), "front matter title escaped");
-      assert.ok(document.body.textContent!.includes("Attention <script>alert(1)</script> and <img src=x onerror=alert(2)>"), "shown as text");
+      assert.ok(
+        document.body.textContent!.includes("Attention <script>alert(1)</script> and <img src=x onerror=alert(2)>"),
+        "shown as text",
+      );
       assert.deepEqual(inlineScriptProblems(html), []);
     } finally {
       removeTinyBook(build);
@@ -45,7 +48,7 @@ describe("escaping and build checks", () => {
   test("inline scripts, event handlers and malformed external links fail the build, naming the file", async () => {
     const build = await buildTinyBook({
       "content/chapters/00-preface.md":
-        '---\ntitle: Preface\ndescription: The preface.\n---\n\n## Start\n\nText [@known2020] and [a link](ftp://example.org/x).\n',
+        "---\ntitle: Preface\ndescription: The preface.\n---\n\n## Start\n\nText [@known2020] and [a link](ftp://example.org/x).\n",
     });
     try {
       assert.equal(build.bookError?.file, "content/chapters/00-preface.md");
@@ -62,7 +65,10 @@ describe("escaping and build checks", () => {
     );
     assert.equal(externalUrlProblem("https://arxiv.org/abs/2104.04473"), undefined);
     assert.equal(externalUrlProblem("mailto:book@example.org"), undefined);
-    assert.equal(externalUrlProblem("javascript:alert(1)"), 'uses the scheme "javascript:" (only http, https and mailto)');
+    assert.equal(
+      externalUrlProblem("javascript:alert(1)"),
+      'uses the scheme "javascript:" (only http, https and mailto)',
+    );
     assert.equal(externalUrlProblem("ftp://example.org/x"), 'uses the scheme "ftp:" (only http, https and mailto)');
     assert.equal(externalUrlProblem("https://exa mple.org"), "contains whitespace");
     assert.equal(externalUrlProblem("http://"), "is not a valid URL");

@@ -15,7 +15,12 @@ function check(body: string): string[] {
   const dir = mkdtempSync(path.join(tmpdir(), "site-checks-"));
   try {
     const html = `<!doctype html><html><head><title>t</title></head><body>${body}</body></html>`;
-    const page = { inputPath: "content/x.md", outputPath: path.join(dir, "x", "index.html"), url: "/x/", content: html };
+    const page = {
+      inputPath: "content/x.md",
+      outputPath: path.join(dir, "x", "index.html"),
+      url: "/x/",
+      content: html,
+    };
     return checkSite([page], dir).map((p) => p.message);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -23,14 +28,15 @@ function check(body: string): string[] {
 }
 
 test("an unrendered citation in prose is reported once, even inside article inside main", () => {
-  assert.deepEqual(check("<main><article><p>As shown [@smith2020x].</p></article><article><p>Fine.</p></article></main>"), [
-    'unrendered citation "[@smith2020x]"',
-  ]);
+  assert.deepEqual(
+    check("<main><article><p>As shown [@smith2020x].</p></article><article><p>Fine.</p></article></main>"),
+    ['unrendered citation "[@smith2020x]"'],
+  );
 });
 
 test("citation syntax in code, pre and math annotations is not prose", () => {
   const body =
-    '<main><article><p>Write <code>[@key]</code>.</p><pre><code>[@a; @b]</code></pre>' +
+    "<main><article><p>Write <code>[@key]</code>.</p><pre><code>[@a; @b]</code></pre>" +
     '<span class="katex"><math><semantics><mi>x</mi><annotation encoding="application/x-tex">[@x]</annotation></semantics></math></span></article></main>';
   assert.deepEqual(check(body), []);
 });

@@ -18,7 +18,11 @@ test("every registered widget has a browser entry and every browser entry is reg
 test("every browser entry exports mount(root, settings)", () => {
   for (const name of widgetEntryNames()) {
     const src = readFileSync(`src/widgets/${name}.ts`, "utf8");
-    assert.match(src, /export (async )?function mount\(/, `src/widgets/${name}.ts must export function mount(root, settings)`);
+    assert.match(
+      src,
+      /export (async )?function mount\(/,
+      `src/widgets/${name}.ts must export function mount(root, settings)`,
+    );
   }
 });
 
@@ -31,7 +35,12 @@ test("every registered widget renders a static figure from empty settings", () =
     const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
     for (const el of document.querySelectorAll("*")) {
       for (const node of el.childNodes) {
-        if (node.nodeType === 3) assert.doesNotMatch(node.textContent!.trim(), /^(-|−)?(NaN|Infinity)\b/, `${name}: a text node reads "${node.textContent}"`);
+        if (node.nodeType === 3)
+          assert.doesNotMatch(
+            node.textContent!.trim(),
+            /^(-|−)?(NaN|Infinity)\b/,
+            `${name}: a text node reads "${node.textContent}"`,
+          );
       }
     }
   }

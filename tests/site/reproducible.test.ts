@@ -21,10 +21,14 @@ import { promisify } from "node:util";
 const run = promisify(execFile);
 
 async function buildInto(dir: string): Promise<void> {
-  await run(process.execPath, ["--import", "tsx", "node_modules/@11ty/eleventy/cmd.cjs", "--config=.eleventy.ts", "--quiet"], {
-    env: { ...process.env, SITE_DIR: dir },
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  await run(
+    process.execPath,
+    ["--import", "tsx", "node_modules/@11ty/eleventy/cmd.cjs", "--config=.eleventy.ts", "--quiet"],
+    {
+      env: { ...process.env, SITE_DIR: dir },
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
 }
 
 function listFiles(root: string, dir = root): string[] {
@@ -47,7 +51,10 @@ function firstDifference(a: Buffer, b: Buffer): string | undefined {
 
 test("firstDifference names the offset and the bytes around it", () => {
   assert.equal(firstDifference(Buffer.from("same"), Buffer.from("same")), undefined);
-  assert.equal(firstDifference(Buffer.from("abcX"), Buffer.from("abcY")), 'sizes 4 and 4, first difference at byte 3:\n    "abcX"\n    "abcY"');
+  assert.equal(
+    firstDifference(Buffer.from("abcX"), Buffer.from("abcY")),
+    'sizes 4 and 4, first difference at byte 3:\n    "abcX"\n    "abcY"',
+  );
 });
 
 test("two clean builds produce byte-identical sites", { timeout: 240_000 }, async () => {

@@ -16,7 +16,13 @@ import { drawBytesPerParameter, type BytesLayout } from "../../src/figures/bytes
 import { drawMemoryTimeline, type MemoryTimelineInput } from "../../src/figures/memory-timeline.ts";
 
 /** The running example of the chapter: Llama 3.2 1B, s = 4096, b = 4, bf16, no recomputation, FlashAttention. */
-export const timelineSetup = { seqLength: 4096, microBatchSize: 4, precision: "bf16", recompute: "none", attention: "flash" } as const;
+export const timelineSetup = {
+  seqLength: 4096,
+  microBatchSize: 4,
+  precision: "bf16",
+  recompute: "none",
+  attention: "flash",
+} as const;
 
 /** Inputs of the memory timeline, from the model. */
 export function memoryTimelineInput(): MemoryTimelineInput {

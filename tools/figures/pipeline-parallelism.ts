@@ -19,7 +19,12 @@ import { drawPipelineTimeline } from "../../src/figures/pipeline-timeline.ts";
 const common = { stages: 4, microbatches: 8, forward: 1, backward: 1, weightGrad: 1 } as const;
 
 /** The five figures: file name, schedule input, and the accessible title and description. */
-export const timelineFigures: Array<{ file: string; input: PipelineInput; title: string; desc: (r: PipelineResult) => string }> = [
+export const timelineFigures: Array<{
+  file: string;
+  input: PipelineInput;
+  title: string;
+  desc: (r: PipelineResult) => string;
+}> = [
   {
     file: "afab.svg",
     input: { ...common, schedule: "afab" },
@@ -69,7 +74,14 @@ export function renderPipelineFigures(): Record<string, string> {
     const { document } = parseHTML("<!doctype html><html><body><div id=root></div></body></html>");
     const root = document.getElementById("root")!;
     const r = results[i];
-    drawPipelineTimeline(root, { id: f.file.replace(".svg", ""), title: f.title, desc: f.desc(r), result: r, unitWidth, width });
+    drawPipelineTimeline(root, {
+      id: f.file.replace(".svg", ""),
+      title: f.title,
+      desc: f.desc(r),
+      result: r,
+      unitWidth,
+      width,
+    });
     out[f.file] = `${root.innerHTML}\n`;
   });
   return out;

@@ -48,14 +48,14 @@ export function renderPublishedRunsFigure(evaluations: RunEvaluation[] = evaluat
     .join("\n");
   const band = `    <clipPath id="mfu-scatter-plot"><rect x="${r2(x(LO))}" y="${r2(y(HI))}" width="${r2(x(HI) - x(LO))}" height="${r2(y(LO) - y(HI))}"/></clipPath>
     <polygon class="band" clip-path="url(#mfu-scatter-plot)" points="${[
-    [LO, LO * 0.85],
-    [HI, HI * 0.85],
-    [HI, HI],
-    [HI / 1.15, HI],
-    [LO, LO * 1.15],
-  ]
-    .map(([a, b]) => `${r2(x(a))},${r2(y(b))}`)
-    .join(" ")}"/>`;
+      [LO, LO * 0.85],
+      [HI, HI * 0.85],
+      [HI, HI],
+      [HI / 1.15, HI],
+      [LO, LO * 1.15],
+    ]
+      .map(([a, b]) => `${r2(x(a))},${r2(y(b))}`)
+      .join(" ")}"/>`;
   const desc =
     `Scatter plot of ${s.count} published training runs. The horizontal axis is the MFU each run reported, converted to the book's definition; ` +
     `the vertical axis is the step model's prediction, both from 20% to 65%. Circles are A100 runs, squares H100 runs. ` +

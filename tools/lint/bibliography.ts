@@ -43,30 +43,51 @@ export function checkBibliography(
   const findings: Finding[] = [];
   const seen = new Map<string, BibEntry>();
   for (const e of entries) {
-    const at = (rule: Finding["rule"], message: string, offset = e.keyOffset, length = e.key.length, suggestion?: string) =>
-      findings.push(makeFinding(file, index, offset, length, rule, message, suggestion));
+    const at = (
+      rule: Finding["rule"],
+      message: string,
+      offset = e.keyOffset,
+      length = e.key.length,
+      suggestion?: string,
+    ) => findings.push(makeFinding(file, index, offset, length, rule, message, suggestion));
 
     const lower = e.key.toLowerCase();
     const first = seen.get(lower);
     if (first) {
-      at("bib-duplicate-key", `key "${e.key}" is already used by the entry on line ${index.position(first.offset).line}`);
+      at(
+        "bib-duplicate-key",
+        `key "${e.key}" is already used by the entry on line ${index.position(first.offset).line}`,
+      );
     } else seen.set(lower, e);
 
     const names = new Set<string>();
     for (const f of e.fields) {
-      if (names.has(f.name)) at("bib-syntax", `entry "${e.key}" has field "${f.name}" twice`, f.nameOffset, f.name.length);
+      if (names.has(f.name))
+        at("bib-syntax", `entry "${e.key}" has field "${f.name}" twice`, f.nameOffset, f.name.length);
       names.add(f.name);
     }
 
     if (!has(e, "title")) at("bib-missing-field", `entry "${e.key}" has no title`);
     const year = field(e, "year");
     if (!year || year.value.trim() === "") at("bib-missing-field", `entry "${e.key}" has no year`);
-    else if (!/^\d{4}$/.test(year.value.trim())) at("bib-missing-field", `entry "${e.key}": year "${year.value}" is not a four-digit year`, year.valueOffset, year.value.length);
+    else if (!/^\d{4}$/.test(year.value.trim()))
+      at(
+        "bib-missing-field",
+        `entry "${e.key}": year "${year.value}" is not a four-digit year`,
+        year.valueOffset,
+        year.value.length,
+      );
     if (!authorFields.some((n) => has(e, n))) {
-      at("bib-missing-field", `entry "${e.key}" has no author (for software or a web page, name the publisher as author = {{Name}}, or use organization)`);
+      at(
+        "bib-missing-field",
+        `entry "${e.key}" has no author (for software or a web page, name the publisher as author = {{Name}}, or use organization)`,
+      );
     }
     if (!venueFields.some((n) => has(e, n))) {
-      at("bib-missing-field", `entry "${e.key}" has no venue (journal, booktitle, howpublished, publisher, institution, school or eprint)`);
+      at(
+        "bib-missing-field",
+        `entry "${e.key}" has no venue (journal, booktitle, howpublished, publisher, institution, school or eprint)`,
+      );
     }
     if (!has(e, "url") && !has(e, "doi")) at("bib-missing-field", `entry "${e.key}" has neither url nor doi`);
 
@@ -80,15 +101,28 @@ export function checkBibliography(
       const value = doi.value.trim();
       const prefixed = /^(?:https?:\/\/(?:dx\.)?doi\.org\/|doi:)(.*)$/i.exec(value);
       if (prefixed) {
-        at("bib-doi", `entry "${e.key}": the doi field holds the bare DOI, without "${value.slice(0, value.length - prefixed[1].length)}"`,
-          doi.valueOffset, doi.value.length, prefixed[1]);
+        at(
+          "bib-doi",
+          `entry "${e.key}": the doi field holds the bare DOI, without "${value.slice(0, value.length - prefixed[1].length)}"`,
+          doi.valueOffset,
+          doi.value.length,
+          prefixed[1],
+        );
       } else if (!/^10\.\d{4,9}\/\S+$/.test(value)) {
-        at("bib-doi", `entry "${e.key}": doi "${value}" is not of the form 10.NNNN/suffix`, doi.valueOffset, doi.value.length);
+        at(
+          "bib-doi",
+          `entry "${e.key}": doi "${value}" is not of the form 10.NNNN/suffix`,
+          doi.valueOffset,
+          doi.value.length,
+        );
       }
     }
 
     if (!cited.has(e.key) && !has(e, "note")) {
-      at("bib-uncited", `entry "${e.key}" is not cited in the book and has no note (the reading list); cite it, add a note = {…} saying why to read it, or remove it`);
+      at(
+        "bib-uncited",
+        `entry "${e.key}" is not cited in the book and has no note (the reading list); cite it, add a note = {…} saying why to read it, or remove it`,
+      );
     }
   }
   return findings;
@@ -132,7 +166,8 @@ function urlProblem(raw: string): string | undefined {
   } catch {
     return "is not a valid absolute URL";
   }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return `uses ${parsed.protocol} (only http and https are links readers can follow)`;
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:")
+    return `uses ${parsed.protocol} (only http and https are links readers can follow)`;
   if (!parsed.hostname.includes(".")) return `has no valid host ("${parsed.hostname}")`;
   return undefined;
 }
@@ -152,8 +187,11 @@ export function bibProseView(text: string, entries: BibEntry[], fields: readonly
           // Code: \texttt{…}, \url{…}, identifiers written with \_ (memory\_allocated) dotted (torch.optim.Adam), and file paths (torch/optim/adam.py).
           .replace(/\\(?:url|href|texttt|verb)\{[^{}]*\}/g, (s) => TOKEN_FILL.repeat(s.length))
           .replace(/[A-Za-z0-9]+(?:(?:\\_|\.)[A-Za-z0-9]+)+/g, (s) =>
-            s.includes("\\_") || s.split(".").length > 2 ? TOKEN_FILL.repeat(s.length) : s)
-          .replace(/[\w.-]+(?:\/[\w.-]+)+/g, (s) => (s.split("/").length > 2 || /\.\w{1,4}$/.test(s) ? TOKEN_FILL.repeat(s.length) : s))
+            s.includes("\\_") || s.split(".").length > 2 ? TOKEN_FILL.repeat(s.length) : s,
+          )
+          .replace(/[\w.-]+(?:\/[\w.-]+)+/g, (s) =>
+            s.split("/").length > 2 || /\.\w{1,4}$/.test(s) ? TOKEN_FILL.repeat(s.length) : s,
+          )
           .replace(/\\[A-Za-z]+\*?|\\[^A-Za-z\n]/g, (s) => " ".repeat(s.length))
           .replace(/[{}~]/g, " ");
         for (let k = 0; k < cleaned.length; k++) if (raw[k] !== "\n") out[start + k] = cleaned[k];

@@ -93,7 +93,10 @@ export function parseBibtex(text: string): { entries: BibEntry[]; errors: BibErr
     const key = text.slice(keyStart, i);
     ws();
     if (key === "" || text[i] !== ",") {
-      errors.push({ offset: keyStart, message: key === "" ? "entry without a key" : `entry "${key}": expected "," after the key` });
+      errors.push({
+        offset: keyStart,
+        message: key === "" ? "entry without a key" : `entry "${key}": expected "," after the key`,
+      });
       recover();
       continue;
     }
@@ -183,7 +186,10 @@ export function parseBibtex(text: string): { entries: BibEntry[]; errors: BibErr
       fields.push({ name: nameMatch[0].toLowerCase(), value, valueOffset: parts[0][0], nameOffset, parts });
       ws();
       if (text[i] !== "," && text[i] !== closer) {
-        errors.push({ offset: i, message: `entry "${key}": expected "," or "${closer}" after field "${nameMatch[0]}"` });
+        errors.push({
+          offset: i,
+          message: `entry "${key}": expected "," or "${closer}" after field "${nameMatch[0]}"`,
+        });
         ok = false;
         break;
       }

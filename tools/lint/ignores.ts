@@ -51,27 +51,44 @@ export function parseIgnores(
     const m = directive.exec(lineText.slice(at));
     if (!m) continue;
     const where = lineOffset + at;
-    const names = m[1].split(",").map((s) => s.trim()).filter((s) => s !== "");
+    const names = m[1]
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "");
     const reason = (m[2] ?? "").trim();
     const bad = names.filter((s) => !isRuleId(s) || notIgnorable.includes(s as RuleId));
     if (names.length === 0 || bad.length > 0) {
       findings.push(
-        makeFinding(file, index, where, "lint-ignore".length, "lint-ignore",
+        makeFinding(
+          file,
+          index,
+          where,
+          "lint-ignore".length,
+          "lint-ignore",
           names.length === 0
             ? "lint-ignore names no rule; write `lint-ignore <rule>: <reason>`"
-            : `lint-ignore names unknown or non-ignorable rule(s) ${bad.map((b) => `"${b}"`).join(", ")}`),
+            : `lint-ignore names unknown or non-ignorable rule(s) ${bad.map((b) => `"${b}"`).join(", ")}`,
+        ),
       );
       continue;
     }
     if (reason === "") {
       findings.push(
-        makeFinding(file, index, where, "lint-ignore".length, "lint-ignore",
-          `lint-ignore ${names.join(", ")} gives no reason; write \`lint-ignore ${names.join(", ")}: <why this is right>\``),
+        makeFinding(
+          file,
+          index,
+          where,
+          "lint-ignore".length,
+          "lint-ignore",
+          `lint-ignore ${names.join(", ")} gives no reason; write \`lint-ignore ${names.join(", ")}: <why this is right>\``,
+        ),
       );
       continue;
     }
     const lineNo = k + 1;
-    let range = commentOnly.test(lineText) ? { fromLine: lineNo + 1, toLine: lineNo + 1 } : { fromLine: lineNo, toLine: lineNo };
+    let range = commentOnly.test(lineText)
+      ? { fromLine: lineNo + 1, toLine: lineNo + 1 }
+      : { fromLine: lineNo, toLine: lineNo };
     if (extend) range = extend(range.fromLine, range.toLine);
     directives.push({ offset: where, ...range, rules: names as RuleId[], reason, used: false });
   }
@@ -94,8 +111,14 @@ export function applyIgnores(
   for (const d of directives) {
     if (!d.used) {
       kept.push(
-        makeFinding(file, index, d.offset, "lint-ignore".length, "lint-ignore",
-          `lint-ignore ${d.rules.join(", ")} silences nothing on line${d.fromLine === d.toLine ? ` ${d.fromLine}` : `s ${d.fromLine}-${d.toLine}`}; remove it`),
+        makeFinding(
+          file,
+          index,
+          d.offset,
+          "lint-ignore".length,
+          "lint-ignore",
+          `lint-ignore ${d.rules.join(", ")} silences nothing on line${d.fromLine === d.toLine ? ` ${d.fromLine}` : `s ${d.fromLine}-${d.toLine}`}; remove it`,
+        ),
       );
     }
   }

@@ -15,7 +15,9 @@ const started = performance.now();
 const { findings, files } = await lint(lintConfig, root);
 for (const f of findings) console.log(formatFinding(f));
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
-console.log(`lint: ${findings.length} finding${findings.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} (${seconds} s)`);
+console.log(
+  `lint: ${findings.length} finding${findings.length === 1 ? "" : "s"} in ${files.length} file${files.length === 1 ? "" : "s"} (${seconds} s)`,
+);
 if (findings.length > 0) {
   console.log("To accept a correct word, add it to cspell/project-words.txt (sorted); to excuse one line, put");
   console.log("<!-- lint-ignore <rule>: <reason> --> on the line above. See docs/prose-checks.md.");

@@ -233,7 +233,8 @@ function maskInline(m: Masker): void {
   const attrBlock = /\{[#.][^{}\n]*\}|\{[^{}\n=]*=[^{}\n]*\}/y;
   const crossRef = /@(?:eq|fig|sec|tbl):[A-Za-z0-9_-]+(?:[.:][A-Za-z0-9_-]+)*/y;
   const entity = /&(?:[A-Za-z][A-Za-z0-9]*|#[0-9]+|#[xX][0-9a-fA-F]+);/y;
-  const url = /(?:https?:\/\/|www\.)[^\s<>"`]+|(?:[a-z0-9-]+\.)+(?:org|com|io|ai|net|dev|edu|gov)(?:\/[^\s<>"`]*)?(?![\w-])/y;
+  const url =
+    /(?:https?:\/\/|www\.)[^\s<>"`]+|(?:[a-z0-9-]+\.)+(?:org|com|io|ai|net|dev|edu|gov)(?:\/[^\s<>"`]*)?(?![\w-])/y;
 
   while (i < n) {
     if (m.blocked[i]) {

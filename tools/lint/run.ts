@@ -42,7 +42,13 @@ export interface LintResult {
   files: string[];
 }
 
-const allProse: ReadonlySet<RuleId> = new Set(["spelling", "repeated-word", "confusable", "uk-spelling", "term-casing"]);
+const allProse: ReadonlySet<RuleId> = new Set([
+  "spelling",
+  "repeated-word",
+  "confusable",
+  "uk-spelling",
+  "term-casing",
+]);
 const quotedProse: ReadonlySet<RuleId> = new Set(["spelling", "repeated-word"]);
 
 function walkMarkdown(dir: string): string[] {
@@ -62,7 +68,15 @@ export function collectSources(config: LintConfig, root: string): { sources: Sou
   const sources: Source[] = [];
   const configFindings: Finding[] = [];
   const missing = (what: string, p: string) =>
-    configFindings.push({ file: p, line: 1, col: 1, offset: 0, length: 0, rule: "config", message: `${what} ${p} does not exist (see tools/lint/config.ts)` });
+    configFindings.push({
+      file: p,
+      line: 1,
+      col: 1,
+      offset: 0,
+      length: 0,
+      rule: "config",
+      message: `${what} ${p} does not exist (see tools/lint/config.ts)`,
+    });
 
   const markdownFiles: string[] = [];
   for (const r of config.markdownRoots) {
@@ -91,7 +105,15 @@ export function collectSources(config: LintConfig, root: string): { sources: Sou
     for (const k of citedKeys(text)) cited.add(k);
     const index = new LineIndex(text);
     const { directives, findings } = parseIgnores(d.path, text, index);
-    sources.push({ file: d.path, absolutePath: abs, text, index, views: [{ prose: dataProseView(text, d.fields, /\.ya?ml$/.test(d.path)), rules: allProse }], directives, findings });
+    sources.push({
+      file: d.path,
+      absolutePath: abs,
+      text,
+      index,
+      views: [{ prose: dataProseView(text, d.fields, /\.ya?ml$/.test(d.path)), rules: allProse }],
+      directives,
+      findings,
+    });
   }
 
   const bib = config.bibliography;
@@ -133,20 +155,40 @@ export async function lint(config: LintConfig, root: string): Promise<LintResult
     const found: Finding[] = [...s.findings];
     for (const view of s.views) {
       const phrase = runPhraseRules(view.prose, phraseRules).filter((h) => view.rules.has(h.rule));
-      for (const h of phrase) found.push(makeFinding(s.file, s.index, h.offset, h.length, h.rule, h.message, h.suggestion));
+      for (const h of phrase)
+        found.push(makeFinding(s.file, s.index, h.offset, h.length, h.rule, h.message, h.suggestion));
 
       if (view.rules.has("spelling")) {
         const covered = (offset: number) => phrase.some((h) => offset >= h.offset && offset < h.offset + h.length);
         for (const h of await speller.check(s.absolutePath, view.prose, view.locale)) {
           if (covered(h.offset)) continue; // a phrase rule already names this word, with a better suggestion
           const others = h.suggestions.slice(1);
-          found.push(makeFinding(s.file, s.index, h.offset, h.length, "spelling",
-            `unknown word "${h.word}"${others.length > 0 ? ` (or: ${others.join(", ")})` : ""}`, h.suggestions[0]));
+          found.push(
+            makeFinding(
+              s.file,
+              s.index,
+              h.offset,
+              h.length,
+              "spelling",
+              `unknown word "${h.word}"${others.length > 0 ? ` (or: ${others.join(", ")})` : ""}`,
+              h.suggestions[0],
+            ),
+          );
         }
       }
       if (view.rules.has("repeated-word")) {
         for (const h of await checkRepeatedWords(view.prose, config.allowedRepeats)) {
-          found.push(makeFinding(s.file, s.index, h.offset, h.length, "repeated-word", `repeated word "${s.text.slice(h.offset, h.offset + h.length).replace(/\s+/g, " ")}"`, h.word));
+          found.push(
+            makeFinding(
+              s.file,
+              s.index,
+              h.offset,
+              h.length,
+              "repeated-word",
+              `repeated word "${s.text.slice(h.offset, h.offset + h.length).replace(/\s+/g, " ")}"`,
+              h.word,
+            ),
+          );
         }
       }
     }

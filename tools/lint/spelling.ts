@@ -34,11 +34,19 @@ export function createSpellChecker(configFile: string, maxSuggestedWords = 40): 
     if (suggestionCache.size >= maxSuggestedWords) return [];
     dictionary ??= getDictionary(settings);
     const found = (await dictionary)
-      .suggest(word, { numSuggestions: 3, numChanges: 2, includeTies: false, ignoreCase: true, compoundMethod: CompoundWordsMethod.NONE })
+      .suggest(word, {
+        numSuggestions: 3,
+        numChanges: 2,
+        includeTies: false,
+        ignoreCase: true,
+        compoundMethod: CompoundWordsMethod.NONE,
+      })
       .map((s) => s.word)
       .filter((s) => s.toLowerCase() !== word.toLowerCase())
       .slice(0, 3);
-    const adjusted = found.map((s) => (word[0] === word[0].toUpperCase() && s === s.toLowerCase() ? s[0].toUpperCase() + s.slice(1) : s));
+    const adjusted = found.map((s) =>
+      word[0] === word[0].toUpperCase() && s === s.toLowerCase() ? s[0].toUpperCase() + s.slice(1) : s,
+    );
     suggestionCache.set(word, adjusted);
     return adjusted;
   };
@@ -50,10 +58,14 @@ export function createSpellChecker(configFile: string, maxSuggestedWords = 40): 
         {},
       );
       if (result.errors && result.errors.length > 0) {
-        throw new Error(`cspell failed on ${absolutePath}: ${result.errors.map((e) => e.message).join("; ")}`, { cause: result.errors[0] });
+        throw new Error(`cspell failed on ${absolutePath}: ${result.errors.map((e) => e.message).join("; ")}`, {
+          cause: result.errors[0],
+        });
       }
       if (result.configErrors && result.configErrors.length > 0) {
-        throw new Error(`cspell could not read ${configFile}: ${result.configErrors.map((e) => e.error.message).join("; ")}`);
+        throw new Error(
+          `cspell could not read ${configFile}: ${result.configErrors.map((e) => e.error.message).join("; ")}`,
+        );
       }
       const hits: SpellingHit[] = [];
       for (const issue of result.issues) {

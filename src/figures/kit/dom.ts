@@ -49,7 +49,12 @@ export function dom(doc: Document): Dom {
  * The child of `parent` with this tag and class, created (and appended) the first time: outputs
  * that a widget redraws keep their element, so focus, scroll and screen-reader position stay.
  */
-export function child<K extends keyof HTMLElementTagNameMap>(parent: Element, tag: K, cls: string, extraClass = ""): HTMLElementTagNameMap[K] {
+export function child<K extends keyof HTMLElementTagNameMap>(
+  parent: Element,
+  tag: K,
+  cls: string,
+  extraClass = "",
+): HTMLElementTagNameMap[K] {
   const found = Array.from(parent.children).find((c) => c.tagName.toLowerCase() === tag && c.classList.contains(cls));
   if (found) return found as HTMLElementTagNameMap[K];
   const e = dom(parent.ownerDocument).el(tag, { class: extraClass ? `${cls} ${extraClass}` : cls });
@@ -94,7 +99,13 @@ export interface FigureSvgOptions {
 export function figureSvg(doc: Document, o: FigureSvgOptions): SVGSVGElement {
   const { svg } = dom(doc);
   const labelled = o.desc === undefined ? `${o.idPrefix}-title` : `${o.idPrefix}-title ${o.idPrefix}-desc`;
-  const root = svg("svg", { xmlns: SVG_NS, viewBox: `0 0 ${o.width} ${o.height}`, role: "img", "aria-labelledby": labelled, ...o.attrs });
+  const root = svg("svg", {
+    xmlns: SVG_NS,
+    viewBox: `0 0 ${o.width} ${o.height}`,
+    role: "img",
+    "aria-labelledby": labelled,
+    ...o.attrs,
+  });
   root.append(svg("title", { id: `${o.idPrefix}-title` }, o.title));
   if (o.desc !== undefined) root.append(svg("desc", { id: `${o.idPrefix}-desc` }, o.desc));
   return root;

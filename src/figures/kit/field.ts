@@ -51,13 +51,22 @@ export interface NumberRule {
 
 export type FieldResult<V = number> = { ok: true; value: V } | { ok: false; message: string };
 
-const show = (x: number) => (Math.abs(x) >= 1e9 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential().replace("e+", "e") : formatNumber(x));
+const show = (x: number) =>
+  Math.abs(x) >= 1e9 || (x !== 0 && Math.abs(x) < 1e-3) ? x.toExponential().replace("e+", "e") : formatNumber(x);
 
 /** The sentence that says what a field accepts: "Enter a whole number from 1 to 1,024." */
 export function ruleText(rule: NumberRule): string {
   const kind = rule.integer ? "a whole number" : "a number";
-  const lower = rule.above !== undefined ? `above ${show(rule.above)}` : rule.min !== undefined ? `from ${show(rule.min)}` : "";
-  const upper = rule.max !== undefined ? (lower.startsWith("above") ? `and at most ${show(rule.max)}` : lower ? `to ${show(rule.max)}` : `of at most ${show(rule.max)}`) : "";
+  const lower =
+    rule.above !== undefined ? `above ${show(rule.above)}` : rule.min !== undefined ? `from ${show(rule.min)}` : "";
+  const upper =
+    rule.max !== undefined
+      ? lower.startsWith("above")
+        ? `and at most ${show(rule.max)}`
+        : lower
+          ? `to ${show(rule.max)}`
+          : `of at most ${show(rule.max)}`
+      : "";
   const range = [lower, upper].filter(Boolean).join(" ");
   const example = rule.example ? `, for example ${rule.example}` : "";
   return `Enter ${kind}${range ? ` ${range}` : ""}${example}.`;
@@ -133,7 +142,11 @@ export function messageFor(input: Element): HTMLElement {
   const id = input.getAttribute("aria-describedby")?.split(/\s+/)[0];
   const existing = id ? input.ownerDocument.getElementById(id) : null;
   if (existing) return existing;
-  const msg = dom(input.ownerDocument).el("p", { class: "widget-message", role: "alert", id: `${input.id || "field"}-message` });
+  const msg = dom(input.ownerDocument).el("p", {
+    class: "widget-message",
+    role: "alert",
+    id: `${input.id || "field"}-message`,
+  });
   input.setAttribute("aria-describedby", msg.id);
   input.insertAdjacentElement("afterend", msg);
   return msg;
@@ -160,7 +173,9 @@ export function setFieldProblem(input: Element, message: string | undefined): vo
  */
 export function setStale(output: Element, note: string | undefined): void {
   const doc = output.ownerDocument;
-  let badge = output.previousElementSibling?.classList.contains("widget-stale-note") ? (output.previousElementSibling as HTMLElement) : null;
+  let badge = output.previousElementSibling?.classList.contains("widget-stale-note")
+    ? (output.previousElementSibling as HTMLElement)
+    : null;
   if (note === undefined) {
     output.classList.remove("widget-stale");
     badge?.remove();

@@ -22,7 +22,8 @@ export interface UrlCodec<S, K extends string> {
 }
 
 /** Booleans as 1/0, null as "auto", anything else as String(value). */
-export const urlText = (value: unknown): string => (typeof value === "boolean" ? (value ? "1" : "0") : value === null ? "auto" : String(value));
+export const urlText = (value: unknown): string =>
+  typeof value === "boolean" ? (value ? "1" : "0") : value === null ? "auto" : String(value);
 
 /** The `key:value` pairs of `state` that differ from `base`, joined by commas ("" when none). */
 export function encodeUrlState<S, K extends string>(codec: UrlCodec<S, K>, state: S, base: S): string {
@@ -43,7 +44,12 @@ export type UrlDecodeResult<S> = { ok: true; state: S; ignored: string[] } | { o
  * Restores a state from a link over `base` (the page's settings). Keys in `fixed` (hidden or
  * locked by the chapter) are ignored and listed; any bad value or combination rejects the link.
  */
-export function decodeUrlState<S, K extends string>(codec: UrlCodec<S, K>, text: string, base: S, fixed: readonly string[] = []): UrlDecodeResult<S> {
+export function decodeUrlState<S, K extends string>(
+  codec: UrlCodec<S, K>,
+  text: string,
+  base: S,
+  fixed: readonly string[] = [],
+): UrlDecodeResult<S> {
   if (text.length > codec.maxLength) return { ok: false, message: "The link’s settings are too long." };
   const state = { ...base } as S;
   const ignored: string[] = [];
@@ -62,7 +68,8 @@ export function decodeUrlState<S, K extends string>(codec: UrlCodec<S, K>, text:
     }
     codec.check(state);
   } catch (err) {
-    if (err instanceof WidgetSettingsError) return { ok: false, message: `The settings in this page’s link were not used: ${err.message}.` };
+    if (err instanceof WidgetSettingsError)
+      return { ok: false, message: `The settings in this page’s link were not used: ${err.message}.` };
     throw err;
   }
   return { ok: true, state, ignored };

@@ -7,7 +7,14 @@
 import { ModelInputError } from "../../model/index.ts";
 import { WidgetSettingsError } from "../widget.ts";
 import { formatNumber } from "../kit/format.ts";
-import { maxConfigChars, memoryControls, memoryDefaults, parseField, type MemoryControl, type MemoryExplorerState } from "./state.ts";
+import {
+  maxConfigChars,
+  memoryControls,
+  memoryDefaults,
+  parseField,
+  type MemoryControl,
+  type MemoryExplorerState,
+} from "./state.ts";
 import { computeMemoryView, controlOfModelField, type MemoryView } from "./view.ts";
 
 /** What the form holds: select and text values as strings, checkboxes as booleans, the pasted text. */
@@ -24,8 +31,7 @@ export interface ControlProblem {
 }
 
 export type ControlsResult =
-  | { ok: true; state: MemoryExplorerState; view: MemoryView }
-  | { ok: false; problems: ControlProblem[] };
+  { ok: true; state: MemoryExplorerState; view: MemoryView } | { ok: false; problems: ControlProblem[] };
 
 const friendly: Partial<Record<MemoryControl, string>> = {
   seqLength: "Enter a sequence length from 1 to 1,048,576 tokens, for example 4096.",
@@ -40,10 +46,16 @@ const friendly: Partial<Record<MemoryControl, string>> = {
 };
 
 /** Reads a pasted config.json; a message (never an exception) when it is not a JSON object. */
-export function readConfigText(text: string): { ok: true; config: Record<string, unknown> } | { ok: false; message: string } {
+export function readConfigText(
+  text: string,
+): { ok: true; config: Record<string, unknown> } | { ok: false; message: string } {
   const trimmed = text.trim();
   if (trimmed === "") return { ok: false, message: "Paste the contents of a Hugging Face config.json." };
-  if (trimmed.length > maxConfigChars) return { ok: false, message: `That is longer than a config.json (${formatNumber(maxConfigChars)} characters at most).` };
+  if (trimmed.length > maxConfigChars)
+    return {
+      ok: false,
+      message: `That is longer than a config.json (${formatNumber(maxConfigChars)} characters at most).`,
+    };
   let parsed: unknown;
   try {
     parsed = JSON.parse(trimmed);
@@ -81,7 +93,10 @@ export function readMemoryControls(values: MemoryControlValues): ControlsResult 
   } catch (err) {
     if (!(err instanceof ModelInputError)) throw err;
     const control = controlOfModelField(err.field);
-    const message = control === "preset" && state.preset === "custom" ? `This config cannot be read: ${err.message}.` : `${err.message}.`;
+    const message =
+      control === "preset" && state.preset === "custom"
+        ? `This config cannot be read: ${err.message}.`
+        : `${err.message}.`;
     return { ok: false, problems: [{ control, message }] };
   }
 }

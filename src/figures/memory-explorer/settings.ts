@@ -5,7 +5,14 @@
  */
 import { ModelInputError } from "../../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "../widget.ts";
-import { memoryControls, memoryDefaults, parseControlList, parseField, type MemoryExplorerSettings, type MemoryExplorerState } from "./state.ts";
+import {
+  memoryControls,
+  memoryDefaults,
+  parseControlList,
+  parseField,
+  type MemoryExplorerSettings,
+  type MemoryExplorerState,
+} from "./state.ts";
 import { computeMemoryView, controlOfModelField } from "./view.ts";
 
 /** Throws WidgetSettingsError naming the control when the model rejects the state. */
@@ -37,7 +44,8 @@ export function parseMemorySettings(raw: unknown): MemoryExplorerSettings {
     state.config = parseField("config", obj.config) as Record<string, unknown> | null;
     if (obj.preset === undefined) state.preset = "custom";
   }
-  if (state.preset === "custom" && !state.config) throw new WidgetSettingsError("config", "preset: custom needs a config object");
+  if (state.preset === "custom" && !state.config)
+    throw new WidgetSettingsError("config", "preset: custom needs a config object");
   if (state.preset !== "custom") state.config = null;
   const hide = parseControlList("hide", obj.hide);
   const lock = parseControlList("lock", obj.lock);

@@ -6,7 +6,15 @@
  * No DOM and no model call: src/figures/memory-explorer/view.ts computes from a state, and
  * settings.ts, url.ts and controls.ts read states from the chapter, the link and the form.
  */
-import { GPUS, MODEL_PRESETS, findGpu, findModelPreset, type MemorySchedule, type Precision, type ZeroStage } from "../../model/index.ts";
+import {
+  GPUS,
+  MODEL_PRESETS,
+  findGpu,
+  findModelPreset,
+  type MemorySchedule,
+  type Precision,
+  type ZeroStage,
+} from "../../model/index.ts";
 import type { AttentionKernel, Recompute } from "../../model/index.ts";
 import { WidgetSettingsError } from "../widget.ts";
 import { readNumber } from "../kit/field.ts";
@@ -133,8 +141,11 @@ export function parseField(name: MemoryControl | "config", value: unknown): unkn
   }
   switch (name) {
     case "preset": {
-      if (value === "custom" || (typeof value === "string" && findModelPreset(value))) return typeof value === "string" ? value.toLowerCase() : value;
-      return bad(`must be one of ${MODEL_PRESETS.map((p) => p.id).join(", ")} or custom (got ${JSON.stringify(value)})`);
+      if (value === "custom" || (typeof value === "string" && findModelPreset(value)))
+        return typeof value === "string" ? value.toLowerCase() : value;
+      return bad(
+        `must be one of ${MODEL_PRESETS.map((p) => p.id).join(", ")} or custom (got ${JSON.stringify(value)})`,
+      );
     }
     case "gpu": {
       if (typeof value === "string" && findGpu(value)) return value.toLowerCase();
@@ -175,7 +186,10 @@ export function parseControlList(name: "hide" | "lock", value: unknown): MemoryC
   const list = Array.isArray(value) ? value : [value];
   for (const item of list) {
     if (!isControl(item)) {
-      throw new WidgetSettingsError(name, `unknown control ${JSON.stringify(item)} (known: ${memoryControls.join(", ")})`);
+      throw new WidgetSettingsError(
+        name,
+        `unknown control ${JSON.stringify(item)} (known: ${memoryControls.join(", ")})`,
+      );
     }
   }
   return [...new Set(list as MemoryControl[])];

@@ -39,7 +39,8 @@ const memoryUrlCodec: UrlCodec<MemoryExplorerState, (typeof urlKeys)[number]> = 
     return parseField("config", parsed);
   },
   check(state) {
-    if (state.preset === "custom" && !state.config) throw new WidgetSettingsError("config", "preset custom needs a config");
+    if (state.preset === "custom" && !state.config)
+      throw new WidgetSettingsError("config", "preset custom needs a config");
     if (state.preset !== "custom") state.config = null;
     checkWithModel(state);
   },
@@ -58,6 +59,10 @@ export type DecodeResult = UrlDecodeResult<MemoryExplorerState>;
  * (hidden or locked by the chapter) are ignored. Every value is validated, and so is the
  * combination; any problem rejects the whole link with a message.
  */
-export function decodeMemoryState(text: string, base: MemoryExplorerState, fixed: readonly MemoryControl[] = []): DecodeResult {
+export function decodeMemoryState(
+  text: string,
+  base: MemoryExplorerState,
+  fixed: readonly MemoryControl[] = [],
+): DecodeResult {
   return decodeUrlState(memoryUrlCodec, text, base, fixed);
 }

@@ -102,7 +102,11 @@ export interface Verdict {
 }
 
 /** The architecture (and display name) of a state's model. Throws ModelInputError. */
-function resolveModel(state: Pick<MemoryExplorerState, "preset" | "config">): { arch: ModelArchitecture; name: string; warnings: string[] } {
+function resolveModel(state: Pick<MemoryExplorerState, "preset" | "config">): {
+  arch: ModelArchitecture;
+  name: string;
+  warnings: string[];
+} {
   if (state.preset === "custom") {
     if (!state.config) throw new ModelInputError("config", "paste a Hugging Face config.json first");
     const parsed = parseModelConfig(state.config);
@@ -146,7 +150,9 @@ export function breakdownRows(memory: TrainingMemory, stage: StageMemory): Break
   const experts = stage.expertParameterCount;
   const where =
     `${formatCount(stage.parameterCount)} parameters on this GPU` +
-    (s.pp > 1 ? ` (stage ${stage.stage + 1} of ${s.pp}: ${stage.layerCount} layers${stage.stage === 0 ? " + embedding" : ""}${stage.stage === s.pp - 1 ? " + head" : ""})` : "") +
+    (s.pp > 1
+      ? ` (stage ${stage.stage + 1} of ${s.pp}: ${stage.layerCount} layers${stage.stage === 0 ? " + embedding" : ""}${stage.stage === s.pp - 1 ? " + head" : ""})`
+      : "") +
     (s.tp > 1 ? `, matrices split ${s.tp} ways by TP` : "") +
     (experts > 0 && s.ep > 1 ? `, experts split ${s.ep} ways by EP` : "");
   const shardText = (sharded: boolean) => {
@@ -158,9 +164,14 @@ export function breakdownRows(memory: TrainingMemory, stage: StageMemory): Break
   };
   const weightText = s.precision === "bf16" ? "bf16 weights" : "fp32 weights";
   const gradText =
-    s.precision === "fp32" ? "fp32 gradients" : s.fp32GradAccum ? "bf16 gradients + fp32 accumulation buffer (2 + 4)" : "bf16 gradients";
+    s.precision === "fp32"
+      ? "fp32 gradients"
+      : s.fp32GradAccum
+        ? "bf16 gradients + fp32 accumulation buffer (2 + 4)"
+        : "bf16 gradients";
   const optText = s.precision === "bf16" ? "fp32 master weights + Adam moments (4 + 4 + 4)" : "Adam moments (4 + 4)";
-  const layerBytesPerMicrobatch = stage.inFlightMicrobatches > 0 ? stage.activationDetail.layers / stage.inFlightMicrobatches : 0;
+  const layerBytesPerMicrobatch =
+    stage.inFlightMicrobatches > 0 ? stage.activationDetail.layers / stage.inFlightMicrobatches : 0;
   const detail = stage.activationDetail;
   const actParts = [
     `${stage.layerCount} layers × ${formatBytes(layerBytesPerMicrobatch / Math.max(1, stage.layerCount))} per layer per microbatch` +
@@ -170,13 +181,29 @@ export function breakdownRows(memory: TrainingMemory, stage: StageMemory): Break
   ];
   if (detail.embedding > 0) actParts.push(`embedding dropout mask ${formatBytes(detail.embedding)}`);
   if (detail.head > 0) actParts.push(`final norm, LM-head input and fp32 logits ${formatBytes(detail.head)}`);
-  if (detail.recomputeWorkspace > 0) actParts.push(`one layer’s recomputed tensors ${formatBytes(detail.recomputeWorkspace)}`);
+  if (detail.recomputeWorkspace > 0)
+    actParts.push(`one layer’s recomputed tensors ${formatBytes(detail.recomputeWorkspace)}`);
   const perParam = (label: string, beta: number, sharded: boolean) =>
     `${where} × ${beta} bytes (${label})${shardText(sharded)}`;
   return [
-    { key: "parameters", label: "Parameters", bytes: stage.parameters, formula: perParam(weightText, per.parameters, s.zeroStage >= 3) },
-    { key: "gradients", label: "Gradients", bytes: stage.gradients, formula: perParam(gradText, per.gradients, s.zeroStage >= 2) },
-    { key: "optimizer", label: "Optimizer states", bytes: stage.optimizer, formula: perParam(optText, per.optimizer, s.zeroStage >= 1) },
+    {
+      key: "parameters",
+      label: "Parameters",
+      bytes: stage.parameters,
+      formula: perParam(weightText, per.parameters, s.zeroStage >= 3),
+    },
+    {
+      key: "gradients",
+      label: "Gradients",
+      bytes: stage.gradients,
+      formula: perParam(gradText, per.gradients, s.zeroStage >= 2),
+    },
+    {
+      key: "optimizer",
+      label: "Optimizer states",
+      bytes: stage.optimizer,
+      formula: perParam(optText, per.optimizer, s.zeroStage >= 1),
+    },
     { key: "activations", label: "Activations", bytes: stage.activations, formula: actParts.join(" + ") },
   ];
 }
@@ -191,10 +218,18 @@ export function verdictOf(bytes: number, gpu: GpuSpec): Verdict {
   const fraction = bytes / gpu.hbmBytes;
   const cap = formatBytes(gpu.hbmBytes);
   if (fraction > 1) {
-    return { kind: "oom", fraction, text: `Out of memory: ${formatBytes(bytes)} needed, the ${gpuShortName(gpu.name)} has ${cap}.` };
+    return {
+      kind: "oom",
+      fraction,
+      text: `Out of memory: ${formatBytes(bytes)} needed, the ${gpuShortName(gpu.name)} has ${cap}.`,
+    };
   }
   if (fraction > 0.9) {
-    return { kind: "tight", fraction, text: `Fits only just: ${formatBytes(bytes)} of ${cap} (${Math.round(fraction * 100)}%), little room for the CUDA context and fragmentation.` };
+    return {
+      kind: "tight",
+      fraction,
+      text: `Fits only just: ${formatBytes(bytes)} of ${cap} (${Math.round(fraction * 100)}%), little room for the CUDA context and fragmentation.`,
+    };
   }
   return { kind: "fits", fraction, text: `Fits: ${formatBytes(bytes)} of ${cap} (${Math.round(fraction * 100)}%).` };
 }
@@ -246,7 +281,10 @@ export function memoryCurve(state: MemoryExplorerState, axis: CurveAxis, arch?: 
   const current = axis === "seqLength" ? state.seqLength : state.microBatch;
   return curveXs(axis, current).map((x) => {
     try {
-      const m = trainingMemory(a, trainingSetupOf(state, axis === "seqLength" ? { seqLength: x } : { microBatchSize: x }));
+      const m = trainingMemory(
+        a,
+        trainingSetupOf(state, axis === "seqLength" ? { seqLength: x } : { microBatchSize: x }),
+      );
       const st = m.stages[m.peakStage];
       return { x, total: m.perGpu.total, modelStates: st.parameters + st.gradients + st.optimizer };
     } catch (err) {
@@ -261,9 +299,13 @@ export function summarizeMemory(view: MemoryView): string {
   const s = view.state;
   const m = view.memory;
   const parallel: string[] = [];
-  if (s.dp > 1 || s.zero > 0) parallel.push(`${s.zero > 0 ? `ZeRO-${s.zero}` : "plain data parallelism"} over d = ${formatNumber(s.dp)}`);
+  if (s.dp > 1 || s.zero > 0)
+    parallel.push(`${s.zero > 0 ? `ZeRO-${s.zero}` : "plain data parallelism"} over d = ${formatNumber(s.dp)}`);
   if (s.tp > 1) parallel.push(`TP t = ${s.tp}${s.sp ? " with SP" : ""}`);
-  if (s.pp > 1) parallel.push(`PP p = ${s.pp} (${s.schedule === "afab" ? "all forward, all backward" : s.schedule === "interleaved" ? `interleaved, v = ${s.chunks}` : "1F1B"}, m = ${s.microbatches})`);
+  if (s.pp > 1)
+    parallel.push(
+      `PP p = ${s.pp} (${s.schedule === "afab" ? "all forward, all backward" : s.schedule === "interleaved" ? `interleaved, v = ${s.chunks}` : "1F1B"}, m = ${s.microbatches})`,
+    );
   if (s.cp > 1) parallel.push(`CP = ${s.cp}`);
   if (s.ep > 1) parallel.push(`EP = ${s.ep}`);
   const setup =

@@ -30,7 +30,13 @@ const colors = {
 };
 
 /** Appends a `<text>` to `g` and returns it. */
-function text(g: Element, x: number, y: number, content: string, opts: { size?: number; weight?: string; fill?: string; anchor?: string } = {}): SVGTextElement {
+function text(
+  g: Element,
+  x: number,
+  y: number,
+  content: string,
+  opts: { size?: number; weight?: string; fill?: string; anchor?: string } = {},
+): SVGTextElement {
   const t = dom(g.ownerDocument).svg(
     "text",
     {
@@ -85,7 +91,9 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
 
   // --- bits rows
   const labelW = narrow ? 0 : 74;
-  const cellW = narrow ? Math.max(6, Math.floor((width - 2 * pad) / 32)) : Math.min(13, Math.floor((width - labelW - 230) / 32));
+  const cellW = narrow
+    ? Math.max(6, Math.floor((width - 2 * pad) / 32))
+    : Math.min(13, Math.floor((width - labelW - 230) / 32));
   const cellH = narrow ? 16 : 18;
   const rowH = narrow ? 64 : 38;
   const bitsX = pad + labelW;
@@ -106,7 +114,16 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
       ...row.fields.mantissa.split("").map((b) => [b, colors.mantissa] as const),
     ];
     bits.forEach(([bit, fill], i) => {
-      g.append(b("rect", { x: bitsX + i * cellW, y: bitsY, width: cellW - 1, height: cellH, rx: 1.5, style: `fill:${fill};fill-opacity:${bit === "1" ? 1 : 0.22}` }));
+      g.append(
+        b("rect", {
+          x: bitsX + i * cellW,
+          y: bitsY,
+          width: cellW - 1,
+          height: cellH,
+          rx: 1.5,
+          style: `fill:${fill};fill-opacity:${bit === "1" ? 1 : 0.22}`,
+        }),
+      );
       if (cellW >= 9) {
         text(g, bitsX + i * cellW + (cellW - 1) / 2, bitsY + cellH - 4.5, bit, {
           size: Math.min(11, cellW - 2),
@@ -116,28 +133,46 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
       }
     });
     for (let i = 0; i < row.paddingBits; i++) {
-      g.append(b("rect", { x: bitsX + (bits.length + i) * cellW + 0.5, y: bitsY + 0.5, width: cellW - 2, height: cellH - 1, style: `fill:none;stroke:${colors.muted};stroke-dasharray:2 2` }));
+      g.append(
+        b("rect", {
+          x: bitsX + (bits.length + i) * cellW + 0.5,
+          y: bitsY + 0.5,
+          width: cellW - 2,
+          height: cellH - 1,
+          style: `fill:none;stroke:${colors.muted};stroke-dasharray:2 2`,
+        }),
+      );
     }
     const detail = `${row.errorText === "exact" ? "exact" : `error ${row.errorText}`} · gap ${row.gapText}${row.status ? ` · ${row.status}` : ""}`;
     if (narrow) {
-      text(g, pad, bitsY + cellH + 15, detail, { size: 11.5, fill: row.status.startsWith("overflow") || row.status.startsWith("underflow") ? colors.warn : colors.muted }).setAttribute("class", "nf-detail");
+      text(g, pad, bitsY + cellH + 15, detail, {
+        size: 11.5,
+        fill: row.status.startsWith("overflow") || row.status.startsWith("underflow") ? colors.warn : colors.muted,
+      }).setAttribute("class", "nf-detail");
     } else {
       text(g, textX, 12, `${row.relation} ${row.storedText}`, { size: 13 }).setAttribute("class", "nf-stored");
-      text(g, textX, 27, detail, { size: 11, fill: row.status.startsWith("overflow") || row.status.startsWith("underflow") ? colors.warn : colors.muted }).setAttribute("class", "nf-detail");
+      text(g, textX, 27, detail, {
+        size: 11,
+        fill: row.status.startsWith("overflow") || row.status.startsWith("underflow") ? colors.warn : colors.muted,
+      }).setAttribute("class", "nf-detail");
     }
     y += rowH;
   }
 
   // --- range on a log10 axis
   y += 14;
-  text(svg, pad, y, narrow ? "Range of each format (log scale)" : "Range of each format (logarithmic: powers of ten)", { size: 12.5, weight: "600" });
+  text(svg, pad, y, narrow ? "Range of each format (log scale)" : "Range of each format (logarithmic: powers of ten)", {
+    size: 12.5,
+    weight: "600",
+  });
   y += 26;
   const axisFrom = -46;
   const axisTo = 40;
   const rangeLabelW = narrow ? 56 : 74;
   const ax0 = pad + rangeLabelW;
   const ax1 = width - pad - 4;
-  const sx = (l: number) => ax0 + ((Math.min(Math.max(l, axisFrom), axisTo) - axisFrom) / (axisTo - axisFrom)) * (ax1 - ax0);
+  const sx = (l: number) =>
+    ax0 + ((Math.min(Math.max(l, axisFrom), axisTo) - axisFrom) / (axisTo - axisFrom)) * (ax1 - ax0);
   const barH = 10;
   const barGap = 16;
   const rangeTop = y;
@@ -145,22 +180,59 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
     const g = b("g", { class: "nf-range", "data-format": row.id, transform: `translate(0,${y})` });
     svg.append(g);
     text(g, pad, barH, row.label, { size: 11 });
-    g.append(b("rect", { x: ax0, y: 0, width: ax1 - ax0, height: barH, style: `fill:${colors.grid};fill-opacity:${0.35}` }));
+    g.append(
+      b("rect", { x: ax0, y: 0, width: ax1 - ax0, height: barH, style: `fill:${colors.grid};fill-opacity:${0.35}` }),
+    );
     const subFrom = numberFormat(row.id).subnormalsSpecified ? row.log10MinSubnormal : row.log10MinNormal;
-    g.append(b("rect", { class: "nf-subnormal", x: sx(subFrom), y: 0, width: Math.max(1, sx(row.log10MinNormal) - sx(subFrom)), height: barH, style: `fill:${colors.exponent};fill-opacity:${0.35}` }));
-    g.append(b("rect", { class: "nf-normal", x: sx(row.log10MinNormal), y: 0, width: Math.max(1, sx(row.log10Max) - sx(row.log10MinNormal)), height: barH, style: `fill:${colors.exponent}` }));
+    g.append(
+      b("rect", {
+        class: "nf-subnormal",
+        x: sx(subFrom),
+        y: 0,
+        width: Math.max(1, sx(row.log10MinNormal) - sx(subFrom)),
+        height: barH,
+        style: `fill:${colors.exponent};fill-opacity:${0.35}`,
+      }),
+    );
+    g.append(
+      b("rect", {
+        class: "nf-normal",
+        x: sx(row.log10MinNormal),
+        y: 0,
+        width: Math.max(1, sx(row.log10Max) - sx(row.log10MinNormal)),
+        height: barH,
+        style: `fill:${colors.exponent}`,
+      }),
+    );
     y += barGap;
   }
   const rangeBottom = y - barGap + barH;
   // ticks
   for (let e = -40; e <= 40; e += narrow ? 20 : 10) {
     const x = sx(e);
-    svg.append(b("line", { x1: x, x2: x, y1: rangeTop - 2, y2: rangeBottom + 3, style: `stroke:${colors.muted};stroke-width:${0.5};stroke-opacity:${0.6}` }));
+    svg.append(
+      b("line", {
+        x1: x,
+        x2: x,
+        y1: rangeTop - 2,
+        y2: rangeBottom + 3,
+        style: `stroke:${colors.muted};stroke-width:${0.5};stroke-opacity:${0.6}`,
+      }),
+    );
     text(svg, x, rangeBottom + 15, powerOfTenLabel(e), { size: 10.5, anchor: "middle", fill: colors.muted });
   }
   if (view.log10Value !== null) {
     const x = sx(view.log10Value);
-    svg.append(b("line", { class: "nf-marker", x1: x, x2: x, y1: rangeTop - 6, y2: rangeBottom + 3, style: `stroke:${colors.marker};stroke-width:${2}` }));
+    svg.append(
+      b("line", {
+        class: "nf-marker",
+        x1: x,
+        x2: x,
+        y1: rangeTop - 6,
+        y2: rangeBottom + 3,
+        style: `stroke:${colors.marker};stroke-width:${2}`,
+      }),
+    );
     text(svg, x, rangeTop - 9, "|x|", { size: 11, anchor: "middle", fill: colors.marker, weight: "600" });
   }
   y = rangeBottom + 34;
@@ -169,7 +241,10 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
     y += 14;
     text(svg, pad, y, "grey track: overflow or underflow", { size: 10.5, fill: colors.muted });
   } else {
-    text(svg, ax0, y, "faint: subnormal · solid: normal · grey track: overflow or underflow", { size: 10.5, fill: colors.muted });
+    text(svg, ax0, y, "faint: subnormal · solid: normal · grey track: overflow or underflow", {
+      size: 10.5,
+      fill: colors.muted,
+    });
   }
 
   // --- spacing strip for the focus format
@@ -182,13 +257,40 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
   const lin = (v: number) => lx0 + ((Math.min(Math.max(v, s.from), s.to) - s.from) / (s.to - s.from)) * (lx1 - lx0);
   svg.append(b("line", { x1: lx0, x2: lx1, y1: y, y2: y, style: `stroke:${colors.muted}` }));
   if (s.to > s.maxFinite) {
-    svg.append(b("rect", { class: "nf-overflow", x: lin(s.maxFinite), y: y - 12, width: Math.max(0, lx1 - lin(s.maxFinite)), height: 24, style: `fill:${colors.warn};fill-opacity:${0.15}` }));
+    svg.append(
+      b("rect", {
+        class: "nf-overflow",
+        x: lin(s.maxFinite),
+        y: y - 12,
+        width: Math.max(0, lx1 - lin(s.maxFinite)),
+        height: 24,
+        style: `fill:${colors.warn};fill-opacity:${0.15}`,
+      }),
+    );
   }
   if (s.dense) {
-    svg.append(b("rect", { class: "nf-dense", x: lx0, y: y - 8, width: Math.max(0, lin(Math.min(s.to, s.maxFinite)) - lx0), height: 16, style: `fill:${colors.mantissa};fill-opacity:${0.5}` }));
+    svg.append(
+      b("rect", {
+        class: "nf-dense",
+        x: lx0,
+        y: y - 8,
+        width: Math.max(0, lin(Math.min(s.to, s.maxFinite)) - lx0),
+        height: 16,
+        style: `fill:${colors.mantissa};fill-opacity:${0.5}`,
+      }),
+    );
   } else {
     for (const t of s.ticks) {
-      svg.append(b("line", { class: "nf-tick", x1: lin(t), x2: lin(t), y1: y - 8, y2: y + 8, style: `stroke:${colors.mantissa};stroke-width:${1.5}` }));
+      svg.append(
+        b("line", {
+          class: "nf-tick",
+          x1: lin(t),
+          x2: lin(t),
+          y1: y - 8,
+          y2: y + 8,
+          style: `stroke:${colors.mantissa};stroke-width:${1.5}`,
+        }),
+      );
     }
   }
   for (const p of s.binadeEdges) {
@@ -202,13 +304,27 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
   const ix = lin(s.input);
   svg.append(b("path", { class: "nf-input", d: `M${ix},${y - 10} l-5,-8 h10 z`, style: `fill:${colors.marker}` }));
   if (s.stored !== null) {
-    svg.append(b("circle", { class: "nf-stored-dot", cx: lin(s.stored), cy: y, r: 4.5, style: `fill:${colors.bg};stroke:${colors.marker};stroke-width:${2}` }));
+    svg.append(
+      b("circle", {
+        class: "nf-stored-dot",
+        cx: lin(s.stored),
+        cy: y,
+        r: 4.5,
+        style: `fill:${colors.bg};stroke:${colors.marker};stroke-width:${2}`,
+      }),
+    );
   }
   y += 44;
   const perBinade = valuesPerBinade(s.id);
   const noteLines = s.dense
-    ? [`${s.label} has ${perBinade.toLocaleString("en-US")} values per power of two here:`, "too dense to draw one by one."]
-    : [`${s.count} values shown; the gap doubles at each power of two.`, `▼ your number, ○ the value ${s.label} stores.`];
+    ? [
+        `${s.label} has ${perBinade.toLocaleString("en-US")} values per power of two here:`,
+        "too dense to draw one by one.",
+      ]
+    : [
+        `${s.count} values shown; the gap doubles at each power of two.`,
+        `▼ your number, ○ the value ${s.label} stores.`,
+      ];
   if (narrow) {
     const note = text(svg, pad, y, "", { size: 11, fill: colors.muted });
     note.setAttribute("class", "nf-strip-note");

@@ -32,9 +32,13 @@ export function parseNumberInput(text: string): NumberInputResult {
   if (text.trim() === "") return { ok: false, message: "Enter a number, for example 0.1 or -3.5e-4." };
   const value = readNumber(text);
   if (!looksNumeric(text)) {
-    return { ok: false, message: `"${text.trim()}" is not a number. Use digits, a point and an optional exponent, for example 6.1e-5.` };
+    return {
+      ok: false,
+      message: `"${text.trim()}" is not a number. Use digits, a point and an optional exponent, for example 6.1e-5.`,
+    };
   }
-  if (value === null || Math.abs(value) > maxInputMagnitude) return { ok: false, message: "Enter a number of magnitude at most 1e300." };
+  if (value === null || Math.abs(value) > maxInputMagnitude)
+    return { ok: false, message: "Enter a number of magnitude at most 1e300." };
   return { ok: true, value };
 }
 
@@ -42,11 +46,17 @@ export function parseSettings(raw: unknown): NumberFormatsSettings {
   const obj = settingsObject(raw, ["value", "focus", "saturate"]);
   const value = obj.value ?? 0.1;
   if (typeof value !== "number" || !Number.isFinite(value) || Math.abs(value) > maxInputMagnitude) {
-    throw new WidgetSettingsError("value", `must be a finite number of magnitude at most 1e300 (got ${JSON.stringify(value)})`);
+    throw new WidgetSettingsError(
+      "value",
+      `must be a finite number of magnitude at most 1e300 (got ${JSON.stringify(value)})`,
+    );
   }
   const focus = obj.focus ?? "fp8-e4m3";
   if (typeof focus !== "string" || !(numberFormatIds as readonly string[]).includes(focus)) {
-    throw new WidgetSettingsError("focus", `must be one of ${numberFormatIds.join(", ")} (got ${JSON.stringify(focus)})`);
+    throw new WidgetSettingsError(
+      "focus",
+      `must be one of ${numberFormatIds.join(", ")} (got ${JSON.stringify(focus)})`,
+    );
   }
   const saturate = obj.saturate ?? false;
   if (typeof saturate !== "boolean") {

@@ -6,12 +6,25 @@
  */
 
 const superscriptDigits: Record<string, string> = {
-  "-": "⁻", "0": "⁰", "1": "¹", "2": "²", "3": "³", "4": "⁴", "5": "⁵", "6": "⁶", "7": "⁷", "8": "⁸", "9": "⁹",
+  "-": "⁻",
+  "0": "⁰",
+  "1": "¹",
+  "2": "²",
+  "3": "³",
+  "4": "⁴",
+  "5": "⁵",
+  "6": "⁶",
+  "7": "⁷",
+  "8": "⁸",
+  "9": "⁹",
 };
 
 /** -13 → "⁻¹³". */
 function superscript(exponent: number): string {
-  return String(exponent).split("").map((c) => superscriptDigits[c] ?? c).join("");
+  return String(exponent)
+    .split("")
+    .map((c) => superscriptDigits[c] ?? c)
+    .join("");
 }
 
 /** "2⁻¹³" for 2^-13. */

@@ -146,7 +146,8 @@ export function numberFormatsView(settings: NumberFormatsSettings): NumberFormat
     const stored = encoded.value;
     const digits = displayDigits(id);
     const storedText = formatValue(stored, digits);
-    const relation: FormatRow["relation"] = Number.isFinite(stored) && stored === value ? "=" : Number.isFinite(stored) ? "≈" : "→";
+    const relation: FormatRow["relation"] =
+      Number.isFinite(stored) && stored === value ? "=" : Number.isFinite(stored) ? "≈" : "→";
     const gapAt = Number.isFinite(stored) ? stored : Math.sign(value) * maxFinite(id);
     const gap = spacingAt(id, gapAt);
     return {

@@ -22,7 +22,12 @@ export function beyondOneDatacenterValues(put: PutValue): void {
   put("ch11.gradientsGB", v(gradientBytes / GB, "GB", d1));
   put("ch11.linkGBps", v(linkBytesPerSecond / GB, "GB/s", d1));
   put("ch11.busFactorTwoRanks", v(busBandwidthFactor("all-reduce", 2), "", d0));
-  const sync = collectiveSeconds({ collective: "all-reduce", messageBytes: gradientBytes, ranks: 2, busBandwidthBytesPerSecond: linkBytesPerSecond });
+  const sync = collectiveSeconds({
+    collective: "all-reduce",
+    messageBytes: gradientBytes,
+    ranks: 2,
+    busBandwidthBytesPerSecond: linkBytesPerSecond,
+  });
   put("ch11.syncSeconds", v(sync, "s", d2));
 
   // The step of this model on 256 H100s at 512 sequences of 8,192 tokens: the configuration the

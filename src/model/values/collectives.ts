@@ -21,7 +21,10 @@ const N = 1024;
 
 /** Ring all-reduce, @eq:ring-ar: 2(n − 1)α plus the bus-bandwidth factor 2(n − 1)/n times S/β. */
 function ringSeconds(n: number, bytes: number): number {
-  return 2 * (n - 1) * ALPHA + collectiveSeconds({ collective: "all-reduce", messageBytes: bytes, ranks: n, busBandwidthBytesPerSecond: BETA });
+  return (
+    2 * (n - 1) * ALPHA +
+    collectiveSeconds({ collective: "all-reduce", messageBytes: bytes, ranks: n, busBandwidthBytesPerSecond: BETA })
+  );
 }
 /** Binomial-tree all-reduce (reduce, then broadcast): 2⌈log₂ n⌉(α + S/β). */
 function treeSeconds(n: number, bytes: number): number {
@@ -52,7 +55,12 @@ export function collectivesValues(put: PutValue): void {
   const nvls = hgx.nvlinkNvlsAllReduceBusBytesPerSecond;
   if (nvls === null) throw new Error("collectives values: h100-sxm has no NVLink SHARP bus bandwidth");
   const allReduceMs = (ranks: number, busbw: number) =>
-    collectiveSeconds({ collective: "all-reduce", messageBytes: gradientBytes, ranks, busBandwidthBytesPerSecond: busbw }) * 1000;
+    collectiveSeconds({
+      collective: "all-reduce",
+      messageBytes: gradientBytes,
+      ranks,
+      busBandwidthBytesPerSecond: busbw,
+    }) * 1000;
   put("a0.gpusPerServer", v(perServer, "GPUs", d0));
   put("a0.serverNvlsMs", v(allReduceMs(perServer, nvls), "ms", d1));
   put("a0.serverRingMs", v(allReduceMs(perServer, hgx.nvlinkRingBusBytesPerSecond), "ms", d1));
@@ -65,7 +73,14 @@ export function collectivesValues(put: PutValue): void {
 
   // @sec:torch, collectives_tour.py on four ranks: rank r's loss is 0.5(r + 1); rank 0 gets the sum.
   const tourRanks = [0, 1, 2, 3];
-  put("a0.tourLoss", v(tourRanks.reduce((sum, r) => sum + 0.5 * (r + 1), 0), "", d1));
+  put(
+    "a0.tourLoss",
+    v(
+      tourRanks.reduce((sum, r) => sum + 0.5 * (r + 1), 0),
+      "",
+      d1,
+    ),
+  );
   // @sec:groups, groups.py on four ranks with tp_size = 2: each rank all-reduces its own rank number
   // over its tensor-parallel group (rank // tp_size) and its data-parallel group (rank % tp_size).
   const tpSize = 2;

@@ -6,7 +6,8 @@
 import { bytesPerParameter } from "../memory.ts";
 import { d0, v, type PutValue } from "./put.ts";
 
-const total = (b: { parameters: number; gradients: number; optimizer: number }) => b.parameters + b.gradients + b.optimizer;
+const total = (b: { parameters: number; gradients: number; optimizer: number }) =>
+  b.parameters + b.gradients + b.optimizer;
 
 export function conclusionValues(put: PutValue): void {
   // Model-state bytes per parameter (memory.ts): bf16 mixed precision with Adam; with an fp32 gradient

@@ -35,7 +35,15 @@ export function contextParallelismValues(put: PutValue): void {
   put("ch5.tokensPerRank", v(S / cp, "tokens", d0));
 
   // Ring K/V traffic per layer, with TP 8 inside each CP rank and with CP alone.
-  const cost = { seqLength: S, microBatch: 1, cp, heads: a.numHeads, kvHeads: a.numKvHeads, headDim: a.headDim, bytesPerElement: 2 };
+  const cost = {
+    seqLength: S,
+    microBatch: 1,
+    cp,
+    heads: a.numHeads,
+    kvHeads: a.numKvHeads,
+    headDim: a.headDim,
+    bytesPerElement: 2,
+  };
   const perRank = headsPerTensorParallelRank(a.numHeads, a.numKvHeads, tp);
   const llama3 = { ...cost, heads: perRank.heads, kvHeads: perRank.kvHeads };
   put("ch5.headsLlama405", v(a.numHeads, "heads", d0));

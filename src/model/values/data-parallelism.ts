@@ -93,9 +93,20 @@ export function dataParallelismValues(put: PutValue): void {
   put("ch3.tlNoSyncStepSeconds", v(d.stepSeconds, "s", d3));
   put("ch3.tlNoSyncExposedMs", v(d.exposedCommSeconds * 1000, "ms", d0));
   // The widget at 450 GB/s and d = 8 (one server over NVLink): the exposed tail.
-  put("ch3.nvlinkTailMs", v(dataParallelTimeline({ ...common, overlap: true, dp: 8, busBandwidthBytesPerSecond: nvlinkOneWay }).exposedCommSeconds * 1000, "ms", d1));
+  put(
+    "ch3.nvlinkTailMs",
+    v(
+      dataParallelTimeline({ ...common, overlap: true, dp: 8, busBandwidthBytesPerSecond: nvlinkOneWay })
+        .exposedCommSeconds * 1000,
+      "ms",
+      d1,
+    ),
+  );
   // Exercise "Too many buckets": timeline (b) with 1 MiB buckets.
-  put("ch3.tl1MiBStepSeconds", v(dataParallelTimeline({ ...common, overlap: true, bucketBytes: MiB }).stepSeconds, "s", d3));
+  put(
+    "ch3.tl1MiBStepSeconds",
+    v(dataParallelTimeline({ ...common, overlap: true, bucketBytes: MiB }).stepSeconds, "s", d3),
+  );
 
   // @fig:dp-scaling: a fixed batch of 1024 sequences (as src/figures/dp-overlap.ts chapterScalingPoints).
   const points = dataParallelScaling({
@@ -135,7 +146,8 @@ export function dataParallelismValues(put: PutValue): void {
   put("ch3.zero2Reduction", v(16 / 2, "", d0));
   const stages: ZeroStage[] = [0, 1, 2, 3];
   for (const dp of [8, 64]) {
-    for (const z of stages) put(`ch3.zeroMem.d${dp}.z${z}`, v(modelStateBytes(psi8, { zeroStage: z, dp }).total / GB, "GB", d1));
+    for (const z of stages)
+      put(`ch3.zeroMem.d${dp}.z${z}`, v(modelStateBytes(psi8, { zeroStage: z, dp }).total / GB, "GB", d1));
   }
   put("ch3.zero1FreeGB", v((h100.hbmBytes - modelStateBytes(psi8, { zeroStage: 1, dp: 8 }).total) / GB, "GB", d0));
   const dpBytes = ringAllReduceBytesPerGpu(grad8, 64);
@@ -158,7 +170,15 @@ export function dataParallelismValues(put: PutValue): void {
   put("ch3.offloadCpu16GB", v((14 * psi8) / GB, "GB", d1));
   put("ch3.bf16Bits", v(8 * bytesPerValue("bf16"), "bits", d0));
   // Activations per GPU at b = 1, s = 4096, FlashAttention, no recomputation: the same at any d.
-  put("ch3.activations8bGB", v(trainingMemory(preset8.config, { seqLength: 4096, microBatchSize: 1, dp: 8, zeroStage: 1 }).perGpu.activations / GB, "GB", d1));
+  put(
+    "ch3.activations8bGB",
+    v(
+      trainingMemory(preset8.config, { seqLength: 4096, microBatchSize: 1, dp: 8, zeroStage: 1 }).perGpu.activations /
+        GB,
+      "GB",
+      d1,
+    ),
+  );
 
   // Exercise "The 70B all-reduce": the timeline with 70B's gradients and 80 layers.
   const grad70 = 2 * psi70;
@@ -203,6 +223,9 @@ export function dataParallelismValues(put: PutValue): void {
   put("ch3.zero3MinDegree70", v(minDegree, "GPUs", d0));
   put("ch3.zero3At19GB", v(modelStateBytes(psi70, { zeroStage: 3, dp: minDegree }).total / GB, "GB", d1));
   put("ch3.zero3ServerDegree70", v(Math.ceil(minDegree / 8) * 8, "GPUs", d0));
-  put("ch3.zero3At24GB", v(modelStateBytes(psi70, { zeroStage: 3, dp: Math.ceil(minDegree / 8) * 8 }).total / GB, "GB", d1));
+  put(
+    "ch3.zero3At24GB",
+    v(modelStateBytes(psi70, { zeroStage: 3, dp: Math.ceil(minDegree / 8) * 8 }).total / GB, "GB", d1),
+  );
   put("ch3.zero3At32GB", v(modelStateBytes(psi70, { zeroStage: 3, dp: 32 }).total / GB, "GB", d1));
 }

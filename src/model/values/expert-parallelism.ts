@@ -54,7 +54,15 @@ export function expertParallelismValues(put: PutValue): void {
 
   // The moe-routing widget's default state (the settings of its block in the chapter; the chapter
   // test checks they are the widget's defaults).
-  const r = simulateMoeRouting({ tokens: 512, experts: 16, gpus: 4, topK: 2, capacityFactor: 1.25, skew: 0.5, seed: 7 });
+  const r = simulateMoeRouting({
+    tokens: 512,
+    experts: 16,
+    gpus: 4,
+    topK: 2,
+    capacityFactor: 1.25,
+    skew: 0.5,
+    seed: 7,
+  });
   const capacity = r.capacityPerExpert ?? 0;
   put("ch7.widgetCapacity", v(capacity, "slots", d0));
   put("ch7.widgetDropped", v(r.droppedAssignments, "assignments", d0));
@@ -63,7 +71,13 @@ export function expertParallelismValues(put: PutValue): void {
   put("ch7.widgetMeanFill", v((100 * r.totalAssignments) / 16 / capacity, "%", d0));
 
   // @sec:ep-volume: a Mixtral-sized layer, one 4,096-token sequence per GPU, bf16, G = 8.
-  const dispatch = expertDispatchBytes({ tokensPerGpu: 4096, hidden: arch.hiddenSize, topK: moe.expertsPerToken, epDegree: 8, bytesPerElement: 2 });
+  const dispatch = expertDispatchBytes({
+    tokensPerGpu: 4096,
+    hidden: arch.hiddenSize,
+    topK: moe.expertsPerToken,
+    epDegree: 8,
+    bytesPerElement: 2,
+  });
   put("ch7.mixtralDispatchMB", v(dispatch / MB, "MB", d1));
   put("ch7.mixtralStepAllToAllGB", v((4 * arch.numLayers * dispatch) / GB, "GB", d1));
   put("ch7.gpuAssignments", v(4096 * moe.expertsPerToken, "assignments", d0));
@@ -81,7 +95,18 @@ export function expertParallelismValues(put: PutValue): void {
 
   // Switch's balance loss (without α) for three tokens on three experts, two on one expert: below
   // the uniform routing's 1 (the chapter's counterexample).
-  put("ch7.switchCounterexample", v(switchBalanceLoss([[0.34, 0.33, 0.33], [0.34, 0.33, 0.33], [0, 0.51, 0.49]]), "", d2));
+  put(
+    "ch7.switchCounterexample",
+    v(
+      switchBalanceLoss([
+        [0.34, 0.33, 0.33],
+        [0.34, 0.33, 0.33],
+        [0, 0.51, 0.49],
+      ]),
+      "",
+      d2,
+    ),
+  );
 
   // Exercise 2 (b): E = 64, k = 2, T = 8,192; the busiest expert gets 1.5 times its fair share.
   const fair = (2 * 8192) / 64;

@@ -32,15 +32,30 @@ export function fiveDParallelismValues(put: PutValue): void {
   const s = 8192; // the chapter's sequence length
 
   // The chapter's searches (config-search.ts), run once on first read.
-  const search = once(() => searchConfigurations({ config: c70, gpu: h100, gpuCount: 256, seqLength: s, globalBatchSequences: 512 }));
-  const longSearch = once(() => searchConfigurations({ config: c70, gpu: h100, gpuCount: 256, seqLength: 131072, globalBatchSequences: 32 }));
+  const search = once(() =>
+    searchConfigurations({ config: c70, gpu: h100, gpuCount: 256, seqLength: s, globalBatchSequences: 512 }),
+  );
+  const longSearch = once(() =>
+    searchConfigurations({ config: c70, gpu: h100, gpuCount: 256, seqLength: 131072, globalBatchSequences: 32 }),
+  );
   const find = (what: string, p: (c: RankedConfig) => boolean) => {
     const k = search().ranked.findIndex(p);
     if (k < 0) throw new Error(`five-d-parallelism values: no ranked configuration ${what}`);
     return { rank: k + 1, c: search().ranked[k]! };
   };
   const top = () => search().ranked[0]!;
-  const hand = () => find("TP 8 · PP 4 · DP 8, ZeRO-1", (c) => c.tp === 8 && c.pp === 4 && c.dp === 8 && c.cp === 1 && c.zeroStage === 1 && c.recompute === "none" && c.microBatchSize === 1).c;
+  const hand = () =>
+    find(
+      "TP 8 · PP 4 · DP 8, ZeRO-1",
+      (c) =>
+        c.tp === 8 &&
+        c.pp === 4 &&
+        c.dp === 8 &&
+        c.cp === 1 &&
+        c.zeroStage === 1 &&
+        c.recompute === "none" &&
+        c.microBatchSize === 1,
+    ).c;
   const noPp = () => find("TP 8 without PP or CP", (c) => c.tp === 8 && c.pp === 1 && c.cp === 1).c;
   const old = () => find("CP 8 · PP 32", (c) => c.cp === 8 && c.pp === 32 && c.tp === 1);
   const llamaShape = () => find("TP 8 · PP 16", (c) => c.tp === 8 && c.pp === 16 && c.cp === 1);
@@ -74,11 +89,30 @@ export function fiveDParallelismValues(put: PutValue): void {
 
   // @sec:fit: usable memory, the smallest sharding, and trainingMemory of the hand-built layouts.
   put("ch8.usableGB", lazy(usableGB, "GB", d0));
-  put("ch8.usablePercent", lazy(() => (100 * search().memoryLimitBytes) / h100.hbmBytes, "%", d0));
-  put("ch8.statesGpus70", lazy(() => Math.ceil((16 * n70) / (usableGB() * GB)), "GPUs", d0));
-  put("ch8.serverStatesBillion", lazy(() => (net.gpusPerNode * usableGB() * GB) / 16 / 1e9, "billion", d0));
+  put(
+    "ch8.usablePercent",
+    lazy(() => (100 * search().memoryLimitBytes) / h100.hbmBytes, "%", d0),
+  );
+  put(
+    "ch8.statesGpus70",
+    lazy(() => Math.ceil((16 * n70) / (usableGB() * GB)), "GPUs", d0),
+  );
+  put(
+    "ch8.serverStatesBillion",
+    lazy(() => (net.gpusPerNode * usableGB() * GB) / 16 / 1e9, "billion", d0),
+  );
   const mem = (tp: number, pp: number, dp: number, recompute: "none" | "full" = "none") =>
-    trainingMemory(c70, { seqLength: s, microBatchSize: 1, tp, pp, dp, sequenceParallel: true, zeroStage: 1, recompute, microbatches: 512 / dp }).perGpu;
+    trainingMemory(c70, {
+      seqLength: s,
+      microBatchSize: 1,
+      tp,
+      pp,
+      dp,
+      sequenceParallel: true,
+      zeroStage: 1,
+      recompute,
+      microbatches: 512 / dp,
+    }).perGpu;
   const states = (m: ReturnType<typeof mem>) => m.parameters + m.gradients + m.optimizer;
   const a = mem(8, 1, 32);
   const b = mem(8, 4, 8);
@@ -103,41 +137,131 @@ export function fiveDParallelismValues(put: PutValue): void {
 
   // @sec:rank and @sec:widget: the default search.
   put("ch8.publishedRuns", v(PUBLISHED_RUNS.length, "runs", d0));
-  put("ch8.topComputeSeconds", lazy(() => top().computeSeconds, "s", d2));
-  put("ch8.handBubbleSeconds", lazy(() => hand().bubbleSeconds, "s", d3));
-  put("ch8.handTpSeconds", lazy(() => hand().exposedSeconds.tp, "s", d3));
-  put("ch8.handStepSeconds", lazy(() => hand().stepSeconds, "s", d2));
-  put("ch8.handMfu", lazy(() => 100 * hand().mfu, "%", d1));
-  put("ch8.noPpDp", lazy(() => noPp().dp, "", d0));
-  put("ch8.noPpStepSeconds", lazy(() => noPp().stepSeconds, "s", d2));
-  put("ch8.noPpMfu", lazy(() => 100 * noPp().mfu, "%", d1));
-  put("ch8.configsTried", lazy(() => search().configsTried, "configurations", d0));
-  put("ch8.ruledOutBatch", lazy(() => search().ruledOutBatch, "configurations", d0));
-  put("ch8.ruledOutMemory", lazy(() => search().ruledOutMemory, "configurations", d0));
-  put("ch8.rankedCount", lazy(() => search().ranked.length, "configurations", d0));
-  put("ch8.topDp", lazy(() => top().dp, "", d0));
-  put("ch8.topCp", lazy(() => top().cp, "", d0));
-  put("ch8.topStepSeconds", lazy(() => top().stepSeconds, "s", d2));
-  put("ch8.topMfu", lazy(() => 100 * top().mfu, "%", d1));
-  put("ch8.topTokensPerMicrobatch", lazy(() => (s / top().cp) * top().microBatchSize, "tokens", d0));
-  put("ch8.topCpSeconds", lazy(() => top().exposedSeconds.cp, "s", d3));
+  put(
+    "ch8.topComputeSeconds",
+    lazy(() => top().computeSeconds, "s", d2),
+  );
+  put(
+    "ch8.handBubbleSeconds",
+    lazy(() => hand().bubbleSeconds, "s", d3),
+  );
+  put(
+    "ch8.handTpSeconds",
+    lazy(() => hand().exposedSeconds.tp, "s", d3),
+  );
+  put(
+    "ch8.handStepSeconds",
+    lazy(() => hand().stepSeconds, "s", d2),
+  );
+  put(
+    "ch8.handMfu",
+    lazy(() => 100 * hand().mfu, "%", d1),
+  );
+  put(
+    "ch8.noPpDp",
+    lazy(() => noPp().dp, "", d0),
+  );
+  put(
+    "ch8.noPpStepSeconds",
+    lazy(() => noPp().stepSeconds, "s", d2),
+  );
+  put(
+    "ch8.noPpMfu",
+    lazy(() => 100 * noPp().mfu, "%", d1),
+  );
+  put(
+    "ch8.configsTried",
+    lazy(() => search().configsTried, "configurations", d0),
+  );
+  put(
+    "ch8.ruledOutBatch",
+    lazy(() => search().ruledOutBatch, "configurations", d0),
+  );
+  put(
+    "ch8.ruledOutMemory",
+    lazy(() => search().ruledOutMemory, "configurations", d0),
+  );
+  put(
+    "ch8.rankedCount",
+    lazy(() => search().ranked.length, "configurations", d0),
+  );
+  put(
+    "ch8.topDp",
+    lazy(() => top().dp, "", d0),
+  );
+  put(
+    "ch8.topCp",
+    lazy(() => top().cp, "", d0),
+  );
+  put(
+    "ch8.topStepSeconds",
+    lazy(() => top().stepSeconds, "s", d2),
+  );
+  put(
+    "ch8.topMfu",
+    lazy(() => 100 * top().mfu, "%", d1),
+  );
+  put(
+    "ch8.topTokensPerMicrobatch",
+    lazy(() => (s / top().cp) * top().microBatchSize, "tokens", d0),
+  );
+  put(
+    "ch8.topCpSeconds",
+    lazy(() => top().exposedSeconds.cp, "s", d3),
+  );
   put("ch8.hidden70", v(arch70.hiddenSize, "", d0));
   put("ch8.layers70", v(arch70.numLayers, "layers", d0));
   put("ch8.vocab70", v(arch70.vocabSize, "words", d0));
-  put("ch8.oldImbalance", lazy(() => old().c.stageImbalance, "", d3));
-  put("ch8.oldRank", lazy(() => old().rank, "", d0));
-  put("ch8.oldStepSeconds", lazy(() => old().c.stepSeconds, "s", d2));
-  put("ch8.oldMfu", lazy(() => 100 * old().c.mfu, "%", d1));
-  put("ch8.llamaShapeDp", lazy(() => llamaShape().c.dp, "", d0));
-  put("ch8.llamaShapeRank", lazy(() => llamaShape().rank, "", d0));
-  put("ch8.llamaShapeStepSeconds", lazy(() => llamaShape().c.stepSeconds, "s", d2));
-  put("ch8.llamaShapeImbalance", lazy(() => llamaShape().c.stageImbalance, "", d3));
-  put("ch8.llamaShapeTpSeconds", lazy(() => llamaShape().c.exposedSeconds.tp, "s", d3));
+  put(
+    "ch8.oldImbalance",
+    lazy(() => old().c.stageImbalance, "", d3),
+  );
+  put(
+    "ch8.oldRank",
+    lazy(() => old().rank, "", d0),
+  );
+  put(
+    "ch8.oldStepSeconds",
+    lazy(() => old().c.stepSeconds, "s", d2),
+  );
+  put(
+    "ch8.oldMfu",
+    lazy(() => 100 * old().c.mfu, "%", d1),
+  );
+  put(
+    "ch8.llamaShapeDp",
+    lazy(() => llamaShape().c.dp, "", d0),
+  );
+  put(
+    "ch8.llamaShapeRank",
+    lazy(() => llamaShape().rank, "", d0),
+  );
+  put(
+    "ch8.llamaShapeStepSeconds",
+    lazy(() => llamaShape().c.stepSeconds, "s", d2),
+  );
+  put(
+    "ch8.llamaShapeImbalance",
+    lazy(() => llamaShape().c.stageImbalance, "", d3),
+  );
+  put(
+    "ch8.llamaShapeTpSeconds",
+    lazy(() => llamaShape().c.exposedSeconds.tp, "s", d3),
+  );
   // Llama 3's 16M-token batch (2^24 tokens, Table 4) in 8,192-token sequences.
   put("ch8.llamaBatchSequences", v(2 ** 24 / s, "sequences", d0));
-  put("ch8.longNoCpTp", lazy(() => longNoCp().tp, "", d0));
-  put("ch8.longNoCpStepSeconds", lazy(() => longNoCp().stepSeconds, "s", d2));
-  put("ch8.longBestStepSeconds", lazy(() => longSearch().ranked[0]!.stepSeconds, "s", d2));
+  put(
+    "ch8.longNoCpTp",
+    lazy(() => longNoCp().tp, "", d0),
+  );
+  put(
+    "ch8.longNoCpStepSeconds",
+    lazy(() => longNoCp().stepSeconds, "s", d2),
+  );
+  put(
+    "ch8.longBestStepSeconds",
+    lazy(() => longSearch().ranked[0]!.stepSeconds, "s", d2),
+  );
 
   // @sec:regimes rule 3: (p − 1)/(4p) at p = 8, and its limit 1/4.
   put("ch8.ruleBubbleLow", v((100 * 7) / 32, "%", d0));
@@ -146,17 +270,26 @@ export function fiveDParallelismValues(put: PutValue): void {
   put("ch8.narayananPipelineLoss", v(100 * (1 - 141 / 153), "%", d0));
 
   // Exercise 1: 405B with TP 8 · PP 16 (128 GPUs); states over 72 GB usable; Llama 3's FSDP (2 + 14/64 bytes).
-  put("ch8.states405Gpus", lazy(() => (16 * n405) / (usableGB() * GB), "GPUs", d1));
+  put(
+    "ch8.states405Gpus",
+    lazy(() => (16 * n405) / (usableGB() * GB), "GPUs", d1),
+  );
   put("ch8.modelParallel405", v(8 * 16, "ways", d0));
   put("ch8.params405PerGpuBillion", v(n405 / 128 / 1e9, "billion", d2));
   put("ch8.fsdp405GB", v(((n405 / 128) * (2 + 14 / 64)) / GB, "GB", d1));
 
   // Exercise 4: a TP group of four GPUs in each of two servers crosses on four NICs.
   const straddle = Math.min(net.nvlinkRingBusBytesPerSecond, 4 * net.nicBusBytesPerSecond);
-  const straddleStep = () => hand().stepSeconds - hand().exposedSeconds.tp + (hand().exposedSeconds.tp * net.nvlinkRingBusBytesPerSecond) / straddle;
+  const straddleStep = () =>
+    hand().stepSeconds -
+    hand().exposedSeconds.tp +
+    (hand().exposedSeconds.tp * net.nvlinkRingBusBytesPerSecond) / straddle;
   put("ch8.straddleGBps", v(straddle / GB, "GB/s", d0));
   put("ch8.straddleStepSeconds", lazy(straddleStep, "s", d1));
-  put("ch8.straddleMfu", lazy(() => (100 * hand().mfu * hand().stepSeconds) / straddleStep(), "%", d0));
+  put(
+    "ch8.straddleMfu",
+    lazy(() => (100 * hand().mfu * hand().stepSeconds) / straddleStep(), "%", d0),
+  );
 
   // Exercise 5 (givens): 54 days, 419 interruptions, a 10-minute restart, a failure halfway through an
   // interval of 60 minutes (b) or 30 minutes (c), a 1-minute pause per checkpoint write.

@@ -125,7 +125,7 @@ export function gpuKernelsValues(put: PutValue): void {
 
   // Occupancy from registers (the register file and warp limits above).
   const residentWarps = (registers: number, block = WARP) =>
-    Math.floor(Math.floor(REGISTERS_PER_SM / registers) / block) * block / WARP;
+    (Math.floor(Math.floor(REGISTERS_PER_SM / registers) / block) * block) / WARP;
   put("ch9.threads128", v(REGISTERS_PER_SM / 128, "threads", d0));
   put("ch9.warps128", v(residentWarps(128), "warps", d0));
   put("ch9.occupancy128", v((100 * residentWarps(128)) / MAX_WARPS_PER_SM, "%", d0));
@@ -140,7 +140,13 @@ export function gpuKernelsValues(put: PutValue): void {
 
   // @sec:fusion: the SwiGLU gate, silu(g) ⊙ u, as two kernels or one (8,192 × 14,336 bf16 values).
   const gateElements = tokens * mlp;
-  const gate = elementwiseFusionTraffic([{ inputs: ["g"], output: "a" }, { inputs: ["a", "u"], output: "y" }], gateElements);
+  const gate = elementwiseFusionTraffic(
+    [
+      { inputs: ["g"], output: "a" },
+      { inputs: ["a", "u"], output: "y" },
+    ],
+    gateElements,
+  );
   put("ch9.gateTensorMB", v((gateElements * 2) / MB, "MB", d1));
   put("ch9.gateUnfusedPasses", v(gate.unfusedPasses, "tensors", d0));
   put("ch9.gateUnfusedMB", v(gate.unfusedBytes / MB, "MB", d1));

@@ -28,9 +28,15 @@ import {
 } from "../number-formats.ts";
 import { d0, d1, d2, d3, gpu, params, preset, v, type PutValue } from "./put.ts";
 
-
 /** Short names of the formats in value names: `ch10.fp32.e`, `ch10.e4m3.m`. */
-const SHORT: Record<NumberFormatId, string> = { fp32: "fp32", tf32: "tf32", fp16: "fp16", bf16: "bf16", "fp8-e4m3": "e4m3", "fp8-e5m2": "e5m2" };
+const SHORT: Record<NumberFormatId, string> = {
+  fp32: "fp32",
+  tf32: "tf32",
+  fp16: "fp16",
+  bf16: "bf16",
+  "fp8-e4m3": "e4m3",
+  "fp8-e5m2": "e5m2",
+};
 
 /** x = mantissa · 10^exponent with the mantissa in [1, 10) at `decimals` (as the tables print it). */
 function scientific(x: number, decimals: number): { mantissa: number; exponent: number } {
@@ -103,7 +109,8 @@ export function mixedPrecisionValues(put: PutValue): void {
   // Swamping example: a weight of 0.02 and an update of 1e-5 (stated inputs).
   const w = 0.02;
   const dw = 1e-5;
-  const step = (id: NumberFormatId) => roundToFormat(id, roundToFormat(id, w) + roundToFormat(id, dw)) - roundToFormat(id, w);
+  const step = (id: NumberFormatId) =>
+    roundToFormat(id, roundToFormat(id, w) + roundToFormat(id, dw)) - roundToFormat(id, w);
   put("ch10.fp16UpdateErr", v((100 * (step("fp16") - dw)) / dw, "%", d0));
   put("ch10.fp32UpdateErr", v((100 * Math.abs(step("fp32") - dw)) / dw, "%", d3));
   put("ch10.swampFp16", v(swampingRatio("fp16"), "", d0));
@@ -113,7 +120,8 @@ export function mixedPrecisionValues(put: PutValue): void {
   // fp32 gradient buffer in place of (Megatron-LM) or beside the bf16 gradients.
   const fp32 = bytesPerParameter("fp32");
   const mixed = bytesPerParameter("bf16");
-  const sum = (b: { parameters: number; gradients: number; optimizer: number }) => b.parameters + b.gradients + b.optimizer;
+  const sum = (b: { parameters: number; gradients: number; optimizer: number }) =>
+    b.parameters + b.gradients + b.optimizer;
   put("ch10.fp32.weightBytes", v(fp32.parameters, "bytes", d0));
   put("ch10.fp32.gradBytes", v(fp32.gradients, "bytes", d0));
   put("ch10.fp32.momentBytes", v(fp32.optimizer, "bytes", d0));
@@ -131,7 +139,12 @@ export function mixedPrecisionValues(put: PutValue): void {
   put("ch10.alongsideBytes", v(sum(alongside), "bytes", d0));
   put("ch10.alongsideGB", v((sum(alongside) * psi8b) / 1e9, "GB", d1));
   // DeepSeek-V3's choice: bf16 weights, fp32 gradients, fp32 master, two bf16 moments.
-  const ds = { weights: bytesPerValue("bf16"), gradients: bytesPerValue("fp32"), master: bytesPerValue("fp32"), moments: 2 * bytesPerValue("bf16") };
+  const ds = {
+    weights: bytesPerValue("bf16"),
+    gradients: bytesPerValue("fp32"),
+    master: bytesPerValue("fp32"),
+    moments: 2 * bytesPerValue("bf16"),
+  };
   put("ch10.ds.gradBytes", v(ds.gradients, "bytes", d0));
   put("ch10.ds.momentBytes", v(ds.moments, "bytes", d0));
   put("ch10.ds.totalBytes", v(ds.weights + ds.gradients + ds.master + ds.moments, "bytes", d0));

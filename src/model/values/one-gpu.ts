@@ -4,7 +4,12 @@
  * that says which model function or stated input it comes from). Pure.
  */
 import { layerActivations } from "../activations.ts";
-import { korthikantiHardwareFlopsSelective, korthikantiModelFlops, modelFlopsPerToken, narayananFullRecomputeFlops } from "../compute.ts";
+import {
+  korthikantiHardwareFlopsSelective,
+  korthikantiModelFlops,
+  modelFlopsPerToken,
+  narayananFullRecomputeFlops,
+} from "../compute.ts";
 import { bytesPerParameter, modelStateBytes, trainingMemory } from "../memory.ts";
 import { arch, d0, d1, d2, d3, gpu, params, preset, v, type PutValue } from "./put.ts";
 
@@ -12,11 +17,20 @@ const GB = 1e9;
 const MB = 1e6;
 
 /** The model presets of @tbl:presets, in its row order. */
-const TABLE_PRESETS = ["llama-3.2-1b", "llama-3.2-3b", "mistral-7b-v0.1", "qwen2.5-7b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"];
+const TABLE_PRESETS = [
+  "llama-3.2-1b",
+  "llama-3.2-3b",
+  "mistral-7b-v0.1",
+  "qwen2.5-7b",
+  "llama-3.1-8b",
+  "llama-3.1-70b",
+  "llama-3.1-405b",
+];
 
 export function oneGpuValues(put: PutValue): void {
   const a100 = gpu("a100-sxm-80gb");
-  const total = (b: { parameters: number; gradients: number; optimizer: number }) => b.parameters + b.gradients + b.optimizer;
+  const total = (b: { parameters: number; gradients: number; optimizer: number }) =>
+    b.parameters + b.gradients + b.optimizer;
 
   // Bytes per parameter (memory.ts). fp32: weights, gradients and each of Adam's two moments take an fp32
   // element (4 bytes); bf16 mixed precision: 2 + 2 + 12; with an fp32 gradient buffer in place of the bf16
@@ -45,14 +59,26 @@ export function oneGpuValues(put: PutValue): void {
   // tools/figures/one-gpu.ts): weights include the fp32 master copy (4 bytes per parameter, part of the
   // model's optimizer bytes); the moments are the rest of the optimizer bytes (eq. peak-steps).
   const n1b = params("llama-3.2-1b");
-  const timeline = trainingMemory(preset("llama-3.2-1b").config, { seqLength: 4096, microBatchSize: 4, recompute: "none", attention: "flash" }).perGpu;
+  const timeline = trainingMemory(preset("llama-3.2-1b").config, {
+    seqLength: 4096,
+    microBatchSize: 4,
+    recompute: "none",
+    attention: "flash",
+  }).perGpu;
   const W = timeline.parameters + 4 * n1b;
   const M = timeline.optimizer - 4 * n1b;
   put("ch2.timelineFirstPeakGB", v((W + Math.max(timeline.activations, timeline.gradients + M)) / GB, "GB", d1));
   put("ch2.timelineSecondPeakGB", v((W + M + Math.max(timeline.activations, timeline.gradients)) / GB, "GB", d1));
   put("ch2.timelineMomentsGB", v(M / GB, "GB", d1));
   // The Memory Explorer's sum of the four categories for the same setup (its defaults).
-  put("ch2.explorerTotalGB", v(trainingMemory(preset("llama-3.2-1b").config, { seqLength: 4096, microBatchSize: 4 }).perGpu.total / GB, "GB", d1));
+  put(
+    "ch2.explorerTotalGB",
+    v(
+      trainingMemory(preset("llama-3.2-1b").config, { seqLength: 4096, microBatchSize: 4 }).perGpu.total / GB,
+      "GB",
+      d1,
+    ),
+  );
 
   // The GPT layer's linear coefficient: 11sbh (attention) + 19sbh (MLP) + 4sbh (LayerNorms), Table 2 of
   // korthikanti2023reducing, as in korthikantiLayerActivationBytes.
@@ -134,7 +160,10 @@ export function oneGpuValues(put: PutValue): void {
   put("ch2.oneTMfu", v(100 * hfu * modelOverHw, "%", d1));
 
   // The Llama 2 7B exercise: model states with the fp32 gradient buffer in place of the bf16 gradients.
-  put("ch2.llama2StatesFp32GradGB", v(modelStateBytes(params("llama-2-7b"), { fp32GradAccum: true, fp32GradBuffer: "replace" }).total / GB, "GB", d1));
+  put(
+    "ch2.llama2StatesFp32GradGB",
+    v(modelStateBytes(params("llama-2-7b"), { fp32GradAccum: true, fp32GradBuffer: "replace" }).total / GB, "GB", d1),
+  );
 
   // The SwiGLU exercise: Llama 3.1 8B's (2h + 8f) / 19h and f / h.
   const l8 = arch("llama-3.1-8b");

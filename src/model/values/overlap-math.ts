@@ -76,7 +76,15 @@ export function overlapMathValues(put: PutValue): void {
   put("a3.tStarNic", v(F / nic, "tokens", d0));
   put("a3.tStarEight", v(F / eight, "tokens", d0));
   put("a3.tStarRing", v(F / ring, "tokens", d0));
-  const z3small = stepTime({ ...base, config: c8, gpuCount: 64, dp: 64, globalBatch: 64, zeroStage: 3, gradReduce: "bf16" });
+  const z3small = stepTime({
+    ...base,
+    config: c8,
+    gpuCount: 64,
+    dp: 64,
+    globalBatch: 64,
+    zeroStage: 3,
+    gradReduce: "bf16",
+  });
   const z3ag = transfer(z3small, "(forward)");
   put("a3.z3AgMs", v(z3ag.secondsPerCall * 1000, "ms", d1));
   put("a3.z3WindowMs", v(z3ag.windowSeconds * 1000, "ms", d1));
@@ -93,7 +101,17 @@ export function overlapMathValues(put: PutValue): void {
   put("a3.hStarRing", v(hStar(ring), "", d0));
   put("a3.hStarNvls", v(hStar(nvls), "", d0));
   const stage = (sequenceParallel: boolean) =>
-    stepTime({ ...base, config: c70, gpuCount: 64, tp: 8, pp: 4, dp: 2, globalBatch: 16, zeroStage: 1, sequenceParallel }).stages[0]!;
+    stepTime({
+      ...base,
+      config: c70,
+      gpuCount: 64,
+      tp: 8,
+      pp: 4,
+      dp: 2,
+      globalBatch: 16,
+      zeroStage: 1,
+      sequenceParallel,
+    }).stages[0]!;
   const tpsp = stage(true);
   const tpno = stage(false);
   const rTp = (s: ReturnType<typeof stage>) => s.tp / 2 / (s.compute / 3);

@@ -53,7 +53,15 @@ export function pipelineParallelismValues(put: PutValue): void {
   const layers175 = 96;
   const tp175 = 8;
   const pp175 = 8;
-  const perLayer = korthikantiLayerActivationBytes({ s: 2048, b: 1, h: 12288, a: 96, t: tp175, sequenceParallel: true, recompute: "selective" });
+  const perLayer = korthikantiLayerActivationBytes({
+    s: 2048,
+    b: 1,
+    h: 12288,
+    a: 96,
+    t: tp175,
+    sequenceParallel: true,
+    recompute: "selective",
+  });
   put("ch6.layerActMB", v(perLayer / MB, "MB", d1));
   put("ch6.stageLayers175", v(layers175 / pp175, "layers", d0));
   put("ch6.layers175", v(layers175, "layers", d0));

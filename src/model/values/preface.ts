@@ -10,7 +10,8 @@ const GB = 1e9;
 const GiB = 2 ** 30;
 const TB = 1e12;
 const TiB = 2 ** 40;
-const total = (b: { parameters: number; gradients: number; optimizer: number }) => b.parameters + b.gradients + b.optimizer;
+const total = (b: { parameters: number; gradients: number; optimizer: number }) =>
+  b.parameters + b.gradients + b.optimizer;
 
 export function prefaceValues(put: PutValue): void {
   // How much larger the binary units are than the decimal ones.

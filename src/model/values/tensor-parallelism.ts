@@ -56,8 +56,8 @@ export function tensorParallelismValues(put: PutValue): void {
   }
   // The degrees Qwen2.5-7B's 28 heads allow beyond 4 but its MLP width does not.
   const qwen = arch("qwen2.5-7b");
-  DEGREE_CANDIDATES.filter((t) => t > 4 && qwen.numHeads % t === 0 && tpDegreeProblem(qwen, t) !== null).forEach((t, k) =>
-    put(`ch4.tpdeg.qwen7b.mlpBlocked${k}`, v(t, "GPUs", d0)),
+  DEGREE_CANDIDATES.filter((t) => t > 4 && qwen.numHeads % t === 0 && tpDegreeProblem(qwen, t) !== null).forEach(
+    (t, k) => put(`ch4.tpdeg.qwen7b.mlpBlocked${k}`, v(t, "GPUs", d0)),
   );
   put("ch4.qwen7bMlpWidth", v(qwen.intermediateSize, "", d0));
 
@@ -115,7 +115,14 @@ export function tensorParallelismValues(put: PutValue): void {
   // Exercises. Llama-3.1-8B's layer count; Llama-3.1-70B's KV heads and their replication at t = 16.
   put("ch4.llama8bLayers", v(arch("llama-3.1-8b").numLayers, "layers", d0));
   put("ch4.llama70bKvHeads", v(l70.numKvHeads, "heads", d0));
-  put("ch4.kvCopies16", v(tpShardingLayout(l70, { tp: 16, sequenceParallel: false, seqLength: 16, microBatchSize: 1 }).kvReplication, "GPUs", d0));
+  put(
+    "ch4.kvCopies16",
+    v(
+      tpShardingLayout(l70, { tp: 16, sequenceParallel: false, seqLength: 16, microBatchSize: 1 }).kvReplication,
+      "GPUs",
+      d0,
+    ),
+  );
   // The smallest hidden size for a 25% ratio at t = 8 on NVLink, to three significant digits.
   put("ch4.minHiddenRounded", v((4 * 7 * F) / (3 * nvlinkPerDirection), "", { significant: 3 }));
   // Overflow of e^z: e^100 (mantissa of its power of ten), ln of each format's largest value.

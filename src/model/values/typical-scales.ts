@@ -10,7 +10,14 @@
  */
 import { PUBLISHED_RUNS, type PublishedRun } from "../../data/published-runs.ts";
 import { KERNEL_EFFICIENCY } from "../step.ts";
-import { evaluateRuns, fitKernelEfficiency, leaveOneSourceOut, runArchitecture, summarizeErrors, type RunEvaluation } from "../validation.ts";
+import {
+  evaluateRuns,
+  fitKernelEfficiency,
+  leaveOneSourceOut,
+  runArchitecture,
+  summarizeErrors,
+  type RunEvaluation,
+} from "../validation.ts";
 import { d0, d1, lazy, once, v, type PutValue } from "./put.ts";
 
 export function typicalScalesValues(put: PutValue): void {
@@ -40,11 +47,20 @@ export function typicalScalesValues(put: PutValue): void {
 
   // Leave one source out: refit the efficiencies without it and predict it (slow: computed on read).
   const loso = once(() => summarizeErrors(leaveOneSourceOut()));
-  put("a2.losoMedian", lazy(() => 100 * loso().medianAbsoluteError, "%", d1));
-  put("a2.losoWorst", lazy(() => 100 * loso().worstAbsoluteError, "%", d1));
+  put(
+    "a2.losoMedian",
+    lazy(() => 100 * loso().medianAbsoluteError, "%", d1),
+  );
+  put(
+    "a2.losoWorst",
+    lazy(() => 100 * loso().worstAbsoluteError, "%", d1),
+  );
   // The H100 efficiency fitted without MosaicML's runs (only Llama 3's are left): the top of the grid.
   const withoutMosaic = PUBLISHED_RUNS.filter((r) => r.gpu === "h100-sxm" && r.source !== "mosaicml2023benchmarks");
-  put("a2.h100FitWithoutMosaic", lazy(() => 100 * (fitKernelEfficiency(withoutMosaic).hopper ?? Number.NaN), "%", d0));
+  put(
+    "a2.h100FitWithoutMosaic",
+    lazy(() => 100 * (fitKernelEfficiency(withoutMosaic).hopper ?? Number.NaN), "%", d0),
+  );
 
   // Misses by model shape: hidden sizes from the runs' architectures (errors: the table's values).
   put("a2.hidden1p7b", v(runArchitecture(run("narayanan2021-1-7b")).hiddenSize, "", d0));
@@ -52,7 +68,9 @@ export function typicalScalesValues(put: PutValue): void {
   put("a2.hidden1t", v(runArchitecture(run("korthikanti2022-1t")).hiddenSize, "", d0));
 
   // MosaicML's runs with activation checkpointing: the range of their micro-batch sizes.
-  const checkpointed = PUBLISHED_RUNS.filter((r) => r.source === "mosaicml2023benchmarks" && r.layout.recompute === "full").map((r) => r.microBatchSize);
+  const checkpointed = PUBLISHED_RUNS.filter(
+    (r) => r.source === "mosaicml2023benchmarks" && r.layout.recompute === "full",
+  ).map((r) => r.microBatchSize);
   put("a2.mosaicMicroMin", v(Math.min(...checkpointed), "sequences", d0));
   put("a2.mosaicMicroMax", v(Math.max(...checkpointed), "sequences", d0));
   // The three MosaicML runs the prose names: micro-batch size and GPU count (errors: the table's values).
@@ -83,7 +101,9 @@ export function typicalScalesValues(put: PutValue): void {
   put("a2.llama3LongDp", v(lLong.layout.dp, "", d0));
 
   // 3D-parallel A100 runs (MT-NLG, BLOOM, OPT): the bound on their error, rounded up to a percent.
-  const threeD = evaluations.filter((e) => ["smith2022megatronturing", "bigscience2022bloom", "zhang2022opt"].includes(e.run.source));
+  const threeD = evaluations.filter((e) =>
+    ["smith2022megatronturing", "bigscience2022bloom", "zhang2022opt"].includes(e.run.source),
+  );
   put("a2.threeDBound", v(Math.ceil(100 * Math.max(...threeD.map((e) => Math.abs(e.relativeError)))), "%", d0));
 }
 

@@ -96,7 +96,13 @@ export interface MemoryForm {
  * Builds the form showing `values`; controls in `hidden` are left out of view (and a group with
  * none visible is left out), those in `locked` are disabled. Element ids start with `id`.
  */
-export function memoryForm(doc: Document, id: string, values: MemoryControlValues, hidden: ReadonlySet<MemoryControl>, locked: ReadonlySet<MemoryControl>): MemoryForm {
+export function memoryForm(
+  doc: Document,
+  id: string,
+  values: MemoryControlValues,
+  hidden: ReadonlySet<MemoryControl>,
+  locked: ReadonlySet<MemoryControl>,
+): MemoryForm {
   const { el } = dom(doc);
   const form = el("form", { class: "explorer-controls mx-controls", "aria-label": "Memory Explorer settings" });
   form.addEventListener("submit", (e) => e.preventDefault());
@@ -124,7 +130,10 @@ export function memoryForm(doc: Document, id: string, values: MemoryControlValue
       const select = el("select");
       const options: Array<[string, string]> =
         name === "preset"
-          ? [...MODEL_PRESETS.map((p): [string, string] => [p.id, presetLabel(p.id)]), ["custom", "Paste a config.json…"]]
+          ? [
+              ...MODEL_PRESETS.map((p): [string, string] => [p.id, presetLabel(p.id)]),
+              ["custom", "Paste a config.json…"],
+            ]
           : name === "gpu"
             ? GPUS.map((g): [string, string] => [g.id, `${gpuShortName(g.name)} (${formatBytes(g.hbmBytes)})`])
             : choiceLabels[name]!;
@@ -132,7 +141,13 @@ export function memoryForm(doc: Document, id: string, values: MemoryControlValue
       select.value = values[name];
       return select;
     }
-    return el("input", { type: "text", inputmode: "numeric", autocomplete: "off", spellcheck: "false", value: values[name] });
+    return el("input", {
+      type: "text",
+      inputmode: "numeric",
+      autocomplete: "off",
+      spellcheck: "false",
+      value: values[name],
+    });
   };
 
   for (const [legend, names] of groups) {

@@ -53,7 +53,11 @@ export function addOperationForm(doc: Document, o: AddOperationFormOptions): () 
     add.append(f);
   }
   const addAction = el("div", { class: "widget-field roofline-add-action" });
-  const addButton = el("button", { type: "button", class: "roofline-button", "aria-describedby": `${idBase}-op-add-message` }, "Add to chart");
+  const addButton = el(
+    "button",
+    { type: "button", class: "roofline-button", "aria-describedby": `${idBase}-op-add-message` },
+    "Add to chart",
+  );
   const addMessage = el("p", { class: "widget-message", id: `${idBase}-op-add-message`, role: "alert" });
   addAction.append(addButton, addMessage);
   add.append(addAction);

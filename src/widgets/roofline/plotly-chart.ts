@@ -8,7 +8,12 @@
  */
 import type { PlotlyConfig, PlotlyGraphDiv, PlotlyStatic } from "plotly.js-basic-dist-min";
 import type { RooflinePoint, RooflineView } from "../../figures/roofline.ts";
-import { POINT_COLOR_VARS, rooflineChartLabel, rooflinePlot, type RooflineTheme } from "../../figures/roofline-plotly.ts";
+import {
+  POINT_COLOR_VARS,
+  rooflineChartLabel,
+  rooflinePlot,
+  type RooflineTheme,
+} from "../../figures/roofline-plotly.ts";
 import { dom } from "../../figures/kit/dom.ts";
 import { lightPalette, type PaletteName } from "../../figures/kit/palette.ts";
 
@@ -32,7 +37,8 @@ function readTheme(el: HTMLElement): RooflineTheme {
   // Plotly needs resolved colours; the light palette stands in if the page's CSS is missing.
   const v = (name: PaletteName) => cs.getPropertyValue(`--c-${name}`).trim() || lightPalette[name];
   const palette: Record<string, string> = {};
-  for (const name of Object.values(POINT_COLOR_VARS)) palette[name] = cs.getPropertyValue(name).trim() || lightPalette.params;
+  for (const name of Object.values(POINT_COLOR_VARS))
+    palette[name] = cs.getPropertyValue(name).trim() || lightPalette.params;
   return {
     text: v("text"),
     muted: v("muted"),
@@ -84,7 +90,11 @@ export function rooflinePlotlyChart(o: RooflinePlotlyOptions): RooflinePlotlyCha
   const zoomIn = el("button", { type: "button", class: "roofline-button", "aria-disabled": "true" }, "Zoom in");
   const zoomOut = el("button", { type: "button", class: "roofline-button", "aria-disabled": "true" }, "Zoom out");
   const reset = el("button", { type: "button", class: "roofline-button", "aria-disabled": "true" }, "Reset view");
-  const pan = el("button", { type: "button", class: "roofline-button", "aria-pressed": "false", "aria-disabled": "true" }, "Drag to pan");
+  const pan = el(
+    "button",
+    { type: "button", class: "roofline-button", "aria-pressed": "false", "aria-disabled": "true" },
+    "Drag to pan",
+  );
   const hint = el("p", { class: "roofline-hint" }, "Loading the interactive chart…");
   toolbar.append(zoomIn, zoomOut, reset, pan, hint);
   figure.insertAdjacentElement("beforebegin", toolbar);
@@ -147,12 +157,20 @@ export function rooflinePlotlyChart(o: RooflinePlotlyOptions): RooflinePlotlyCha
     import("plotly.js-basic-dist-min")
       .then(async (mod) => {
         Plotly = mod.default;
-        const div = el("div", { class: "roofline-plot", role: "img", id: `${o.idBase}-plot` }) as unknown as PlotlyGraphDiv;
+        const div = el("div", {
+          class: "roofline-plot",
+          role: "img",
+          id: `${o.idBase}-plot`,
+        }) as unknown as PlotlyGraphDiv;
         figure.textContent = "";
         figure.append(div);
         plotDiv = div;
         const { view, points } = o.current();
-        const spec = rooflinePlot(view, points, readTheme(root), { widthPx: plotWidth(), coarsePointer: coarse, pan: panMode });
+        const spec = rooflinePlot(view, points, readTheme(root), {
+          widthPx: plotWidth(),
+          coarsePointer: coarse,
+          pan: panMode,
+        });
         spec.layout.width = plotWidth();
         spec.layout.autosize = false;
         drawnKey = o.dataKey();
@@ -167,7 +185,10 @@ export function rooflinePlotlyChart(o: RooflinePlotlyOptions): RooflinePlotlyCha
         root.dataset.chartMs = String(Math.round(win.performance.now() - started));
         // Follow the theme: the toggle sets data-theme on <html>; with no choice the system decides.
         const rethemed = () => o.redraw();
-        new MutationObserver(rethemed).observe(doc.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+        new MutationObserver(rethemed).observe(doc.documentElement, {
+          attributes: true,
+          attributeFilter: ["data-theme"],
+        });
         win.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", rethemed);
         let lastWidth = plotWidth();
         let frame = 0;
@@ -194,7 +215,9 @@ export function rooflinePlotlyChart(o: RooflinePlotlyOptions): RooflinePlotlyCha
   return {
     ready: () => Plotly !== undefined && plotDiv !== undefined,
     draw: (data) => {
-      queued = queued.then(() => drawPlotly(data)).catch((err: unknown) => console.warn("roofline: Plotly could not redraw", err));
+      queued = queued
+        .then(() => drawPlotly(data))
+        .catch((err: unknown) => console.warn("roofline: Plotly could not redraw", err));
     },
     load,
   };

@@ -136,7 +136,10 @@ export function parseNumber(text: string): ParsedNumber | undefined {
   s = s.replace(/^(~|≈|about\s|approximately\s|approx\.?\s)\s*/i, "");
   s = s.replace(/^=\s*/, "");
   s = s.replace(/\u2212/g, "-");
-  const m = /^([-+]?)(\d{1,3}(?:[,\s\u202f\u2009]\d{3})+|\d+)?(?:\.(\d+))?(?:\s*(?:e|E)([-+]?\d+)|\s*[x×*·]\s*10\s*\^\s*\(?([-+]?\d+)\)?)?/.exec(s);
+  const m =
+    /^([-+]?)(\d{1,3}(?:[,\s\u202f\u2009]\d{3})+|\d+)?(?:\.(\d+))?(?:\s*(?:e|E)([-+]?\d+)|\s*[x×*·]\s*10\s*\^\s*\(?([-+]?\d+)\)?)?/.exec(
+      s,
+    );
   if (!m || (m[2] === undefined && m[3] === undefined)) return undefined;
   const digits = `${m[1]}${(m[2] ?? "0").replace(/[,\s\u202f\u2009]/g, "")}.${m[3] ?? "0"}`;
   const exponent = Number(m[4] ?? m[5] ?? 0);
@@ -179,7 +182,10 @@ export function readAnswer(text: string, unit: string): { value: number } | { er
   if (typed === "") return { value };
   const scale = countWords[typed.toLowerCase()];
   if (scale !== undefined && unitOf(unit) === undefined) return { value: value * scale };
-  return { error: unit === "" ? `Type a plain number, without "${typed}".` : `Cannot read "${typed}": give the number in ${unit}.` };
+  return {
+    error:
+      unit === "" ? `Type a plain number, without "${typed}".` : `Cannot read "${typed}": give the number in ${unit}.`,
+  };
 }
 
 function relativeError(x: number, target: number): number {
@@ -210,9 +216,11 @@ export function judgeAnswer(text: string, spec: AnswerSpec): Judgement {
   const err = relativeError(value, spec.answer);
   if (err <= spec.tolerance) return { verdict: "correct", message: "Correct.", value };
   for (const hint of spec.hints ?? []) {
-    if (relativeError(value, hint.value) <= spec.tolerance) return { verdict: "wrong", message: `Not quite. ${hint.text}`, value };
+    if (relativeError(value, hint.value) <= spec.tolerance)
+      return { verdict: "wrong", message: `Not quite. ${hint.text}`, value };
   }
-  if (err <= closeFactor * spec.tolerance) return { verdict: "close", message: "Close: check your rounding or units.", value };
+  if (err <= closeFactor * spec.tolerance)
+    return { verdict: "close", message: "Close: check your rounding or units.", value };
   for (const [factor, what] of slips) {
     if (relativeError(value / factor, spec.answer) <= spec.tolerance) {
       return { verdict: "close", message: `Close: off by ${what}; check your units.`, value };

@@ -144,7 +144,8 @@ function setUpToc(): void {
   });
 
   const links = new Map<string, HTMLAnchorElement>();
-  for (const a of toc.querySelectorAll<HTMLAnchorElement>("a[href^='#']")) links.set(decodeURIComponent(a.hash.slice(1)), a);
+  for (const a of toc.querySelectorAll<HTMLAnchorElement>("a[href^='#']"))
+    links.set(decodeURIComponent(a.hash.slice(1)), a);
   const headings = Array.from(document.querySelectorAll<HTMLElement>(spySelector));
   if (headings.length === 0) return;
   let current: HTMLAnchorElement | undefined;
@@ -210,7 +211,8 @@ function previewContent(link: HTMLAnchorElement): DocumentFragment | undefined {
     return c;
   };
   if (link.classList.contains("cite") || link.closest(".footnote-ref")) {
-    for (const child of Array.from(target.childNodes)) frag.append(child.nodeType === 1 ? copy(child as Element) : child.cloneNode(true));
+    for (const child of Array.from(target.childNodes))
+      frag.append(child.nodeType === 1 ? copy(child as Element) : child.cloneNode(true));
   } else if (target.tagName === "FIGURE") {
     const caption = target.querySelector("figcaption");
     const img = target.querySelector("img, svg");
@@ -242,7 +244,10 @@ function showPreview(link: HTMLAnchorElement): void {
   const r = link.getBoundingClientRect();
   const width = Math.min(420, document.documentElement.clientWidth - 16);
   pop.style.width = `${width}px`;
-  const left = Math.max(8, Math.min(r.left + window.scrollX - 24, window.scrollX + document.documentElement.clientWidth - width - 8));
+  const left = Math.max(
+    8,
+    Math.min(r.left + window.scrollX - 24, window.scrollX + document.documentElement.clientWidth - width - 8),
+  );
   pop.style.left = `${left}px`;
   const below = r.bottom + window.scrollY + 8;
   pop.style.top = `${below}px`;
@@ -292,7 +297,12 @@ function setUpPreviews(): void {
       else showPreview(link);
       return;
     }
-    if (popover && !popover.hidden && !popover.contains(e.target as Node) && !(e.target as Element).closest?.(previewSelector)) {
+    if (
+      popover &&
+      !popover.hidden &&
+      !popover.contains(e.target as Node) &&
+      !(e.target as Element).closest?.(previewSelector)
+    ) {
       hidePreview();
     }
   });

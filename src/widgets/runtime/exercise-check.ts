@@ -29,7 +29,10 @@ interface ProgressStore {
 export function loadProgress(): ProgressStore {
   try {
     const raw = JSON.parse(localStorage.getItem(storageKey) ?? "{}") as Partial<ProgressStore>;
-    return { solved: raw.solved && typeof raw.solved === "object" ? raw.solved : {}, totals: raw.totals && typeof raw.totals === "object" ? raw.totals : {} };
+    return {
+      solved: raw.solved && typeof raw.solved === "object" ? raw.solved : {},
+      totals: raw.totals && typeof raw.totals === "object" ? raw.totals : {},
+    };
   } catch {
     return { solved: {}, totals: {} };
   }
@@ -105,7 +108,8 @@ function updateCounts(store: ProgressStore): void {
     if (!box?.classList.contains("exercise-progress")) {
       box = document.createElement("p");
       box.className = "exercise-progress";
-      box.innerHTML = '<span class="exercise-progress-count"></span> <button type="button" class="exercise-progress-reset">Reset</button>';
+      box.innerHTML =
+        '<span class="exercise-progress-count"></span> <button type="button" class="exercise-progress-reset">Reset</button>';
       box.querySelector("button")!.addEventListener("click", () => resetChapter(chapter));
       heading.after(box);
     }
@@ -130,7 +134,10 @@ function updateCounts(store: ProgressStore): void {
   for (const form of document.querySelectorAll<HTMLFormElement>("form.exercise-check")) {
     const id = form.closest("section.exercise")?.id;
     const link = id ? document.querySelector(`.toc-nav a[href="#${CSS.escape(id)}"]`) : null;
-    link?.classList.toggle("toc-solved", form.dataset.state === "correct" && Boolean(store.solved[form.dataset.exerciseKey ?? ""]));
+    link?.classList.toggle(
+      "toc-solved",
+      form.dataset.state === "correct" && Boolean(store.solved[form.dataset.exerciseKey ?? ""]),
+    );
   }
   // The book's contents list (home page): "2 of 5 solved" for chapters with progress.
   for (const item of document.querySelectorAll<HTMLElement>(".book-toc-item")) {
@@ -180,7 +187,8 @@ export function setUpExerciseChecks(): void {
     const saved = store.solved[key];
     if (saved && saved.length === inputs.length) {
       inputs.forEach((input, i) => (input.value = saved[i] ?? ""));
-      if (check(form) === "correct") form.querySelector<HTMLElement>("[role=status]")!.textContent = "Solved: your answer was correct.";
+      if (check(form) === "correct")
+        form.querySelector<HTMLElement>("[role=status]")!.textContent = "Solved: your answer was correct.";
     }
     form.addEventListener("submit", (e) => {
       e.preventDefault();

@@ -32,7 +32,10 @@ interface ReadingStore {
 function load(): ReadingStore {
   try {
     const raw = JSON.parse(localStorage.getItem(storageKey) ?? "{}") as Partial<ReadingStore>;
-    return { chapters: raw.chapters && typeof raw.chapters === "object" ? raw.chapters : {}, last: typeof raw.last === "string" ? raw.last : undefined };
+    return {
+      chapters: raw.chapters && typeof raw.chapters === "object" ? raw.chapters : {},
+      last: typeof raw.last === "string" ? raw.last : undefined,
+    };
   } catch {
     return { chapters: {} };
   }
@@ -67,7 +70,10 @@ export function currentHeading(headings: HTMLElement[]): HTMLElement | undefined
     // A jump to a late section ends at the bottom too: keep the section jumped to.
     const target = location.hash ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
     const top = target?.getBoundingClientRect().top ?? -1;
-    active = target && headings.includes(target) && top >= 0 && top < window.innerHeight ? target : headings[headings.length - 1];
+    active =
+      target && headings.includes(target) && top >= 0 && top < window.innerHeight
+        ? target
+        : headings[headings.length - 1];
   }
   return active;
 }
@@ -165,7 +171,10 @@ function setUpContents(): void {
     link.append(mark);
   }
   const last = store.last ? store.chapters[store.last] : undefined;
-  const lastItem = items.find((i) => slugOf(new URL(i.querySelector<HTMLAnchorElement>("a[href]")?.href ?? location.href).pathname) === store.last);
+  const lastItem = items.find(
+    (i) =>
+      slugOf(new URL(i.querySelector<HTMLAnchorElement>("a[href]")?.href ?? location.href).pathname) === store.last,
+  );
   if (last?.section && lastItem) {
     const href = new URL(lastItem.querySelector<HTMLAnchorElement>("a[href]")!.href);
     href.hash = last.section;
