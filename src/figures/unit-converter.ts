@@ -9,7 +9,7 @@
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
 import { looksNumeric, readNumber } from "./kit/field.ts";
-import { formatInteger, formatNumber } from "./kit/format.ts";
+import { formatInteger, formatNumber, superscript } from "./kit/format.ts";
 
 export const byteUnits = ["bytes", "GB", "GiB", "TB", "TiB"] as const;
 export type ByteUnit = (typeof byteUnits)[number];
@@ -57,28 +57,6 @@ export function parseAmount(text: string, unit: ByteUnit): AmountResult {
     return { ok: false, message: `Enter at most ${formatAmount(limit)} ${unit} (10³⁰ bytes).` };
   }
   return { ok: true, value };
-}
-
-const superscripts: Record<string, string> = {
-  "-": "⁻",
-  "0": "⁰",
-  "1": "¹",
-  "2": "²",
-  "3": "³",
-  "4": "⁴",
-  "5": "⁵",
-  "6": "⁶",
-  "7": "⁷",
-  "8": "⁸",
-  "9": "⁹",
-};
-
-/** 24 → "²⁴", -7 → "⁻⁷". */
-function superscript(n: number): string {
-  return String(n)
-    .split("")
-    .map((c) => superscripts[c] ?? c)
-    .join("");
 }
 
 /** Up to 6 significant digits with thousands separators; "1.5 × 10²⁴" beyond 10^15 or below 10^-6. */

@@ -31,6 +31,14 @@ import type { GpuSpec } from "../data/gpus.ts";
 import { findInterconnect } from "../data/interconnects.ts";
 import { balancedStageLayers, gpuGeneration, KERNEL_EFFICIENCY, stepTime, type StepResult } from "./step.ts";
 
+/**
+ * The share of a GPU's memory that the book plans the counted tensors (weights, gradients, optimizer
+ * states, activations) to fill: chapter 2's rule of thumb, which leaves the rest for the CUDA context,
+ * NCCL buffers, allocator fragmentation and temporaries. Used by the configuration search, the memory
+ * explorer's verdict and chapter 2's exercise.
+ */
+export const PLANNING_MEMORY_FRACTION = 0.9;
+
 /** What the search leaves out and why, for the configuration finder to print. */
 export const CONFIG_SEARCH_EXCLUSIONS =
   "Ruled out: layouts whose degrees do not divide the heads, sequence or layers; batches that do not split into at least p microbatches per replica; configurations whose peak stage needs more than the usable memory. ZeRO-2 and ZeRO-3 are combined with pipeline parallelism: DeepSpeed's pipeline engine refuses that pairing, but Megatron-LM and PyTorch FSDP allow it (Llama 3 trained with FSDP and 16 pipeline stages).";
@@ -52,7 +60,7 @@ export interface ConfigSearchInput {
   interNodeBytesPerSecond?: number;
   /** Kernel efficiency, the fraction of the dense bf16 peak the kernels reach (default: the GPU generation's constant, KERNEL_EFFICIENCY). */
   computeEfficiency?: number;
-  /** Fraction of HBM a configuration may use (default 0.9; the rest is for the framework, NCCL buffers, fragmentation). */
+  /** Fraction of HBM a configuration may use (default PLANNING_MEMORY_FRACTION). */
   usableMemoryFraction?: number;
   /** Micro-batch sizes tried (default 1, 2, 4, 8). */
   microBatchSizes?: number[];
@@ -152,7 +160,7 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
     input.computeEfficiency ?? KERNEL_EFFICIENCY[gpuGeneration(input.gpu.id)],
     "computeEfficiency",
   );
-  const usable = requireFraction(input.usableMemoryFraction ?? 0.9, "usableMemoryFraction");
+  const usable = requireFraction(input.usableMemoryFraction ?? PLANNING_MEMORY_FRACTION, "usableMemoryFraction");
   const microBatchSizes = (input.microBatchSizes ?? [1, 2, 4, 8]).map((b) =>
     requirePositiveInteger(b, "microBatchSizes"),
   );

@@ -17,6 +17,7 @@
 import { allReduceSeconds, bucketCount, dataParallelTimeline } from "./dp-overlap.ts";
 import { modelFlopsPerToken } from "./compute.ts";
 import { KERNEL_EFFICIENCY } from "./step.ts";
+import { PLANNING_MEMORY_FRACTION } from "./config-search.ts";
 import { d0, d1, d2, d3, gpu, interconnect, params, preset, v } from "./values/put.ts";
 import { prefaceValues } from "./values/preface.ts";
 import { introductionValues } from "./values/introduction.ts";
@@ -108,7 +109,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch2.secondStepPeakGB", v(7.4 + 9.9 + 7.1 * 10, "GB", d1));
   put("ch2.steadyMicroBatch", v(Math.floor((80 - 7.4 - 9.9) / 7.1), "", d0));
   put("ch2.firstStepMicroBatch", v(Math.floor((80 - 7.4) / 7.1), "", d0));
-  put("ch2.marginMicroBatch", v(Math.floor((0.9 * 80 - 7.4 - 9.9) / 7.1), "", d0));
+  put("ch2.marginMicroBatch", v(Math.floor((PLANNING_MEMORY_FRACTION * 80 - 7.4 - 9.9) / 7.1), "", d0));
   put("ch2.mfu", v(50 * (6 / 8), "%", d1));
   put("ch2.mfuInverted", v(50 * (8 / 6), "%", d1));
 

@@ -123,3 +123,25 @@ export function formatSeconds(seconds: number, digits: Digits = { significant: 3
   if (a !== 0 && a < 1) return `${formatNumber(seconds * 1e3, digits)} ms`;
   return `${formatNumber(seconds, digits)} s`;
 }
+
+const superscriptChars: Readonly<Record<string, string>> = {
+  "-": "⁻",
+  "0": "⁰",
+  "1": "¹",
+  "2": "²",
+  "3": "³",
+  "4": "⁴",
+  "5": "⁵",
+  "6": "⁶",
+  "7": "⁷",
+  "8": "⁸",
+  "9": "⁹",
+};
+
+/** An integer exponent in superscript digits: 24 → "²⁴", -7 → "⁻⁷" (for "10²⁴", "2⁻¹³"). */
+export function superscript(n: number): string {
+  return String(n)
+    .split("")
+    .map((c) => superscriptChars[c] ?? c)
+    .join("");
+}

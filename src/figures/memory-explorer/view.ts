@@ -10,6 +10,7 @@
  */
 import {
   ModelInputError,
+  PLANNING_MEMORY_FRACTION,
   bytesPerParameter,
   countParameters,
   findGpu,
@@ -213,7 +214,7 @@ export function gpuShortName(name: string): string {
   return name.replace(/^NVIDIA\s+/, "").replace(/\s+\d+GB$/, "");
 }
 
-/** Fit verdict of `bytes` on `gpu` (90% is chapter 2's planning limit for countable tensors). */
+/** Fit verdict of `bytes` on `gpu`: above PLANNING_MEMORY_FRACTION of its memory is "tight" (chapter 2's rule). */
 export function verdictOf(bytes: number, gpu: GpuSpec): Verdict {
   const fraction = bytes / gpu.hbmBytes;
   const cap = formatBytes(gpu.hbmBytes);
@@ -224,7 +225,7 @@ export function verdictOf(bytes: number, gpu: GpuSpec): Verdict {
       text: `Out of memory: ${formatBytes(bytes)} needed, the ${gpuShortName(gpu.name)} has ${cap}.`,
     };
   }
-  if (fraction > 0.9) {
+  if (fraction > PLANNING_MEMORY_FRACTION) {
     return {
       kind: "tight",
       fraction,

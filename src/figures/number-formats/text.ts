@@ -4,28 +4,7 @@
  * ("2⁻¹³", "10⁴⁰"), and relative errors as percentages. These keep more digits than the kit's
  * formatters (src/figures/kit/format.ts) because the widget is about the last digits a format keeps.
  */
-
-const superscriptDigits: Record<string, string> = {
-  "-": "⁻",
-  "0": "⁰",
-  "1": "¹",
-  "2": "²",
-  "3": "³",
-  "4": "⁴",
-  "5": "⁵",
-  "6": "⁶",
-  "7": "⁷",
-  "8": "⁸",
-  "9": "⁹",
-};
-
-/** -13 → "⁻¹³". */
-function superscript(exponent: number): string {
-  return String(exponent)
-    .split("")
-    .map((c) => superscriptDigits[c] ?? c)
-    .join("");
-}
+import { superscript } from "../kit/format.ts";
 
 /** "2⁻¹³" for 2^-13. */
 export function powerOfTwoLabel(exponent: number): string {
