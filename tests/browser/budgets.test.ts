@@ -20,7 +20,7 @@ const budgetBytes = 150_000;
  */
 const pageBudgetBytes: Readonly<Record<string, number>> = { "/book/": 650_000 };
 const viewport = { width: 1280, height: 900 };
-/** The lazy loader's IntersectionObserver rootMargin (src/widgets/runtime/book.ts). */
+/** The lazy loader's IntersectionObserver rootMargin (src/widgets/runtime/widget-loader.ts). */
 const loaderMarginPx = 600;
 
 const site = useSiteAndBrowser();
