@@ -55,6 +55,22 @@ function withTitle<E extends SVGElement>(e: E, title: string): E {
   return e;
 }
 
+/** The dashed line at the GPU's capacity (`cy`), across the plot area between the margins `m`. */
+function drawCapacityLine(svg: SVGSVGElement, m: { l: number; r: number }, cy: number): void {
+  svg.append(
+    dom(svg.ownerDocument).svg("line", {
+      class: "mx-capacity",
+      x1: m.l,
+      x2: W - m.r,
+      y1: cy,
+      y2: cy,
+      stroke: "currentColor",
+      "stroke-width": 1.6,
+      "stroke-dasharray": "6 4",
+    }),
+  );
+}
+
 /** "80 GB"-style tick labels. */
 function gbTick(bytes: number): string {
   const gb = bytes / 1e9;
@@ -186,18 +202,7 @@ export function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
   );
 
   const cy = y(gpu.hbmBytes);
-  svg.append(
-    b("line", {
-      class: "mx-capacity",
-      x1: m.l,
-      x2: W - m.r,
-      y1: cy,
-      y2: cy,
-      stroke: "currentColor",
-      "stroke-width": 1.6,
-      "stroke-dasharray": "6 4",
-    }),
-  );
+  drawCapacityLine(svg, m, cy);
   svg.append(
     b(
       "text",
@@ -302,18 +307,7 @@ export function drawMemoryCurve(host: Element, view: MemoryView, curve: CurvePoi
   );
 
   const cy = y(view.gpu.hbmBytes);
-  svg.append(
-    b("line", {
-      class: "mx-capacity",
-      x1: m.l,
-      x2: W - m.r,
-      y1: cy,
-      y2: cy,
-      stroke: "currentColor",
-      "stroke-width": 1.6,
-      "stroke-dasharray": "6 4",
-    }),
-  );
+  drawCapacityLine(svg, m, cy);
   svg.append(
     b(
       "text",

@@ -9,6 +9,7 @@
 import { dom } from "./kit/dom.ts";
 import { scaleBand, scaleLinear } from "d3-scale";
 import {
+  MOE_ROUTING_EXAMPLE,
   simulateMoeRouting,
   validateMoeRoutingInput,
   type MoeRoutingInput,
@@ -22,15 +23,7 @@ import { formatNumber, formatPercent } from "./kit/format.ts";
 export type MoeRoutingSettings = MoeRoutingInput;
 
 /** Default state, used when a chapter gives no settings. */
-export const moeRoutingDefaults: MoeRoutingSettings = {
-  tokens: 512,
-  experts: 16,
-  gpus: 4,
-  topK: 2,
-  capacityFactor: 1.25,
-  skew: 0.5,
-  seed: 7,
-};
+export const moeRoutingDefaults: MoeRoutingSettings = { ...MOE_ROUTING_EXAMPLE };
 
 /** Allowed values for the select controls (and checked when settings are parsed). */
 export const moeExpertChoices = [8, 16, 32, 64] as const;

@@ -190,24 +190,17 @@ export function communicationPerStep(config: unknown, setup: TrainingSetup = {})
         source: "rajbhandari2020zero §7.2",
       });
       if (s.zeroStage === 3) {
-        push({
-          kind: "zero",
-          name: `${g.label}parameter all-gather (forward)`,
-          collective: "all-gather",
-          messageBytes: g.count * valueBytes,
-          callsPerStep: m,
-          ranks: g.ranks,
-          source: "rajbhandari2020zero §7.2.2",
-        });
-        push({
-          kind: "zero",
-          name: `${g.label}parameter all-gather (backward)`,
-          collective: "all-gather",
-          messageBytes: g.count * valueBytes,
-          callsPerStep: m,
-          ranks: g.ranks,
-          source: "rajbhandari2020zero §7.2.2",
-        });
+        for (const pass of ["forward", "backward"]) {
+          push({
+            kind: "zero",
+            name: `${g.label}parameter all-gather (${pass})`,
+            collective: "all-gather",
+            messageBytes: g.count * valueBytes,
+            callsPerStep: m,
+            ranks: g.ranks,
+            source: "rajbhandari2020zero §7.2.2",
+          });
+        }
       } else {
         push({
           kind: "zero",

@@ -40,6 +40,21 @@ export interface MoeRoutingInput {
   seed: number;
 }
 
+/**
+ * Chapter 7's routing example: 512 tokens, 16 experts on 4 GPUs, top-2, capacity factor 1.25,
+ * skew 0.5, seed 7. It is the moe-routing widget's default state, and the chapter's numbers about
+ * the widget are computed from it (src/model/values/expert-parallelism.ts).
+ */
+export const MOE_ROUTING_EXAMPLE: Readonly<MoeRoutingInput> = {
+  tokens: 512,
+  experts: 16,
+  gpus: 4,
+  topK: 2,
+  capacityFactor: 1.25,
+  skew: 0.5,
+  seed: 7,
+};
+
 /** One (token, expert) pair chosen by the router. */
 export interface MoeAssignment {
   token: number;

@@ -5,7 +5,13 @@
  */
 import { parseModelConfig } from "../architecture.ts";
 import { bytesPerParameter } from "../memory.ts";
-import { expertCapacity, expertDispatchBytes, simulateMoeRouting, switchBalanceLoss } from "../moe-routing.ts";
+import {
+  MOE_ROUTING_EXAMPLE,
+  expertCapacity,
+  expertDispatchBytes,
+  simulateMoeRouting,
+  switchBalanceLoss,
+} from "../moe-routing.ts";
 import { countParameters, layerParameters } from "../parameters.ts";
 import { d0, d1, d2, d3, gpu, interconnect, preset, v, type PutValue } from "./put.ts";
 
@@ -54,15 +60,7 @@ export function expertParallelismValues(put: PutValue): void {
 
   // The moe-routing widget's default state (the settings of its block in the chapter; the chapter
   // test checks they are the widget's defaults).
-  const r = simulateMoeRouting({
-    tokens: 512,
-    experts: 16,
-    gpus: 4,
-    topK: 2,
-    capacityFactor: 1.25,
-    skew: 0.5,
-    seed: 7,
-  });
+  const r = simulateMoeRouting(MOE_ROUTING_EXAMPLE);
   const capacity = r.capacityPerExpert ?? 0;
   put("ch7.widgetCapacity", v(capacity, "slots", d0));
   put("ch7.widgetDropped", v(r.droppedAssignments, "assignments", d0));
