@@ -22,7 +22,7 @@ import { controlValuesOf, readMemoryControls, type MemoryControlValues } from ".
 import { copyLink, readUrlParam, shareLink, urlWriter } from "./runtime/url-state.ts";
 import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
 import { clearWidget, dom } from "../figures/kit/dom.ts";
-import { setStale } from "../figures/kit/field.ts";
+import { setStale, showControlProblems } from "../figures/kit/field.ts";
 import { formatNumber } from "../figures/kit/format.ts";
 import { expand, labels, memoryForm } from "./memory-explorer/controls.ts";
 
@@ -123,30 +123,16 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
   const update = () => {
     syncVisibility();
     const result = readMemoryControls(readValues());
-    for (const name of memoryControls) {
-      controls[name].removeAttribute("aria-invalid");
-      messages[name].textContent = "";
-    }
     textarea.removeAttribute("aria-invalid");
+    // A bad custom config is marked on the textarea, not on the model menu.
+    const targetOf = (control: MemoryControl) =>
+      control === "preset" && controls.preset.value === "custom" ? textarea : controls[control];
+    const problems = result.ok ? [] : result.problems;
+    showControlProblems({ controls, messages, fields: fieldOf, hidden }, memoryControls, problems, targetOf);
     if (!result.ok) {
-      for (const problem of result.problems) {
-        const target =
-          problem.control === "preset" && controls.preset.value === "custom" ? textarea : controls[problem.control];
-        target.setAttribute("aria-invalid", "true");
-        const msg = messages[problem.control];
-        msg.textContent = msg.textContent ? `${msg.textContent} ${problem.message}` : problem.message;
-        // A problem in a hidden control would be invisible: show it on the first visible field.
-        if (fieldOf[problem.control].hidden && !hidden.has(problem.control)) fieldOf[problem.control].hidden = false;
-      }
       // Keep the last valid drawing, dimmed, and say which values it shows.
-      if (last)
-        setStale(
-          out,
-          staleNote(
-            last.state,
-            result.problems.map((p) => p.control),
-          ),
-        );
+      const bad = result.problems.map((p) => p.control);
+      if (last) setStale(out, staleNote(last.state, bad));
       return;
     }
     setStale(out, undefined);

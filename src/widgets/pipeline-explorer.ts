@@ -28,7 +28,7 @@ import {
 import { copyLink, readUrlParam, shareLink, urlWriter } from "./runtime/url-state.ts";
 import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
 import { clearWidget, dom } from "../figures/kit/dom.ts";
-import { setStale } from "../figures/kit/field.ts";
+import { setStale, showControlProblems } from "../figures/kit/field.ts";
 import { formatNumber } from "../figures/kit/format.ts";
 
 const labels: Record<PipelineControl, string> = {
@@ -234,27 +234,11 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     // keeps its value, which the backward box includes (the readout states both).
     fields.weightGrad.hidden = hidden.has("weightGrad") || !splitSchedules.includes(values.schedule);
     const result = readPipelineControls(values);
-    for (const name of pipelineControls) {
-      controls[name].removeAttribute("aria-invalid");
-      messages[name].textContent = "";
-    }
-    for (const problem of result.problems) {
-      controls[problem.control].setAttribute("aria-invalid", "true");
-      const msg = messages[problem.control];
-      msg.textContent = msg.textContent ? `${msg.textContent} ${problem.message}` : problem.message;
-      // A problem in a field the schedule hides would be invisible: show the field.
-      if (fields[problem.control].hidden && !hidden.has(problem.control)) fields[problem.control].hidden = false;
-    }
+    showControlProblems({ controls, messages, fields, hidden }, pipelineControls, result.problems);
     if (!result.ok) {
       // Keep the last valid timeline, dimmed, and say which values it shows.
-      if (last)
-        setStale(
-          out,
-          staleNote(
-            last.state,
-            result.problems.map((p) => p.control),
-          ),
-        );
+      const bad = result.problems.map((p) => p.control);
+      if (last) setStale(out, staleNote(last.state, bad));
       return;
     }
     setStale(out, undefined);

@@ -167,6 +167,40 @@ export function setFieldProblem(input: Element, message: string | undefined): vo
   }
 }
 
+/** The explorers' form: each control, its message element and its field (label and control). */
+export interface ControlForm<K extends string> {
+  controls: Record<K, Element>;
+  messages: Record<K, Element>;
+  fields: Record<K, HTMLElement>;
+  /** Controls the chapter hid (its `hide` list): they stay hidden even with a problem. */
+  hidden: ReadonlySet<K>;
+}
+
+/**
+ * Shows the explorers' control problems: clears every control's mark and message, then marks
+ * each problem's control (`aria-invalid`, or the element `targetOf` picks) and appends its
+ * message. A problem in a field hidden by the current choices (not by the chapter) would be
+ * invisible, so that field is shown.
+ */
+export function showControlProblems<K extends string>(
+  form: ControlForm<K>,
+  names: readonly K[],
+  problems: readonly { control: K; message: string }[],
+  targetOf: (control: K) => Element = (control) => form.controls[control],
+): void {
+  for (const name of names) {
+    form.controls[name].removeAttribute("aria-invalid");
+    form.messages[name].textContent = "";
+  }
+  for (const problem of problems) {
+    targetOf(problem.control).setAttribute("aria-invalid", "true");
+    const msg = form.messages[problem.control];
+    msg.textContent = msg.textContent ? `${msg.textContent} ${problem.message}` : problem.message;
+    if (form.fields[problem.control].hidden && !form.hidden.has(problem.control))
+      form.fields[problem.control].hidden = false;
+  }
+}
+
 /**
  * Marks a widget's output as stale while a field is invalid: dimmed, with a note saying which
  * value it still shows ("Showing s = 4,096 until the field is fixed."); `note` undefined clears it.
