@@ -14,7 +14,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
-import { readNumber } from "./kit/field.ts";
+import { checkNumberField } from "./kit/field.ts";
 import { drawDpTimelines, exposedEstimateSeconds, formatDuration } from "./dp-timelines.ts";
 import { formatBytes } from "./kit/format.ts";
 
@@ -193,15 +193,9 @@ export function validateDpOverlapControls(
   for (const { key } of dpOverlapControls) {
     const text = raw[key];
     if (text === undefined) continue;
-    const value = readNumber(text);
-    const problem =
-      value === null
-        ? text.trim() === ""
-          ? "Enter a number."
-          : `"${text.trim()}" is not a number.`
-        : dpOverlapSettingProblem(key, value);
-    if (problem) errors[key] = problem;
-    else next[key] = value as number;
+    const read = checkNumberField(text, (value) => dpOverlapSettingProblem(key, value));
+    if (read.ok) next[key] = read.value;
+    else errors[key] = read.message;
   }
   if (Object.keys(errors).length === 0) {
     try {

@@ -55,6 +55,13 @@ const count = (key: string, label: string, initial: number): CustomOpField => ({
   max: ROOFLINE_MAX_TOKENS,
 });
 
+/** The fields of both attention kinds (fused, and with the scores in HBM). */
+const attentionFields: readonly [CustomOpField, CustomOpField, CustomOpField] = [
+  count("heads", "heads", 32),
+  count("seq", "sequence length N", 8192),
+  count("headDim", "head dimension d", 128),
+];
+
 export const CUSTOM_OP_KINDS: readonly CustomOpKindInfo[] = [
   {
     kind: "matmul",
@@ -77,20 +84,12 @@ export const CUSTOM_OP_KINDS: readonly CustomOpKindInfo[] = [
   {
     kind: "attn-fused",
     name: "attention, fused",
-    fields: [
-      count("heads", "heads", 32),
-      count("seq", "sequence length N", 8192),
-      count("headDim", "head dimension d", 128),
-    ],
+    fields: attentionFields,
   },
   {
     kind: "attn-std",
     name: "attention, scores in HBM",
-    fields: [
-      count("heads", "heads", 32),
-      count("seq", "sequence length N", 8192),
-      count("headDim", "head dimension d", 128),
-    ],
+    fields: attentionFields,
   },
 ];
 

@@ -14,7 +14,7 @@ import {
   type ConfigFinderSettings,
 } from "../figures/config-finder.ts";
 import { ModelInputError } from "../model/index.ts";
-import { readNumber, setFieldProblem } from "../figures/kit/field.ts";
+import { checkNumberField, setFieldProblem } from "../figures/kit/field.ts";
 
 type NumericKey = keyof typeof configFinderBounds;
 
@@ -54,16 +54,10 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
     let ok = true;
     for (const [key, input] of inputs) {
       const text = input.value;
-      const value = readNumber(text);
-      const problem =
-        value === null
-          ? text.trim() === ""
-            ? "Enter a number."
-            : `"${text.trim()}" is not a number.`
-          : configFinderProblem(key, value);
-      setFieldProblem(input, problem);
-      if (problem) ok = false;
-      else next[key] = value as number;
+      const read = checkNumberField(text, (value) => configFinderProblem(key, value));
+      setFieldProblem(input, read.ok ? undefined : read.message);
+      if (read.ok) next[key] = read.value;
+      else ok = false;
     }
     if (!ok) return;
     try {

@@ -90,6 +90,22 @@ export function parseNumberField(text: string, rule: NumberRule = {}): FieldResu
   return outside ? { ok: false, message: ruleText(rule) } : { ok: true, value };
 }
 
+/**
+ * Reads a field whose limits a model check gives (`problemOf` returns the message for a value it
+ * refuses): the value, or "Enter a number.", "\"x\" is not a number." or the check's message.
+ */
+export function checkNumberField(
+  text: string,
+  problemOf: (value: number) => string | null | undefined,
+): FieldResult<number> {
+  const value = readNumber(text);
+  if (value === null) {
+    return { ok: false, message: text.trim() === "" ? "Enter a number." : `"${text.trim()}" is not a number.` };
+  }
+  const problem = problemOf(value);
+  return problem ? { ok: false, message: problem } : { ok: true, value };
+}
+
 /** Like parseNumberField, but an empty field is accepted as null. */
 export function parseOptionalNumberField(text: string, rule: NumberRule = {}): FieldResult<number | null> {
   return text.trim() === "" ? { ok: true, value: null } : parseNumberField(text, rule);
