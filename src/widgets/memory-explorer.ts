@@ -19,7 +19,7 @@ import {
 import { memoryCurve, summarizeMemory, type CurveAxis, type MemoryView } from "../figures/memory-explorer/view.ts";
 import { decodeMemoryState, encodeMemoryState } from "../figures/memory-explorer/url.ts";
 import { controlValuesOf, readMemoryControls, type MemoryControlValues } from "../figures/memory-explorer/controls.ts";
-import { copyLink, readUrlParam, shareLink, urlWriter } from "./runtime/url-state.ts";
+import { copyLink, linkActions, readUrlParam, shareLink, urlWriter } from "./runtime/url-state.ts";
 import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
 import { clearWidget, dom } from "../figures/kit/dom.ts";
 import { setStale, showControlProblems } from "../figures/kit/field.ts";
@@ -65,16 +65,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     el("option", { value: "microBatch" }, "micro-batch size"),
   );
   const axisLabel = el("label", { for: axisSelect.id, class: "explorer-status" }, "Curve against ");
-  const copy = el("button", { type: "button", class: "explorer-button" }, "Copy link");
-  const reset = el("button", { type: "button", class: "explorer-button" }, "Reset");
-  const status = el("p", { class: "explorer-status", role: "status" }, linkMessage);
-  const linkBox = el("input", {
-    type: "text",
-    class: "explorer-link",
-    readonly: "",
-    "aria-label": "Link to these settings",
-  });
-  linkBox.hidden = true;
+  const { copy, reset, status, linkBox } = linkActions(doc, linkMessage);
   actions.append(axisLabel, axisSelect, copy, reset, status, linkBox);
 
   const out = el("div", { class: "mx-output" });

@@ -25,7 +25,7 @@ import {
   type PipelineExplorerState,
   type PipelineView,
 } from "../figures/pipeline-explorer-state.ts";
-import { copyLink, readUrlParam, shareLink, urlWriter } from "./runtime/url-state.ts";
+import { copyLink, linkActions, readUrlParam, shareLink, urlWriter } from "./runtime/url-state.ts";
 import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
 import { clearWidget, dom } from "../figures/kit/dom.ts";
 import { setStale, showControlProblems } from "../figures/kit/field.ts";
@@ -167,16 +167,7 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
   step.append(back, fwd, play, all, slider, stepStatus, motionHint);
 
   const actions = el("div", { class: "explorer-actions" });
-  const copy = el("button", { type: "button", class: "explorer-button" }, "Copy link");
-  const reset = el("button", { type: "button", class: "explorer-button" }, "Reset");
-  const status = el("p", { class: "explorer-status", role: "status" }, linkMessage);
-  const linkBox = el("input", {
-    type: "text",
-    class: "explorer-link",
-    readonly: "",
-    "aria-label": "Link to these settings",
-  });
-  linkBox.hidden = true;
+  const { copy, reset, status, linkBox } = linkActions(doc, linkMessage);
   actions.append(copy, reset, status, linkBox);
 
   const out = el("div", { class: "px-output" });

@@ -2,8 +2,10 @@
  * Widget settings in the page URL, one query parameter per widget instance (named after the
  * widget's element id, e.g. `?widget-memory-explorer-1=dp:8,zero:3`), so two widgets on one page
  * never collide and a link restores both. The widget encodes and validates its own value; this
- * module only reads, writes (history.replaceState, throttled) and copies links.
+ * module only reads, writes (history.replaceState, throttled) and copies links, and builds the
+ * explorers' link controls.
  */
+import { dom } from "../../figures/kit/dom.ts";
 
 /** The raw value of this widget's parameter in the current URL, or null. */
 export function readUrlParam(win: Window, id: string): string | null {
@@ -62,4 +64,30 @@ export async function copyLink(win: Window, text: string, fallback: HTMLInputEle
     fallback.select();
     return "Copy the selected link.";
   }
+}
+
+/** The explorers' link controls: "Copy link", "Reset", a status line and the hidden fallback box. */
+export interface LinkActions {
+  copy: HTMLButtonElement;
+  reset: HTMLButtonElement;
+  status: HTMLParagraphElement;
+  linkBox: HTMLInputElement;
+}
+
+/** Builds the link controls; `message` is the status line's first text (why a link was refused). */
+export function linkActions(doc: Document, message: string): LinkActions {
+  const { el } = dom(doc);
+  const linkBox = el("input", {
+    type: "text",
+    class: "explorer-link",
+    readonly: "",
+    "aria-label": "Link to these settings",
+  });
+  linkBox.hidden = true;
+  return {
+    copy: el("button", { type: "button", class: "explorer-button" }, "Copy link"),
+    reset: el("button", { type: "button", class: "explorer-button" }, "Reset"),
+    status: el("p", { class: "explorer-status", role: "status" }, message),
+    linkBox,
+  };
 }
