@@ -20,7 +20,7 @@ import {
   type StepCollective,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
-import { dom, SVG_NS, type Attrs } from "./kit/dom.ts";
+import { dom, figureSvg, type Attrs } from "./kit/dom.ts";
 import { formatInteger, formatNumber } from "./kit/format.ts";
 
 export interface CollectivesSettings {
@@ -227,21 +227,14 @@ export function renderCollectivesGrid(container: Element, s: CollectivesSettings
   const height = top + n * rowH + 10;
   const { svg: mk } = dom(doc);
   container.textContent = "";
-  const svg = mk("svg", {
-    xmlns: SVG_NS,
-    viewBox: `0 0 ${width} ${height}`,
+  const svg = figureSvg(doc, {
     width,
     height,
-    role: "img",
-    class: "coll-svg",
-    "aria-labelledby": `${svgId}-title`,
+    idPrefix: svgId,
+    title: `${collectiveLabels[s.collective]} on ${n} GPUs, ${s.step === 0 ? "before the first step" : `after step ${s.step} of ${schedule.steps.length}`}`,
+    attrs: { width, height, class: "coll-svg" },
   });
   svg.append(
-    mk(
-      "title",
-      { id: `${svgId}-title` },
-      `${collectiveLabels[s.collective]} on ${n} GPUs, ${s.step === 0 ? "before the first step" : `after step ${s.step} of ${schedule.steps.length}`}`,
-    ),
     mk(
       "style",
       {},

@@ -21,7 +21,7 @@ import {
   type ZeroStage,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
-import { dom, SVG_NS } from "./kit/dom.ts";
+import { dom, figureSvg } from "./kit/dom.ts";
 import { formatInteger, formatNumber, formatSeconds } from "./kit/format.ts";
 
 export interface OverlapCalculatorSettings {
@@ -211,21 +211,14 @@ export function renderOverlapChart(container: Element, ratios: OverlapRatios, sv
   const height = Math.max(40, active.length * rowH + 10);
   const { svg: mk } = dom(doc);
   container.textContent = "";
-  const svg = mk("svg", {
-    xmlns: SVG_NS,
-    viewBox: `0 0 ${width} ${height}`,
+  const svg = figureSvg(doc, {
     width,
     height,
-    role: "img",
-    class: "ovl-svg",
-    "aria-labelledby": `${svgId}-title`,
+    idPrefix: svgId,
+    title: active.length ? overlapLines(ratios).join(" ") : "No communication: every degree is 1.",
+    attrs: { width, height, class: "ovl-svg" },
   });
   svg.append(
-    mk(
-      "title",
-      { id: `${svgId}-title` },
-      active.length ? overlapLines(ratios).join(" ") : "No communication: every degree is 1.",
-    ),
     mk("style", {}, ".ovl-svg text{font:12px system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;fill:var(--c-text)}"),
   );
   if (active.length === 0) {
