@@ -84,13 +84,20 @@ describe("search", () => {
       await page.keyboard.type("gradient accumulation");
       await page.keyboard.press("Enter");
       await page.waitForURL(/\/search\/\?q=gradient\+accumulation$/);
-      const first = page.locator(".pagefind-ui__result").first();
-      await first.waitFor({ timeout: 15_000 });
+      // Pagefind's UI adds each hit's element first and fills in its title and sub-results when that
+      // hit's data has loaded, so wait for the chapter's title itself, not for the first hit.
+      const chapterHit = page.locator(".pagefind-ui__result-title a", { hasText: "Training on one GPU" }).first();
+      await chapterHit.waitFor({ timeout: 15_000 }).catch(() => undefined);
       const titles = await page.locator(".pagefind-ui__result-title a").allTextContents();
       assert.ok(
         titles.some((t) => /Training on one GPU/.test(t)),
         `chapter among the hits: ${titles.join(" | ")}`,
       );
+      await page
+        .locator(".pagefind-ui__result-nested .pagefind-ui__result-link[href^='/one-gpu/#sec:']")
+        .first()
+        .waitFor({ timeout: 15_000 })
+        .catch(() => undefined);
       const subLinks = await page
         .locator(".pagefind-ui__result-nested .pagefind-ui__result-link")
         .evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).getAttribute("href") ?? ""));
