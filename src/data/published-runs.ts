@@ -297,11 +297,14 @@ const MTNLG_ASSUMPTIONS = [
   "Numbers read from a copy of §2.4 (llm-analysis' MT-NLG example, which quotes it); the paper's PDF was not in our search corpus. The copy calls the GPUs 40GB A100s; Selene's DGX A100 nodes hold 80GB A100s, which we use. Each iteration time reproduces the printed TFLOP/s with Eq. (3) of narayanan2021efficient to within 1%",
 ];
 
-const mtnlg: PublishedRun[] = [
+/** MT-NLG rows of §2.4: [GPUs, data-parallel degree, seconds per iteration, TFLOP/s per GPU]. */
+const mtnlgRows: Array<[number, number, number, number]> = [
   [2240, 8, 60.1, 126],
   [2800, 10, 50.2, 121],
   [3360, 12, 44.4, 113],
-].map(([gpus, dp, seconds, tflops]) => ({
+];
+
+const mtnlg: PublishedRun[] = mtnlgRows.map(([gpus, dp, seconds, tflops]) => ({
   id: `smith2022-530b-${gpus}`,
   source: "smith2022megatronturing",
   location: `§2.4 (${gpus / 8} DGX A100 nodes, batch 1920)`,
@@ -457,7 +460,7 @@ const llama3: PublishedRun[] = [
 }));
 
 /** MPT sizes of llm-foundry's benchmark table: [name, hidden, heads, layers]. */
-const MPT: Record<string, [number, number, number]> = {
+const MPT = {
   "760m": [1536, 12, 24],
   "1b": [2048, 16, 24],
   "3b": [2560, 20, 32],
@@ -465,7 +468,10 @@ const MPT: Record<string, [number, number, number]> = {
   "13b": [5120, 40, 40],
   "30b": [7168, 56, 48],
   "70b": [8192, 64, 80],
-};
+} satisfies Record<string, [number, number, number]>;
+
+/** A model size of the MPT table ("760m" … "70b"): a row naming any other fails to type-check. */
+type MptSize = keyof typeof MPT;
 
 const MOSAIC_ASSUMPTIONS = [
   "MPT models as GPT-style configurations (hidden, heads and layers from llm-foundry's scripts/train/yamls/pretrain/mpt-*.yaml; vocabulary 50,368; learned positions): the table's parameter counts match within 0.05%",
@@ -473,7 +479,7 @@ const MOSAIC_ASSUMPTIONS = [
   "Network: one 400 Gb/s NIC per H100; the A100 cluster's 1,600 Gb/s per node as the table's heading gives it (200 Gb/s per GPU)",
 ];
 
-const mosaicRows: Array<[string, number, number, string, number, number, number, number, boolean, boolean]> = [
+const mosaicRows: Array<[MptSize, number, number, string, number, number, number, number, boolean, boolean]> = [
   // [size, seq, gpus, gpu, micro-batch, grad accumulation, global batch, tokens/s/GPU, checkpointing, pure bf16]
   ["70b", 2048, 64, "h100-sxm", 8, 4, 2048, 1039, true, false],
   ["70b", 2048, 32, "h100-sxm", 2, 16, 1024, 882, true, false],

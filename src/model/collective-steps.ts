@@ -21,7 +21,9 @@
  * sends or receives in that step (each rank has one full-duplex link).
  */
 import {
+  at,
   ModelInputError,
+  ModelInvariantError,
   requireNonNegativeNumber,
   requireOneOf,
   requirePositiveInteger,
@@ -247,15 +249,20 @@ function plan(
 function apply(c: StepCollective, before: (Piece | null)[][], transfers: Transfer[]): (Piece | null)[][] {
   const after = clone(before);
   for (const t of transfers) {
+    const senderBuffer = at(before, t.from, "collective steps: buffer of the sending rank");
+    const receiverBuffer = at(after, t.to, "collective steps: buffer of the receiving rank");
     for (const slot of t.chunks) {
-      const sent = before[t.from]![slot]!;
+      const sent = at(senderBuffer, slot, "collective steps: slot the rank sends");
+      if (sent === null) {
+        throw new ModelInvariantError(`collective steps: rank ${t.from} sends slot ${slot}, which it does not hold`);
+      }
       if (c === "all-to-all") {
         // A swap: the receiver files data from rank `from` in slot `from`, the slot it sends in the same step.
-        after[t.to]![t.from] = { chunk: sent.chunk, sources: [...sent.sources] };
+        receiverBuffer[t.from] = { chunk: sent.chunk, sources: [...sent.sources] };
         continue;
       }
-      const mine = after[t.to]![slot];
-      after[t.to]![slot] =
+      const mine = at(receiverBuffer, slot, "collective steps: slot the rank receives");
+      receiverBuffer[slot] =
         t.combine === "sum" && mine
           ? { chunk: mine.chunk, sources: union(mine.sources, sent.sources) }
           : { chunk: sent.chunk, sources: [...sent.sources] };
@@ -291,9 +298,9 @@ export function collectiveSteps(input: CollectiveStepsInput): CollectiveSchedule
     const sent = new Array<number>(n).fill(0);
     const received = new Array<number>(n).fill(0);
     for (const t of transfers) {
-      sent[t.from]! += t.bytes;
-      received[t.to]! += t.bytes;
-      bytesSentByRank[t.from]! += t.bytes;
+      sent[t.from] = at(sent, t.from, "collective steps: bytes the rank sends") + t.bytes;
+      received[t.to] = at(received, t.to, "collective steps: bytes the rank receives") + t.bytes;
+      bytesSentByRank[t.from] = at(bytesSentByRank, t.from, "collective steps: bytes the rank sends in all") + t.bytes;
     }
     const maxLinkBytes = Math.max(...sent, ...received);
     return { transfers, buffers, maxLinkBytes };
@@ -326,7 +333,7 @@ export function alphaBetaSeconds(schedule: CollectiveSchedule, alphaSeconds: num
 /** True when every rank's buffer matches what the collective promises (used by tests and the widget's summary). */
 export function scheduleIsComplete(schedule: CollectiveSchedule): boolean {
   const n = schedule.ranks;
-  const final = schedule.steps.length > 0 ? schedule.steps[schedule.steps.length - 1]!.buffers : schedule.initial;
+  const final = schedule.steps.at(-1)?.buffers ?? schedule.initial;
   const everyone = range(n);
   const is = (p: Piece | null, chunk: number, sources: number[]) =>
     p !== null &&

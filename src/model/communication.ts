@@ -39,6 +39,7 @@
  */
 import { isMoeLayer, parseModelConfig, type ModelArchitecture } from "./architecture.ts";
 import {
+  at,
   requireFraction,
   requireNonNegativeNumber,
   requireOneOf,
@@ -146,7 +147,7 @@ export function communicationPerStep(config: unknown, setup: TrainingSetup = {})
   const arch = toArchitecture(config);
   const s = resolveTrainingSetup(arch, setup);
   const memory = trainingMemory(arch, setup);
-  const stage = memory.stages[0];
+  const stage = at(memory.stages, 0, "communication: first pipeline stage");
   const t = s.tp;
   const m = s.microbatches;
   const valueBytes = s.precision === "fp32" ? 4 : 2;
@@ -379,7 +380,7 @@ export function overlapRatios(config: unknown, input: OverlapInput): OverlapRati
   requirePositiveNumber(bw.tpBusBytesPerSecond, "tpBusBytesPerSecond");
   requirePositiveNumber(bw.ppBytesPerSecond, "ppBytesPerSecond");
   const memory = trainingMemory(arch, input.setup);
-  const stage = memory.stages[0];
+  const stage = at(memory.stages, 0, "overlap: first pipeline stage");
   const rate = peak * mfu;
   const tokensPerGpu = (s.seqLength * s.microBatchSize) / s.cp;
   const valueBytes = s.precision === "fp32" ? 4 : 2;

@@ -9,6 +9,7 @@
 import { GPUS } from "../data/gpus.ts";
 import { INTERCONNECTS } from "../data/interconnects.ts";
 import { MODEL_PRESETS } from "../data/models.ts";
+import { at } from "./errors.ts";
 
 export type FactUnit = "flops" | "bytes" | "bytesPerSecond" | "watts" | "sms" | "parameters";
 
@@ -27,8 +28,9 @@ export const REFERENCE_GPU = "h100-sxm";
 /** "a100-sxm-80gb" → ["A100"], "h100-pcie" → ["H100", "PCIe"]: what the text must name. */
 function productWords(gpuId: string): string[] {
   if (gpuId === REFERENCE_GPU) return [];
-  const [chip, form] = gpuId.split("-");
-  return form === "pcie" ? [chip!.toUpperCase(), "PCIe"] : [chip!.toUpperCase()];
+  const parts = gpuId.split("-");
+  const chip = at(parts, 0, "data facts: chip of the GPU id").toUpperCase();
+  return parts[1] === "pcie" ? [chip, "PCIe"] : [chip];
 }
 
 function gpuFacts(): DataFact[] {

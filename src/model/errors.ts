@@ -1,7 +1,9 @@
 /**
- * Typed input errors for the model. Every validation failure in `src/model` throws a
+ * Typed errors for the model. Every validation failure in `src/model` throws a
  * {@link ModelInputError} whose `field` names the offending input (a config key such as
  * `num_attention_heads`, or an option such as `tp`), so the CLI and the widgets can point at it.
+ * A broken invariant of the model itself (an index it computed that falls outside its own array)
+ * throws a {@link ModelInvariantError} instead: a bug to fix, which no caller mistakes for bad input.
  */
 
 /** An input that the model cannot compute with: missing, non-numeric, out of range or inconsistent. */
@@ -14,6 +16,31 @@ export class ModelInputError extends Error {
     this.name = "ModelInputError";
     this.field = field;
   }
+}
+
+/**
+ * The model broke one of its own invariants, e.g. an index it computed falls outside the array it
+ * built. A bug in `src/model`, not a bad input: callers that catch {@link ModelInputError} to mark
+ * an input invalid (config-search, the step model's memory check) let this one through.
+ */
+export class ModelInvariantError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ModelInvariantError";
+  }
+}
+
+/**
+ * `items[index]`, checked: throws a {@link ModelInvariantError} naming `what` when `index` is not an
+ * integer in [0, items.length). The model indexes only arrays it sized itself, so an index out of
+ * range is a bug; `src/model` is type-checked with `noUncheckedIndexedAccess`, and this is the guard
+ * to use where a `for…of`, `.entries()` or destructuring does not fit.
+ */
+export function at<T>(items: ArrayLike<T>, index: number, what: string): T {
+  if (!Number.isInteger(index) || index < 0 || index >= items.length) {
+    throw new ModelInvariantError(`${what}: index ${index} is out of range (length ${items.length})`);
+  }
+  return items[index] as T;
 }
 
 function describe(value: unknown): string {

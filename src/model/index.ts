@@ -2,7 +2,7 @@
  * Public surface of the model: every formula the book prints and every widget draws.
  * Pure TypeScript: no DOM, no `node:*`, no d3. Import from here, not from the files behind it.
  */
-export { ModelInputError } from "./errors.ts";
+export { ModelInputError, ModelInvariantError } from "./errors.ts";
 export {
   parseModelConfig,
   isMoeLayer,

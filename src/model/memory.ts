@@ -56,6 +56,7 @@ import {
   type Recompute,
 } from "./activations.ts";
 import {
+  at,
   ModelInputError,
   requireBoolean,
   requireNonNegativeInteger,
@@ -545,7 +546,7 @@ export function trainingMemory(config: unknown, setup: TrainingSetup = {}): Trai
       },
     });
   }
-  let peak = stages[0];
+  let peak = at(stages, 0, "memory: first pipeline stage");
   for (const st of stages) if (st.total > peak.total) peak = st;
   for (const st of stages) {
     for (const key of ["parameters", "gradients", "optimizer", "activations", "total"] as const) {

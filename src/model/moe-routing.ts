@@ -20,7 +20,7 @@
  * - Experts are placed in contiguous blocks: GPU g hosts experts [g·E/G, (g+1)·E/G). Tokens are
  *   split evenly across GPUs in order (token i starts on GPU floor(i·G/T)).
  */
-import { ModelInputError } from "./errors.ts";
+import { at, ModelInputError } from "./errors.ts";
 
 /** Input of {@link simulateMoeRouting}. */
 export interface MoeRoutingInput {
@@ -198,30 +198,28 @@ export function simulateMoeRouting(input: MoeRoutingInput): MoeRoutingResult {
   const expertsPerGpu = experts / gpus;
   const tokensPerGpu = tokens / gpus;
 
-  // choices[t][r] = expert of token t's r-th choice (Gumbel-top-k, best score first).
-  const choices: number[][] = [];
-  const scores = new Float64Array(experts);
-  const order = Array.from({ length: experts }, (_, e) => e);
+  // choices[t][r] = token t's r-th choice (Gumbel-top-k, best score first): its expert, and
+  // whether the expert's capacity kept it.
+  const choices: { expert: number; kept: boolean }[][] = [];
   for (let t = 0; t < tokens; t++) {
-    for (let e = 0; e < experts; e++) {
-      scores[e] = logWeights[e] - Math.log(-Math.log(random()));
-    }
-    order.sort((a, b) => scores[b] - scores[a] || a - b);
-    choices.push(order.slice(0, topK));
+    const scored = logWeights.map((w, expert) => ({ expert, score: w - Math.log(-Math.log(random())) }));
+    scored.sort((a, b) => b.score - a.score || a.expert - b.expert);
+    choices.push(scored.slice(0, topK).map(({ expert }) => ({ expert, kept: false })));
   }
 
   const capacity = capacityFactor === null ? null : expertCapacity(tokens, experts, topK, capacityFactor);
   const expertRequested = new Array<number>(experts).fill(0);
   const expertKept = new Array<number>(experts).fill(0);
-  const keptFlags: boolean[][] = choices.map((c) => c.map(() => false));
   // GShard order: all first choices (token order), then all second choices, …
   for (let r = 0; r < topK; r++) {
-    for (let t = 0; t < tokens; t++) {
-      const e = choices[t][r];
-      expertRequested[e] += 1;
-      if (capacity === null || expertKept[e] < capacity) {
-        expertKept[e] += 1;
-        keptFlags[t][r] = true;
+    for (const tokenChoices of choices) {
+      const choice = at(tokenChoices, r, "moe routing: choice of a token");
+      const e = choice.expert;
+      expertRequested[e] = at(expertRequested, e, "moe routing: requests of an expert") + 1;
+      const keptSoFar = at(expertKept, e, "moe routing: kept assignments of an expert");
+      if (capacity === null || keptSoFar < capacity) {
+        expertKept[e] = keptSoFar + 1;
+        choice.kept = true;
       }
     }
   }
@@ -232,17 +230,15 @@ export function simulateMoeRouting(input: MoeRoutingInput): MoeRoutingResult {
   let droppedAssignments = 0;
   let tokensFullyDropped = 0;
   let remoteKeptAssignments = 0;
-  for (let t = 0; t < tokens; t++) {
+  for (const [t, tokenChoices] of choices.entries()) {
     const sourceGpu = Math.floor(t / tokensPerGpu);
     let keptAny = false;
-    for (let r = 0; r < topK; r++) {
-      const expert = choices[t][r];
+    for (const [r, { expert, kept }] of tokenChoices.entries()) {
       const gpu = Math.floor(expert / expertsPerGpu);
-      const kept = keptFlags[t][r];
       assignments.push({ token: t, rank: r, expert, gpu, sourceGpu, kept });
-      gpuRequested[gpu] += 1;
+      gpuRequested[gpu] = at(gpuRequested, gpu, "moe routing: requests on a GPU") + 1;
       if (kept) {
-        gpuKept[gpu] += 1;
+        gpuKept[gpu] = at(gpuKept, gpu, "moe routing: kept assignments on a GPU") + 1;
         keptAny = true;
         if (gpu !== sourceGpu) remoteKeptAssignments += 1;
       } else {
@@ -335,10 +331,16 @@ export function switchBalanceLoss(probabilities: readonly (readonly number[])[])
     const sum = row.reduce((a, b) => a + b, 0);
     if (Math.abs(sum - 1) > 1e-9) throw new ModelInputError("probabilities", `every row must sum to 1 (got ${sum})`);
     let top = 0;
-    for (let e = 1; e < experts; e++) if (row[e] > row[top]) top = e;
-    dispatched[top] += 1;
-    row.forEach((p, e) => (meanProbability[e] += p));
+    for (const [e, p] of row.entries()) if (p > at(row, top, "balance loss: top probability")) top = e;
+    dispatched[top] = at(dispatched, top, "balance loss: tokens of the top expert") + 1;
+    row.forEach((p, e) => (meanProbability[e] = at(meanProbability, e, "balance loss: probability sum") + p));
   }
   const tokens = probabilities.length;
-  return experts * dispatched.reduce((acc, count, e) => acc + (count / tokens) * (meanProbability[e] / tokens), 0);
+  return (
+    experts *
+    dispatched.reduce(
+      (acc, count, e) => acc + (count / tokens) * (at(meanProbability, e, "balance loss: probability sum") / tokens),
+      0,
+    )
+  );
 }

@@ -48,6 +48,7 @@
  *   overlap inside an FB op is not modelled (comm time is zero here).
  */
 import {
+  at,
   ModelInputError,
   requireNonNegativeNumber,
   requireOneOf,
@@ -333,6 +334,12 @@ function planInterleaved(r: Resolved): PlannedOp[][] {
   return plans;
 }
 
+/**
+ * A DualPipe rank's phase, 0 or 1: the direction it runs (the phase itself on the first half of
+ * the ranks, the other one on the second half).
+ */
+type Phase = 0 | 1;
+
 /** DualPipe's order, transcribed from the reference implementation's eight steps. */
 function planDualPipe(r: Resolved): PlannedOp[][] {
   const { p, m } = r;
@@ -348,25 +355,25 @@ function planDualPipe(r: Resolved): PlannedOp[][] {
     const secondHalf = rank >= half ? 1 : 0;
     const halfRank = Math.min(rank, p - 1 - rank);
     const isMiddle = halfRank === half - 1;
-    const nextF = [0, 0];
-    const nextB = [0, 0];
+    const nextF: [number, number] = [0, 0];
+    const nextB: [number, number] = [0, 0];
     const pendingW: { d: number; j: number }[] = [];
     const ops: PlannedOp[] = [];
-    const dirOf = (phase: number) => phase ^ secondHalf;
+    const dirOf = (phase: Phase) => phase ^ secondHalf;
     const mbNumber = (d: number, j: number) => d * halfChunks + j;
-    const fPart = (phase: number) => {
+    const fPart = (phase: Phase) => {
       const d = dirOf(phase);
       const k = stageOf(d, rank);
       const j = nextF[phase]++;
       return { d, k, j, deps: k > 0 ? [fk(d, k - 1, j)] : [], key: fk(d, k, j) };
     };
-    const bPart = (phase: number) => {
+    const bPart = (phase: Phase) => {
       const d = dirOf(phase);
       const k = stageOf(d, rank);
       const j = nextB[phase]++;
       return { d, k, j, deps: k < p - 1 ? [bk(d, k + 1, j)] : [fk(d, k, j)], key: bk(d, k, j) };
     };
-    const forward = (phase: number) => {
+    const forward = (phase: Phase) => {
       const f = fPart(phase);
       ops.push({
         kind: "F",
@@ -378,7 +385,7 @@ function planDualPipe(r: Resolved): PlannedOp[][] {
         creates: `${mbNumber(f.d, f.j)}:${f.d}`,
       });
     };
-    const backward = (phase: number, zb: boolean) => {
+    const backward = (phase: Phase, zb: boolean) => {
       const b = bPart(phase);
       ops.push({
         kind: "B",
@@ -404,7 +411,7 @@ function planDualPipe(r: Resolved): PlannedOp[][] {
         key: `W:${w.d}/${k}:${w.j}`,
       });
     };
-    const forwardBackward = (fPhase: number, bPhase: number) => {
+    const forwardBackward = (fPhase: Phase, bPhase: Phase) => {
       const f = fPart(fPhase);
       const b = bPart(bPhase);
       ops.push({
@@ -475,16 +482,14 @@ function planDualPipe(r: Resolved): PlannedOp[][] {
 function layOut(plans: PlannedOp[][]): { ops: PipelineOp[]; peakInFlight: number[] } {
   const endOf = new Map<string, number>();
   // FB ops register both of their parts' keys.
-  const position = plans.map(() => 0);
-  const free = plans.map(() => 0);
-  const laid: PipelineOp[][] = plans.map(() => []);
+  // One lane per stage: its planned ops, how many are laid out, when it is next free, the ops laid out.
+  const lanes = plans.map((ops) => ({ ops, position: 0, free: 0, laid: [] as PipelineOp[] }));
   let remaining = plans.reduce((acc, ops) => acc + ops.length, 0);
   while (remaining > 0) {
     let progressed = false;
-    for (let stage = 0; stage < plans.length; stage++) {
-      const ops = plans[stage];
-      while (position[stage] < ops.length) {
-        const op = ops[position[stage]];
+    for (const [stage, lane] of lanes.entries()) {
+      while (lane.position < lane.ops.length) {
+        const op = at(lane.ops, lane.position, "pipeline layout: next planned op of the stage");
         let ready = true;
         let depEnd = 0;
         for (const dep of op.deps) {
@@ -496,17 +501,17 @@ function layOut(plans: PlannedOp[][]): { ops: PipelineOp[]; peakInFlight: number
           if (end > depEnd) depEnd = end;
         }
         if (!ready) break;
-        const start = Math.max(free[stage], depEnd);
+        const start = Math.max(lane.free, depEnd);
         const end = start + op.duration;
         for (const key of op.key.split("|")) endOf.set(key, end);
-        free[stage] = end;
+        lane.free = end;
         const out: PipelineOp = { stage, kind: op.kind, microbatch: op.microbatch, chunk: op.chunk, start, end };
         if (op.kind === "FB") {
           out.backwardMicrobatch = op.backwardMicrobatch;
           out.backwardChunk = op.backwardChunk;
         }
-        laid[stage].push(out);
-        position[stage]++;
+        lane.laid.push(out);
+        lane.position++;
         remaining--;
         progressed = true;
       }
@@ -515,10 +520,10 @@ function layOut(plans: PlannedOp[][]): { ops: PipelineOp[]; peakInFlight: number
   }
   // Peak in-flight activations per stage: +1 when F (or FB's forward part) starts, −1 when the
   // consuming B (or FB's backward part) ends. Process frees before creations at equal times.
-  const peakInFlight = plans.map((ops, stage) => {
+  const peakInFlight = lanes.map(({ ops, laid }) => {
     const events: { time: number; delta: number }[] = [];
     ops.forEach((op, index) => {
-      const placed = laid[stage][index];
+      const placed = at(laid, index, "pipeline layout: laid-out op");
       if (op.creates) events.push({ time: placed.start, delta: 1 });
       if (op.frees) events.push({ time: placed.end, delta: -1 });
     });
@@ -531,7 +536,7 @@ function layOut(plans: PlannedOp[][]): { ops: PipelineOp[]; peakInFlight: number
     }
     return peak;
   });
-  return { ops: laid.flat(), peakInFlight };
+  return { ops: lanes.flatMap((lane) => lane.laid), peakInFlight };
 }
 
 /**

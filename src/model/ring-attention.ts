@@ -23,7 +23,7 @@
  * A step lasts as long as its busiest GPU (every GPU must receive the next block before it can go
  * on), so the critical path is the sum over steps of the per-step maximum work.
  */
-import { ModelInputError } from "./errors.ts";
+import { at, ModelInputError } from "./errors.ts";
 
 /** How the sequence chunks are assigned to the GPUs of the ring. */
 export type CpSharding = "contiguous" | "zigzag";
@@ -150,18 +150,18 @@ export function planRingAttention(input: RingAttentionInput): RingAttentionPlan 
   const workPerGpu = new Array<number>(c).fill(0);
   for (let j = 0; j < c; j++) {
     const perGpu: RingGpuStep[] = [];
-    for (let i = 0; i < c; i++) {
+    for (const [i, queryChunks] of owned.entries()) {
       const kvFrom = (((i - j) % c) + c) % c;
-      const keyChunks = owned[kvFrom];
+      const keyChunks = at(owned, kvFrom, "ring attention: chunks of the GPU the KV comes from");
       const tiles: RingTile[] = [];
-      for (const q of owned[i]) {
+      for (const q of queryChunks) {
         for (const k of keyChunks) {
           const kind = tileKind(q, k, causal);
           tiles.push({ queryChunk: q, keyChunk: k, kind, work: WORK[kind] });
         }
       }
       const work = tiles.reduce((sum, t) => sum + t.work, 0);
-      workPerGpu[i] += work;
+      workPerGpu[i] = at(workPerGpu, i, "ring attention: work per GPU") + work;
       perGpu.push({ gpu: i, kvFrom, keyChunks: [keyChunks[0], keyChunks[1]], tiles, work, sends: j < c - 1 });
     }
     steps.push({ step: j, gpus: perGpu, maxWork: Math.max(...perGpu.map((g) => g.work)) });

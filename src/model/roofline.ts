@@ -12,7 +12,7 @@
  * nothing re-read (ideal caching). FLOP counts use the conventions stated on each function. All
  * functions are pure and validate their inputs with {@link ModelInputError}.
  */
-import { ModelInputError, requirePositiveInteger } from "./errors.ts";
+import { at, ModelInputError, requirePositiveInteger } from "./errors.ts";
 
 /** FLOPs, bytes and intensity of one kernel. */
 export interface KernelCost {
@@ -221,7 +221,7 @@ export function elementwiseFusionTraffic(
     unfusedPasses += step.inputs.length + 1;
     produced.add(step.output);
   }
-  const kept = keep ?? [steps[steps.length - 1]!.output];
+  const kept = keep ?? [at(steps, steps.length - 1, "fusion: last step").output];
   for (const name of kept) {
     if (!produced.has(name)) throw new ModelInputError("keep", `${name} is not produced by any step`);
   }

@@ -52,7 +52,14 @@
  */
 import { parseModelConfig, type ModelArchitecture } from "./architecture.ts";
 import type { Recompute } from "./activations.ts";
-import { ModelInputError, requireBoolean, requireFraction, requireOneOf, requirePositiveInteger } from "./errors.ts";
+import {
+  at,
+  ModelInputError,
+  requireBoolean,
+  requireFraction,
+  requireOneOf,
+  requirePositiveInteger,
+} from "./errors.ts";
 import { matmulParameters, modelFlopsPerToken } from "./compute.ts";
 import { isArchitecture, layerParameters } from "./parameters.ts";
 import { isMoeLayer } from "./architecture.ts";
@@ -408,8 +415,7 @@ export function stepTime(input: StepInput): StepResult {
   // Per-stage, per-microbatch times.
   const stages: StageTime[] = [];
   let firstLayer = 0;
-  for (let i = 0; i < pp; i++) {
-    const n = stageLayers[i];
+  for (const [i, n] of stageLayers.entries()) {
     const indices = Array.from({ length: n }, (_, k) => firstLayer + k);
     firstLayer += n;
     const isLast = i === pp - 1;
@@ -468,19 +474,19 @@ export function stepTime(input: StepInput): StepResult {
       total,
     });
   }
-  let slowest = 0;
-  for (const st of stages) if (st.total > stages[slowest].total) slowest = st.stage;
-  const tMax = stages[slowest].total;
+  let slow = at(stages, 0, "step: first pipeline stage");
+  for (const st of stages) if (st.total > slow.total) slow = st;
+  const slowest = slow.stage;
+  const tMax = slow.total;
   const tMean = stages.reduce((a, st) => a + st.total, 0) / pp;
   const bubble = ((pp - 1) / v) * tMax;
 
   // Data parallel and sharding on the slowest stage.
-  const slow = stages[slowest];
   let parametersDense = 0;
   let parametersExpert = 0;
   {
     let first = 0;
-    for (let i = 0; i < slowest; i++) first += stageLayers[i];
+    for (const n of stageLayers.slice(0, slowest)) first += n;
     for (let k = first; k < first + slow.layers; k++) {
       const lp = layerParameters(arch, k);
       const expert = lp.routedExperts;

@@ -21,7 +21,7 @@
  * Covers dense models with standard attention (no MoE, no MLA); biases are not drawn.
  */
 import type { ModelArchitecture } from "./architecture.ts";
-import { ModelInputError, requireBoolean, requirePositiveInteger } from "./errors.ts";
+import { at, ModelInputError, requireBoolean, requirePositiveInteger } from "./errors.ts";
 
 /** How a tensor is divided over the TP group. */
 export type TpSplit = "columns" | "rows" | "sequence" | "vocab" | "replicated";
@@ -249,7 +249,7 @@ export function tpShardingLayout(arch: ModelArchitecture, input: TpShardingInput
   const kvSets = kvHeadsByGpu(a, nkv, t);
   const kvPer = Math.max(...kvSets.map((x) => x.length));
   const holders = new Array<number>(nkv).fill(0);
-  for (const set of kvSets) for (const k of set) holders[k] += 1;
+  for (const set of kvSets) for (const k of set) holders[k] = at(holders, k, "tp-sharding: holders of KV head") + 1;
   const kvReplication = Math.max(...holders);
 
   const normSplit: TpSplit = sp ? "sequence" : "replicated";

@@ -8,7 +8,7 @@
  */
 import { parseModelConfig, type ModelArchitecture } from "./architecture.ts";
 import { modelFlopsPerToken } from "./compute.ts";
-import { ModelInputError } from "./errors.ts";
+import { at, ModelInputError } from "./errors.ts";
 import { gpuGeneration, KERNEL_EFFICIENCY, stepTime, type GpuGeneration, type StepResult } from "./step.ts";
 import { findModelPreset } from "../data/models.ts";
 import { findGpu } from "../data/gpus.ts";
@@ -126,13 +126,14 @@ export function evaluateRuns(
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const n = sorted.length;
-  return n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  const value = (index: number) => at(sorted, index, "median: sorted values");
+  return n % 2 === 1 ? value((n - 1) / 2) : (value(n / 2 - 1) + value(n / 2)) / 2;
 }
 
 /** Median and worst absolute relative error of `evaluations`. */
 export function summarizeErrors(evaluations: readonly { run: PublishedRun; relativeError: number }[]): ErrorSummary {
-  if (evaluations.length === 0) throw new ModelInputError("evaluations", "no runs to summarize");
   let worst = evaluations[0];
+  if (worst === undefined) throw new ModelInputError("evaluations", "no runs to summarize");
   for (const e of evaluations) if (Math.abs(e.relativeError) > Math.abs(worst.relativeError)) worst = e;
   return {
     count: evaluations.length,

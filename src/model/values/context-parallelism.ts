@@ -4,6 +4,7 @@
  * that says which model function or stated input it comes from). Pure.
  */
 import { layerActivations } from "../activations.ts";
+import { at } from "../errors.ts";
 import {
   headsPerTensorParallelRank,
   planRingAttention,
@@ -73,8 +74,14 @@ export function contextParallelismValues(put: PutValue): void {
 
   // Causal load balance at c = 16 (planRingAttention counts tiles of (s/2c)² query–key pairs).
   const contiguous = planRingAttention({ gpus: cp, sharding: "contiguous", causal: true });
-  put("ch5.contiguousFirstStepTiles", v(contiguous.steps[0]!.maxWork, "tiles", d0));
-  put("ch5.contiguousLaterStepTiles", v(contiguous.steps[1]!.maxWork, "tiles", d0));
+  put(
+    "ch5.contiguousFirstStepTiles",
+    v(at(contiguous.steps, 0, "ch5: contiguous ring's first step").maxWork, "tiles", d0),
+  );
+  put(
+    "ch5.contiguousLaterStepTiles",
+    v(at(contiguous.steps, 1, "ch5: contiguous ring's second step").maxWork, "tiles", d0),
+  );
   put("ch5.contiguousCriticalTiles", v(contiguous.criticalPathWork, "tiles", d0));
   put("ch5.balancedTiles", v(contiguous.idealWork, "tiles", d0));
   put("ch5.contiguousEfficiency16", v(100 * contiguous.efficiency, "%", d1));
@@ -83,7 +90,7 @@ export function contextParallelismValues(put: PutValue): void {
   const big = planRingAttention({ gpus: 64, sharding: "contiguous", causal: true });
   put("ch5.contiguousEfficiencyLimit", v(100 * big.efficiency, "%", d0));
   const zigzag = planRingAttention({ gpus: cp, sharding: "zigzag", causal: true });
-  put("ch5.zigzagStepTiles", v(zigzag.steps[0]!.maxWork, "tiles", d0));
+  put("ch5.zigzagStepTiles", v(at(zigzag.steps, 0, "ch5: zigzag ring's first step").maxWork, "tiles", d0));
 
   // Ring against Ulysses at c = 16, CP alone and in Llama 3's layout.
   put("ch5.ulyssesMB", v(ulyssesForwardBytesPerLayer(cost) / MB, "MB", d1));

@@ -13,6 +13,7 @@
  * test, the exercise checks) should not pay.
  */
 import { d0, d1, d2, d3, gpu, interconnect, lazy, once, preset, v, type PutValue } from "./put.ts";
+import { at } from "../errors.ts";
 import { PUBLISHED_RUNS } from "../../data/published-runs.ts";
 import { KERNEL_EFFICIENCY } from "../step.ts";
 import { searchConfigurations, type RankedConfig } from "../config-search.ts";
@@ -41,9 +42,9 @@ export function fiveDParallelismValues(put: PutValue): void {
   const find = (what: string, p: (c: RankedConfig) => boolean) => {
     const k = search().ranked.findIndex(p);
     if (k < 0) throw new Error(`five-d-parallelism values: no ranked configuration ${what}`);
-    return { rank: k + 1, c: search().ranked[k]! };
+    return { rank: k + 1, c: at(search().ranked, k, `five-d-parallelism values: ranked configuration ${what}`) };
   };
-  const top = () => search().ranked[0]!;
+  const top = () => at(search().ranked, 0, "five-d-parallelism values: best ranked configuration");
   const hand = () =>
     find(
       "TP 8 · PP 4 · DP 8, ZeRO-1",
@@ -260,7 +261,11 @@ export function fiveDParallelismValues(put: PutValue): void {
   );
   put(
     "ch8.longBestStepSeconds",
-    lazy(() => longSearch().ranked[0]!.stepSeconds, "s", d2),
+    lazy(
+      () => at(longSearch().ranked, 0, "five-d-parallelism values: best long-context configuration").stepSeconds,
+      "s",
+      d2,
+    ),
   );
 
   // @sec:regimes rule 3: (p − 1)/(4p) at p = 8, and its limit 1/4.

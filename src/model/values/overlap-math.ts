@@ -9,6 +9,7 @@
  * and pipeline ratios; an A100 behind a 200 Gb/s card for the exercise; 41% → 55% efficiency.
  */
 import { d0, d1, d2, gpu, interconnect, preset, v, type PutValue } from "./put.ts";
+import { at } from "../errors.ts";
 import { PUBLISHED_RUNS } from "../../data/published-runs.ts";
 import { KERNEL_EFFICIENCY, stepTime, type StepResult } from "../step.ts";
 import type { ZeroStage } from "../memory.ts";
@@ -101,17 +102,21 @@ export function overlapMathValues(put: PutValue): void {
   put("a3.hStarRing", v(hStar(ring), "", d0));
   put("a3.hStarNvls", v(hStar(nvls), "", d0));
   const stage = (sequenceParallel: boolean) =>
-    stepTime({
-      ...base,
-      config: c70,
-      gpuCount: 64,
-      tp: 8,
-      pp: 4,
-      dp: 2,
-      globalBatch: 16,
-      zeroStage: 1,
-      sequenceParallel,
-    }).stages[0]!;
+    at(
+      stepTime({
+        ...base,
+        config: c70,
+        gpuCount: 64,
+        tp: 8,
+        pp: 4,
+        dp: 2,
+        globalBatch: 16,
+        zeroStage: 1,
+        sequenceParallel,
+      }).stages,
+      0,
+      "a3: first stage of TP 8 · PP 4 · DP 2",
+    );
   const tpsp = stage(true);
   const tpno = stage(false);
   const rTp = (s: ReturnType<typeof stage>) => s.tp / 2 / (s.compute / 3);

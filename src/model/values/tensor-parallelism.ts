@@ -97,10 +97,10 @@ export function tensorParallelismValues(put: PutValue): void {
     .regions.flatMap((r) => r.tensors)
     .find((x) => x.name === "up projection");
   if (!up) throw new Error("tensor-parallelism values: no up projection in the 70B layout");
-  put("ch4.upRows", v(up.fullShape[0]!, "", d0));
-  put("ch4.upCols", v(up.fullShape[1]!, "", d0));
-  put("ch4.upShardRows", v(up.shardShape[0]!, "", d0));
-  put("ch4.upShardCols", v(up.shardShape[1]!, "", d0));
+  put("ch4.upRows", v(up.fullShape[0], "", d0));
+  put("ch4.upCols", v(up.fullShape[1], "", d0));
+  put("ch4.upShardRows", v(up.shardShape[0], "", d0));
+  put("ch4.upShardCols", v(up.shardShape[1], "", d0));
 
   // Korthikanti et al.'s GPT-3 175B configuration (stated): a = 96, h = 12288, s = 2048, b = 1, t = 8,
   // 96 layers. Per layer in MiB, with and without FlashAttention: ch4.actTpMiB … ch4.actSpFlashMiB
