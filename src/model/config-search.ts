@@ -255,14 +255,7 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
   function rankOne(
     a: ModelArchitecture,
     _setup: TrainingSetup,
-    c: {
-      dp: number;
-      tp: number;
-      pp: number;
-      cp: number;
-      ep: number;
-      zeroStage: ZeroStage;
-      recompute: Recompute;
+    c: Pick<RankedConfig, "dp" | "tp" | "pp" | "cp" | "ep" | "zeroStage" | "recompute"> & {
       b: number;
       m: number;
       memory: number;
