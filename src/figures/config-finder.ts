@@ -19,6 +19,7 @@ import {
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg, tableHead, type Attrs } from "./kit/dom.ts";
 import { formatBytes, formatInteger, formatNumber, formatPercent, formatSeconds } from "./kit/format.ts";
+import { legendLayout } from "./kit/legend.ts";
 
 /** Settings of the widget (JSON-safe). */
 export interface ConfigFinderSettings {
@@ -199,17 +200,16 @@ export function drawConfigBars(
     svg.append(mk("text", { x, y, fill: "currentColor", ...attrs }, content));
   };
   // Legend.
-  let lx = 0;
-  let ly = 6;
-  for (const p of configFinderParts) {
-    const itemWidth = 14 + p.label.length * 7 + 12;
-    if (lx + itemWidth > width) {
-      lx = 0;
-      ly += 18;
-    }
+  const slots = legendLayout(configFinderParts, {
+    left: 0,
+    right: width,
+    top: 6,
+    lineHeight: 18,
+    widthOf: (p) => 14 + p.label.length * 7 + 12,
+  });
+  for (const { item: p, x: lx, y: ly } of slots) {
     svg.append(mk("rect", { x: lx, y: ly, width: 10, height: 10, fill: p.color }));
     text(lx + 14, ly + 9, p.label);
-    lx += itemWidth;
   }
   if (rows.length === 0) {
     text(0, top + 20, "No configuration fits in memory with this batch.");
