@@ -25,6 +25,7 @@ import { line } from "d3-shape";
 import type { Recompute } from "../model/index.ts";
 import { defineWidget } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
+import { numberField } from "./kit/field.ts";
 import { formatInteger } from "./kit/format.ts";
 import {
   activationCurves,
@@ -228,22 +229,12 @@ function renderStatic(root: Element, settings: ActivationCurveSettings): void {
   }
   attentionField.append(el("label", { for: `${idBase}-attention` }, "Attention"), attentionSelect);
 
-  const batchField = el("div", { class: "widget-field" });
-  batchField.append(
-    el("label", { for: `${idBase}-micro-batch` }, "Micro-batch size b"),
-    el("input", {
-      id: `${idBase}-micro-batch`,
-      name: "microBatch",
-      type: "text",
-      inputmode: "numeric",
-      autocomplete: "off",
-      spellcheck: "false",
-      value: String(settings.microBatch),
-      "aria-describedby": `${idBase}-micro-batch-message`,
-      disabled: "",
-    }),
-    el("p", { class: "widget-message", id: `${idBase}-micro-batch-message`, role: "alert" }),
-  );
+  const batchField = numberField(doc, {
+    idBase,
+    name: "microBatch",
+    label: "Micro-batch size b",
+    value: settings.microBatch,
+  });
   controls.append(modelField, attentionField, batchField);
 
   const chart = el("div", { class: "ac-chart-box" });

@@ -18,6 +18,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg, tableHead, type Attrs } from "./kit/dom.ts";
+import { numberField } from "./kit/field.ts";
 import { formatBytes, formatInteger, formatNumber, formatPercent, formatSeconds } from "./kit/format.ts";
 import { legendLayout } from "./kit/legend.ts";
 
@@ -315,25 +316,7 @@ function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void 
     ["seqLength", "Sequence length s"],
     ["globalBatch", "Global batch, sequences"],
   ] as const) {
-    const field = el("div", { class: "widget-field" });
-    const id = `${idBase}-${key}`;
-    field.append(
-      el("label", { for: id }, label),
-      el("input", {
-        id,
-        name: key,
-        type: "text",
-        inputmode: "numeric",
-        autocomplete: "off",
-        spellcheck: "false",
-        size: "8",
-        value: String(s[key]),
-        "aria-describedby": `${id}-message`,
-        disabled: "",
-      }),
-      el("p", { class: "widget-message", id: `${id}-message`, role: "alert" }),
-    );
-    controls.append(field);
+    controls.append(numberField(doc, { idBase, name: key, label, value: s[key], size: 8 }));
   }
   const result = runConfigFinder(s);
   const figure = el("div", { class: "config-finder-figure" });

@@ -22,6 +22,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
+import { numberField } from "./kit/field.ts";
 import { formatInteger, formatNumber, formatSeconds } from "./kit/format.ts";
 
 export interface OverlapCalculatorSettings {
@@ -333,24 +334,7 @@ function renderStatic(root: Element, s: OverlapCalculatorSettings): void {
     ),
   );
   for (const f of overlapIntegerFields) {
-    const field = el("div", { class: "widget-field" });
-    field.append(
-      el("label", { for: `${idBase}-${f.key}` }, f.label),
-      el("input", {
-        id: `${idBase}-${f.key}`,
-        name: f.key,
-        type: "text",
-        inputmode: "numeric",
-        autocomplete: "off",
-        spellcheck: "false",
-        size: "6",
-        value: String(s[f.key]),
-        "aria-describedby": `${idBase}-${f.key}-message`,
-        disabled: "",
-      }),
-      el("p", { class: "widget-message", id: `${idBase}-${f.key}-message`, role: "alert" }),
-    );
-    controls.append(field);
+    controls.append(numberField(doc, { idBase, name: f.key, label: f.label, value: s[f.key], size: 6 }));
   }
   const chart = el("div", { class: "ovl-figure" });
   renderOverlapChart(chart, r.ratios, `${idBase}-svg`);

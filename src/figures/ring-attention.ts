@@ -16,6 +16,7 @@
 import { planRingAttention, type CpSharding, type RingAttentionPlan } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
+import { numberField } from "./kit/field.ts";
 import { formatNumber, formatPercent } from "./kit/format.ts";
 
 export interface RingAttentionSettings {
@@ -304,23 +305,7 @@ function renderStatic(root: Element, settings: RingAttentionSettings): void {
   const box = el("div", { class: "ring-attention" });
   const controls = el("div", { class: "widget-controls" });
 
-  const gpuField = el("div", { class: "widget-field" });
-  gpuField.append(
-    el("label", { for: `${idBase}-gpus` }, "GPUs c"),
-    el("input", {
-      id: `${idBase}-gpus`,
-      name: "gpus",
-      type: "text",
-      inputmode: "numeric",
-      autocomplete: "off",
-      spellcheck: "false",
-      size: "4",
-      value: String(settings.gpus),
-      "aria-describedby": `${idBase}-gpus-message`,
-      disabled: "",
-    }),
-    el("p", { class: "widget-message", id: `${idBase}-gpus-message`, role: "alert" }),
-  );
+  const gpuField = numberField(doc, { idBase, name: "gpus", label: "GPUs c", value: settings.gpus, size: 4 });
   const shardField = el("div", { class: "widget-field" });
   const shardSelect = el("select", { id: `${idBase}-sharding`, name: "sharding", disabled: "" });
   for (const [value, label] of [
