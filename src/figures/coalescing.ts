@@ -13,7 +13,7 @@ import { memoryTransactions, SECTOR_BYTES, type WarpAccess } from "../model/inde
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
 import { formatInteger, formatPercent } from "./kit/format.ts";
-import { numberField } from "./kit/field.ts";
+import { numberField, selectField } from "./kit/field.ts";
 
 export interface CoalescingSettings {
   stride: number;
@@ -186,14 +186,13 @@ function renderStatic(root: Element, settings: CoalescingSettings): void {
   const { el } = dom(doc);
   const box = el("div", { class: "coalescing" });
   const controls = el("div", { class: "widget-controls" });
-  const sizeField = el("div", { class: "widget-field" });
-  const sel = el("select", { id: `${idBase}-elementBytes`, name: "elementBytes", disabled: "" });
-  for (const b of ELEMENT_SIZES) {
-    const o = el("option", { value: String(b) }, `${b} byte${b === 1 ? "" : "s"}`);
-    if (b === settings.elementBytes) o.setAttribute("selected", "");
-    sel.append(o);
-  }
-  sizeField.append(el("label", { for: `${idBase}-elementBytes` }, "Element size"), sel);
+  const sizeField = selectField(doc, {
+    idBase,
+    name: "elementBytes",
+    label: "Element size",
+    options: ELEMENT_SIZES.map((b) => [String(b), `${b} byte${b === 1 ? "" : "s"}`] as const),
+    value: String(settings.elementBytes),
+  });
   controls.append(
     numberField(doc, { idBase, name: "stride", label: "Stride (elements)", value: settings.stride, size: 5 }),
     sizeField,

@@ -22,7 +22,7 @@ import {
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg, type Attrs } from "./kit/dom.ts";
 import { formatInteger, formatNumber } from "./kit/format.ts";
-import { numberField } from "./kit/field.ts";
+import { numberField, selectField } from "./kit/field.ts";
 
 export interface CollectivesSettings {
   collective: StepCollective;
@@ -321,16 +321,14 @@ function renderStatic(root: Element, s: CollectivesSettings): void {
   const { el } = dom(doc);
   const box = el("div", { class: "collectives" });
   const controls = el("div", { class: "widget-controls" });
-  const select = el("select", { id: `${idBase}-collective`, name: "collective", disabled: "" });
-  for (const c of STEP_COLLECTIVES) {
-    const o = el("option", { value: c }, collectiveLabels[c]);
-    if (c === s.collective) o.setAttribute("selected", "");
-    select.append(o);
-  }
-  const cf = el("div", { class: "widget-field" });
-  cf.append(el("label", { for: `${idBase}-collective` }, "Collective"), select);
   controls.append(
-    cf,
+    selectField(doc, {
+      idBase,
+      name: "collective",
+      label: "Collective",
+      options: STEP_COLLECTIVES.map((c) => [c, collectiveLabels[c]] as const),
+      value: s.collective,
+    }),
     numberField(doc, { idBase, name: "ranks", label: "GPUs (2–16)", value: s.ranks, size: 6 }),
     numberField(doc, {
       idBase,

@@ -18,7 +18,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg, tableHead, type Attrs } from "./kit/dom.ts";
-import { numberField } from "./kit/field.ts";
+import { numberField, selectField } from "./kit/field.ts";
 import { formatBytes, formatInteger, formatNumber, formatPercent, formatSeconds } from "./kit/format.ts";
 import { legendLayout } from "./kit/legend.ts";
 
@@ -297,18 +297,16 @@ function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void 
   const { el } = dom(doc);
   const box = el("div", { class: "config-finder" });
   const controls = el("div", { class: "widget-controls" });
-  const select = (key: "model" | "gpu", label: string, options: { id: string; name: string }[]) => {
-    const field = el("div", { class: "widget-field" });
-    const id = `${idBase}-${key}`;
-    const sel = el("select", { id, name: key, disabled: "" });
-    for (const o of options) {
-      const opt = el("option", { value: o.id }, o.name);
-      if (o.id === s[key]) opt.setAttribute("selected", "");
-      sel.append(opt);
-    }
-    field.append(el("label", { for: id }, label), sel);
-    controls.append(field);
-  };
+  const select = (key: "model" | "gpu", label: string, options: { id: string; name: string }[]) =>
+    controls.append(
+      selectField(doc, {
+        idBase,
+        name: key,
+        label,
+        options: options.map((o) => [o.id, o.name] as const),
+        value: s[key],
+      }),
+    );
   select("model", "Model", configFinderModels);
   select("gpu", "GPU", configFinderGpus);
   for (const [key, label] of [

@@ -16,7 +16,7 @@
 import { planRingAttention, type CpSharding, type RingAttentionPlan } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
-import { numberField } from "./kit/field.ts";
+import { numberField, selectField } from "./kit/field.ts";
 import { formatNumber, formatPercent } from "./kit/format.ts";
 
 export interface RingAttentionSettings {
@@ -306,17 +306,16 @@ function renderStatic(root: Element, settings: RingAttentionSettings): void {
   const controls = el("div", { class: "widget-controls" });
 
   const gpuField = numberField(doc, { idBase, name: "gpus", label: "GPUs c", value: settings.gpus, size: 4 });
-  const shardField = el("div", { class: "widget-field" });
-  const shardSelect = el("select", { id: `${idBase}-sharding`, name: "sharding", disabled: "" });
-  for (const [value, label] of [
-    ["contiguous", "contiguous"],
-    ["zigzag", "zig-zag"],
-  ]) {
-    const o = el("option", { value }, label);
-    if (value === settings.sharding) o.setAttribute("selected", "");
-    shardSelect.append(o);
-  }
-  shardField.append(el("label", { for: `${idBase}-sharding` }, "Sharding"), shardSelect);
+  const shardField = selectField(doc, {
+    idBase,
+    name: "sharding",
+    label: "Sharding",
+    options: [
+      ["contiguous", "contiguous"],
+      ["zigzag", "zig-zag"],
+    ],
+    value: settings.sharding,
+  });
   const causalField = el("div", { class: "widget-field widget-check" });
   const causal = el("input", { id: `${idBase}-causal`, name: "causal", type: "checkbox", disabled: "" });
   if (settings.causal) causal.setAttribute("checked", "");

@@ -8,7 +8,7 @@
  */
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
-import { looksNumeric, numberField, readNumber } from "./kit/field.ts";
+import { looksNumeric, numberField, readNumber, selectField } from "./kit/field.ts";
 import { formatInteger, formatNumber, superscript } from "./kit/format.ts";
 
 export const byteUnits = ["bytes", "GB", "GiB", "TB", "TiB"] as const;
@@ -129,14 +129,13 @@ function renderStatic(root: Element, settings: UnitConverterSettings): void {
     value: settings.value,
     inputmode: "decimal",
   });
-  const unitField = el("div", { class: "widget-field" });
-  const select = el("select", { id: `${idBase}-unit`, name: "unit", disabled: "" });
-  for (const u of byteUnits) {
-    const option = el("option", { value: u }, u);
-    if (u === settings.unit) option.setAttribute("selected", "");
-    select.append(option);
-  }
-  unitField.append(el("label", { for: `${idBase}-unit` }, "Unit"), select);
+  const unitField = selectField(doc, {
+    idBase,
+    name: "unit",
+    label: "Unit",
+    options: byteUnits.map((u) => [u, u] as const),
+    value: settings.unit,
+  });
   controls.append(amountField, unitField);
 
   const table = el("table", { class: "uc-table" });
