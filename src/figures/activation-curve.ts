@@ -25,6 +25,7 @@ import { line } from "d3-shape";
 import type { Recompute } from "../model/index.ts";
 import { defineWidget } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
+import { numberField, selectField } from "./kit/field.ts";
 import { formatInteger } from "./kit/format.ts";
 import {
   activationCurves,
@@ -210,40 +211,27 @@ function renderStatic(root: Element, settings: ActivationCurveSettings): void {
   const box = el("div", { class: "activation-curve" });
   const controls = el("div", { class: "widget-controls" });
 
-  const modelField = el("div", { class: "widget-field" });
-  const modelSelect = el("select", { id: `${idBase}-model`, name: "model", disabled: "" });
-  for (const o of modelOptions()) {
-    const option = el("option", { value: o.id }, o.name);
-    if (o.id === settings.model) option.setAttribute("selected", "");
-    modelSelect.append(option);
-  }
-  modelField.append(el("label", { for: `${idBase}-model` }, "Model"), modelSelect);
+  const modelField = selectField(doc, {
+    idBase,
+    name: "model",
+    label: "Model",
+    options: modelOptions().map((o) => [o.id, o.name] as const),
+    value: settings.model,
+  });
+  const attentionField = selectField(doc, {
+    idBase,
+    name: "attention",
+    label: "Attention",
+    options: (["eager", "flash"] as const).map((a) => [a, attentionLabels[a]] as const),
+    value: settings.attention,
+  });
 
-  const attentionField = el("div", { class: "widget-field" });
-  const attentionSelect = el("select", { id: `${idBase}-attention`, name: "attention", disabled: "" });
-  for (const a of ["eager", "flash"] as const) {
-    const option = el("option", { value: a }, attentionLabels[a]);
-    if (a === settings.attention) option.setAttribute("selected", "");
-    attentionSelect.append(option);
-  }
-  attentionField.append(el("label", { for: `${idBase}-attention` }, "Attention"), attentionSelect);
-
-  const batchField = el("div", { class: "widget-field" });
-  batchField.append(
-    el("label", { for: `${idBase}-micro-batch` }, "Micro-batch size b"),
-    el("input", {
-      id: `${idBase}-micro-batch`,
-      name: "microBatch",
-      type: "text",
-      inputmode: "numeric",
-      autocomplete: "off",
-      spellcheck: "false",
-      value: String(settings.microBatch),
-      "aria-describedby": `${idBase}-micro-batch-message`,
-      disabled: "",
-    }),
-    el("p", { class: "widget-message", id: `${idBase}-micro-batch-message`, role: "alert" }),
-  );
+  const batchField = numberField(doc, {
+    idBase,
+    name: "microBatch",
+    label: "Micro-batch size b",
+    value: settings.microBatch,
+  });
   controls.append(modelField, attentionField, batchField);
 
   const chart = el("div", { class: "ac-chart-box" });

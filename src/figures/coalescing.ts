@@ -13,6 +13,7 @@ import { memoryTransactions, SECTOR_BYTES, type WarpAccess } from "../model/inde
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
 import { formatInteger, formatPercent } from "./kit/format.ts";
+import { numberField, selectField } from "./kit/field.ts";
 
 export interface CoalescingSettings {
   stride: number;
@@ -185,38 +186,17 @@ function renderStatic(root: Element, settings: CoalescingSettings): void {
   const { el } = dom(doc);
   const box = el("div", { class: "coalescing" });
   const controls = el("div", { class: "widget-controls" });
-  const intField = (name: string, label: string, value: number): Element => {
-    const f = el("div", { class: "widget-field" });
-    f.append(
-      el("label", { for: `${idBase}-${name}` }, label),
-      el("input", {
-        id: `${idBase}-${name}`,
-        name,
-        type: "text",
-        inputmode: "numeric",
-        autocomplete: "off",
-        spellcheck: "false",
-        size: "5",
-        value: String(value),
-        "aria-describedby": `${idBase}-${name}-message`,
-        disabled: "",
-      }),
-      el("p", { class: "widget-message", id: `${idBase}-${name}-message`, role: "alert" }),
-    );
-    return f;
-  };
-  const sizeField = el("div", { class: "widget-field" });
-  const sel = el("select", { id: `${idBase}-elementBytes`, name: "elementBytes", disabled: "" });
-  for (const b of ELEMENT_SIZES) {
-    const o = el("option", { value: String(b) }, `${b} byte${b === 1 ? "" : "s"}`);
-    if (b === settings.elementBytes) o.setAttribute("selected", "");
-    sel.append(o);
-  }
-  sizeField.append(el("label", { for: `${idBase}-elementBytes` }, "Element size"), sel);
+  const sizeField = selectField(doc, {
+    idBase,
+    name: "elementBytes",
+    label: "Element size",
+    options: ELEMENT_SIZES.map((b) => [String(b), `${b} byte${b === 1 ? "" : "s"}`] as const),
+    value: String(settings.elementBytes),
+  });
   controls.append(
-    intField("stride", "Stride (elements)", settings.stride),
+    numberField(doc, { idBase, name: "stride", label: "Stride (elements)", value: settings.stride, size: 5 }),
     sizeField,
-    intField("offset", "Offset (elements)", settings.offset),
+    numberField(doc, { idBase, name: "offset", label: "Offset (elements)", value: settings.offset, size: 5 }),
   );
   const figure = el("div", { class: "coalescing-figure" });
   const access = drawCoalescing(figure, settings, `${idBase}-svg`);

@@ -22,6 +22,7 @@ import {
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg, type Attrs } from "./kit/dom.ts";
 import { formatInteger, formatNumber } from "./kit/format.ts";
+import { numberField, selectField } from "./kit/field.ts";
 
 export interface CollectivesSettings {
   collective: StepCollective;
@@ -320,38 +321,23 @@ function renderStatic(root: Element, s: CollectivesSettings): void {
   const { el } = dom(doc);
   const box = el("div", { class: "collectives" });
   const controls = el("div", { class: "widget-controls" });
-  const select = el("select", { id: `${idBase}-collective`, name: "collective", disabled: "" });
-  for (const c of STEP_COLLECTIVES) {
-    const o = el("option", { value: c }, collectiveLabels[c]);
-    if (c === s.collective) o.setAttribute("selected", "");
-    select.append(o);
-  }
-  const field = (name: string, label: string, value: string, mode: string) => {
-    const f = el("div", { class: "widget-field" });
-    f.append(
-      el("label", { for: `${idBase}-${name}` }, label),
-      el("input", {
-        id: `${idBase}-${name}`,
-        name,
-        type: "text",
-        inputmode: mode,
-        autocomplete: "off",
-        spellcheck: "false",
-        value,
-        size: "6",
-        "aria-describedby": `${idBase}-${name}-message`,
-        disabled: "",
-      }),
-      el("p", { class: "widget-message", id: `${idBase}-${name}-message`, role: "alert" }),
-    );
-    return f;
-  };
-  const cf = el("div", { class: "widget-field" });
-  cf.append(el("label", { for: `${idBase}-collective` }, "Collective"), select);
   controls.append(
-    cf,
-    field("ranks", "GPUs (2–16)", String(s.ranks), "numeric"),
-    field("messageMB", "Message size S (MB)", String(s.messageMB), "decimal"),
+    selectField(doc, {
+      idBase,
+      name: "collective",
+      label: "Collective",
+      options: STEP_COLLECTIVES.map((c) => [c, collectiveLabels[c]] as const),
+      value: s.collective,
+    }),
+    numberField(doc, { idBase, name: "ranks", label: "GPUs (2–16)", value: s.ranks, size: 6 }),
+    numberField(doc, {
+      idBase,
+      name: "messageMB",
+      label: "Message size S (MB)",
+      value: s.messageMB,
+      inputmode: "decimal",
+      size: 6,
+    }),
   );
   const total = scheduleFor(s).steps.length;
   const stepper = el("div", { class: "widget-controls coll-stepper" });

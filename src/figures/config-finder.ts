@@ -18,7 +18,9 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg, tableHead, type Attrs } from "./kit/dom.ts";
+import { numberField, selectField } from "./kit/field.ts";
 import { formatBytes, formatInteger, formatNumber, formatPercent, formatSeconds } from "./kit/format.ts";
+import { legendLayout } from "./kit/legend.ts";
 
 /** Settings of the widget (JSON-safe). */
 export interface ConfigFinderSettings {
@@ -199,17 +201,16 @@ export function drawConfigBars(
     svg.append(mk("text", { x, y, fill: "currentColor", ...attrs }, content));
   };
   // Legend.
-  let lx = 0;
-  let ly = 6;
-  for (const p of configFinderParts) {
-    const itemWidth = 14 + p.label.length * 7 + 12;
-    if (lx + itemWidth > width) {
-      lx = 0;
-      ly += 18;
-    }
+  const slots = legendLayout(configFinderParts, {
+    left: 0,
+    right: width,
+    top: 6,
+    lineHeight: 18,
+    widthOf: (p) => 14 + p.label.length * 7 + 12,
+  });
+  for (const { item: p, x: lx, y: ly } of slots) {
     svg.append(mk("rect", { x: lx, y: ly, width: 10, height: 10, fill: p.color }));
     text(lx + 14, ly + 9, p.label);
-    lx += itemWidth;
   }
   if (rows.length === 0) {
     text(0, top + 20, "No configuration fits in memory with this batch.");
@@ -296,18 +297,16 @@ function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void 
   const { el } = dom(doc);
   const box = el("div", { class: "config-finder" });
   const controls = el("div", { class: "widget-controls" });
-  const select = (key: "model" | "gpu", label: string, options: { id: string; name: string }[]) => {
-    const field = el("div", { class: "widget-field" });
-    const id = `${idBase}-${key}`;
-    const sel = el("select", { id, name: key, disabled: "" });
-    for (const o of options) {
-      const opt = el("option", { value: o.id }, o.name);
-      if (o.id === s[key]) opt.setAttribute("selected", "");
-      sel.append(opt);
-    }
-    field.append(el("label", { for: id }, label), sel);
-    controls.append(field);
-  };
+  const select = (key: "model" | "gpu", label: string, options: { id: string; name: string }[]) =>
+    controls.append(
+      selectField(doc, {
+        idBase,
+        name: key,
+        label,
+        options: options.map((o) => [o.id, o.name] as const),
+        value: s[key],
+      }),
+    );
   select("model", "Model", configFinderModels);
   select("gpu", "GPU", configFinderGpus);
   for (const [key, label] of [
@@ -315,25 +314,7 @@ function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void 
     ["seqLength", "Sequence length s"],
     ["globalBatch", "Global batch, sequences"],
   ] as const) {
-    const field = el("div", { class: "widget-field" });
-    const id = `${idBase}-${key}`;
-    field.append(
-      el("label", { for: id }, label),
-      el("input", {
-        id,
-        name: key,
-        type: "text",
-        inputmode: "numeric",
-        autocomplete: "off",
-        spellcheck: "false",
-        size: "8",
-        value: String(s[key]),
-        "aria-describedby": `${id}-message`,
-        disabled: "",
-      }),
-      el("p", { class: "widget-message", id: `${id}-message`, role: "alert" }),
-    );
-    controls.append(field);
+    controls.append(numberField(doc, { idBase, name: key, label, value: s[key], size: 8 }));
   }
   const result = runConfigFinder(s);
   const figure = el("div", { class: "config-finder-figure" });

@@ -14,7 +14,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
-import { checkNumberField } from "./kit/field.ts";
+import { checkNumberField, numberField } from "./kit/field.ts";
 import { drawDpTimelines, exposedEstimateSeconds, formatDuration } from "./dp-timelines.ts";
 import { formatBytes } from "./kit/format.ts";
 
@@ -228,25 +228,16 @@ function renderDpOverlapStatic(root: Element, settings: DpOverlapSettings): void
   const box = el("div", { class: "dp-overlap" });
   const controls = el("div", { class: "widget-controls" });
   for (const c of dpOverlapControls) {
-    const field = el("div", { class: "widget-field" });
-    const id = `${idBase}-${c.key}`;
-    field.append(
-      el("label", { for: id }, c.label),
-      el("input", {
-        id,
+    controls.append(
+      numberField(doc, {
+        idBase,
         name: c.key,
-        type: "text",
+        label: c.label,
+        value: settings[c.key],
         inputmode: "decimal",
-        autocomplete: "off",
-        spellcheck: "false",
-        size: "7",
-        value: String(settings[c.key]),
-        "aria-describedby": `${id}-message`,
-        disabled: "",
+        size: 7,
       }),
-      el("p", { class: "widget-message", id: `${id}-message`, role: "alert" }),
     );
-    controls.append(field);
   }
   const syncField = el("div", { class: "widget-field" });
   const syncLabel = el("label", {});

@@ -19,6 +19,7 @@ import {
 import { dom, figureSvg } from "./kit/dom.ts";
 import { colorWithFallback, type PaletteName } from "./kit/palette.ts";
 import { formatInteger, formatNumber, formatPercent } from "./kit/format.ts";
+import { legendLayout } from "./kit/legend.ts";
 
 /** One labelled row pair (compute + communication) of a timeline figure. */
 export interface DpTimelinePanel {
@@ -144,19 +145,14 @@ export function drawDpTimelines(root: Element, panels: DpTimelinePanel[], option
     ["dp-c", "all-reduce (buckets)"],
     ["dp-x", "compute waiting"],
   ];
-  const legendPositions: { x: number; row: number }[] = [];
-  let lx = left;
-  let row = 0;
-  for (const [, text] of legend) {
-    const itemWidth = 30 + text.length * 6.6;
-    if (lx + itemWidth > width && lx > left) {
-      row += 1;
-      lx = left;
-    }
-    legendPositions.push({ x: lx, row });
-    lx += itemWidth;
-  }
-  const legendHeight = 22 + 18 * row;
+  const legendSlots = legendLayout(legend, {
+    left,
+    right: width,
+    top: 0,
+    lineHeight: 18,
+    widthOf: ([, text]) => 30 + text.length * 6.6,
+  });
+  const legendHeight = 22 + 18 * (legendSlots.at(-1)?.line ?? 0);
   const height = top + panels.length * panelHeight + axisHeight + legendHeight;
   const maxSeconds = options.maxSeconds ?? Math.max(...panels.map((p) => p.timeline.stepSeconds));
   const x = scaleLinear()
@@ -257,12 +253,12 @@ export function drawDpTimelines(root: Element, panels: DpTimelinePanel[], option
     }
   });
   const legendTop = axisY + axisHeight + 10;
-  legend.forEach(([cls, text], i) => {
-    const { x: px, row: r } = legendPositions[i];
-    const ly = legendTop + 18 * r;
+  for (const { item, x: px, y } of legendSlots) {
+    const [cls, text] = item;
+    const ly = legendTop + y;
     g.append(b("rect", { class: cls, x: px, y: ly - 10, width: 14, height: 10 }));
     g.append(b("text", { class: "dp-m", x: px + 19, y: ly }, text));
-  });
+  }
 }
 
 /** Options of {@link drawDpScaling}. */

@@ -14,7 +14,7 @@ import { numberFormat } from "../model/index.ts";
 import { numberFormatIds } from "../data/number-formats.ts";
 import { defineWidget } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
-import { numberField } from "./kit/field.ts";
+import { numberField, selectField } from "./kit/field.ts";
 import { parseSettings, type NumberFormatsSettings } from "./number-formats/settings.ts";
 import { formatValue } from "./number-formats/text.ts";
 import { numberFormatsView, summarizeView } from "./number-formats/view.ts";
@@ -53,14 +53,13 @@ function renderStatic(root: Element, settings: NumberFormatsSettings): void {
     }),
   );
 
-  const focusField = el("div", { class: "widget-field" });
-  const selectEl = el("select", { id: `${idBase}-focus`, name: "focus", disabled: "" });
-  for (const id of numberFormatIds) {
-    const option = el("option", { value: id }, numberFormat(id).label);
-    if (id === settings.focus) option.setAttribute("selected", "");
-    selectEl.append(option);
-  }
-  focusField.append(el("label", { for: `${idBase}-focus` }, "Spacing strip for"), selectEl);
+  const focusField = selectField(doc, {
+    idBase,
+    name: "focus",
+    label: "Spacing strip for",
+    options: numberFormatIds.map((id) => [id, numberFormat(id).label] as const),
+    value: settings.focus,
+  });
 
   const satField = el("div", {
     class: "widget-field widget-check",

@@ -22,6 +22,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
+import { numberField, selectField } from "./kit/field.ts";
 import { formatInteger, formatNumber, formatSeconds } from "./kit/format.ts";
 
 export interface OverlapCalculatorSettings {
@@ -296,31 +297,22 @@ function renderStatic(root: Element, s: OverlapCalculatorSettings): void {
   if (!r.ok) throw new WidgetSettingsError(r.field, r.message);
   const box = el("div", { class: "overlap-calculator" });
   const controls = el("div", { class: "widget-controls" });
-  const selectField = (name: string, label: string, options: [string, string][], value: string) => {
-    const f = el("div", { class: "widget-field" });
-    const sel = el("select", { id: `${idBase}-${name}`, name, disabled: "" });
-    for (const [v, text] of options) {
-      const o = el("option", { value: v }, text);
-      if (v === value) o.setAttribute("selected", "");
-      sel.append(o);
-    }
-    f.append(el("label", { for: `${idBase}-${name}` }, label), sel);
-    return f;
-  };
+  const select = (name: string, label: string, options: (readonly [string, string])[], value: string) =>
+    selectField(doc, { idBase, name, label, options, value });
   controls.append(
-    selectField(
+    select(
       "model",
       "Model",
       MODEL_PRESETS.map((p) => [p.id, p.name]),
       s.model,
     ),
-    selectField(
+    select(
       "gpu",
       "GPU",
       GPUS.map((g) => [g.id, g.name]),
       s.gpu,
     ),
-    selectField(
+    select(
       "zeroStage",
       "ZeRO stage",
       [
@@ -333,24 +325,7 @@ function renderStatic(root: Element, s: OverlapCalculatorSettings): void {
     ),
   );
   for (const f of overlapIntegerFields) {
-    const field = el("div", { class: "widget-field" });
-    field.append(
-      el("label", { for: `${idBase}-${f.key}` }, f.label),
-      el("input", {
-        id: `${idBase}-${f.key}`,
-        name: f.key,
-        type: "text",
-        inputmode: "numeric",
-        autocomplete: "off",
-        spellcheck: "false",
-        size: "6",
-        value: String(s[f.key]),
-        "aria-describedby": `${idBase}-${f.key}-message`,
-        disabled: "",
-      }),
-      el("p", { class: "widget-message", id: `${idBase}-${f.key}-message`, role: "alert" }),
-    );
-    controls.append(field);
+    controls.append(numberField(doc, { idBase, name: f.key, label: f.label, value: s[f.key], size: 6 }));
   }
   const chart = el("div", { class: "ovl-figure" });
   renderOverlapChart(chart, r.ratios, `${idBase}-svg`);

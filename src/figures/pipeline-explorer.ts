@@ -11,6 +11,7 @@
  */
 import { child, dom, setAttrs } from "./kit/dom.ts";
 import { formatNumber, formatPercent } from "./kit/format.ts";
+import { legendLayout } from "./kit/legend.ts";
 import type { PipelineOp } from "../model/index.ts";
 import {
   computePipelineView,
@@ -262,25 +263,24 @@ function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGElement 
       kind: "bar",
     });
   entries.push({ label: "idle (bubble)", fill: "var(--c-bubble)", kind: "idle" });
-  let lx = LEFT;
-  let ly = legendY;
-  for (const e of entries) {
-    const itemWidth = 26 + e.label.length * 6.3;
-    if (lx + itemWidth > WIDTH && lx > LEFT) {
-      lx = LEFT;
-      ly += 18;
-    }
-    const legendY = ly;
+  const slots = legendLayout(entries, {
+    left: LEFT,
+    right: WIDTH,
+    top: legendY,
+    lineHeight: 18,
+    widthOf: (e) => 26 + e.label.length * 6.3,
+  });
+  for (const { item: e, x: lx, y: ly } of slots) {
     if (e.kind === "bar") {
       svg.append(
-        b("rect", { x: lx, y: legendY - 10, width: 12, height: 12, fill: opColors.F }),
-        b("rect", { x: lx, y: legendY - 2, width: 12, height: 4, fill: e.fill }),
+        b("rect", { x: lx, y: ly - 10, width: 12, height: 12, fill: opColors.F }),
+        b("rect", { x: lx, y: ly - 2, width: 12, height: 4, fill: e.fill }),
       );
     } else {
       svg.append(
         b("rect", {
           x: lx,
-          y: legendY - 10,
+          y: ly - 10,
           width: 12,
           height: 12,
           fill: e.fill,
@@ -288,8 +288,7 @@ function drawPipelineExplorer(host: Element, view: PipelineView): SVGSVGElement 
         }),
       );
     }
-    svg.append(b("text", { x: lx + 16, y: legendY, "font-size": 11.5 }, e.label));
-    lx += itemWidth;
+    svg.append(b("text", { x: lx + 16, y: ly, "font-size": 11.5 }, e.label));
   }
   return svg;
 }

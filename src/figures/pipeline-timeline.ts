@@ -12,6 +12,7 @@ import { createStaticSvg } from "./static-figure-style.ts";
 import { formatNumber, formatPercent } from "./kit/format.ts";
 import { pipelineOpColors } from "./kit/palette.ts";
 import { dom } from "./kit/dom.ts";
+import { legendLayout } from "./kit/legend.ts";
 import { opLabel } from "./pipeline-explorer.ts";
 
 /** What to draw and how. */
@@ -148,14 +149,14 @@ export function drawPipelineTimeline(root: Element, input: PipelineTimelineInput
     entries.push({ label: chunked ? "second chunk" : "second direction", fill: fills.F, secondary: true });
   }
   entries.push({ label: "idle", fill: "var(--c-bubble)", idle: true });
-  let lx = LEFT;
-  let ly = legendY;
-  for (const entry of entries) {
-    const itemWidth = 28 + entry.label.length * 7;
-    if (lx + itemWidth > width && lx > LEFT) {
-      lx = LEFT;
-      ly += 18;
-    }
+  const slots = legendLayout(entries, {
+    left: LEFT,
+    right: width,
+    top: legendY,
+    lineHeight: 18,
+    widthOf: (entry) => 28 + entry.label.length * 7,
+  });
+  for (const { item: entry, x: lx, y: ly } of slots) {
     svg.append(
       b("rect", {
         x: lx,
@@ -168,7 +169,6 @@ export function drawPipelineTimeline(root: Element, input: PipelineTimelineInput
       }),
       b("text", { x: lx + 16, y: ly + 11 }, entry.label),
     );
-    lx += itemWidth;
   }
   return svg;
 }

@@ -16,6 +16,7 @@
 import { planRingAttention, type CpSharding, type RingAttentionPlan } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
+import { numberField, selectField } from "./kit/field.ts";
 import { formatNumber, formatPercent } from "./kit/format.ts";
 
 export interface RingAttentionSettings {
@@ -304,34 +305,17 @@ function renderStatic(root: Element, settings: RingAttentionSettings): void {
   const box = el("div", { class: "ring-attention" });
   const controls = el("div", { class: "widget-controls" });
 
-  const gpuField = el("div", { class: "widget-field" });
-  gpuField.append(
-    el("label", { for: `${idBase}-gpus` }, "GPUs c"),
-    el("input", {
-      id: `${idBase}-gpus`,
-      name: "gpus",
-      type: "text",
-      inputmode: "numeric",
-      autocomplete: "off",
-      spellcheck: "false",
-      size: "4",
-      value: String(settings.gpus),
-      "aria-describedby": `${idBase}-gpus-message`,
-      disabled: "",
-    }),
-    el("p", { class: "widget-message", id: `${idBase}-gpus-message`, role: "alert" }),
-  );
-  const shardField = el("div", { class: "widget-field" });
-  const shardSelect = el("select", { id: `${idBase}-sharding`, name: "sharding", disabled: "" });
-  for (const [value, label] of [
-    ["contiguous", "contiguous"],
-    ["zigzag", "zig-zag"],
-  ]) {
-    const o = el("option", { value }, label);
-    if (value === settings.sharding) o.setAttribute("selected", "");
-    shardSelect.append(o);
-  }
-  shardField.append(el("label", { for: `${idBase}-sharding` }, "Sharding"), shardSelect);
+  const gpuField = numberField(doc, { idBase, name: "gpus", label: "GPUs c", value: settings.gpus, size: 4 });
+  const shardField = selectField(doc, {
+    idBase,
+    name: "sharding",
+    label: "Sharding",
+    options: [
+      ["contiguous", "contiguous"],
+      ["zigzag", "zig-zag"],
+    ],
+    value: settings.sharding,
+  });
   const causalField = el("div", { class: "widget-field widget-check" });
   const causal = el("input", { id: `${idBase}-causal`, name: "causal", type: "checkbox", disabled: "" });
   if (settings.causal) causal.setAttribute("checked", "");

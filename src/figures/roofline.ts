@@ -29,7 +29,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
-import { numberField } from "./kit/field.ts";
+import { numberField, selectField } from "./kit/field.ts";
 import { formatInteger, formatNumber } from "./kit/format.ts";
 
 export type RooflinePrecision = "bf16" | "fp8";
@@ -379,31 +379,24 @@ function renderStatic(root: Element, settings: RooflineSettings): void {
   const view = rooflineView(settings);
   const box = el("div", { class: "roofline" });
   const controls = el("div", { class: "widget-controls" });
-  const gpuField = el("div", { class: "widget-field" });
-  const gpuSelect = el("select", { id: `${idBase}-gpu`, name: "gpu", disabled: "" });
-  for (const gpu of GPUS) {
-    const o = el("option", { value: gpu.id }, gpu.name);
-    if (gpu.id === settings.gpu) o.setAttribute("selected", "");
-    gpuSelect.append(o);
-  }
-  gpuField.append(el("label", { for: `${idBase}-gpu` }, "GPU"), gpuSelect);
-  const precField = el("div", { class: "widget-field" });
-  const precSelect = el("select", {
-    id: `${idBase}-precision`,
-    name: "precision",
-    disabled: "",
-    "aria-describedby": `${idBase}-precision-message`,
+  const gpuField = selectField(doc, {
+    idBase,
+    name: "gpu",
+    label: "GPU",
+    options: GPUS.map((gpu) => [gpu.id, gpu.name] as const),
+    value: settings.gpu,
   });
-  for (const p of ["bf16", "fp8"]) {
-    const o = el("option", { value: p }, p);
-    if (p === settings.precision) o.setAttribute("selected", "");
-    precSelect.append(o);
-  }
-  precField.append(
-    el("label", { for: `${idBase}-precision` }, "Precision"),
-    precSelect,
-    el("p", { class: "widget-message", id: `${idBase}-precision-message`, role: "alert" }),
-  );
+  const precField = selectField(doc, {
+    idBase,
+    name: "precision",
+    label: "Precision",
+    options: [
+      ["bf16", "bf16"],
+      ["fp8", "fp8"],
+    ],
+    value: settings.precision,
+    message: true,
+  });
   const field = (name: string, label: string, value: number): Element =>
     numberField(doc, { idBase, name, label, value, size: 8 });
   controls.append(

@@ -19,7 +19,7 @@
 import { findModelPreset, type TpTensor } from "../model/index.ts";
 import { defineWidget } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
-import { numberField } from "./kit/field.ts";
+import { numberField, selectField } from "./kit/field.ts";
 import { formatInteger, formatNumber } from "./kit/format.ts";
 import {
   parseTpShardingSettings,
@@ -177,24 +177,16 @@ function renderStatic(root: Element, settings: TpShardingSettings): void {
   const box = el("div", { class: "tp-sharding" });
   const controls = el("div", { class: "widget-controls" });
 
-  const modelField = el("div", { class: "widget-field" });
-  const modelSelect = el("select", {
-    id: `${idBase}-model`,
-    name: "model",
-    disabled: "",
-    "aria-describedby": `${idBase}-model-message`,
-  });
-  for (const m of tpShardingModels()) {
-    const o = el("option", { value: m.id }, m.name);
-    if (m.id === settings.model) o.setAttribute("selected", "");
-    modelSelect.append(o);
-  }
-  modelField.append(
-    el("label", { for: `${idBase}-model` }, "Model"),
-    modelSelect,
-    el("p", { class: "widget-message", id: `${idBase}-model-message`, role: "alert" }),
+  controls.append(
+    selectField(doc, {
+      idBase,
+      name: "model",
+      label: "Model",
+      options: tpShardingModels().map((m) => [m.id, m.name] as const),
+      value: settings.model,
+      message: true,
+    }),
   );
-  controls.append(modelField);
 
   const addField = (key: "tp" | "seq" | "microBatch", label: string, value: number) => {
     controls.append(numberField(doc, { idBase, name: key, label, value, size: 8 }));

@@ -8,7 +8,7 @@
  */
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
-import { looksNumeric, readNumber } from "./kit/field.ts";
+import { looksNumeric, numberField, readNumber, selectField } from "./kit/field.ts";
 import { formatInteger, formatNumber, superscript } from "./kit/format.ts";
 
 export const byteUnits = ["bytes", "GB", "GiB", "TB", "TiB"] as const;
@@ -122,30 +122,20 @@ function renderStatic(root: Element, settings: UnitConverterSettings): void {
   const box = el("div", { class: "unit-converter" });
   const controls = el("div", { class: "widget-controls" });
 
-  const amountField = el("div", { class: "widget-field" });
-  amountField.append(
-    el("label", { for: `${idBase}-amount` }, "Amount"),
-    el("input", {
-      id: `${idBase}-amount`,
-      name: "amount",
-      type: "text",
-      inputmode: "decimal",
-      autocomplete: "off",
-      spellcheck: "false",
-      value: String(settings.value),
-      "aria-describedby": `${idBase}-amount-message`,
-      disabled: "",
-    }),
-    el("p", { class: "widget-message", id: `${idBase}-amount-message`, role: "alert" }),
-  );
-  const unitField = el("div", { class: "widget-field" });
-  const select = el("select", { id: `${idBase}-unit`, name: "unit", disabled: "" });
-  for (const u of byteUnits) {
-    const option = el("option", { value: u }, u);
-    if (u === settings.unit) option.setAttribute("selected", "");
-    select.append(option);
-  }
-  unitField.append(el("label", { for: `${idBase}-unit` }, "Unit"), select);
+  const amountField = numberField(doc, {
+    idBase,
+    name: "amount",
+    label: "Amount",
+    value: settings.value,
+    inputmode: "decimal",
+  });
+  const unitField = selectField(doc, {
+    idBase,
+    name: "unit",
+    label: "Unit",
+    options: byteUnits.map((u) => [u, u] as const),
+    value: settings.unit,
+  });
   controls.append(amountField, unitField);
 
   const table = el("table", { class: "uc-table" });

@@ -399,62 +399,32 @@ export function overlapRatios(config: unknown, input: OverlapInput): OverlapRati
 
   const denseParams = stage.parameterCount - stage.expertParameterCount;
   const dpRanks = s.dp * s.cp;
-  let dp: OverlapRatio | null = null;
-  if (dpRanks > 1 && s.zeroStage < 3) {
-    const collective = s.zeroStage === 0 ? "all-reduce" : "reduce-scatter";
-    const comm = collectiveSeconds({
-      collective,
-      messageBytes: denseParams * gradBytes,
-      ranks: dpRanks,
-      busBandwidthBytesPerSecond: bw.dpBusBytesPerSecond,
-    });
-    dp = ratio(comm, 2 * stageForwardSeconds);
-  }
-  let zeroParamGather: OverlapRatio | null = null;
-  if (dpRanks > 1 && (s.zeroStage === 1 || s.zeroStage === 2)) {
-    const comm = collectiveSeconds({
-      collective: "all-gather",
-      messageBytes: denseParams * valueBytes,
-      ranks: dpRanks,
-      busBandwidthBytesPerSecond: bw.dpBusBytesPerSecond,
-    });
-    zeroParamGather = ratio(comm, stageForwardSeconds);
-  }
-  let zero3: OverlapRatio | null = null;
-  if (dpRanks > 1 && s.zeroStage === 3) {
-    const layerParams = layerParameters(arch, 0).total / s.tp;
-    const comm = collectiveSeconds({
-      collective: "all-gather",
-      messageBytes: layerParams * valueBytes,
-      ranks: dpRanks,
-      busBandwidthBytesPerSecond: bw.dpBusBytesPerSecond,
-    });
-    zero3 = ratio(comm, layerForwardSeconds);
-  }
+  // One collective over the data-parallel group (dp × cp ranks) or the tensor-parallel group.
+  const overDp = (collective: Collective, messageBytes: number): number =>
+    collectiveSeconds({ collective, messageBytes, ranks: dpRanks, busBandwidthBytesPerSecond: bw.dpBusBytesPerSecond });
+  const overTp = (collective: Collective, messageBytes: number): number =>
+    collectiveSeconds({ collective, messageBytes, ranks: s.tp, busBandwidthBytesPerSecond: bw.tpBusBytesPerSecond });
+  const dp =
+    dpRanks > 1 && s.zeroStage < 3
+      ? ratio(
+          overDp(s.zeroStage === 0 ? "all-reduce" : "reduce-scatter", denseParams * gradBytes),
+          2 * stageForwardSeconds,
+        )
+      : null;
+  const zeroParamGather =
+    dpRanks > 1 && (s.zeroStage === 1 || s.zeroStage === 2)
+      ? ratio(overDp("all-gather", denseParams * valueBytes), stageForwardSeconds)
+      : null;
+  const zero3 =
+    dpRanks > 1 && s.zeroStage === 3
+      ? ratio(overDp("all-gather", (layerParameters(arch, 0).total / s.tp) * valueBytes), layerForwardSeconds)
+      : null;
   let tp: OverlapRatio | null = null;
   if (s.tp > 1) {
     const message = tokensPerGpu * arch.hiddenSize * valueBytes;
     const comm = s.sequenceParallel
-      ? 2 *
-        (collectiveSeconds({
-          collective: "all-gather",
-          messageBytes: message,
-          ranks: s.tp,
-          busBandwidthBytesPerSecond: bw.tpBusBytesPerSecond,
-        }) +
-          collectiveSeconds({
-            collective: "reduce-scatter",
-            messageBytes: message,
-            ranks: s.tp,
-            busBandwidthBytesPerSecond: bw.tpBusBytesPerSecond,
-          }))
-      : 2 *
-        collectiveSeconds({
-          collective: "all-reduce",
-          messageBytes: message,
-          ranks: s.tp,
-          busBandwidthBytesPerSecond: bw.tpBusBytesPerSecond,
-        });
+      ? 2 * (overTp("all-gather", message) + overTp("reduce-scatter", message))
+      : 2 * overTp("all-reduce", message);
     tp = ratio(comm, layerForwardSeconds);
   }
   let pp: OverlapRatio | null = null;

@@ -187,18 +187,10 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
         const dp = rest;
         for (const ep of divisors(Math.min(experts, dp * cp))) {
           if (experts % ep !== 0 || (dp * cp) % ep !== 0) continue;
+          const layout = { seqLength, tp, sequenceParallel: tp > 1, pp, cp, dp, ep };
           let layoutValid = true;
           try {
-            trainingMemory(arch, {
-              seqLength,
-              tp,
-              sequenceParallel: tp > 1,
-              pp,
-              cp,
-              dp,
-              ep,
-              microbatches: Math.max(pp, 1),
-            });
+            trainingMemory(arch, { ...layout, microbatches: Math.max(pp, 1) });
           } catch (e) {
             if (e instanceof ModelInputError) layoutValid = false;
             else throw e;
@@ -222,14 +214,8 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
                   continue;
                 }
                 const setup: TrainingSetup = {
-                  seqLength,
+                  ...layout,
                   microBatchSize: b,
-                  tp,
-                  sequenceParallel: tp > 1,
-                  pp,
-                  cp,
-                  dp,
-                  ep,
                   zeroStage,
                   recompute,
                   microbatches: m,
@@ -255,14 +241,7 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
   function rankOne(
     a: ModelArchitecture,
     _setup: TrainingSetup,
-    c: {
-      dp: number;
-      tp: number;
-      pp: number;
-      cp: number;
-      ep: number;
-      zeroStage: ZeroStage;
-      recompute: Recompute;
+    c: Pick<RankedConfig, "dp" | "tp" | "pp" | "cp" | "ep" | "zeroStage" | "recompute"> & {
       b: number;
       m: number;
       memory: number;

@@ -1,6 +1,6 @@
 /**
  * Browser entry of the number-formats widget: enables the controls rendered at build time and redraws
- * the figure on every change. Bad input marks the field (aria-invalid + a role="alert" message) and keeps
+ * the figure on every change. Bad input marks the field (setFieldProblem: aria-invalid and a role="alert" message) and keeps
  * the last valid drawing. All numbers come from src/model/number-formats.ts via the figure's modules in
  * src/figures/number-formats/.
  */
@@ -10,6 +10,7 @@ import { numberFormatsView, summarizeView } from "../figures/number-formats/view
 import { drawNumberFormats } from "../figures/number-formats/draw.ts";
 import { numberFormatIds } from "../data/number-formats.ts";
 import type { NumberFormatId } from "../data/number-formats.ts";
+import { setFieldProblem } from "../figures/kit/field.ts";
 
 const sliderMin = -12;
 const sliderMax = 6;
@@ -24,13 +25,12 @@ export function mount(root: HTMLElement, settings: NumberFormatsSettings): void 
   const byId = <T extends HTMLElement>(suffix: string): T | null =>
     root.querySelector<T>(`#${CSS.escape(`${idBase}-${suffix}`)}`);
   const valueInput = byId<HTMLInputElement>("value");
-  const message = byId<HTMLElement>("value-message");
   const slider = byId<HTMLInputElement>("magnitude");
   const focusSelect = byId<HTMLSelectElement>("focus");
   const saturate = byId<HTMLInputElement>("saturate");
   const canvas = root.querySelector<HTMLElement>(".nf-canvas");
   const live = root.querySelector<HTMLElement>("[aria-live]");
-  if (!valueInput || !message || !slider || !focusSelect || !saturate || !canvas || !live) return;
+  if (!valueInput || !slider || !focusSelect || !saturate || !canvas || !live) return;
 
   const state: NumberFormatsSettings = { ...settings };
   let lastWidth = 0;
@@ -43,11 +43,6 @@ export function mount(root: HTMLElement, settings: NumberFormatsSettings): void 
     if (announce) live.textContent = summarizeView(view);
   };
 
-  const setValid = () => {
-    valueInput.removeAttribute("aria-invalid");
-    message.textContent = "";
-  };
-
   const syncSlider = () => {
     const magnitude = state.value === 0 ? sliderMin : Math.log10(Math.abs(state.value));
     slider.value = String(Math.min(sliderMax, Math.max(sliderMin, magnitude)));
@@ -57,11 +52,10 @@ export function mount(root: HTMLElement, settings: NumberFormatsSettings): void 
   valueInput.addEventListener("input", () => {
     const parsed = parseNumberInput(valueInput.value);
     if (!parsed.ok) {
-      valueInput.setAttribute("aria-invalid", "true");
-      message.textContent = parsed.message;
+      setFieldProblem(valueInput, parsed.message);
       return; // keep the last valid drawing
     }
-    setValid();
+    setFieldProblem(valueInput, undefined);
     state.value = parsed.value;
     syncSlider();
     redraw(true);
@@ -74,7 +68,7 @@ export function mount(root: HTMLElement, settings: NumberFormatsSettings): void 
     state.value = sign * Number((10 ** exponent).toPrecision(6));
     valueInput.value = fieldText(state.value);
     slider.setAttribute("aria-valuetext", formatValue(Math.abs(state.value), 6));
-    setValid();
+    setFieldProblem(valueInput, undefined);
     redraw(true);
   });
 

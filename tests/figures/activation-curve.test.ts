@@ -134,8 +134,8 @@ test("static render: disabled labelled controls, a chart with three series, the 
     assert.ok(control.hasAttribute("disabled"), `${name} disabled until the script loads`);
     assert.ok(root.querySelector(`label[for="${control.getAttribute("id")}"]`), `${name} has a label`);
   }
-  assert.equal(root.querySelector("input[name=microBatch]")!.getAttribute("aria-describedby"), "w-micro-batch-message");
-  assert.equal(root.querySelector("#w-micro-batch-message")!.getAttribute("role"), "alert");
+  assert.equal(root.querySelector("input[name=microBatch]")!.getAttribute("aria-describedby"), "w-microBatch-message");
+  assert.equal(root.querySelector("#w-microBatch-message")!.getAttribute("role"), "alert");
   assert.equal(root.querySelectorAll(".ac-series").length, 3);
   assert.equal(root.querySelectorAll(".ac-series circle").length, 30);
   assert.match(html, /GPU: 80 GB/);

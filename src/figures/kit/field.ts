@@ -153,6 +153,38 @@ export function numberField(doc: Document, o: NumberFieldOptions): HTMLDivElemen
   return field;
 }
 
+export interface SelectFieldOptions {
+  /** The widget's element id; the select gets `${idBase}-${name}`. */
+  idBase: string;
+  name: string;
+  label: string;
+  /** Each option as [value, text]. */
+  options: readonly (readonly [value: string, text: string])[];
+  /** The value selected at first. */
+  value: string;
+  /** With a role="alert" message element that aria-describedby names (for a choice the model can refuse). */
+  message?: boolean;
+  /** Enabled at once; build-time fields start disabled. */
+  enabled?: boolean;
+}
+
+/** `<div class="widget-field"><label/><select/></div>` (and the message element when asked for). */
+export function selectField(doc: Document, o: SelectFieldOptions): HTMLDivElement {
+  const { el } = dom(doc);
+  const id = `${o.idBase}-${o.name}`;
+  const select = el("select", {
+    id,
+    name: o.name,
+    disabled: !o.enabled,
+    "aria-describedby": o.message ? `${id}-message` : undefined,
+  });
+  select.append(...o.options.map(([value, text]) => el("option", { value, selected: value === o.value }, text)));
+  const field = el("div", { class: "widget-field" });
+  field.append(el("label", { for: id }, o.label), select);
+  if (o.message) field.append(el("p", { class: "widget-message", id: `${id}-message`, role: "alert" }));
+  return field;
+}
+
 /** The message element of a field: the one its aria-describedby names, created if missing. */
 export function messageFor(input: Element): HTMLElement {
   const id = input.getAttribute("aria-describedby")?.split(/\s+/)[0];
