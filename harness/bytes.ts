@@ -14,6 +14,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
+import { settle } from "./chromium.ts";
 
 /** File types that a host compresses on the wire. */
 const compressible = new Set([".html", ".css", ".js", ".mjs", ".json", ".svg", ".txt", ".xml", ".map"]);
@@ -88,18 +89,14 @@ export async function measureInitialLoad(
   urlPath: string,
 ): Promise<InitialLoad> {
   const fetched: string[] = [];
-  let lastRequestAt = Date.now();
   page.on("request", (req) => {
-    lastRequestAt = Date.now();
     const url = req.url();
     if (url.startsWith(origin)) fetched.push(new URL(url).pathname);
   });
   await page.goto(origin + urlPath, { waitUntil: "load" });
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
-  // Quiet for 500 ms (at most 10 s in all): Playwright's "networkidle" also waits for
-  // long-lived connections, which a page is free to keep open.
-  const started = Date.now();
-  while (Date.now() - lastRequestAt < 500 && Date.now() - started < 10_000) await page.waitForTimeout(100);
+  // No request in flight and none started for 500 ms (at most 10 s in all).
+  await settle(page);
   const load: InitialLoad = {
     page: urlPath,
     html: 0,
