@@ -20,13 +20,13 @@ import { settle } from "./chromium.ts";
 const compressible = new Set([".html", ".css", ".js", ".mjs", ".json", ".svg", ".txt", ".xml", ".map"]);
 
 /** Bytes on the wire for one file: gzip -9 for text, raw for already-compressed formats. */
-export function transferBytes(file: string): number {
+function transferBytes(file: string): number {
   const buf = readFileSync(file);
   return compressible.has(path.extname(file)) ? gzipSync(buf, { level: 9 }).length : buf.length;
 }
 
 /** The built file behind a URL path ("/zero/" → "<site>/zero/index.html"); undefined outside the site. */
-export function fileForUrlPath(siteDir: string, urlPath: string): string | undefined {
+function fileForUrlPath(siteDir: string, urlPath: string): string | undefined {
   const root = path.resolve(siteDir);
   const candidate = path.join(root, decodeURIComponent(urlPath));
   if (!candidate.startsWith(root)) return undefined;

@@ -282,7 +282,7 @@ function runPresets(): void {
 }
 
 /** Runs the CLI on `argv` (without node and script); returns the exit status. */
-export function main(argv: string[]): number {
+function main(argv: string[]): number {
   const [command, ...rest] = argv;
   try {
     switch (command) {

@@ -33,7 +33,7 @@ export interface SiteProblem {
 }
 
 /** Files a later step writes into the built site, so links to them are fine: `npm run pdf` (tools/pdf.ts) → book.pdf. */
-export const writtenAfterBuild: ReadonlySet<string> = new Set(["book.pdf"]);
+const writtenAfterBuild: ReadonlySet<string> = new Set(["book.pdf"]);
 
 /** What the checks need from one page. */
 export interface PageScan {
