@@ -89,7 +89,8 @@ export function entryHtml(entry: ChangelogEntry, siteUrl: string, pathPrefix = "
 
 /**
  * Stable ids: tag URIs (RFC 4151) from the repository's host and path, e.g.
- * "tag:github.com,2026-11-22:scaling-out-book/scaling-out/changelog" for the feed and ".../changelog/2026-11-23" for an entry.
+ * "tag:github.com,2026-11-22:scaling-out-book/scaling-out/changelog"
+ * for the feed and ".../changelog/2026-11-23" for an entry.
  */
 function feedId(repositoryUrl = book.repositoryUrl): string {
   const repo = new URL(repositoryUrl);
