@@ -14,18 +14,19 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
+import { settle } from "./chromium.ts";
 
 /** File types that a host compresses on the wire. */
 const compressible = new Set([".html", ".css", ".js", ".mjs", ".json", ".svg", ".txt", ".xml", ".map"]);
 
 /** Bytes on the wire for one file: gzip -9 for text, raw for already-compressed formats. */
-export function transferBytes(file: string): number {
+function transferBytes(file: string): number {
   const buf = readFileSync(file);
   return compressible.has(path.extname(file)) ? gzipSync(buf, { level: 9 }).length : buf.length;
 }
 
 /** The built file behind a URL path ("/zero/" → "<site>/zero/index.html"); undefined outside the site. */
-export function fileForUrlPath(siteDir: string, urlPath: string): string | undefined {
+function fileForUrlPath(siteDir: string, urlPath: string): string | undefined {
   const root = path.resolve(siteDir);
   const candidate = path.join(root, decodeURIComponent(urlPath));
   if (!candidate.startsWith(root)) return undefined;
@@ -88,18 +89,14 @@ export async function measureInitialLoad(
   urlPath: string,
 ): Promise<InitialLoad> {
   const fetched: string[] = [];
-  let lastRequestAt = Date.now();
   page.on("request", (req) => {
-    lastRequestAt = Date.now();
     const url = req.url();
     if (url.startsWith(origin)) fetched.push(new URL(url).pathname);
   });
   await page.goto(origin + urlPath, { waitUntil: "load" });
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
-  // Quiet for 500 ms (at most 10 s in all): Playwright's "networkidle" also waits for
-  // long-lived connections, which a page is free to keep open.
-  const started = Date.now();
-  while (Date.now() - lastRequestAt < 500 && Date.now() - started < 10_000) await page.waitForTimeout(100);
+  // No request in flight and none started for 500 ms (at most 10 s in all).
+  await settle(page);
   const load: InitialLoad = {
     page: urlPath,
     html: 0,

@@ -14,13 +14,12 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
-import { chromium } from "playwright-core";
 import { book } from "../src/data/book.ts";
 import { resolveSiteUrl } from "../src/plugins/social.ts";
+import { launchChromium } from "../harness/chromium.ts";
 import { startSiteServer } from "../harness/site-server.ts";
 
 const siteDir = process.env.SITE_DIR ?? "_site";
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 function escapeHtml(s: string): string {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -36,11 +35,7 @@ export async function printBook(outputDir = siteDir): Promise<{ file: string; by
   const started = performance.now();
   const siteUrl = resolveSiteUrl(book.siteUrl, process.env.SITE_URL);
   const server = await startSiteServer(outputDir);
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ colorScheme: "light" });
     await page.emulateMedia({ media: "print", colorScheme: "light" });

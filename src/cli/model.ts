@@ -56,7 +56,10 @@ function loadConfig(arg: string | undefined): unknown {
   throw new UsageError(`no file or preset named "${arg}" (presets: ${MODEL_PRESETS.map((p) => p.id).join(", ")})`);
 }
 
-/** Converts a numeric option: digits become a number; anything else is passed on for validation to reject with the field name. */
+/**
+ * Converts a numeric option: digits become a number; anything
+ * else is passed on for validation to reject with the field name.
+ */
 function numeric(value: string | undefined): number | string | undefined {
   if (value === undefined) return undefined;
   return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(value.trim()) ? Number(value) : value;
@@ -282,7 +285,7 @@ function runPresets(): void {
 }
 
 /** Runs the CLI on `argv` (without node and script); returns the exit status. */
-export function main(argv: string[]): number {
+function main(argv: string[]): number {
   const [command, ...rest] = argv;
   try {
     switch (command) {

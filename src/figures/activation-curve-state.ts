@@ -141,7 +141,9 @@ export function modelOptions(): { id: string; name: string }[] {
   return MODEL_PRESETS.map((p) => ({ id: p.id, name: p.name }));
 }
 
-/** Validates `::: widget activation-curve` settings; every key is optional. Throws WidgetSettingsError naming the key. */
+/**
+ * Validates `::: widget activation-curve` settings; every key is optional. Throws WidgetSettingsError naming the key.
+ */
 export function parseActivationCurveSettings(raw: unknown): ActivationCurveSettings {
   const obj = settingsObject(raw, ["model", "attention", "microBatch", "gpu"]);
   const model = obj.model ?? "llama-3.1-8b";

@@ -46,7 +46,9 @@ function chapterBasics() {
   };
 }
 
-/** The four timelines of the chapter's figure: no overlap, overlap, m = 4 synchronizing each time, m = 4 with no_sync. */
+/**
+ * The four timelines of the chapter's figure: no overlap, overlap, m = 4 synchronizing each time, m = 4 with no_sync.
+ */
 export function chapterTimelinePanels(): DpTimelinePanel[] {
   const b = chapterBasics();
   const common: DpTimelineInput = {

@@ -2,8 +2,8 @@
  * The `moe-routing` figure: per-expert bars (kept and dropped assignments against the expert
  * capacity), grouped by the GPU that hosts them, and per-GPU load bars against the mean.
  *
- * Drawn with the kit's `svg()` builder into the element it is given (never the `window`/`document` globals), so the same
- * code renders the static SVG at build time under linkedom and redraws in the browser. Every number
+ * Drawn with the kit's `svg()` builder into the element it is given (never the `window`/`document` globals), so the
+ * same code renders the static SVG at build time under linkedom and redraws in the browser. Every number
  * comes from `simulateMoeRouting` in src/model.
  */
 import { dom } from "./kit/dom.ts";

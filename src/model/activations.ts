@@ -120,10 +120,7 @@ export interface ResolvedActivationOptions {
 }
 
 /** Validates {@link ActivationOptions} against `arch` and applies defaults. Throws `ModelInputError`. */
-export function resolveActivationOptions(
-  arch: ModelArchitecture,
-  options: ActivationOptions,
-): ResolvedActivationOptions {
+function resolveActivationOptions(arch: ModelArchitecture, options: ActivationOptions): ResolvedActivationOptions {
   const resolved: ResolvedActivationOptions = {
     seqLength: requirePositiveInteger(options.seqLength, "seqLength"),
     microBatchSize: requirePositiveInteger(options.microBatchSize, "microBatchSize"),

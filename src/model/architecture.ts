@@ -32,7 +32,10 @@ export interface MoeSpec {
   sharedExperts: number;
   /** The first `firstDenseLayers` layers use a dense MLP instead of experts (DeepSeek `first_k_dense_replace`). */
   firstDenseLayers: number;
-  /** Layers whose index is a multiple of `layerFrequency` (after the dense ones) are MoE (DeepSeek `moe_layer_freq`; 1 = all). */
+  /**
+   * Layers whose index is a multiple of `layerFrequency` (after
+   * the dense ones) are MoE (DeepSeek `moe_layer_freq`; 1 = all).
+   */
   layerFrequency: number;
   /** Router has a per-expert bias (DeepSeek-V3 `e_score_correction_bias`, `topk_method: noaux_tc`). */
   routerBias: boolean;

@@ -349,7 +349,10 @@ export interface OverlapRatio {
 
 /** Result of {@link overlapRatios}; `null` where that parallelism is not used. */
 export interface OverlapRatios {
-  /** Gradient reduction of the dense parameters (all-reduce, or reduce-scatter under ZeRO-1/2) vs the backward pass (2× forward) of the last microbatch on the stage. */
+  /**
+   * Gradient reduction of the dense parameters (all-reduce, or reduce-scatter under
+   * ZeRO-1/2) vs the backward pass (2× forward) of the last microbatch on the stage.
+   */
   dp: OverlapRatio | null;
   /**
    * ZeRO-1/2 only: the all-gather of the updated parameters vs the forward pass of the next step's
@@ -357,9 +360,14 @@ export interface OverlapRatios {
    * every gradient). `null` otherwise.
    */
   zeroParamGather?: OverlapRatio | null;
-  /** ZeRO-3: all-gather of one layer's parameters vs one layer's forward of one microbatch (prefetching the next layer). */
+  /**
+   * ZeRO-3: all-gather of one layer's parameters vs one layer's forward of one microbatch (prefetching the next layer).
+   */
   zero3: OverlapRatio | null;
-  /** Tensor parallel: one layer's forward communication (two all-reduces, or SP's gathers and scatters) vs that layer's forward compute. */
+  /**
+   * Tensor parallel: one layer's forward communication (two all-reduces,
+   * or SP's gathers and scatters) vs that layer's forward compute.
+   */
   tp: OverlapRatio | null;
   /** Pipeline: one activation send vs the stage's forward of one microbatch. */
   pp: OverlapRatio | null;

@@ -180,7 +180,10 @@ export function narayananFullRecomputeFlops({ B, L, s, h, V }: MegatronShape): n
   return 96 * B * s * L * h * h * (1 + s / (6 * h) + V / (16 * L * h));
 }
 
-/** chowdhery2022palm App. B: training FLOPs per token $6N + 12 L H Q T$ ($H$ heads of dimension $Q$, sequence length $T$). */
+/**
+ * chowdhery2022palm App. B: training FLOPs per token $6N + 12
+ * L H Q T$ ($H$ heads of dimension $Q$, sequence length $T$).
+ */
 export function palmFlopsPerToken(
   parameters: number,
   layers: number,

@@ -56,9 +56,15 @@ export interface ConfigSearchInput {
   globalBatchSequences: number;
   /** GPUs per node sharing NVLink (default 8). */
   gpusPerNode?: number;
-  /** Bus bandwidth of one NIC across nodes, bytes/s (default: the GPU system's measured or assumed figure in src/data/interconnects.ts). */
+  /**
+   * Bus bandwidth of one NIC across nodes, bytes/s (default: the GPU
+   * system's measured or assumed figure in src/data/interconnects.ts).
+   */
   interNodeBytesPerSecond?: number;
-  /** Kernel efficiency, the fraction of the dense bf16 peak the kernels reach (default: the GPU generation's constant, KERNEL_EFFICIENCY). */
+  /**
+   * Kernel efficiency, the fraction of the dense bf16 peak the kernels
+   * reach (default: the GPU generation's constant, KERNEL_EFFICIENCY).
+   */
   computeEfficiency?: number;
   /** Fraction of HBM a configuration may use (default PLANNING_MEMORY_FRACTION). */
   usableMemoryFraction?: number;
@@ -127,7 +133,10 @@ function divisors(n: number): number[] {
   return out;
 }
 
-/** Bus bandwidth a group of `ranks` ranks spaced `stride` apart gets in the simplest two-level model: NVLink inside a node, the inter-node figure otherwise. */
+/**
+ * Bus bandwidth a group of `ranks` ranks spaced `stride` apart gets in the
+ * simplest two-level model: NVLink inside a node, the inter-node figure otherwise.
+ */
 export function groupBandwidth(
   ranks: number,
   stride: number,

@@ -16,7 +16,9 @@ export type FactUnit = "flops" | "bytes" | "bytesPerSecond" | "watts" | "sms" | 
 export interface DataFact {
   unit: FactUnit;
   value: number;
-  /** Words the text must name near the number for it to be this fact ("H100", "PCIe"); none for a model's exact count. */
+  /**
+   * Words the text must name near the number for it to be this fact ("H100", "PCIe"); none for a model's exact count.
+   */
   requires: readonly string[];
   /** Where it comes from, e.g. "h100-sxm bf16 dense". */
   name: string;

@@ -103,7 +103,10 @@ export interface ModelStateOptions {
   precision?: Precision;
   /** fp32 gradient-accumulation buffer (default false). */
   fp32GradAccum?: boolean;
-  /** With `fp32GradAccum`: whether the fp32 buffer sits alongside the bf16 gradients or replaces them (default `"alongside"`). */
+  /**
+   * With `fp32GradAccum`: whether the fp32 buffer sits alongside
+   * the bf16 gradients or replaces them (default `"alongside"`).
+   */
   fp32GradBuffer?: Fp32GradBuffer;
   /** Default 0. */
   zeroStage?: ZeroStage;
@@ -238,7 +241,10 @@ export interface StageMemory extends MemoryBreakdown {
   parameterCount: number;
   /** Of which routed-expert parameters. */
   expertParameterCount: number;
-  /** Microbatches whose activations the stage holds at its peak, in whole-stage units (interleaved: chunk-microbatches / v). */
+  /**
+   * Microbatches whose activations the stage holds at its peak,
+   * in whole-stage units (interleaved: chunk-microbatches / v).
+   */
   inFlightMicrobatches: number;
   activationDetail: StageActivationDetail;
 }

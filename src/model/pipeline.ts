@@ -62,7 +62,10 @@ export type PipelineSchedule = "afab" | "1f1b" | "interleaved" | "zb-h1" | "dual
 /** Every schedule name, for option parsers. */
 export const PIPELINE_SCHEDULES: readonly PipelineSchedule[] = ["afab", "1f1b", "interleaved", "zb-h1", "dualpipe"];
 
-/** Operation kind: forward, backward (full, or input-gradient when W is split), weight gradient, overlapped forward+backward. */
+/**
+ * Operation kind: forward, backward (full, or input-gradient when
+ * W is split), weight gradient, overlapped forward+backward.
+ */
 export type PipelineOpKind = "F" | "B" | "W" | "FB";
 
 /** One operation on one stage. Times are in the unit of the input durations. */
@@ -119,7 +122,10 @@ export interface PipelineResult {
   bubbleFraction: number;
   /** Σ idle / (Σ idle + Σ busy). */
   bubbleRate: number;
-  /** Peak count of (microbatch, chunk) activations alive per stage: from the start of F to the end of the B that consumes them. */
+  /**
+   * Peak count of (microbatch, chunk) activations alive per stage:
+   * from the start of F to the end of the B that consumes them.
+   */
   peakInFlight: number[];
 }
 
@@ -608,7 +614,10 @@ export function bubbleTimeZbH1(stages: number, forward: number, backward: number
   return (stages - 1) * (forward + backward - weightGrad);
 }
 
-/** Closed form: DualPipe bubble time $(p/2-1)(T_{F\&B} + T_B - 3T_W)$ as printed in the DualPipe README, with $T_B$ the full backward. */
+/**
+ * Closed form: DualPipe bubble time $(p/2-1)(T_{F\&B} + T_B - 3T_W)$
+ * as printed in the DualPipe README, with $T_B$ the full backward.
+ */
 export function bubbleTimeDualPipe(
   stages: number,
   forwardBackward: number,

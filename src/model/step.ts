@@ -246,7 +246,10 @@ export interface StepResult {
   };
 }
 
-/** Layers per stage with `trim` layers removed from each end stage and spread over the others (Llama 3's remedy for the embedding and LM head). */
+/**
+ * Layers per stage with `trim` layers removed from each end stage and
+ * spread over the others (Llama 3's remedy for the embedding and LM head).
+ */
 export function balancedStageLayers(numLayers: number, pp: number, trim = 0): number[] {
   const L = requirePositiveInteger(numLayers, "numLayers");
   const p = requirePositiveInteger(pp, "pp");
@@ -435,7 +438,8 @@ export function stepTime(input: StepInput): StepResult {
         collectiveSeconds("reduce-scatter", activationBytes, tp, 1)
       : collectiveSeconds("all-reduce", activationBytes, tp, 1);
     const tpSeconds = tpCalls * tpPerCall;
-    // Context parallel: all-gather K and V forward (again under full recomputation), reduce-scatter their gradients backward.
+    // Context parallel: all-gather K and V forward (again under
+    // full recomputation), reduce-scatter their gradients backward.
     let cpSeconds = 0;
     if (cp > 1) {
       const kvColumns = arch.mla ? arch.numHeads * (qk + vd) : 2 * arch.numKvHeads * arch.headDim;

@@ -94,7 +94,7 @@ export function loadBibliography(file: string): Bibliography {
 const formatted = new Map<string, string>();
 
 /** The link a reference points to: the DOI resolver or the url field. */
-export function entryLink(entry: BibEntry): string {
+function entryLink(entry: BibEntry): string {
   const doi = entry.fields.doi?.trim();
   if (doi) return /^https?:\/\//.test(doi) ? doi : `https://doi.org/${doi}`;
   return entry.fields.url!.trim();

@@ -12,10 +12,6 @@ import path from "node:path";
 import { build, type Metafile } from "esbuild";
 import type { UserConfig } from "@11ty/eleventy";
 
-export interface BundleOptions {
-  outputDir: string;
-}
-
 export function widgetEntryNames(widgetsDir = "src/widgets"): string[] {
   return readdirSync(widgetsDir)
     .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
@@ -24,7 +20,7 @@ export function widgetEntryNames(widgetsDir = "src/widgets"): string[] {
 }
 
 /** Bundles the browser code into `outputDir`; returns every source file that went into it (absolute paths). */
-export async function bundleBrowserCode(outputDir: string): Promise<string[]> {
+async function bundleBrowserCode(outputDir: string): Promise<string[]> {
   const cwd = process.cwd();
   const out = path.resolve(cwd, outputDir);
   const common = {

@@ -19,7 +19,7 @@ import type { MarkdownIt, StateBlock, StateCore, Token } from "markdown-it";
 import { addLabel, docState, escapeHtml, fail, sourceLine } from "./doc-state.ts";
 import { docId, editionOf, landmarkLabel } from "./edition.ts";
 
-export const containerNames = [
+const containerNames = [
   "aside",
   "note",
   "warning",
@@ -49,7 +49,7 @@ export interface ContainerAttrs {
 }
 
 /** Parses a trailing `{#id .class .class}` off a block's info string. */
-export function splitAttrs(info: string): { rest: string; attrs: ContainerAttrs; bad?: string } {
+function splitAttrs(info: string): { rest: string; attrs: ContainerAttrs; bad?: string } {
   const m = /\{([^}]*)\}\s*$/.exec(info);
   if (!m) return { rest: info.trim(), attrs: { classes: [] } };
   const attrs: ContainerAttrs = { classes: [] };

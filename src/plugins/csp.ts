@@ -27,7 +27,7 @@ import type { UserConfig } from "@11ty/eleventy";
 import { BookError } from "./errors.ts";
 
 /** The policy's directives, in the order they are written. */
-export const cspDirectives: ReadonlyArray<readonly [string, string]> = [
+const cspDirectives: ReadonlyArray<readonly [string, string]> = [
   ["default-src", "'self'"],
   ["script-src", "'self' 'wasm-unsafe-eval'"],
   ["style-src", "'self' 'unsafe-inline'"],
@@ -40,7 +40,7 @@ export const cspDirectives: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** Directives a browser ignores (and warns about) in a `<meta>` policy: HTTP header only. */
-export const headerOnlyDirectives: ReadonlyArray<readonly [string, string]> = [["frame-ancestors", "'none'"]];
+const headerOnlyDirectives: ReadonlyArray<readonly [string, string]> = [["frame-ancestors", "'none'"]];
 
 export const contentSecurityPolicy: string = cspDirectives.map(([k, v]) => `${k} ${v}`).join("; ");
 
@@ -68,7 +68,7 @@ export function headersFile(): string {
  * the rest of the page is copied as it was. A page without `<head>`, or one that sets its own
  * policy, is a build error.
  */
-export function insertCspMeta(html: string, inputPath: string): string {
+function insertCspMeta(html: string, inputPath: string): string {
   let charsetEnd: number | undefined;
   let headEnd: number | undefined;
   let ownPolicy = false;

@@ -42,7 +42,7 @@ export interface Edition {
 }
 
 /** The separator between a chapter's slug and one of its ids on /book/. */
-export const idSeparator = "--";
+const idSeparator = "--";
 
 /** The edition of a page of chapter `slug`. */
 export function pageEdition(slug: string): Edition {

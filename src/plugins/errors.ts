@@ -2,9 +2,10 @@
  * BookError: the one error type the build throws for an author's mistake.
  *
  * Its message always starts with the source file and line, so that the first line Eleventy
- * prints is enough to fix the problem:
+ * prints is enough to fix the problem (one line, shown here on two):
  *
- *   content/chapters/03-zero.md:41:12 unknown citation key "@raj2020zero" (not in bibliography.bib); did you mean `rajbhandari2020zero`?
+ *   content/chapters/03-zero.md:41:12 unknown citation key "@raj2020zero" (not in bibliography.bib);
+ *   did you mean `rajbhandari2020zero`?
  *
  * `file` is relative to the repository root (no leading "./"); `line` is 1-based and counts
  * the front matter, i.e. it is the line an editor shows; `column` (1-based) is there when the

@@ -71,7 +71,7 @@ export function printInput(text: string, inMath = false): string {
 }
 
 /** Replaces `{:x}` with x (for the chapter tests that read the source). */
-export function stripInputMarkers(source: string): string {
+function stripInputMarkers(source: string): string {
   let dollars = 0;
   let last = 0;
   let out = "";
@@ -191,7 +191,7 @@ export interface AnswerSpec {
 }
 
 /** Reads an `::: answer` block's YAML into answer specs, failing the build on any mistake. */
-export function parseAnswerBlock(doc: DocState, line: number, yaml: string): AnswerSpec[] {
+function parseAnswerBlock(doc: DocState, line: number, yaml: string): AnswerSpec[] {
   let data: unknown;
   try {
     data = loadYaml(yaml);
@@ -267,7 +267,7 @@ interface ContainerMeta {
 }
 
 /** The label as shown: the author's text, with the unit in parentheses unless it names it already. */
-export function answerLabel(spec: Pick<AnswerSpec, "label" | "unit">): string {
+function answerLabel(spec: Pick<AnswerSpec, "label" | "unit">): string {
   if (spec.unit === "" || spec.label.includes(`(${spec.unit})`) || spec.label.endsWith(` ${spec.unit}`))
     return spec.label;
   return `${spec.label} (${spec.unit})`;

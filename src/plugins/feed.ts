@@ -20,9 +20,9 @@ import { BookError } from "./errors.ts";
 import { absoluteUrl, resolveSiteUrl } from "./social.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
-export const changelogFile = "content/changelog.md";
-export const changelogUrl = "/changelog/";
-export const feedUrl = "/changelog.xml";
+const changelogFile = "content/changelog.md";
+const changelogUrl = "/changelog/";
+const feedUrl = "/changelog.xml";
 
 export interface ChangelogEntry {
   /** ISO date, also the heading's id. */
@@ -89,9 +89,10 @@ export function entryHtml(entry: ChangelogEntry, siteUrl: string, pathPrefix = "
 
 /**
  * Stable ids: tag URIs (RFC 4151) from the repository's host and path, e.g.
- * "tag:github.com,2026-11-22:scaling-out-book/scaling-out/changelog" for the feed and ".../changelog/2026-11-23" for an entry.
+ * "tag:github.com,2026-11-22:scaling-out-book/scaling-out/changelog"
+ * for the feed and ".../changelog/2026-11-23" for an entry.
  */
-export function feedId(repositoryUrl = book.repositoryUrl): string {
+function feedId(repositoryUrl = book.repositoryUrl): string {
   const repo = new URL(repositoryUrl);
   return `tag:${repo.hostname},${book.published}:${repo.pathname.replace(/^\/|\/$/g, "")}/changelog`;
 }

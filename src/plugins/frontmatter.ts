@@ -14,7 +14,7 @@ const chapterKeys = ["title", "description", "subtitle"];
 const pageKeys = [...chapterKeys, "layout", "permalink"];
 
 /** Validates the front matter of one file's text; throws BookError. */
-export function checkFrontMatter(text: string, file: string): void {
+function checkFrontMatter(text: string, file: string): void {
   const src = text.replace(/\r\n?/g, "\n");
   const rel = normalizeFile(file);
   const m = /^---\n([\s\S]*?)\n---[ \t]*(\n|$)/.exec(src);

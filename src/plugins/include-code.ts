@@ -263,7 +263,8 @@ export function includeCodeMarkdown(md: MarkdownIt, root = process.cwd()): void 
         md.block.parse(source, md, state.env, tokens);
         for (const t of tokens) {
           t.map = token.map;
-          t.meta = { ...(t.meta as object | null), generated: "companion-table" }; // measured data: the number ledger skips it
+          // Measured data: the number ledger skips it.
+          t.meta = { ...(t.meta as object | null), generated: "companion-table" };
           if (t.type === "inline") {
             t.children = [];
             md.inline.parse(t.content, md, state.env, t.children);

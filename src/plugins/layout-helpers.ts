@@ -9,18 +9,18 @@ import { coverArtSvg } from "./cover.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
 /** Minutes at 230 words per minute, at least 1. */
-export function readingMinutes(words: number): number {
+function readingMinutes(words: number): number {
   return Math.max(1, Math.round(words / 230));
 }
 
 /** "2026-11-22" → "November 22, 2026". */
-export function formatDate(iso: string): string {
+function formatDate(iso: string): string {
   const d = new Date(`${iso}T00:00:00Z`);
   return d.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 }
 
 /** BibTeX for citing the book (or one chapter of it). */
-export function citeBibtex(meta: BookMetadata, siteUrl: string, chapterTitle?: string): string {
+function citeBibtex(meta: BookMetadata, siteUrl: string, chapterTitle?: string): string {
   const year = meta.published.slice(0, 4);
   const lines = [
     `@book{scalingout${year},`,

@@ -20,7 +20,7 @@ const labelPattern = /^\{#([^}\s]*)\}$/;
 const validEqLabel = /^eq:[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 /** Renders TeX with the book's settings; throws KaTeX's error unchanged. */
-export function renderTex(source: string, displayMode: boolean): string {
+function renderTex(source: string, displayMode: boolean): string {
   return katex.renderToString(source, {
     displayMode,
     throwOnError: true,

@@ -83,7 +83,7 @@ function mask(s: string, from: number, to: number): string {
 }
 
 /** Masks markers, code, math, link targets, citations, references, attributes and tags. */
-export function scanInline(src: string): Scanned {
+function scanInline(src: string): Scanned {
   let masked = src;
   const markers: Scanned["markers"] = [];
   const citations: number[] = [];
@@ -113,7 +113,7 @@ const ABBREVIATIONS =
   /(?:\be\.g|\bi\.e|\bet al|\bEq|\bEqs|\bFig|\bvs|\bcf|\bSec|\bapprox|\bNo|\bp|\bpp|\bch|\bresp)\.$/i;
 
 /** Sentence spans of a source text: ends at . ! ? followed by space, not after an abbreviation. */
-export function sentences(src: string): Span[] {
+function sentences(src: string): Span[] {
   const out: Span[] = [];
   let start = 0;
   for (const m of src.matchAll(/[.!?]["”’)\]]*\s+/g)) {
@@ -285,7 +285,7 @@ function mathEntries(
 }
 
 /** Ledger of one inline source (a paragraph, heading, table cell or caption). */
-export function inlineLedger(
+function inlineLedger(
   src: string,
   ctx: Context,
   where: (offset: number) => { line: number; column: number },

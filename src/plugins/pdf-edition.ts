@@ -17,7 +17,7 @@ export interface PdfEdition {
 }
 
 /** The PDF edition of the site built into `siteDir`. */
-export function pdfEdition(siteDir: string): PdfEdition {
+function pdfEdition(siteDir: string): PdfEdition {
   return { available: existsSync(path.join(siteDir, "book.pdf")), href: "/book.pdf" };
 }
 

@@ -17,7 +17,7 @@ import * as pagefind from "pagefind";
 import type { UserConfig } from "@11ty/eleventy";
 
 /** What Pagefind leaves out of the index inside a chapter body. */
-export const searchExcludeSelectors: readonly string[] = [
+const searchExcludeSelectors: readonly string[] = [
   ".katex-mathml",
   "annotation",
   "[data-widget]",
@@ -26,7 +26,7 @@ export const searchExcludeSelectors: readonly string[] = [
   "nav",
 ];
 
-export async function buildSearchIndex(outputDir: string): Promise<number> {
+async function buildSearchIndex(outputDir: string): Promise<number> {
   const { index, errors } = await pagefind.createIndex({
     excludeSelectors: [...searchExcludeSelectors],
     forceLanguage: "en",

@@ -15,8 +15,8 @@
  */
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
 
-export const partOpen = '<section class="part">\n';
-export const partClose = "</section>\n";
+const partOpen = '<section class="part">\n';
+const partClose = "</section>\n";
 
 /** Where the body ends: the footnotes block or the reference list, whichever comes first. */
 function isBackMatter(t: Token): boolean {

@@ -12,7 +12,7 @@ import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { addLabel, docState, escapeHtml, fail, sourceLine } from "./doc-state.ts";
 
 /** "Why ZeRO? (Part 2)" → "why-zero-part-2". Never empty. */
-export function slugify(text: string): string {
+function slugify(text: string): string {
   const slug = text
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -23,7 +23,7 @@ export function slugify(text: string): string {
 }
 
 /** Plain text of a heading's inline children (text, code and the TeX source of math). */
-export function inlineText(children: Token[] | null): string {
+function inlineText(children: Token[] | null): string {
   if (!children) return "";
   return children
     .map((c) => (c.type === "text" || c.type === "code_inline" ? c.content : c.type === "math_inline" ? c.content : ""))

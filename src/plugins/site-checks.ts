@@ -32,8 +32,10 @@ export interface SiteProblem {
   message: string;
 }
 
-/** Files a later step writes into the built site, so links to them are fine: `npm run pdf` (tools/pdf.ts) → book.pdf. */
-export const writtenAfterBuild: ReadonlySet<string> = new Set(["book.pdf"]);
+/**
+ * Files a later step writes into the built site, so links to them are fine: `npm run pdf` (tools/pdf.ts) → book.pdf.
+ */
+const writtenAfterBuild: ReadonlySet<string> = new Set(["book.pdf"]);
 
 /** What the checks need from one page. */
 export interface PageScan {
@@ -43,7 +45,10 @@ export interface PageScan {
   refs: [string, string][];
   /** Inline script and event handler attributes (see inlineScriptProblems). */
   inlineScripts: { needle: string; message: string }[];
-  /** The prose text of each outermost `main` or `article`: text outside code, pre, KaTeX's TeX annotations, scripts and styles. */
+  /**
+   * The prose text of each outermost `main` or `article`: text
+   * outside code, pre, KaTeX's TeX annotations, scripts and styles.
+   */
   prose: string[];
 }
 

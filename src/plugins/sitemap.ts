@@ -61,7 +61,7 @@ export function robotsTxt(siteUrl: string, pathPrefix = "/"): string {
  * Last commit date (YYYY-MM-DD, committer date) of every file under `dir`, from one `git log`.
  * Empty when git or the repository is missing.
  */
-export function gitLastModified(dir = "content"): Map<string, string> {
+function gitLastModified(dir = "content"): Map<string, string> {
   const dates = new Map<string, string>();
   let out: string;
   try {

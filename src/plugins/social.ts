@@ -27,17 +27,17 @@ import { cacheDir, readCached, writeCached } from "./cache.ts";
 import { escapeHtml } from "./doc-state.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
-export const cardWidth = 1200;
-export const cardHeight = 630;
+const cardWidth = 1200;
+const cardHeight = 630;
 /** Where the cards are served, relative to the site root. */
-export const cardsDir = "assets/cards";
+const cardsDir = "assets/cards";
 /** The card of pages that are not chapters (home, glossary, …). */
-export const bookCardName = "book";
+const bookCardName = "book";
 
 const require = createRequire(import.meta.url);
 
 /** KaTeX's sans-serif fonts (TTF): installed with the book, the same on every machine. */
-export function cardFontFiles(): string[] {
+function cardFontFiles(): string[] {
   const dir = path.join(path.dirname(require.resolve("katex/package.json")), "dist", "fonts");
   return ["KaTeX_SansSerif-Regular.ttf", "KaTeX_SansSerif-Bold.ttf"].map((f) => path.join(dir, f));
 }
@@ -100,7 +100,7 @@ export interface CardText {
 }
 
 /** Width of a line of text as resvg draws it, in px (its ink box). */
-export function measureText(text: string, fontSizePx: number, bold: boolean): number {
+function measureText(text: string, fontSizePx: number, bold: boolean): number {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="400"><text x="0" y="200" font-family="${fontFamily}" font-weight="${bold ? 700 : 400}" font-size="${fontSizePx}">${escapeHtml(text)}</text></svg>`;
   const box = new Resvg(svg, resvgOptions()).getBBox();
   return box ? box.x + box.width : 0;
@@ -245,7 +245,7 @@ function cacheKey(svg: string): string {
   return createHash("sha256").update(rendererId()).update("\n").update(svg).digest("hex").slice(0, 32);
 }
 
-export function defaultCacheDir(): string {
+function defaultCacheDir(): string {
   return cacheDir("cards");
 }
 
@@ -265,7 +265,7 @@ export function writeCard(svg: string, outFile: string, dir = defaultCacheDir())
 }
 
 /** The card text of a chapter file, from its front matter and file name. */
-export function chapterCard(inputPath: string): CardText {
+function chapterCard(inputPath: string): CardText {
   const text = readFileSync(inputPath, "utf8").replace(/\r\n?/g, "\n");
   const fm = /^---\n([\s\S]*?)\n---/.exec(text);
   const data = (fm ? loadYaml(fm[1]!) : {}) as { title?: unknown };
@@ -278,7 +278,7 @@ export function bookCard(): CardText {
 }
 
 /** Writes every card: the book's and one per chapter among the built pages. */
-export function writeCards(
+function writeCards(
   outputDir: string,
   inputPaths: readonly string[],
   cacheDir = defaultCacheDir(),

@@ -53,7 +53,7 @@ const UNIT_TEXT =
 const SPACING = /\\[,;:! ]|\\(?:quad|qquad|left|right|big|Big|bigl|bigr|Bigl|Bigr)(?![A-Za-z])|~/g;
 
 /** The units a side names (for comparing sides), in order. */
-export function sideUnits(text: string): string {
+function sideUnits(text: string): string {
   return (text.match(UNIT_TEXT) ?? []).map((u) => u.replace(/\s+/g, "")).join(" ");
 }
 

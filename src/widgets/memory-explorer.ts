@@ -2,7 +2,8 @@
  * Browser entry of the `memory-explorer` widget: controls for the model, batch, precision,
  * recomputation, ZeRO and parallel degrees and the GPU, redrawn with the same figure code as the
  * static build-time drawing (src/figures/memory-explorer.ts). The logic (validation, the model
- * call, URL encoding) lives in src/figures/memory-explorer/ (state, view, settings, url, controls) and is unit-tested there.
+ * call, URL encoding) lives in src/figures/memory-explorer/
+ * (state, view, settings, url, controls) and is unit-tested there.
  *
  * Bad input never reaches the drawing: the field gets aria-invalid="true" and a message with
  * role="alert", and the charts keep the last valid state. Settings live in the URL under this

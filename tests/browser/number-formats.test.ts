@@ -163,7 +163,8 @@ describe("number-formats widget", () => {
   it("fits a phone and renders in dark mode (screenshots)", async () => {
     for (const [name, viewport, colorScheme] of [
       ["desktop", { width: 1280, height: 900 }, "light"],
-      ["phone", { width: 390, height: 1400 }, "light"], // tall enough that the element needs no scrolling for its screenshot
+      // Tall enough that the element needs no scrolling for its screenshot.
+      ["phone", { width: 390, height: 1400 }, "light"],
       ["dark", { width: 1280, height: 900 }, "dark"],
     ] as const) {
       const context = await site.browser.newContext({ viewport, colorScheme });

@@ -84,7 +84,8 @@ test("Tab to each marked term shows its definition below the line, inside the vi
     const links = page.locator("a.gloss");
     const n = await links.count();
     assert.ok(n >= 10, `${n} marks on /data-parallelism/`);
-    // A screenshot of the fourth mark focused, before the loop opens the ToC drawer (Shift+Tab from the first mark lands in it).
+    // A screenshot of the fourth mark focused, before the loop opens
+    // the ToC drawer (Shift+Tab from the first mark lands in it).
     await links.nth(3).focus();
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Tab");

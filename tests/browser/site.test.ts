@@ -146,7 +146,8 @@ describe("the preface", () => {
     await settle(page);
     const widgetRequests = () => site.server.requests.filter((r) => r.startsWith("/assets/js/widgets/"));
     const before = widgetRequests().length;
-    // The lazy loader's IntersectionObserver has reported the first layout by now; give any request it made time to show.
+    // The lazy loader's IntersectionObserver has reported the
+    // first layout by now; give any request it made time to show.
     await afterFrames(page);
     await settle(page, 300);
     assert.equal(widgetRequests().length, before, "no widget script before scrolling");

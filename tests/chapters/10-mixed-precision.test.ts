@@ -87,7 +87,7 @@ const ridgeFp8 = fp8Peak / h100.hbmBytesPerSecond;
 const llama = countParameters(findModelPreset("llama-3.1-8b")!.config).total;
 const gb = (bytes: number) => `${(bytes / 1e9).toFixed(1)} GB`;
 
-export function chapterStrings(): [string, string][] {
+function chapterStrings(): [string, string][] {
   const out: [string, string][] = [];
   // Introduction and costs: H100 peaks (src/data/gpus.ts)
   out.push([`dense peak of ${int(tflops(bf16Peak))} TFLOPS`, "H100 bf16 dense peak"]);

@@ -11,7 +11,7 @@ export const pct1 = (x: number): string => `${formatNumber(x * 100, { decimals: 
 const RECOMPUTE = { none: "", selective: ", selective recompute", full: ", full recompute" } as const;
 
 /** "TP 8 · PP 8 (v 2) · DP 24 · ZeRO-0, full recompute" */
-export function layoutLabel(e: RunEvaluation): string {
+function layoutLabel(e: RunEvaluation): string {
   const l = e.run.layout;
   const parts: string[] = [];
   if (l.tp > 1) parts.push(`TP ${l.tp}`);
@@ -24,7 +24,7 @@ export function layoutLabel(e: RunEvaluation): string {
 }
 
 /** Signed relative error with one decimal: "+27.4%", "−5.3%". */
-export function signedPct(x: number): string {
+function signedPct(x: number): string {
   return `${x > 0 ? "+" : x < 0 ? "−" : ""}${pct1(Math.abs(x))}`;
 }
 

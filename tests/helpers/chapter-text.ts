@@ -8,7 +8,7 @@
  * The check is textual on purpose: if the prose and the model disagree, the test names the
  * expected string and the chapter file, and the author fixes one of them.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import assert from "node:assert/strict";
 import { expandValueReferences } from "../../src/plugins/exercise-check.ts";
@@ -22,14 +22,6 @@ const chaptersDir = path.resolve("content/chapters");
 export function readChapter(slug: string): string {
   const file = path.join(chaptersDir, `${slug}.md`);
   return expandValueReferences(readFileSync(file, "utf8"));
-}
-
-/** All chapter slugs in book order. */
-export function chapterSlugs(): string[] {
-  return readdirSync(chaptersDir)
-    .filter((f) => f.endsWith(".md"))
-    .map((f) => f.replace(/\.md$/, ""))
-    .sort();
 }
 
 /**

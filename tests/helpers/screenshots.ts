@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Locator, Page } from "playwright-core";
 
 /** Whether this run keeps screenshots. */
-export const keepingScreenshots = process.env.SCREENSHOTS === "1";
+const keepingScreenshots = process.env.SCREENSHOTS === "1";
 
 /** Saves a screenshot of `target` to `file` when the run keeps screenshots; otherwise does nothing. */
 export async function keepScreenshot(

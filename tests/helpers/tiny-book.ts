@@ -22,7 +22,7 @@ export const minimalBib = `@misc{known2020,
 }
 `;
 
-export const minimalFiles: Record<string, string> = {
+const minimalFiles: Record<string, string> = {
   "bibliography.bib": minimalBib,
   "content/index.md":
     "---\ntitle: Test book\ndescription: A test book.\nlayout: home.njk\npermalink: /\n---\n\nHello.\n",

@@ -5,7 +5,7 @@ import type { Finding } from "../../tools/lint/findings.ts";
 import { lint } from "../../tools/lint/run.ts";
 
 export const root = path.resolve(import.meta.dirname, "../..");
-export const fixtures = "tests/lint/fixtures";
+const fixtures = "tests/lint/fixtures";
 
 export function fixtureConfig(markdownRoot: string, bibliography: string): LintConfig {
   return {

@@ -20,7 +20,9 @@ function run(...args: string[]) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Asserts a failed run: the exit status, exactly one stderr line matching `pattern`, no stack trace, nothing on stdout. */
+/**
+ * Asserts a failed run: the exit status, exactly one stderr line matching `pattern`, no stack trace, nothing on stdout.
+ */
 function assertOneLineError(result: ReturnType<typeof run>, status: number, pattern: RegExp): void {
   assert.equal(result.status, status, result.stderr);
   assert.equal(result.stdout, "");

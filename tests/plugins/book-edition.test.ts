@@ -166,7 +166,8 @@ test("bookEdition renders every chapter with the book's env, marks glossary term
   const a = item("02-one-gpu.md", "Each all-reduce runs, see [there](#sec:x).\n\n## X {#sec:x}\n");
   const b = item("03-data-parallelism.md", "A microbatch of gradients, then a [look back](/one-gpu/#sec:x).\n");
   const [one, dp] = bookEdition(md, [a, b]);
-  // Marked where the chapter does not explain the term itself (one-gpu explains microbatches, data-parallelism all-reduce).
+  // Marked where the chapter does not explain the term itself
+  // (one-gpu explains microbatches, data-parallelism all-reduce).
   assert.match(
     one!.body,
     /<a class="gloss" href="\/glossary\/#term-all-reduce" aria-describedby="one-gpu--gloss-one-gpu-all-reduce">all-reduce<\/a>/,

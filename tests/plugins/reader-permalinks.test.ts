@@ -1,4 +1,6 @@
-/** Heading permalinks (src/plugins/edition.ts): h2/h3 section headings of a chapter render, once; other pages opt in. */
+/**
+ * Heading permalinks (src/plugins/edition.ts): h2/h3 section headings of a chapter render, once; other pages opt in.
+ */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { md, render, renderEdition } from "../helpers/book-markdown.ts";

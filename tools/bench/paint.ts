@@ -87,7 +87,7 @@ export interface PaintSample {
 }
 
 /** One cold load of `url` with the CPU throttled `slowdown`×; FCP and LCP in milliseconds. */
-export async function measurePaint(browser: Browser, url: string, viewport: Viewport, slowdown = 4): Promise<PaintSample> {
+async function measurePaint(browser: Browser, url: string, viewport: Viewport, slowdown = 4): Promise<PaintSample> {
   const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
   try {
     const page = await context.newPage();

@@ -16,7 +16,7 @@ import { drawBytesPerParameter, type BytesLayout } from "../../src/figures/bytes
 import { drawMemoryTimeline, type MemoryTimelineInput } from "../../src/figures/memory-timeline.ts";
 
 /** The running example of the chapter: Llama 3.2 1B, s = 4096, b = 4, bf16, no recomputation, FlashAttention. */
-export const timelineSetup = {
+const timelineSetup = {
   seqLength: 4096,
   microBatchSize: 4,
   precision: "bf16",

@@ -184,7 +184,8 @@ export function bibProseView(text: string, entries: BibEntry[], fields: readonly
       for (const [start, end] of f.parts) {
         const raw = text.slice(start, end);
         const cleaned = raw
-          // Code: \texttt{…}, \url{…}, identifiers written with \_ (memory\_allocated) dotted (torch.optim.Adam), and file paths (torch/optim/adam.py).
+          // Code: \texttt{…}, \url{…}, identifiers written with \_ (memory\_allocated)
+          // dotted (torch.optim.Adam), and file paths (torch/optim/adam.py).
           .replace(/\\(?:url|href|texttt|verb)\{[^{}]*\}/g, (s) => TOKEN_FILL.repeat(s.length))
           .replace(/[A-Za-z0-9]+(?:(?:\\_|\.)[A-Za-z0-9]+)+/g, (s) =>
             s.includes("\\_") || s.split(".").length > 2 ? TOKEN_FILL.repeat(s.length) : s,

@@ -7,7 +7,7 @@
  */
 
 /** The names a `lint-ignore` directive may use. One name per kind of check. */
-export const ruleIds = [
+const ruleIds = [
   "spelling",
   "repeated-word",
   "confusable",

@@ -28,7 +28,7 @@ const swap = (to: string) => (hit: string) => matchCase(hit, to);
 const forthExempt =
   "back\\s+and|and\\s+so|set|sets|setting|put|puts|putting|bring|brings|bringing|brought|come|comes|came|coming|go|goes|going|went|gone|hold|holds|held|sally|spring|sprang|sent|send|call|called|stretch|stretched";
 
-export const confusableRules: PhraseRule[] = [
+const confusableRules: PhraseRule[] = [
   confusable(
     /\b(?<hit>wraps?)\b(?=-level|\s+(?:of\s+\d|per\s+(?:SM|block|multiprocessor|scheduler)|schedul|size\b|divergence))/dgi,
     (h) => matchCase(h, h.toLowerCase().endsWith("s") ? "warps" : "warp"),
@@ -431,7 +431,7 @@ const ukWords: Record<string, string> = {
   wilful: "willful",
 };
 
-export const ukSpellingRules: PhraseRule[] = [
+const ukSpellingRules: PhraseRule[] = [
   uk(
     new RegExp(`\\b(?<hit>${izePrefix}(?:${izeStems.join("|")})is(?:e|es|ed|ing|ation|ations|er|ers|able))\\b`, "dgi"),
     (h) => h.replace(/is(e|es|ed|ing|ation|ations|er|ers|able)$/, "iz$1"),
@@ -485,7 +485,7 @@ function term(canonical: string, pattern: RegExp, options: TermOptions = {}): Ph
   };
 }
 
-export const termRules: PhraseRule[] = [
+const termRules: PhraseRule[] = [
   term("PyTorch", /\b(?<hit>py[- ]?torch)\b/dgi),
   term("ZeRO", /\b(?<hit>zero)(?=-(?:[123]|DP|R|Offload|Infinity)\b|\+\+|[ -]stage\b)/dgi, {
     why: 'the optimizer is written "ZeRO" (Zero Redundancy Optimizer)',

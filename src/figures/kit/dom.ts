@@ -8,7 +8,7 @@
  * hand-rolled `el` helpers and the `createElementNS` calls that figures used to repeat.
  */
 
-export const SVG_NS = "http://www.w3.org/2000/svg";
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 export type AttrValue = string | number | boolean | null | undefined;
 export type Attrs = Readonly<Record<string, AttrValue>>;

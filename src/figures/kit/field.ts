@@ -186,7 +186,7 @@ export function selectField(doc: Document, o: SelectFieldOptions): HTMLDivElemen
 }
 
 /** The message element of a field: the one its aria-describedby names, created if missing. */
-export function messageFor(input: Element): HTMLElement {
+function messageFor(input: Element): HTMLElement {
   const id = input.getAttribute("aria-describedby")?.split(/\s+/)[0];
   const existing = id ? input.ownerDocument.getElementById(id) : null;
   if (existing) return existing;

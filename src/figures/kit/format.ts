@@ -94,11 +94,6 @@ const BYTE_SCALE: Record<ByteUnit, number> = {
   TiB: 2 ** 40,
 };
 
-/** Bytes per unit, e.g. `bytesPer("GiB")` = 2^30. */
-export function bytesPer(unit: ByteUnit): number {
-  return BYTE_SCALE[unit];
-}
-
 /**
  * Bytes in a given unit: `formatBytes(48.2e9, "GB")` → "48.2 GB" (one decimal by default).
  * Without a unit, the largest decimal unit that gives a value ≥ 1 is chosen and three significant

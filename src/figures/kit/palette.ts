@@ -82,9 +82,6 @@ export const pipelineOpColors: Readonly<Record<"F" | "B" | "W" | "FB", string>> 
   FB: color.acts,
 };
 
-/** Text drawn on a filled palette colour (bar labels): white in both themes. */
-export const onFill = "#ffffff";
-
 function declarations(p: Readonly<Record<PaletteName, string>>): string {
   return paletteNames.map((n) => `--c-${n}:${p[n]}`).join(";");
 }

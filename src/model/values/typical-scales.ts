@@ -119,7 +119,8 @@ function tableValues(put: PutValue, evaluations: readonly RunEvaluation[]): void
     put(`a2.reported.${e.run.id}`, v(100 * e.reportedMfu, "%", d1));
     put(`a2.predicted.${e.run.id}`, v(100 * e.predictedMfu, "%", d1));
     put(`a2.error.${e.run.id}`, v(100 * Math.abs(e.relativeError), "%", d1));
-    // Interleaved chunks per stage, as src/data/published-runs.ts records them (its assumptions say which are filled in).
+    // Interleaved chunks per stage, as src/data/published-runs.ts
+    // records them (its assumptions say which are filled in).
     if (e.run.layout.chunks !== undefined) put(`a2.chunks.${e.run.id}`, v(e.run.layout.chunks, "chunks", d0));
   }
 }

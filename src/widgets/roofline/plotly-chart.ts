@@ -61,7 +61,9 @@ export interface RooflinePlotlyChart {
   ready(): boolean;
   /** Queues a Plotly redraw (call only when ready). */
   draw(data: RooflineChartData): void;
-  /** Starts loading Plotly; on success it replaces the figure's SVG, on failure it hides the buttons and calls `redraw`. */
+  /**
+   * Starts loading Plotly; on success it replaces the figure's SVG, on failure it hides the buttons and calls `redraw`.
+   */
   load(): void;
 }
 
@@ -73,7 +75,9 @@ export interface RooflinePlotlyOptions {
   idBase: string;
   /** The data to draw when Plotly arrives. */
   current: () => RooflineChartData;
-  /** Names the widget's data when a drawing starts: an unchanged key (a theme change, a resize) keeps the reader's zoom. */
+  /**
+   * Names the widget's data when a drawing starts: an unchanged key (a theme change, a resize) keeps the reader's zoom.
+   */
   dataKey: () => string;
   /** Redraws the whole widget (theme change, resize, Plotly failing to load). */
   redraw: () => void;

@@ -41,7 +41,7 @@ export interface Judgement {
 }
 
 /** How many tolerances away still counts as close. */
-export const closeFactor = 5;
+const closeFactor = 5;
 
 type Family = "bytes" | "time" | "percent" | "rate" | "flops";
 

@@ -13,7 +13,7 @@ const copyIcon =
   '<svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false"><rect x="5.5" y="5.5" width="8" height="9" rx="1.5" fill="none" stroke="currentColor" stroke-width="1.4"/><path d="M10.5 3.5v-1a1 1 0 0 0-1-1h-6a1 1 0 0 0-1 1v8a1 1 0 0 0 1 1h1" fill="none" stroke="currentColor" stroke-width="1.4"/></svg>';
 
 /** How long the button says "Copied" before it reads "Copy" again. */
-export const copiedMillis = 2000;
+const copiedMillis = 2000;
 
 let liveRegion: HTMLElement | undefined;
 
@@ -32,7 +32,7 @@ function announce(message: string): void {
 }
 
 /** The text a reader expects on the clipboard: the code as shown, without the final newline. */
-export function codeText(pre: HTMLElement): string {
+function codeText(pre: HTMLElement): string {
   const code = pre.querySelector("code") ?? pre;
   return (code.textContent ?? "").replace(/\n$/, "");
 }
@@ -82,7 +82,7 @@ function addButton(block: HTMLElement, pre: HTMLElement): void {
   block.append(button);
 }
 
-export function addCopyButtons(root: ParentNode = document): void {
+function addCopyButtons(root: ParentNode = document): void {
   for (const pre of root.querySelectorAll<HTMLElement>("pre.bibtex")) {
     if (pre.parentElement?.classList.contains("code-block")) continue;
     const wrap = document.createElement("div");

@@ -26,7 +26,7 @@ interface ProgressStore {
   totals: Record<string, number>;
 }
 
-export function loadProgress(): ProgressStore {
+function loadProgress(): ProgressStore {
   try {
     const raw = JSON.parse(localStorage.getItem(storageKey) ?? "{}") as Partial<ProgressStore>;
     return {
@@ -47,7 +47,7 @@ function saveProgress(store: ProgressStore): void {
 }
 
 /** Solved exercises of one chapter. */
-export function solvedIn(store: ProgressStore, chapter: string): number {
+function solvedIn(store: ProgressStore, chapter: string): number {
   return Object.keys(store.solved).filter((k) => k.startsWith(`${chapter}/`)).length;
 }
 
@@ -176,7 +176,7 @@ function resetChapter(chapter: string): void {
   updateCounts(store);
 }
 
-export function setUpExerciseChecks(): void {
+function setUpExerciseChecks(): void {
   const store = loadProgress();
   const forms = Array.from(document.querySelectorAll<HTMLFormElement>("form.exercise-check"));
   const totals = new Map<string, number>();

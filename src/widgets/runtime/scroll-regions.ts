@@ -9,7 +9,7 @@
 const scrollBoxes = "pre, .math.display, .table-scroll";
 const focusable = "a[href], button, input, select, textarea, summary, [tabindex]";
 
-export function markScrollRegions(root: ParentNode = document): void {
+function markScrollRegions(root: ParentNode = document): void {
   for (const el of root.querySelectorAll<HTMLElement>(scrollBoxes)) {
     // No tolerance: a box 1px too wide scrolls by 1px, and axe (like a keyboard user) counts it.
     const overflows = el.scrollWidth > el.clientWidth;

@@ -5,7 +5,7 @@
  */
 export type Theme = "light" | "dark";
 
-export const themeStorageKey = "scaling-out-theme";
+const themeStorageKey = "scaling-out-theme";
 
 export function readStoredTheme(): Theme | undefined {
   try {

@@ -13,7 +13,7 @@ export function readUrlParam(win: Window, id: string): string | null {
 }
 
 /** The current URL with this widget's parameter set to `value` (removed when empty). */
-export function urlWith(win: Window, id: string, value: string): string {
+function urlWith(win: Window, id: string, value: string): string {
   const url = new URL(win.location.href);
   if (value === "") url.searchParams.delete(id);
   else url.searchParams.set(id, value);

@@ -16,7 +16,7 @@ import { paletteCss } from "../../figures/kit/palette.ts";
 import { effectiveTheme } from "./theme-store.ts";
 
 /** The widget a link points at: its #id, else the first widget whose id is a query parameter. */
-export function linkedWidget(doc: Document, href: string): HTMLElement | null {
+function linkedWidget(doc: Document, href: string): HTMLElement | null {
   const url = new URL(href);
   const byHash = url.hash.length > 1 ? doc.getElementById(decodeURIComponent(url.hash.slice(1))) : null;
   if (byHash?.hasAttribute("data-widget")) return byHash;
@@ -42,7 +42,7 @@ function followWidgetLink(): void {
 }
 
 /** The widget's main chart: its largest visible `<svg>` (icons and legend markers are small). */
-export function mainChart(root: Element): SVGSVGElement | null {
+function mainChart(root: Element): SVGSVGElement | null {
   let best: SVGSVGElement | null = null;
   let bestArea = 60 * 60;
   for (const svg of Array.from(root.querySelectorAll<SVGSVGElement>("svg"))) {
@@ -56,7 +56,7 @@ export function mainChart(root: Element): SVGSVGElement | null {
 }
 
 /** The chart as a standalone SVG file: namespaced, sized, with the theme's palette and font. */
-export function standaloneSvg(svg: SVGSVGElement, theme: "light" | "dark"): string {
+function standaloneSvg(svg: SVGSVGElement, theme: "light" | "dark"): string {
   const copy = svg.cloneNode(true) as SVGSVGElement;
   const r = svg.getBoundingClientRect();
   copy.setAttribute("xmlns", "http://www.w3.org/2000/svg");

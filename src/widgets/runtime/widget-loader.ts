@@ -6,7 +6,7 @@
  */
 const widgetBase = new URL("./widgets/", import.meta.url);
 
-export interface WidgetModule {
+interface WidgetModule {
   mount(root: HTMLElement, settings: unknown): void;
 }
 
