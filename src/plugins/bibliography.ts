@@ -135,6 +135,16 @@ export function citeprocHtml(csl: CslData): string {
   return html;
 }
 
+/** The first text node under `root` whose text contains `needle`. */
+function textNodeHolding(root: Node, needle: string): Text | undefined {
+  for (const child of Array.from(root.childNodes)) {
+    if (child.nodeType === 3 && (child as Text).data.includes(needle)) return child as Text;
+    const inChild = textNodeHolding(child, needle);
+    if (inChild) return inChild;
+  }
+  return undefined;
+}
+
 /**
  * One reference as HTML (APA), with its link made clickable. Kept in memory per entry content,
  * so watch-mode rebuilds stay fast, and citeproc's part on disk (citeprocHtml).
@@ -147,11 +157,27 @@ export function formatEntry(entry: BibEntry): string {
   void _graph;
   const html = citeprocHtml(csl as CslData);
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
-  let inner = document.querySelector(".csl-entry")?.innerHTML.trim() ?? escapeHtml(entry.fields.title ?? entry.key);
   const link = entryLink(entry);
-  const shown = escapeHtml(link);
-  const anchor = `<a href="${shown}" rel="noopener">${shown}</a>`;
-  inner = inner.includes(shown) ? inner.replace(shown, anchor) : `${inner} ${anchor}`;
+  const body = document.querySelector(".csl-entry");
+  const anchor = document.createElement("a");
+  // linkedom writes attributes last-set first: this prints href="…" rel="noopener".
+  anchor.setAttribute("rel", "noopener");
+  anchor.setAttribute("href", link);
+  anchor.textContent = link;
+  let inner: string;
+  const holder = body ? textNodeHolding(body, link) : undefined;
+  if (body && holder) {
+    // The URL citeproc printed becomes the link: the text node is split around it.
+    const at = holder.data.indexOf(link);
+    holder.replaceWith(
+      document.createTextNode(holder.data.slice(0, at)),
+      anchor,
+      document.createTextNode(holder.data.slice(at + link.length)),
+    );
+    inner = body.innerHTML.trim();
+  } else {
+    inner = `${body?.innerHTML.trim() ?? escapeHtml(entry.fields.title ?? entry.key)} ${anchor.outerHTML}`;
+  }
   formatted.set(cacheKey, inner);
   return inner;
 }

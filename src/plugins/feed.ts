@@ -79,12 +79,26 @@ function escapeXml(s: string): string {
 
 const entryMarkdown = new MarkdownIt({ html: false, typographer: true, linkify: false });
 
-/** The entry's HTML, with root-relative `href`s made absolute (feed readers have no base). */
+interface EntryEnv {
+  siteUrl: string;
+  pathPrefix: string;
+}
+
+/** Root-relative link targets become absolute (feed readers have no base); the renderer escapes them as usual. */
+entryMarkdown.core.ruler.push("feed_absolute_links", (state) => {
+  const { siteUrl, pathPrefix } = state.env as EntryEnv;
+  for (const block of state.tokens) {
+    for (const token of block.children ?? []) {
+      const href = token.type === "link_open" ? token.attrGet("href") : null;
+      if (href?.startsWith("/")) token.attrSet("href", absoluteUrl(href, siteUrl, pathPrefix));
+    }
+  }
+});
+
+/** The entry's HTML, with root-relative `href`s made absolute. */
 export function entryHtml(entry: ChangelogEntry, siteUrl: string, pathPrefix = "/"): string {
-  return entryMarkdown
-    .render(entry.markdown)
-    .trim()
-    .replace(/href="(\/[^"]*)"/g, (_m, href: string) => `href="${absoluteUrl(href, siteUrl, pathPrefix)}"`);
+  const env: EntryEnv = { siteUrl, pathPrefix };
+  return entryMarkdown.render(entry.markdown, env).trim();
 }
 
 /**

@@ -13,7 +13,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
-import { parseHTML } from "linkedom";
+import { Parser } from "htmlparser2";
 import { addLabel, docState, escapeHtml, fail, lineInContent, sourceLine, type DocState } from "./doc-state.ts";
 import { docId } from "./edition.ts";
 import { stripPrefix } from "./containers.ts";
@@ -25,16 +25,35 @@ export interface FiguresOptions {
 
 const svgSizes = new Map<string, { mtimeKey: string; width?: string; height?: string }>();
 
+/**
+ * The `viewBox` of the first `<svg>` element, read by htmlparser2 in XML mode (the `<?xml …?>`
+ * declaration is a processing instruction to it, not an element, so it needs no stripping).
+ */
+function rootViewBox(text: string): string | undefined {
+  let viewBox: string | undefined;
+  let found = false;
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        if (found || name !== "svg") return;
+        found = true;
+        viewBox = attributes.viewBox;
+        parser.pause();
+      },
+    },
+    { xmlMode: true },
+  );
+  parser.end(text);
+  return viewBox;
+}
+
 /** width/height from an SVG's viewBox (or attributes), so the page does not jump when it loads. */
 function svgSize(file: string): { width?: string; height?: string } {
   const text = readFileSync(file, "utf8");
   const cached = svgSizes.get(file);
   if (cached && cached.mtimeKey === text) return cached;
-  const { document } = parseHTML(`<!doctype html><html><body>${text.replace(/<\?xml[^>]*>/, "")}</body></html>`);
-  const svg = document.querySelector("svg");
   const result: { mtimeKey: string; width?: string; height?: string } = { mtimeKey: text };
-  const vb = svg
-    ?.getAttribute("viewBox")
+  const vb = rootViewBox(text)
     ?.trim()
     .split(/[\s,]+/)
     .map(Number);

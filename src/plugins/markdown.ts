@@ -20,6 +20,7 @@ import { editionPlugin } from "./edition.ts";
 import { exerciseCheckPlugin } from "./exercise-check.ts";
 import { sectionWrapPlugin } from "./section-wrap.ts";
 import { numberLedgerPlugin } from "./number-ledger.ts";
+import { changelogPlugin } from "./changelog.ts";
 
 export interface BookMarkdownOptions extends CitationsOptions, FiguresOptions, WidgetsOptions {}
 
@@ -41,6 +42,7 @@ export function bookMarkdownPlugin(md: MarkdownIt, options: BookMarkdownOptions)
   exerciseCheckPlugin(md); // {=name} computed values, {:x} inputs, ::: answer check boxes, exercises in the ToC
   numberLedgerPlugin(md); // every number computed, checked, cited or an input (before {=name} is printed)
   glossaryMarksPlugin(md); // chapter renders: first use of each glossary term → link + definition
+  changelogPlugin(md); // content/changelog.md: the "**Corrections:**" bullet becomes a warning callout
   editionPlugin(md); // chapter renders: ids, links, heading levels, permalinks per edition
   sectionWrapPlugin(md); // <section class="part"> per h2 (content-visibility); last core rule
 }

@@ -7,12 +7,14 @@ import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
 import { citedKeys } from "../../tools/lint/bibliography.ts";
 import { parseBibtex } from "../../tools/lint/bibtex.ts";
+import type { Finding } from "../../tools/lint/findings.ts";
 import { fixtureConfig, lintFixtures } from "./helpers.ts";
 
 let byFile: Map<string, string[]>;
+let findings: Finding[];
 
 before(async () => {
-  byFile = (await lintFixtures(fixtureConfig("bib/content", "bib/bibliography.bib"))).byFile;
+  ({ byFile, findings } = await lintFixtures(fixtureConfig("bib/content", "bib/bibliography.bib")));
 });
 
 describe("bibliography checks", () => {
@@ -29,8 +31,19 @@ describe("bibliography checks", () => {
       "92:31 uk-spelling → optimize",
       "92:48 repeated-word → the",
       "92:93 spelling → wrong",
+      "109:19 bib-duplicate-url",
     ]);
     assert.equal(byFile.get("cites.md"), undefined);
+  });
+
+  it("a url (or doi) used twice is reported at the second entry's value, naming the first entry", () => {
+    const dup = findings.find((f) => f.rule === "bib-duplicate-url");
+    assert.ok(dup);
+    assert.equal(`${dup.file}:${dup.line}:${dup.col}`, "tests/lint/fixtures/bib/bibliography.bib:109:19");
+    assert.equal(
+      dup.message,
+      'entry "sameurl2010" links to "https://example.org/paper.pdf", as "good2020cited" on line 1 does (one entry per work)',
+    );
   });
 
   it("citedKeys reads every key of a citation group and skips cross-references", () => {

@@ -42,6 +42,7 @@ export function checkBibliography(
 ): Finding[] {
   const findings: Finding[] = [];
   const seen = new Map<string, BibEntry>();
+  const links = new Map<string, BibEntry>();
   for (const e of entries) {
     const at = (
       rule: Finding["rule"],
@@ -59,6 +60,21 @@ export function checkBibliography(
         `key "${e.key}" is already used by the entry on line ${index.position(first.offset).line}`,
       );
     } else seen.set(lower, e);
+
+    // One entry per work: the reading list would show the same link twice.
+    const link = field(e, "url") ?? field(e, "doi");
+    const linkKey = link?.value.trim().replace(/\/$/, "");
+    if (link && linkKey) {
+      const firstWithLink = links.get(linkKey);
+      if (firstWithLink) {
+        at(
+          "bib-duplicate-url",
+          `entry "${e.key}" links to "${linkKey}", as "${firstWithLink.key}" on line ${index.position(firstWithLink.offset).line} does (one entry per work)`,
+          link.valueOffset,
+          link.value.length,
+        );
+      } else links.set(linkKey, e);
+    }
 
     const names = new Set<string>();
     for (const f of e.fields) {

@@ -15,6 +15,7 @@ const ruleIds = [
   "term-casing",
   "bib-syntax",
   "bib-duplicate-key",
+  "bib-duplicate-url",
   "bib-missing-field",
   "bib-url",
   "bib-doi",

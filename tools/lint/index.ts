@@ -2,6 +2,8 @@
  * `npm run lint`: the prose quality gate. Checks every Markdown file under content/, the
  * bibliography and the configured prose data files; prints one line per finding
  * (`file:line:col  rule  message → suggestion`) and a summary, and exits 1 on any finding.
+ * With file arguments (`node --import tsx tools/lint/index.ts content/chapters/03-x.md …`, as the
+ * pre-commit hook runs it) only those of its files are checked; other paths are ignored.
  * See docs/prose-checks.md (the "Prose checks" section for CONTRIBUTING.md).
  */
 import path from "node:path";
@@ -12,7 +14,12 @@ import { lint } from "./run.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const started = performance.now();
-const { findings, files } = await lint(lintConfig, root);
+const args = process.argv.slice(2);
+const only =
+  args.length > 0
+    ? new Set(args.map((a) => path.relative(root, path.resolve(a)).split(path.sep).join("/")))
+    : undefined;
+const { findings, files } = await lint(lintConfig, root, only);
 for (const f of findings) console.log(formatFinding(f));
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(

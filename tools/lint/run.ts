@@ -144,9 +144,14 @@ export function collectSources(config: LintConfig, root: string): { sources: Sou
   return { sources, findings: configFindings };
 }
 
-/** Runs the whole gate. */
-export async function lint(config: LintConfig, root: string): Promise<LintResult> {
-  const { sources, findings: all } = collectSources(config, root);
+/**
+ * Runs the whole gate, or with `only` (paths relative to the root) checks just those of its
+ * files: every file is still read, since the bibliography check needs every citation.
+ */
+export async function lint(config: LintConfig, root: string, only?: ReadonlySet<string>): Promise<LintResult> {
+  const collected = collectSources(config, root);
+  const all = collected.findings;
+  const sources = only ? collected.sources.filter((s) => only.has(s.file)) : collected.sources;
   const cspellConfig = path.resolve(root, config.cspellConfig);
   if (!existsSync(cspellConfig)) throw new Error(`cspell configuration ${config.cspellConfig} does not exist`);
   const speller = createSpellChecker(cspellConfig);
