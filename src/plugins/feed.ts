@@ -20,7 +20,7 @@ import { BookError } from "./errors.ts";
 import { absoluteUrl, resolveSiteUrl } from "./social.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
-const changelogFile = "content/changelog.md";
+export const changelogFile = "content/changelog.md";
 const changelogUrl = "/changelog/";
 const feedUrl = "/changelog.xml";
 
