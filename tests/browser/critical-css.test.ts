@@ -4,7 +4,8 @@
  * `.css` request, which is what a reader sees until the sheets at the end of `<body>` arrive;
  * the second lets them load. book.js is blocked in both, as it has not run at the first paint;
  * theme.js runs (it sets `theme-js` and a stored theme before the body is parsed). Every page of
- * the site, light and dark, at 1280 × 900 and 390 × 844, and once with JavaScript off. On a
+ * the site, light and dark, at 1280 × 900 and 390 × 844, with a stored choice of dark on a light
+ * system, and with JavaScript off. On a
  * difference the two screenshots are written to test-output/critical-css/.
  */
 import { describe, test } from "node:test";
@@ -23,6 +24,8 @@ interface Setting {
   viewport: { width: number; height: number };
   colorScheme: "light" | "dark";
   javaScriptEnabled: boolean;
+  /** A theme the reader chose earlier (localStorage), which theme.js puts on <html data-theme>. */
+  storedTheme?: "light" | "dark";
 }
 
 const settings: Setting[] = [
@@ -30,6 +33,13 @@ const settings: Setting[] = [
   { name: "desktop-dark", viewport: { width: 1280, height: 900 }, colorScheme: "dark", javaScriptEnabled: true },
   { name: "phone-light", viewport: { width: 390, height: 844 }, colorScheme: "light", javaScriptEnabled: true },
   { name: "phone-dark", viewport: { width: 390, height: 844 }, colorScheme: "dark", javaScriptEnabled: true },
+  {
+    name: "desktop-chosen-dark",
+    viewport: { width: 1280, height: 900 },
+    colorScheme: "light",
+    javaScriptEnabled: true,
+    storedTheme: "dark",
+  },
   { name: "desktop-nojs", viewport: { width: 1280, height: 900 }, colorScheme: "light", javaScriptEnabled: false },
 ];
 
@@ -42,6 +52,8 @@ async function firstScreen(browser: Browser, url: string, setting: Setting, shee
     reducedMotion: "reduce",
   });
   try {
+    const stored = setting.storedTheme;
+    if (stored) await context.addInitScript((theme) => localStorage.setItem("scaling-out-theme", theme), stored);
     await context.route(/\/assets\/js\/book\.js$/, (route) => route.abort());
     if (!sheets) await context.route(/\.css$/, (route) => route.abort());
     const page = await context.newPage();
