@@ -22,7 +22,8 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
-import { formatInteger, formatNumber, formatSeconds } from "./kit/format.ts";
+import { parseNumberField } from "./kit/field.ts";
+import { formatNumber, formatSeconds } from "./kit/format.ts";
 
 export interface OverlapCalculatorSettings {
   model: string;
@@ -156,13 +157,9 @@ export function validateOverlapControls(raw: Record<string, string>): ControlRes
   const z = Number(raw.zeroStage);
   s.zeroStage = (z === 0 || z === 1 || z === 2 || z === 3 ? z : 0) as ZeroStage;
   for (const f of overlapIntegerFields) {
-    const text = (raw[f.key] ?? "").trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-    const v = Number(text);
-    if (!/^\d+$/.test(text) || !Number.isSafeInteger(v) || v < f.min || v > f.max) {
-      errors[f.key] = `Enter a whole number from ${f.min} to ${formatInteger(f.max)}.`;
-    } else {
-      s[f.key as IntKey] = v;
-    }
+    const r = parseNumberField(raw[f.key] ?? "", { integer: true, min: f.min, max: f.max });
+    if (r.ok) s[f.key as IntKey] = r.value;
+    else errors[f.key] = r.message;
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   const r = computeOverlap(s);

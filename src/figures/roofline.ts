@@ -29,7 +29,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
-import { numberField } from "./kit/field.ts";
+import { numberField, parseNumberField } from "./kit/field.ts";
 import { formatInteger, formatNumber } from "./kit/format.ts";
 
 export type RooflinePrecision = "bf16" | "fp8";
@@ -143,15 +143,8 @@ export type RooflineControlsResult =
   | { ok: true; settings: RooflineSettings }
   | { ok: false; errors: Partial<Record<"tokens" | "seq" | "precision", string>> };
 
-function readCount(text: string, what: string): number | string {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  if (cleaned === "") return `Enter ${what}, for example 4096.`;
-  if (!/^\d+$/.test(cleaned)) return `${what[0]!.toUpperCase()}${what.slice(1)} must be a whole number.`;
-  const n = Number(cleaned);
-  if (n < 1) return `${what[0]!.toUpperCase()}${what.slice(1)} must be at least 1.`;
-  if (n > ROOFLINE_MAX_TOKENS) return `Enter at most ${formatInteger(ROOFLINE_MAX_TOKENS)}.`;
-  return n;
-}
+/** What the token count and sequence length accept (the kit's parser words the message). */
+const countRule = { integer: true, min: 1, max: ROOFLINE_MAX_TOKENS, example: "4096" } as const;
 
 /** Validates what a reader typed or chose (never throws). */
 export function readRooflineControls(raw: {
@@ -161,16 +154,16 @@ export function readRooflineControls(raw: {
   seq: string;
 }): RooflineControlsResult {
   const errors: Partial<Record<"tokens" | "seq" | "precision", string>> = {};
-  const tokens = readCount(raw.tokens, "a token count");
-  const seq = readCount(raw.seq, "a sequence length");
-  if (typeof tokens === "string") errors.tokens = tokens;
-  if (typeof seq === "string") errors.seq = seq;
+  const tokens = parseNumberField(raw.tokens, countRule);
+  const seq = parseNumberField(raw.seq, countRule);
+  if (!tokens.ok) errors.tokens = tokens.message;
+  if (!seq.ok) errors.seq = seq.message;
   const gpu = findGpu(raw.gpu) ?? GPUS[0]!;
   const precision: RooflinePrecision = raw.precision === "fp8" ? "fp8" : "bf16";
   if (precision === "fp8" && gpu.fp8FlopsPerSecond === null)
     errors.precision = `${gpu.name} has no fp8 tensor cores; pick bf16.`;
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, settings: { gpu: gpu.id, precision, tokens: tokens as number, seq: seq as number } };
+  if (!tokens.ok || !seq.ok || Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, settings: { gpu: gpu.id, precision, tokens: tokens.value, seq: seq.value } };
 }
 
 function parseSettings(raw: unknown): RooflineSettings {

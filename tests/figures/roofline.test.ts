@@ -66,6 +66,15 @@ describe("roofline controls", () => {
     const fp8 = readRooflineControls({ gpu: "a100-sxm-80gb", precision: "fp8", tokens: "16", seq: "16" });
     assert.equal(fp8.ok, false);
   });
+  it("reads numbers like every other widget: thin-space separators, and the kit's wording", () => {
+    const ok = readRooflineControls({ gpu: "h100-sxm", precision: "bf16", tokens: "8\u2009192", seq: "4\u202f096" });
+    assert.deepEqual(ok, { ok: true, settings: { gpu: "h100-sxm", precision: "bf16", tokens: 8192, seq: 4096 } });
+    const bad = readRooflineControls({ gpu: "h100-sxm", precision: "bf16", tokens: "−5", seq: "4096" });
+    assert.deepEqual(bad, {
+      ok: false,
+      errors: { tokens: "Enter a whole number from 1 to 1,048,576, for example 4096." },
+    });
+  });
 });
 
 describe("roofline static render", () => {
