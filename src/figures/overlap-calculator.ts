@@ -259,11 +259,10 @@ export function renderOverlapChart(container: Element, ratios: OverlapRatios, sv
 
 /** Fills the table body of results. */
 export function fillOverlapTable(tbody: Element, ratios: OverlapRatios): void {
-  const doc = tbody.ownerDocument;
+  const { el } = dom(tbody.ownerDocument);
   tbody.textContent = "";
   for (const r of rows) {
     const v = ratios[r.key];
-    const tr = doc.createElement("tr");
     const cells = v
       ? [
           formatSeconds(v.commSeconds),
@@ -272,15 +271,8 @@ export function fillOverlapTable(tbody: Element, ratios: OverlapRatios): void {
           v.ratio < 1 ? "can hide" : "exposed",
         ]
       : ["not used", "", "", ""];
-    const th = doc.createElement("th");
-    th.setAttribute("scope", "row");
-    th.textContent = r.label;
-    tr.append(th);
-    for (const c of cells) {
-      const td = doc.createElement("td");
-      td.textContent = c;
-      tr.append(td);
-    }
+    const tr = el("tr");
+    tr.append(el("th", { scope: "row" }, r.label), ...cells.map((c) => el("td", {}, c)));
     tbody.append(tr);
   }
 }

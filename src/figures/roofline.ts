@@ -347,9 +347,10 @@ export function legendMarker(doc: Document, shape: string, style: string): SVGSV
 
 export function fillRooflineLegend(list: Element, view: RooflineView): void {
   const doc = list.ownerDocument;
+  const { el } = dom(doc);
   list.textContent = "";
   for (const p of view.points) {
-    const li = doc.createElement("li");
+    const li = el("li");
     const color = POINT_COLORS[p.id] ?? "currentColor";
     li.append(
       legendMarker(
