@@ -7,7 +7,7 @@
  * Every number comes from `src/model/dp-overlap.ts`; this file only places boxes and labels. It
  * never touches the `window`/`document` globals: it draws into the element it is given.
  */
-import { scaleLinear, scaleLog } from "d3";
+import { scaleLinear, scaleLog } from "d3-scale";
 import {
   allReduceSeconds,
   bucketCount,

@@ -12,7 +12,7 @@
  * Operation shapes are Llama 3.1 8B's (hidden 4096, MLP width 14336, 32 heads of 128), in the
  * chosen precision's element size (bf16: 2 bytes, fp8: 1 byte).
  */
-import { scaleLog } from "d3";
+import { scaleLog } from "d3-scale";
 import {
   GPUS,
   attainableFlopsPerSecond,
