@@ -21,7 +21,7 @@ import {
   formatTflops,
   type RooflinePoint,
   type RooflineView,
-} from "./roofline.ts";
+} from "./roofline-state.ts";
 import { parseNumberField } from "./kit/field.ts";
 import { formatNumber } from "./kit/format.ts";
 

@@ -1,13 +1,13 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
+import { rooflineWidget } from "../../src/figures/roofline.ts";
 import {
   formatIntensity,
   readRooflineControls,
   rooflineView,
-  rooflineWidget,
   summarizeRoofline,
-} from "../../src/figures/roofline.ts";
+} from "../../src/figures/roofline-state.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { findGpu, matmulCost, ridgePointFlopsPerByte } from "../../src/model/index.ts";
 import { assertApprox } from "../helpers/approx.ts";
