@@ -15,6 +15,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import { book } from "../src/data/book.ts";
+import { lightPalette } from "../src/figures/kit/palette.ts";
 import { resolveSiteUrl } from "../src/plugins/social.ts";
 import { launchChromium } from "../harness/chromium.ts";
 import { startSiteServer } from "../harness/site-server.ts";
@@ -26,8 +27,7 @@ function escapeHtml(s: string): string {
 }
 
 /** Header and footer templates (Chromium renders them apart from the page: inline styles only). */
-const templateStyle =
-  "font-family: system-ui, sans-serif; font-size: 8pt; color: #585f6b; width: 100%; margin: 0 18mm;";
+const templateStyle = `font-family: system-ui, sans-serif; font-size: 8pt; color: ${lightPalette.muted}; width: 100%; margin: 0 18mm;`;
 export const headerTemplate = `<div style="${templateStyle} display: flex; justify-content: space-between;"><span>${escapeHtml(book.title)}</span><span>${escapeHtml(book.subtitle)}</span></div>`;
 export const footerTemplate = `<div style="${templateStyle} text-align: center;"><span class="pageNumber"></span> / <span class="totalPages"></span></div>`;
 

@@ -14,6 +14,7 @@ import {
   type DpTimelineInput,
 } from "../model/index.ts";
 import { drawDpScaling, drawDpTimelines, type DpTimelinePanel } from "./dp-timelines.ts";
+import { dom } from "./kit/dom.ts";
 
 /** Assumptions shared by the chapter's figures (stated in the chapter's captions and text). */
 const chapterAssumptions = {
@@ -98,8 +99,9 @@ export function chapterScalingPoints(): DpScalingPoint[] {
 
 /** Serializes the chapter's two code-drawn figures: file name → SVG text. */
 export function renderChapterFigures(doc: Document): Record<string, string> {
+  const { el } = dom(doc);
   const out: Record<string, string> = {};
-  const a = doc.createElement("div");
+  const a = el("div");
   drawDpTimelines(a, chapterTimelinePanels(), {
     title: "One data-parallel step of Llama 3.1 8B on 64 replicas, four ways",
     description:
@@ -109,7 +111,7 @@ export function renderChapterFigures(doc: Document): Record<string, string> {
     idPrefix: "dp-timelines",
   });
   out["timelines.svg"] = a.innerHTML;
-  const b = doc.createElement("div");
+  const b = el("div");
   drawDpScaling(b, chapterScalingPoints(), {
     title: "Modeled data-parallel throughput of Llama 3.1 8B at a fixed 4M-token batch",
     description:

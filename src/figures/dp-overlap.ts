@@ -15,8 +15,8 @@ import {
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom } from "./kit/dom.ts";
 import { checkNumberField, numberField } from "./kit/field.ts";
-import { drawDpTimelines, exposedEstimateSeconds, formatDuration } from "./dp-timelines.ts";
-import { formatBytes } from "./kit/format.ts";
+import { drawDpTimelines, exposedEstimateSeconds } from "./dp-timelines.ts";
+import { formatBytes, formatDuration } from "./kit/format.ts";
 
 /** Settings of the `dp-overlap` widget (and of its static rendering). */
 export interface DpOverlapSettings {

@@ -7,7 +7,7 @@
  * Every number comes from `src/model/dp-overlap.ts`; this file only places boxes and labels. It
  * never touches the `window`/`document` globals: it draws into the element it is given.
  */
-import { scaleLinear, scaleLog } from "d3";
+import { scaleLinear, scaleLog } from "d3-scale";
 import {
   allReduceSeconds,
   bucketCount,
@@ -18,7 +18,7 @@ import {
 } from "../model/index.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
 import { colorWithFallback, type PaletteName } from "./kit/palette.ts";
-import { formatInteger, formatNumber, formatPercent } from "./kit/format.ts";
+import { formatDuration, formatInteger, formatNumber, formatPercent } from "./kit/format.ts";
 import { legendLayout } from "./kit/legend.ts";
 
 /** One labelled row pair (compute + communication) of a timeline figure. */
@@ -40,18 +40,6 @@ export interface DpTimelineDrawOptions {
   maxSeconds?: number;
   /** Prefix for element ids, so several figures can share a page. */
   idPrefix?: string;
-}
-
-/**
- * Formats seconds the way the chapter prints them: "3.0 ms" below 100 ms, "852 ms" below 1 s,
- * "1.196 s" below 100 s, "123.4 s" above.
- */
-export function formatDuration(seconds: number): string {
-  if (!Number.isFinite(seconds) || seconds < 0) return "–";
-  const ms = seconds * 1000;
-  if (ms < 100) return `${formatNumber(ms, { decimals: 1 })} ms`;
-  if (ms < 999.5) return `${formatNumber(ms, { decimals: 0 })} ms`;
-  return `${formatNumber(seconds, { decimals: seconds < 100 ? 3 : 1 })} s`;
 }
 
 /**

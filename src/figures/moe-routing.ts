@@ -297,11 +297,7 @@ export function drawMoeRouting(root: Element, result: MoeRoutingResult): SVGSVGE
 function renderMoeRoutingStatic(root: Element, settings: MoeRoutingSettings): void {
   const result = simulateMoeRouting(settings);
   drawMoeRouting(root, result);
-  const doc = root.ownerDocument;
-  const p = doc.createElement("p");
-  p.setAttribute("class", "widget-summary");
-  p.textContent = summarizeMoeRouting(result);
-  root.appendChild(p);
+  root.appendChild(dom(root.ownerDocument).el("p", { class: "widget-summary" }, summarizeMoeRouting(result)));
 }
 
 const settingKeys = ["tokens", "experts", "gpus", "topK", "capacityFactor", "skew", "seed"] as const;

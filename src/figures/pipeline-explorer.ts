@@ -320,16 +320,10 @@ export function setTimelineCursor(svgNode: SVGSVGElement, view: PipelineView, ti
 
 /** The readout under the chart: measured bubble against the closed form, and peaks in flight. */
 function fillPipelineReadout(list: Element, view: PipelineView): void {
-  const doc = list.ownerDocument;
+  const { el } = dom(list.ownerDocument);
   const { result, bubble, state } = view;
   list.textContent = "";
-  const item = (label: string, text: string) => {
-    const dt = doc.createElement("dt");
-    dt.textContent = label;
-    const dd = doc.createElement("dd");
-    dd.textContent = text;
-    list.append(dt, dd);
-  };
+  const item = (label: string, text: string) => list.append(el("dt", {}, label), el("dd", {}, text));
   item(
     "Bubble, measured",
     `${formatPercent(result.bubbleFraction)} of busy time (idle ÷ busy, summed over GPUs); ${formatPercent(result.bubbleRate)} of the step (idle ÷ total)${bubble.measured.endsWith("%") ? "" : `; ${bubble.measured}`}`,
@@ -370,8 +364,7 @@ export function renderPipelineOutputs(out: Element, view: PipelineView): SVGSVGE
 
 /** Static rendering: the default state, no controls. */
 function renderPipelineStatic(root: Element, settings: PipelineExplorerSettings): void {
-  const out = root.ownerDocument.createElement("div");
-  out.setAttribute("class", "px-output");
+  const out = dom(root.ownerDocument).el("div", { class: "px-output" });
   root.append(out);
   renderPipelineOutputs(out, computePipelineView(settings));
 }

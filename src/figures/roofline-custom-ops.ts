@@ -21,8 +21,9 @@ import {
   formatTflops,
   type RooflinePoint,
   type RooflineView,
-} from "./roofline.ts";
-import { formatInteger, formatNumber } from "./kit/format.ts";
+} from "./roofline-state.ts";
+import { parseNumberField } from "./kit/field.ts";
+import { formatNumber } from "./kit/format.ts";
 
 /** Kinds of operation a reader can add to the chart. */
 export type CustomOpKind = "matmul" | "elementwise" | "attn-fused" | "attn-std";
@@ -105,16 +106,10 @@ export interface CustomOp {
 
 export type CustomOpResult = { ok: true; op: CustomOp } | { ok: false; errors: Record<string, string> };
 
+/** A field's whole number from 1 to its max, read with the kit's parser. */
 function readWhole(text: string, field: CustomOpField): number | string {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  const what = field.label.replace(/ \(.*\)$/, "");
-  if (cleaned === "") return `Enter ${what}, a whole number.`;
-  if (!/^\d+$/.test(cleaned))
-    return `${what[0]!.toUpperCase()}${what.slice(1)} must be a whole number (no sign, decimals or exponent).`;
-  const n = Number(cleaned);
-  if (n < 1) return `${what[0]!.toUpperCase()}${what.slice(1)} must be at least 1.`;
-  if (n > field.max) return `Enter at most ${formatInteger(field.max)}.`;
-  return n;
+  const r = parseNumberField(text, { integer: true, min: 1, max: field.max, example: String(field.initial) });
+  return r.ok ? r.value : r.message;
 }
 
 /** Validates the add-an-operation fields (never throws): an operation or a message per field. */

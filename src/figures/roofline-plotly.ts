@@ -8,7 +8,7 @@
  */
 import type { PlotlyLayout, PlotlyTrace } from "plotly.js-basic-dist-min";
 import { attainableFlopsPerSecond } from "../model/index.ts";
-import { formatIntensity, formatTflops, type RooflinePoint, type RooflineView } from "./roofline.ts";
+import { formatIntensity, formatTflops, type RooflinePoint, type RooflineView } from "./roofline-state.ts";
 import { describePoint } from "./roofline-custom-ops.ts";
 
 /** Colors and font of the page at draw time (CSS variables resolved by the widget). */

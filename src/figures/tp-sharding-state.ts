@@ -16,6 +16,7 @@ import {
   type TpShardingLayout,
 } from "../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
+import { parseNumberField } from "./kit/field.ts";
 import { formatBytes, formatInteger, formatNumber } from "./kit/format.ts";
 
 /** Settings of the widget (and its state). */
@@ -83,17 +84,10 @@ type FieldKey = "model" | "tp" | "seq" | "microBatch";
 export type TpShardingValidation =
   { ok: true; settings: TpShardingSettings } | { ok: false; errors: Partial<Record<FieldKey, string>> };
 
-function readInteger(text: string, label: string, max: number): { value?: number; error?: string } {
-  const cleaned = text.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  if (cleaned === "") return { error: `Enter ${label}.` };
-  if (!/^\d+$/.test(cleaned))
-    return { error: `${label[0].toUpperCase()}${label.slice(1)} must be a whole number, for example 8.` };
-  const value = Number(cleaned);
-  if (!Number.isSafeInteger(value) || value < 1)
-    return { error: `${label[0].toUpperCase()}${label.slice(1)} must be at least 1.` };
-  if (value > max)
-    return { error: `${label[0].toUpperCase()}${label.slice(1)} must be at most ${formatInteger(max)}.` };
-  return { value };
+/** A whole number from 1 to `max`, read with the kit's parser (so every widget words it the same). */
+function readInteger(text: string, max: number, example: string): { value?: number; error?: string } {
+  const r = parseNumberField(text, { integer: true, min: 1, max, example });
+  return r.ok ? { value: r.value } : { error: r.message };
 }
 
 /**
@@ -105,9 +99,9 @@ export function validateTpShardingControls(
 ): TpShardingValidation {
   const errors: Partial<Record<FieldKey, string>> = {};
   if (!tpShardingModels().some((m) => m.id === raw.model)) errors.model = "Choose one of the listed models.";
-  const tp = readInteger(raw.tp, "the TP degree", tpShardingLimits.tp);
-  const seq = readInteger(raw.seq, "the sequence length", tpShardingLimits.seq);
-  const mb = readInteger(raw.microBatch, "the microbatch size", tpShardingLimits.microBatch);
+  const tp = readInteger(raw.tp, tpShardingLimits.tp, "8");
+  const seq = readInteger(raw.seq, tpShardingLimits.seq, "8192");
+  const mb = readInteger(raw.microBatch, tpShardingLimits.microBatch, "1");
   if (tp.error) errors.tp = tp.error;
   if (seq.error) errors.seq = seq.error;
   if (mb.error) errors.microBatch = mb.error;

@@ -93,18 +93,15 @@ function parseSettings(raw: unknown): UnitConverterSettings {
 
 /** Fills the result table body for an amount (used at build time and by the browser entry). */
 export function fillTable(tbody: Element, value: number, unit: ByteUnit): void {
-  const doc = tbody.ownerDocument;
+  const { el } = dom(tbody.ownerDocument);
   const rows = convertBytes(value, unit);
   tbody.textContent = "";
   for (const u of byteUnits) {
-    const tr = doc.createElement("tr");
-    if (u === unit) tr.setAttribute("class", "uc-current");
-    const th = doc.createElement("th");
-    th.setAttribute("scope", "row");
-    th.textContent = u;
-    const td = doc.createElement("td");
-    td.textContent = u === "bytes" ? formatBytes(rows[u]) : formatAmount(rows[u]);
-    tr.append(th, td);
+    const tr = el("tr", { class: u === unit ? "uc-current" : undefined });
+    tr.append(
+      el("th", { scope: "row" }, u),
+      el("td", {}, u === "bytes" ? formatBytes(rows[u]) : formatAmount(rows[u])),
+    );
     tbody.append(tr);
   }
 }

@@ -21,6 +21,7 @@ import { createRequire } from "node:module";
 import { Resvg, type ResvgRenderOptions } from "@resvg/resvg-js";
 import { load as loadYaml } from "js-yaml";
 import { book } from "../data/book.ts";
+import { lightPalette } from "../figures/kit/palette.ts";
 import { chapterInfo, isChapterPath } from "./chapters.ts";
 import { normalizeFile } from "./errors.ts";
 import { cacheDir, readCached, writeCached } from "./cache.ts";
@@ -133,14 +134,10 @@ export function wrapText(
   return lines;
 }
 
+/** The cards use the light palette; the GPU rows take the parameter, gradient, optimizer and activation colours. */
 const palette = {
-  bg: "#ffffff",
-  surface: "#f5f6f8",
-  text: "#1b1d22",
-  muted: "#585f6b",
-  border: "#dfe2e7",
-  accent: "#0a5fc2",
-  rows: ["#2563c9", "#c2410c", "#2f7d3b", "#8a3ab0"],
+  ...lightPalette,
+  rows: [lightPalette.params, lightPalette.grads, lightPalette.optim, lightPalette.acts],
 };
 
 /** The cover's motif, small: four nodes of eight GPUs, a ring inside each node. */

@@ -3,14 +3,13 @@
  * recomputes the chart and table from src/model on every change. A bad value marks its field
  * invalid (role="alert"); the chart keeps the last valid state. Nothing animates.
  */
+import { fillOverlapTable, renderOverlapChart } from "../figures/overlap-calculator.ts";
 import {
-  fillOverlapTable,
   overlapIntegerFields,
-  renderOverlapChart,
   summarizeOverlap,
   validateOverlapControls,
   type OverlapCalculatorSettings,
-} from "../figures/overlap-calculator.ts";
+} from "../figures/overlap-calculator-state.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, _settings: OverlapCalculatorSettings): void {

@@ -12,7 +12,7 @@
  * - colors and font are read from the page's CSS variables at draw time, and the chart is drawn
  *   again when the theme changes (`data-theme` on <html>, or the system's color scheme).
  *
- * Every number comes from src/model/ through src/figures/roofline.ts, roofline-custom-ops.ts and
+ * Every number comes from src/model/ through src/figures/roofline-state.ts, roofline-custom-ops.ts and
  * roofline-plotly.ts. Bad input marks its field invalid with a message (role="alert") and keeps
  * the last good chart. Plotly's mode bar is off: the buttons above the chart (zoom in, zoom out,
  * reset, drag to pan) are ordinary page buttons, reachable with the keyboard and styled like the
@@ -23,17 +23,15 @@
  * the chart and the main controls; the add form is ./roofline/add-form.ts and the Plotly chart with
  * its buttons ./roofline/plotly-chart.ts.
  */
+import { drawRoofline, fillRooflineLegend, legendMarker } from "../figures/roofline.ts";
 import {
-  drawRoofline,
-  fillRooflineLegend,
-  legendMarker,
   readRooflineControls,
   rooflineView,
   summarizeRoofline,
   type RooflinePoint,
   type RooflineSettings,
   type RooflineView,
-} from "../figures/roofline.ts";
+} from "../figures/roofline-state.ts";
 import {
   MAX_CUSTOM_OPS,
   customOpLabel,

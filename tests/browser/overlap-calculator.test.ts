@@ -9,12 +9,8 @@ import { keepScreenshot } from "../helpers/screenshots.ts";
 import type { Page } from "playwright-core";
 import { watchPage, settle } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
-import {
-  computeOverlap,
-  defaultOverlapSettings,
-  formatRatio,
-  formatSeconds,
-} from "../../src/figures/overlap-calculator.ts";
+import { computeOverlap, defaultOverlapSettings, formatRatio } from "../../src/figures/overlap-calculator-state.ts";
+import { formatSeconds } from "../../src/figures/kit/format.ts";
 
 const shots = "test-output/screenshots";
 const w = '[data-widget="overlap-calculator"]';

@@ -28,7 +28,7 @@ import {
 } from "../../src/model/index.ts";
 import { defaultDpOverlapSettings } from "../../src/figures/dp-overlap.ts";
 import { chapterScalingPoints, chapterTimelinePanels } from "../../src/figures/dp-chapter-figures.ts";
-import { formatDuration } from "../../src/figures/dp-timelines.ts";
+import { formatDuration } from "../../src/figures/kit/format.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 import { assertApprox } from "../helpers/approx.ts";
 

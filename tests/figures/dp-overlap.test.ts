@@ -10,7 +10,8 @@ import {
   validateDpOverlapControls,
 } from "../../src/figures/dp-overlap.ts";
 import { chapterTimelinePanels, renderChapterFigures } from "../../src/figures/dp-chapter-figures.ts";
-import { formatDuration, mergeRuns } from "../../src/figures/dp-timelines.ts";
+import { mergeRuns } from "../../src/figures/dp-timelines.ts";
+import { formatDuration } from "../../src/figures/kit/format.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { dataParallelTimeline, findGpu, findModelPreset, modelFlopsPerToken } from "../../src/model/index.ts";
 
@@ -46,7 +47,7 @@ describe("formatDuration and mergeRuns", () => {
     assert.equal(formatDuration(0.9996), "1.000 s");
     assert.equal(formatDuration(1.19566), "1.196 s");
     assert.equal(formatDuration(123.45), "123.5 s");
-    assert.equal(formatDuration(Number.NaN), "–");
+    assert.throws(() => formatDuration(Number.NaN), RangeError);
   });
   it("merges back-to-back buckets into one run and keeps gaps", () => {
     const runs = mergeRuns(

@@ -39,6 +39,10 @@ test("parseNumberField refuses empty, non-numbers, non-finite and out-of-range v
     ok: false,
     message: "“abc” is not a number. Enter a whole number from 1 to 1,024, for example 8.",
   });
+  assert.deepEqual(parseNumberField("NaN", rule), {
+    ok: false,
+    message: "That is not a number. Enter a whole number from 1 to 1,024, for example 8.",
+  });
   for (const bad of ["0", "2.5", "1025", "1e40", "1e400", "-1"])
     assert.equal(parseNumberField(bad, rule).ok, false, bad);
   assert.equal(ruleText({ above: 0, max: 100 }), "Enter a number above 0 and at most 100.");

@@ -1,13 +1,13 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
+import { overlapCalculatorWidget } from "../../src/figures/overlap-calculator.ts";
 import {
   computeOverlap,
   defaultOverlapSettings,
-  formatSeconds,
-  overlapCalculatorWidget,
   validateOverlapControls,
-} from "../../src/figures/overlap-calculator.ts";
+} from "../../src/figures/overlap-calculator-state.ts";
+import { formatSeconds } from "../../src/figures/kit/format.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { findGpu, findModelPreset, overlapRatios } from "../../src/model/index.ts";
 

@@ -8,7 +8,7 @@ import {
   readCustomOp,
 } from "../../src/figures/roofline-custom-ops.ts";
 import { rooflineChartLabel, rooflinePlot, type RooflineTheme } from "../../src/figures/roofline-plotly.ts";
-import { ROOFLINE_MAX_TOKENS, rooflineView } from "../../src/figures/roofline.ts";
+import { ROOFLINE_MAX_TOKENS, rooflineView } from "../../src/figures/roofline-state.ts";
 import {
   attainableFlopsPerSecond,
   elementwiseCost,

@@ -1,13 +1,13 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
+import { rooflineWidget } from "../../src/figures/roofline.ts";
 import {
   formatIntensity,
   readRooflineControls,
   rooflineView,
-  rooflineWidget,
   summarizeRoofline,
-} from "../../src/figures/roofline.ts";
+} from "../../src/figures/roofline-state.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { findGpu, matmulCost, ridgePointFlopsPerByte } from "../../src/model/index.ts";
 import { assertApprox } from "../helpers/approx.ts";
@@ -65,6 +65,15 @@ describe("roofline controls", () => {
     }
     const fp8 = readRooflineControls({ gpu: "a100-sxm-80gb", precision: "fp8", tokens: "16", seq: "16" });
     assert.equal(fp8.ok, false);
+  });
+  it("reads numbers like every other widget: thin-space separators, and the kit's wording", () => {
+    const ok = readRooflineControls({ gpu: "h100-sxm", precision: "bf16", tokens: "8\u2009192", seq: "4\u202f096" });
+    assert.deepEqual(ok, { ok: true, settings: { gpu: "h100-sxm", precision: "bf16", tokens: 8192, seq: 4096 } });
+    const bad = readRooflineControls({ gpu: "h100-sxm", precision: "bf16", tokens: "−5", seq: "4096" });
+    assert.deepEqual(bad, {
+      ok: false,
+      errors: { tokens: "Enter a whole number from 1 to 1,048,576, for example 4096." },
+    });
   });
 });
 

@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { evaluateRuns, summarizeErrors, type RunEvaluation } from "../../src/model/index.ts";
 import { formatPercent } from "../../src/figures/kit/format.ts";
+import { darkPalette as dark, lightPalette as light } from "../../src/figures/kit/palette.ts";
 
 const W = 640;
 const H = 460;
@@ -65,13 +66,13 @@ export function renderPublishedRunsFigure(evaluations: RunEvaluation[] = evaluat
   <title id="mfu-scatter-title">Predicted against reported MFU for ${s.count} published training runs</title>
   <desc id="mfu-scatter-desc">${esc(desc)}</desc>
   <style>
-    .grid { stroke: #d5d8de; stroke-width: 1; } .axis { stroke: #585f6b; stroke-width: 1.2; }
-    .diag { stroke: #1b1d22; stroke-width: 1.2; } .band { fill: #9aa1ab; fill-opacity: 0.18; }
-    .a100 { fill: #2563c9; fill-opacity: 0.85; } .h100 { fill: #c2410c; fill-opacity: 0.85; }
-    .tick { fill: #585f6b; font-size: 12px; } .label { fill: #1b1d22; font-size: 13px; }
+    .grid { stroke: #d5d8de; stroke-width: 1; } .axis { stroke: ${light.muted}; stroke-width: 1.2; }
+    .diag { stroke: ${light.text}; stroke-width: 1.2; } .band { fill: ${light.bubble}; fill-opacity: 0.18; }
+    .a100 { fill: ${light.params}; fill-opacity: 0.85; } .h100 { fill: ${light.grads}; fill-opacity: 0.85; }
+    .tick { fill: ${light.muted}; font-size: 12px; } .label { fill: ${light.text}; font-size: 13px; }
     @media (prefers-color-scheme: dark) {
-      .grid { stroke: #3a3f47; } .axis { stroke: #a3a9b4; } .diag { stroke: #e5e7eb; } .band { fill: #a3a9b4; }
-      .a100 { fill: #6fa3ff; } .h100 { fill: #ff8f5a; } .tick { fill: #a3a9b4; } .label { fill: #e5e7eb; }
+      .grid { stroke: #3a3f47; } .axis { stroke: ${dark.muted}; } .diag { stroke: ${dark.text}; } .band { fill: ${dark.muted}; }
+      .a100 { fill: ${dark.params}; } .h100 { fill: ${dark.grads}; } .tick { fill: ${dark.muted}; } .label { fill: ${dark.text}; }
     }
   </style>
 ${grid}

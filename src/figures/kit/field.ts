@@ -78,8 +78,11 @@ export function parseNumberField(text: string, rule: NumberRule = {}): FieldResu
   if (trimmed === "") return { ok: false, message: ruleText(rule) };
   const value = readNumber(trimmed);
   if (value === null && !looksNumeric(trimmed)) {
+    // The typed text is quoted back, except words a widget must never show (issue #28's "no NaN,
+    // Infinity or undefined on the page", which tests/browser/widget-fuzz.test.ts checks).
     const shown = trimmed.length > 20 ? `${trimmed.slice(0, 20)}…` : trimmed;
-    return { ok: false, message: `“${shown}” is not a number. ${ruleText(rule)}` };
+    const what = /\b(NaN|Infinity|undefined)\b/.test(shown) ? "That" : `“${shown}”`;
+    return { ok: false, message: `${what} is not a number. ${ruleText(rule)}` };
   }
   const outside =
     value === null ||

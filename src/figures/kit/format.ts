@@ -119,6 +119,19 @@ export function formatSeconds(seconds: number, digits: Digits = { significant: 3
   return `${formatNumber(seconds, digits)} s`;
 }
 
+/**
+ * A duration with fixed decimals, as the data-parallelism chapter and its timelines print it:
+ * "3.0 ms" below 100 ms, "852 ms" below 1 s, "1.196 s" below 100 s, "123.4 s" above (unlike
+ * `formatSeconds`, which keeps three significant digits and switches to µs).
+ */
+export function formatDuration(seconds: number): string {
+  finite(seconds, "formatDuration");
+  const ms = seconds * 1000;
+  if (Math.abs(ms) < 100) return `${formatNumber(ms, { decimals: 1 })} ms`;
+  if (Math.abs(ms) < 999.5) return `${formatNumber(ms, { decimals: 0 })} ms`;
+  return `${formatNumber(seconds, { decimals: Math.abs(seconds) < 100 ? 3 : 1 })} s`;
+}
+
 const superscriptChars: Readonly<Record<string, string>> = {
   "-": "⁻",
   "0": "⁰",

@@ -7,7 +7,7 @@
  * The traces and layout come from src/figures/roofline-plotly.ts.
  */
 import type { PlotlyConfig, PlotlyGraphDiv, PlotlyStatic } from "plotly.js-basic-dist-min";
-import type { RooflinePoint, RooflineView } from "../../figures/roofline.ts";
+import type { RooflinePoint, RooflineView } from "../../figures/roofline-state.ts";
 import {
   POINT_COLOR_VARS,
   rooflineChartLabel,
