@@ -21,7 +21,7 @@
  * token (before `{=name}` and math are rendered), so it sees what the author wrote.
  */
 import { readFileSync } from "node:fs";
-import type { MarkdownIt, StateCore } from "markdown-it";
+import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { BookError } from "./errors.ts";
 import { docState, sourceLine, type DocState } from "./doc-state.ts";
 import { checkChain, evaluateSide, printedHalfUnit, splitRelations } from "./tex-arithmetic.ts";
@@ -82,30 +82,207 @@ function mask(s: string, from: number, to: number): string {
   return s.slice(0, from) + " ".repeat(to - from) + s.slice(to);
 }
 
-/** Masks markers, code, math, link targets, citations, references, attributes and tags. */
-function scanInline(src: string): Scanned {
+type RuleInline = Parameters<MarkdownIt["inline"]["ruler"]["at"]>[1];
+
+/** A token of the book's inline parse that is not prose, with its span in the parsed source. */
+interface ParsedSpan {
+  type: string;
+  start: number;
+  end: number;
+  /** Links and images: the offset of the label's closing "]" (the target follows it). */
+  labelEnd?: number;
+}
+
+/** The token types whose source is not prose (or is a marker or a citation the ledger reads). */
+const PARSED_TYPES = new Set([
+  "code_inline",
+  "html_inline",
+  "math_inline",
+  "text_special",
+  "link_open",
+  "image",
+  "footnote_ref",
+  "book_cite",
+  "book_xref",
+  "book_value",
+  "book_input",
+]);
+
+/** A parse of a source slice: an image's alt text and a title are parsed on their own. */
+interface Frame {
+  src: string;
+  /** Offset of `src` in the token's source. */
+  base: number;
+  /** Where the rule now running in this parse started (a nested parse reads a slice after it). */
+  ruleStart: number;
+}
+
+/** The ledger's parse in progress (undefined: the wrapped rules and parse only pass through). */
+let recording: { spans: ParsedSpan[]; frames: Frame[] } | undefined;
+const seen = new WeakSet<Token>();
+const wrapped = new WeakSet<object>();
+
+/**
+ * Wraps every inline rule of `md` (markdown-it's own and the book's: math, citations,
+ * cross-references, {=name} and {:…} markers, footnotes) so that, while the ledger parses, each
+ * token a rule pushes records the source span the rule consumed: `state.pos` before and after.
+ * `md.inline.parse` is wrapped too, for the parses a rule starts on a slice of its source (the
+ * image rule parses its alt text): their spans are shifted to the outer source.
+ */
+function recordInlineSpans(md: MarkdownIt): void {
+  const inline = md.inline as { parse: MarkdownIt["inline"]["parse"] };
+  if (!wrapped.has(inline.parse)) {
+    const parse = inline.parse;
+    const wrappedParse: typeof parse = function (this: unknown, str, md2, env, outTokens) {
+      if (!recording) return parse.call(this, str, md2, env, outTokens);
+      const outer = recording.frames.at(-1);
+      const base = outer ? outer.base + outer.src.indexOf(str, outer.ruleStart) : 0;
+      recording.frames.push({ src: str, base, ruleStart: 0 });
+      try {
+        parse.call(this, str, md2, env, outTokens);
+      } finally {
+        recording.frames.pop();
+      }
+    };
+    wrapped.add(wrappedParse);
+    inline.parse = wrappedParse;
+  }
+  const ruler = md.inline.ruler as unknown as { __rules__: { name: string; fn: RuleInline }[] };
+  for (const rule of ruler.__rules__) {
+    if (wrapped.has(rule.fn)) continue;
+    const fn = rule.fn;
+    const wrappedRule: RuleInline = (state, silent) => {
+      const frame = recording?.frames.at(-1);
+      if (!recording || !frame || silent) return fn(state, silent);
+      const start = state.pos;
+      const from = state.tokens.length;
+      const outerStart = frame.ruleStart;
+      frame.ruleStart = start;
+      const ok = fn(state, silent);
+      frame.ruleStart = outerStart;
+      if (!ok) return ok;
+      for (let k = from; k < state.tokens.length; k++) {
+        const t = state.tokens[k]!;
+        if (seen.has(t)) continue; // pushed by a nested rule (link text), which recorded it
+        seen.add(t);
+        if (!PARSED_TYPES.has(t.type)) continue;
+        if (t.type === "text_special" && t.info !== "entity") continue; // an escape ("\$") prints its character
+        const span: ParsedSpan = { type: t.type, start: frame.base + start, end: frame.base + state.pos };
+        if (t.type === "link_open" && t.markup === "autolink") span.type = "autolink";
+        else if (t.type === "link_open" || t.type === "image") {
+          // The parser's own label scan (as the link and image rules call it) finds the "]".
+          const pos = state.pos;
+          const max = state.posMax;
+          state.posMax = pos;
+          const end = state.md.helpers.parseLinkLabel(
+            state,
+            t.type === "image" ? start + 1 : start,
+            t.type !== "image",
+          );
+          state.pos = pos;
+          state.posMax = max;
+          if (end >= 0) span.labelEnd = frame.base + end;
+        }
+        recording.spans.push(span);
+      }
+      return ok;
+    };
+    wrapped.add(wrappedRule);
+    md.inline.ruler.at(rule.name, wrappedRule);
+  }
+}
+
+/**
+ * The spans of `src` that the book's inline parser does not leave as prose text. A link's or an
+ * image's title is parsed as inline text too (figures.ts renders an image's title as its caption).
+ */
+function parsedSpans(md: MarkdownIt, src: string, env: object): ParsedSpan[] {
+  recordInlineSpans(md);
+  const spans: ParsedSpan[] = [];
+  recording = { spans, frames: [] };
+  try {
+    md.inline.parse(src, md, env, []);
+    for (let i = 0; i < spans.length; i++) {
+      const span = spans[i]!;
+      if (span.labelEnd === undefined) continue;
+      const target = linkTarget(md, src, span);
+      if (!target.title) continue;
+      recording.frames = [{ src, base: 0, ruleStart: target.title.start }];
+      md.inline.parse(src.slice(target.title.start, target.title.end), md, env, []);
+    }
+  } finally {
+    recording = undefined;
+  }
+  return spans;
+}
+
+/**
+ * A link's or an image's target after its label: `](destination` (masked) and the title in
+ * quotes (prose), read with markdown-it's own helpers. A reference link's "][label]" is masked whole.
+ */
+function linkTarget(md: MarkdownIt, src: string, span: ParsedSpan): { end: number; title?: Span } {
+  let pos = span.labelEnd! + 1;
+  if (src.charCodeAt(pos) !== 0x28 /* ( */) return { end: span.end };
+  const skip = () => {
+    while (pos < span.end && (md.utils.isSpace(src.charCodeAt(pos)) || src.charCodeAt(pos) === 0x0a)) pos++;
+  };
+  pos++;
+  skip();
+  const dest = md.helpers.parseLinkDestination(src, pos, span.end);
+  if (!dest.ok) return { end: pos };
+  const end = dest.pos;
+  pos = end;
+  skip();
+  const title = md.helpers.parseLinkTitle(src, pos, span.end);
+  return title.ok && pos > end ? { end, title: { start: pos + 1, end: title.pos - 1 } } : { end };
+}
+
+/**
+ * Masks what the parser reads as code, math, HTML, entities, link targets, autolinks, footnote
+ * references, citations, cross-references and markers, from the book's own inline parse of the
+ * token's source (`env`: a copy whose footnote list the parse may extend).
+ */
+function scanInline(md: MarkdownIt, src: string, env: object): Scanned {
   let masked = src;
   const markers: Scanned["markers"] = [];
   const citations: number[] = [];
   const math: Span[] = [];
-  const cut = (re: RegExp, keep?: (m: RegExpExecArray) => void) => {
-    for (const m of src.matchAll(re)) {
-      if (masked.slice(m.index, m.index + m[0].length).trim() === "") continue; // inside an earlier cut
-      keep?.(m as RegExpExecArray);
-      masked = mask(masked, m.index, m.index + m[0].length);
+  for (const span of parsedSpans(md, src, env)) {
+    const text = src.slice(span.start, span.end);
+    let from = span.start;
+    let to = span.end;
+    switch (span.type) {
+      case "book_value":
+        markers.push({ start: span.start, text, cls: "computed" });
+        break;
+      case "book_input":
+        markers.push({ start: span.start, text, cls: "input" });
+        break;
+      case "math_inline":
+        math.push({ start: span.start, end: span.end });
+        break;
+      case "book_cite":
+        citations.push(span.start);
+        break;
+      case "footnote_ref":
+        if (!text.startsWith("[^")) continue; // an inline note ^[…]: its text is prose
+        break;
+      case "link_open":
+      case "image":
+        if (span.labelEnd === undefined) continue;
+        from = span.labelEnd;
+        to = linkTarget(md, src, span).end;
+        break;
     }
+    masked = mask(masked, from, to);
+  }
+  // No inline rule reads these: markdown-it-attrs takes `{#id}` / `{.class}` off the text tokens in
+  // a core rule, and bare URLs are text (linkify is off); markdown-it's linkify-it finds them.
+  const cut = (from: number, to: number) => {
+    if (masked.slice(from, to).trim() !== "") masked = mask(masked, from, to);
   };
-  cut(/`+[^`]*`+/g);
-  cut(/\{=[A-Za-z][\w.-]*\}/g, (m) => markers.push({ start: m.index, text: m[0], cls: "computed" }));
-  cut(/\{:[^{}]*(?:\{,\}[^{}]*)*\}/g, (m) => markers.push({ start: m.index, text: m[0], cls: "input" }));
-  cut(/(?<!\\)\$(?!\$)(?:\\.|[^$\\])+\$/g, (m) => math.push({ start: m.index, end: m.index + m[0].length }));
-  cut(/\[-?@[^\]]*\]/g, (m) => citations.push(m.index));
-  cut(/\]\(\s*[^)\s]+/g); // link targets (a title in quotes stays prose)
-  cut(/@(?:eq|sec|fig|tbl|ex|exercise):[\w:.-]+/g);
-  cut(/\{[#.][^}]*\}/g);
-  cut(/\[\^[^\]]+\]/g);
-  cut(/<\/?[A-Za-z][^>]*>|&#?\w+;/g);
-  cut(/https?:\/\/\S+/g);
+  for (const m of src.matchAll(/\{[#.][^}]*\}/g)) cut(m.index, m.index + m[0].length);
+  for (const m of md.linkify.match(src) ?? []) if (/^https?:$/.test(m.schema)) cut(m.index, m.lastIndex);
   return { masked, math, markers, citations };
 }
 
@@ -197,6 +374,10 @@ function mathEntries(
   let out = "";
   let last = 0;
   for (const m of tex.matchAll(/\{=([A-Za-z][\w.-]*)\}|\{:([^{}]*(?:\{,\}[^{}]*)*)\}/g)) {
+    // Math is one token to the inline parser; its markers are read from the TeX, as
+    // exercise-check.ts substitutes them.
+    if (m[1]) push(offset + m.index, m[0], "computed", "computed at build time");
+    else push(offset + m.index, m[0], "input", "marked as an input");
     const value = m[1] ? exerciseValue(m[1]) : undefined;
     const printed = m[1] ? (value ? printValue(value, true) : "0") : printInput(m[2]!, true);
     out += tex.slice(last, m.index);
@@ -287,11 +468,11 @@ function mathEntries(
 /** Ledger of one inline source (a paragraph, heading, table cell or caption). */
 function inlineLedger(
   src: string,
+  scanned: Scanned,
   ctx: Context,
   where: (offset: number) => { line: number; column: number },
   report: (offset: number, message: string) => void,
 ): LedgerEntry[] {
-  const scanned = scanInline(src);
   const out: LedgerEntry[] = [];
   const spans = sentences(src);
   const citedAt = (at: number) => {
@@ -383,6 +564,16 @@ function ledgerRule(state: StateCore): boolean {
   // Plugin tests that render snippets as a chapter switch it off (env.numberLedger === false).
   if (!doc.chapter || (state.env as { numberLedger?: boolean }).numberLedger === false) return true;
   const entries: LedgerEntry[] = [];
+  // The ledger's own inline parse may number footnote references: it does so on a copy.
+  const env = state.env as { footnotes?: { refs?: Record<string, number>; list?: object[] } };
+  const scratchEnv = {
+    ...env,
+    footnotes: env.footnotes && {
+      ...env.footnotes,
+      refs: env.footnotes.refs && { ...env.footnotes.refs },
+      list: env.footnotes.list?.map((item) => ({ ...item })),
+    },
+  };
   const containers: string[] = [];
   let rowCited = false;
   let lastLine = 0;
@@ -411,7 +602,12 @@ function ledgerRule(state: StateCore): boolean {
       const p = at(offset);
       throw new BookError(doc.file, p.line, message, { column: p.column });
     };
-    entries.push(...inlineLedger(content, { question, rowCited }, at, report));
+    // A display block is all math; an inline token's source is parsed again by the book's parser.
+    const scanned: Scanned =
+      t.type === "math_block"
+        ? { masked: " ".repeat(content.length), math: [{ start: 0, end: content.length }], markers: [], citations: [] }
+        : scanInline(state.md, content, scratchEnv);
+    entries.push(...inlineLedger(content, scanned, { question, rowCited }, at, report));
   }
   ledgers.set(state.env as object, entries);
   const slug = doc.chapter.slug;

@@ -129,6 +129,29 @@ It takes 7 seconds.
     assert.deepEqual(classes(src), ["64:input", "60:unaccounted", "7:unaccounted"]);
   });
 
+  // The masks come from the book's inline parse; the regexes they replace got the code span, the
+  // escaped backslash, the dollar amounts and the autolink below wrong ("5", "8", "5" and "1", "2").
+  test("what is not prose is what the book's inline parser reads as code, math, links and markup", () => {
+    // A code span opened by two backticks holds a single one ("`` a`5 ``"): all of it is code.
+    assert.deepEqual(classes("Run `` a`5 `` and `` x ` 7 `` now.\n"), []);
+    // "\$" is an escaped dollar, prose; the math after it is still math.
+    assert.deepEqual(classes("It costs \\$ a lot; with $b = 8$ it fits.\n"), ["8:input"]);
+    // An escaped backslash does not escape the "$" after it: "\\$b = 8$" is math.
+    assert.deepEqual(classes("A path C:\\\\$b = 8$ here.\n"), ["8:input"]);
+    // Dollar amounts that do not open math (a closing "$" before a digit) are prose.
+    assert.deepEqual(classes("It costs $5 and $6 per hour.\n"), ["5:unaccounted", "6:unaccounted"]);
+    // An autolink is a link target, even with "$" in it. A link's text and title are prose, its target is not.
+    assert.deepEqual(classes("See <https://example.com/$1/v2/$2> or <https://arxiv.org/abs/2104.04473>.\n"), []);
+    assert.deepEqual(classes('See [chapter 8](/chapters/8-x/#s2 "Part 3") and [the 7 steps](/a/7).\n'), [
+      "8:structural",
+      "3:unaccounted",
+      "7:unaccounted",
+    ]);
+    // Entities, inline HTML, footnote references, cross-references and attributes are not prose.
+    const src = '## Part {#sec:part}\n\nA&#8202;B <span data-n="4">x</span> note[^1] and @sec:part.\n\n[^1]: A note.\n';
+    assert.deepEqual(classes(src), []);
+  });
+
   test("a table row with a citation cites every cell", () => {
     const src = "| Run | GPUs |\n| --- | --- |\n| A [@shoeybi2019megatron] | 512 |\n| B | 256 |\n";
     assert.deepEqual(classes(src), ["512:cited", "256:unaccounted"]);
