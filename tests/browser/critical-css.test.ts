@@ -58,8 +58,12 @@ async function firstScreen(browser: Browser, url: string, setting: Setting, shee
     if (!sheets) await context.route(/\.css$/, (route) => route.abort());
     const page = await context.newPage();
     await page.goto(url, { waitUntil: "load" });
-    await page.evaluate(() => document.fonts.ready.then(() => undefined));
-    await settle(page);
+    // With JavaScript off neither promises nor frames run in the page: the load event, which
+    // waits for the fonts that layout asked for, is what there is.
+    if (setting.javaScriptEnabled) {
+      await page.evaluate(() => document.fonts.ready.then(() => undefined));
+      await settle(page);
+    }
     return await page.screenshot({ animations: "disabled" });
   } finally {
     await context.close();
@@ -68,10 +72,7 @@ async function firstScreen(browser: Browser, url: string, setting: Setting, shee
 
 /** Two frames after the fonts, so the screenshot shows the laid-out page. */
 async function settle(page: Page): Promise<void> {
-  if (!(await page.evaluate(() => typeof requestAnimationFrame === "function").catch(() => false))) return;
-  await page
-    .evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))))
-    .catch(() => undefined);
+  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
 }
 
 /** Pixels that differ between two PNGs of the same size, counted by a canvas in `page`. */
