@@ -21,7 +21,7 @@ import {
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { dom, figureSvg, type Attrs } from "./kit/dom.ts";
-import { formatInteger, formatNumber } from "./kit/format.ts";
+import { formatBytes, formatInteger, formatNumber } from "./kit/format.ts";
 import { numberField, selectField } from "./kit/field.ts";
 
 export interface CollectivesSettings {
@@ -53,20 +53,6 @@ export function scheduleFor(s: Pick<CollectivesSettings, "collective" | "ranks" 
     ranks: s.ranks,
     messageBytes: s.collective === "barrier" ? 0 : s.messageMB * 1e6,
   });
-}
-
-/** "64 MB", "16 MB", "5.33 MB", "512 kB"… (decimal units, 3 significant digits). */
-export function formatMB(bytes: number): string {
-  if (bytes === 0) return "0 bytes";
-  const units: [number, string][] = [
-    [1e12, "TB"],
-    [1e9, "GB"],
-    [1e6, "MB"],
-    [1e3, "kB"],
-    [1, "bytes"],
-  ];
-  const [scale, unit] = units.find(([u]) => bytes >= u) ?? [1, "bytes"];
-  return `${formatNumber(bytes / scale, { significant: 3 })} ${unit}`;
 }
 
 type FieldErrors = Partial<Record<"ranks" | "messageMB", string>>;
@@ -177,7 +163,7 @@ export function transferLines(schedule: CollectiveSchedule, step: number): strin
         : schedule.collective === "barrier"
           ? "learns who has arrived"
           : "stores it";
-    return `GPU ${t.from} → GPU ${t.to}: ${what} (${formatMB(t.bytes)}); GPU ${t.to} ${verb}.`;
+    return `GPU ${t.from} → GPU ${t.to}: ${what} (${formatBytes(t.bytes)}); GPU ${t.to} ${verb}.`;
   });
 }
 
@@ -198,11 +184,11 @@ export function summarizeCollectives(s: CollectivesSettings): string {
   const stepText =
     s.step === 0
       ? "Before the first step."
-      : `Step ${s.step} of ${total}: ${schedule.steps[s.step - 1]!.transfers.length} messages, the busiest GPU link carries ${formatMB(schedule.steps[s.step - 1]!.maxLinkBytes)}.`;
+      : `Step ${s.step} of ${total}: ${schedule.steps[s.step - 1]!.transfers.length} messages, the busiest GPU link carries ${formatBytes(schedule.steps[s.step - 1]!.maxLinkBytes)}.`;
   const f = ncclFactor(s.collective, s.ranks);
   const factor =
     f === null ? "" : ` That is ${formatNumber(f, { significant: 4 })} × S, the nccl-tests bus-bandwidth factor.`;
-  return `${head} ${stepText} Over the whole collective the busiest GPU sends ${formatMB(maxSent)} of an S = ${formatMB(schedule.messageBytes)} message.${factor}`;
+  return `${head} ${stepText} Over the whole collective the busiest GPU sends ${formatBytes(maxSent)} of an S = ${formatBytes(schedule.messageBytes)} message.${factor}`;
 }
 
 /** Draws the buffer grid for `s` into `container` (replacing its content). Width in user units. */
@@ -299,20 +285,14 @@ export function renderCollectivesGrid(container: Element, s: CollectivesSettings
 
 /** Fills the list of messages of the current step. */
 export function fillTransferList(list: Element, s: CollectivesSettings): void {
-  const doc = list.ownerDocument;
+  const { el } = dom(list.ownerDocument);
   list.textContent = "";
   const lines = transferLines(scheduleFor(s), s.step);
   if (lines.length === 0) {
-    const li = doc.createElement("li");
-    li.textContent = "Before the first step: nothing has moved yet.";
-    list.append(li);
+    list.append(el("li", {}, "Before the first step: nothing has moved yet."));
     return;
   }
-  for (const line of lines) {
-    const li = doc.createElement("li");
-    li.textContent = line;
-    list.append(li);
-  }
+  list.append(...lines.map((line) => el("li", {}, line)));
 }
 
 function renderStatic(root: Element, s: CollectivesSettings): void {
