@@ -1,14 +1,14 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
+import { collectivesWidget } from "../../src/figures/collectives.ts";
 import {
   cellLabel,
-  collectivesWidget,
   summarizeCollectives,
   transferLines,
   scheduleFor,
   validateCollectivesControls,
-} from "../../src/figures/collectives.ts";
+} from "../../src/figures/collectives-state.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 
 function root(): Element {
