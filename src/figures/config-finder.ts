@@ -245,9 +245,9 @@ export function drawConfigBars(
 /** Fills a table body with the `count` fastest configurations. */
 export function fillConfigTable(table: Element, r: ConfigSearchResult, count = 5): void {
   const doc = table.ownerDocument;
+  const { el } = dom(doc);
   table.textContent = "";
-  const caption = doc.createElement("caption");
-  caption.textContent = "Fastest configurations that fit (modeled)";
+  const caption = el("caption", {}, "Fastest configurations that fit (modeled)");
   const head = tableHead(doc, [
     "#",
     "DP",
@@ -263,10 +263,9 @@ export function fillConfigTable(table: Element, r: ConfigSearchResult, count = 5
     "Step",
     "MFU",
   ]);
-  const body = doc.createElement("tbody");
+  const body = el("tbody");
   r.ranked.slice(0, count).forEach((c, i) => {
-    const tr = doc.createElement("tr");
-    for (const v of [
+    const cells = [
       i + 1,
       c.dp,
       c.tp,
@@ -279,12 +278,10 @@ export function fillConfigTable(table: Element, r: ConfigSearchResult, count = 5
       c.recompute,
       formatNumber(c.memoryBytes / 1e9, { decimals: 1 }),
       seconds(c.stepSeconds).replace(" ", "\u00a0"),
-      `${(100 * c.mfu).toFixed(1)}%`,
-    ]) {
-      const td = doc.createElement("td");
-      td.textContent = String(v);
-      tr.append(td);
-    }
+      formatPercent(c.mfu),
+    ];
+    const tr = el("tr");
+    tr.append(...cells.map((v) => el("td", {}, String(v))));
     body.append(tr);
   });
   table.append(caption, head, body);

@@ -5,14 +5,13 @@
  * the steps. A bad value marks its field invalid (role="alert") and the drawing keeps the last
  * valid state. Nothing animates, so prefers-reduced-motion needs no special case.
  */
+import { fillTransferList, renderCollectivesGrid } from "../figures/collectives.ts";
 import {
-  fillTransferList,
-  renderCollectivesGrid,
   scheduleFor,
   summarizeCollectives,
   validateCollectivesControls,
   type CollectivesSettings,
-} from "../figures/collectives.ts";
+} from "../figures/collectives-state.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, settings: CollectivesSettings): void {

@@ -10,7 +10,7 @@ import type { Page } from "playwright-core";
 import { watchPage, settle } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { collectiveSteps } from "../../src/model/index.ts";
-import { summarizeCollectives } from "../../src/figures/collectives.ts";
+import { summarizeCollectives } from "../../src/figures/collectives-state.ts";
 
 const shots = "test-output/screenshots";
 const w = '[data-widget="collectives"]';

@@ -1,15 +1,14 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
+import { collectivesWidget } from "../../src/figures/collectives.ts";
 import {
   cellLabel,
-  collectivesWidget,
-  formatMB,
   summarizeCollectives,
   transferLines,
   scheduleFor,
   validateCollectivesControls,
-} from "../../src/figures/collectives.ts";
+} from "../../src/figures/collectives-state.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 
 function root(): Element {
@@ -97,12 +96,15 @@ describe("collectives drawing and text", () => {
   it("labels and byte formats", () => {
     assert.equal(cellLabel("all-reduce", 4, { chunk: 2, sources: [0, 3] }), "c2 2/4");
     assert.equal(cellLabel("all-to-all", 4, { chunk: 1, sources: [3] }), "3→1");
-    assert.equal(formatMB(16e6), "16 MB");
-    assert.equal(formatMB(5.333e6), "5.33 MB");
-    assert.equal(formatMB(2.5e9), "2.5 GB");
     assert.equal(
       transferLines(scheduleFor({ collective: "gather", ranks: 3, messageMB: 3 }), 1)[0],
       "GPU 1 → GPU 0: chunk 1 (1 MB); GPU 0 stores it.",
     );
+    // The kit's byte formatter: 999.9 kB rounds to "1 MB", not "1,000 kB"; an empty message is "0 B".
+    assert.equal(
+      transferLines(scheduleFor({ collective: "gather", ranks: 4, messageMB: 3.9996 }), 1)[0],
+      "GPU 1 → GPU 0: chunk 1 (1 MB); GPU 0 stores it.",
+    );
+    assert.match(transferLines(scheduleFor({ collective: "barrier", ranks: 4, messageMB: 1 }), 1)[0]!, /\(0 B\)/);
   });
 });

@@ -120,6 +120,10 @@ describe("config-finder drawing", () => {
     }
     assert.equal(root.querySelectorAll("tbody tr").length, 5);
     assert.equal(root.querySelector("tbody tr td:nth-child(12)")!.textContent, "18.24\u00a0s");
+    // MFU through the kit's formatPercent: one decimal, a trailing ".0" dropped, as in the explanation.
+    for (const td of root.querySelectorAll("tbody tr td:nth-child(13)")) {
+      assert.match(td.textContent!, /^\d+(\.[1-9])?%$/);
+    }
     assert.ok(root.querySelector(".config-finder-readout")!.textContent!.startsWith("Fastest under this model"));
     assert.ok(root.querySelector("[aria-live=polite]"));
   });

@@ -9,6 +9,7 @@
  */
 import { numberFormat, valuesPerBinade } from "../../model/index.ts";
 import { dom, setAttrs } from "../kit/dom.ts";
+import { formatInteger } from "../kit/format.ts";
 import { color } from "../kit/palette.ts";
 import { formatValue, powerOfTenLabel, powerOfTwoLabel } from "./text.ts";
 import type { NumberFormatsView } from "./view.ts";
@@ -317,10 +318,7 @@ export function drawNumberFormats(root: Element, view: NumberFormatsView, width 
   y += 44;
   const perBinade = valuesPerBinade(s.id);
   const noteLines = s.dense
-    ? [
-        `${s.label} has ${perBinade.toLocaleString("en-US")} values per power of two here:`,
-        "too dense to draw one by one.",
-      ]
+    ? [`${s.label} has ${formatInteger(perBinade)} values per power of two here:`, "too dense to draw one by one."]
     : [
         `${s.count} values shown; the gap doubles at each power of two.`,
         `▼ your number, ○ the value ${s.label} stores.`,

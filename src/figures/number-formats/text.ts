@@ -2,9 +2,10 @@
  * How the number-formats widget prints values: exact-looking decimals with a "×10⁻⁵" exponent form
  * for very small and very large magnitudes, powers of two and ten with superscript exponents
  * ("2⁻¹³", "10⁴⁰"), and relative errors as percentages. These keep more digits than the kit's
- * formatters (src/figures/kit/format.ts) because the widget is about the last digits a format keeps.
+ * defaults because the widget is about the last digits a format keeps, and print NaN, ±∞ and −0,
+ * which are values here; the digits themselves go through the kit (src/figures/kit/format.ts).
  */
-import { superscript } from "../kit/format.ts";
+import { formatInteger, formatNumber, superscript } from "../kit/format.ts";
 
 /** "2⁻¹³" for 2^-13. */
 export function powerOfTwoLabel(exponent: number): string {
@@ -32,13 +33,8 @@ export function formatValue(v: number, digits = 6): string {
     const m = mantissa.includes(".") ? mantissa.replace(/0+$/, "").replace(/\.$/, "") : mantissa;
     return `${sign}${m}×10${superscript(Number(exp))}`;
   }
-  if (Number.isInteger(abs)) return `${sign}${abs.toLocaleString("en-US")}`;
-  let s = abs.toPrecision(digits);
-  if (s.includes("e")) s = String(Number(s));
-  if (s.includes(".")) s = s.replace(/0+$/, "").replace(/\.$/, "");
-  const [intPart, frac] = s.split(".") as [string, string | undefined];
-  const grouped = intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${sign}${grouped}${frac !== undefined ? `.${frac}` : ""}`;
+  if (Number.isInteger(abs)) return `${sign}${formatInteger(abs)}`;
+  return `${sign}${formatNumber(abs, { significant: digits })}`;
 }
 
 /** Relative error as a percentage with 3 significant digits ("0.0244%"), "exact" for 0. */
@@ -47,5 +43,5 @@ export function formatRelativeError(rel: number | null): string {
   if (rel === 0) return "exact";
   const pct = rel * 100;
   if (pct < 1e-3) return `${formatValue(pct, 3)}%`;
-  return `${Number(pct.toPrecision(3))}%`;
+  return `${formatNumber(pct, { significant: 3 })}%`;
 }
