@@ -14,8 +14,9 @@
  *
  * "The first screen" is the page up to the end of its first `section.part` (a chapter's header,
  * ToC, title block, opening and first section) or, on /book/, of its first
- * `article.edition-chapter`; other pages (the home page, the glossary, …) are small and taken
- * whole. Beasties (a maintained fork of Google's critters) picks the rules: those whose selectors
+ * `article.edition-chapter`, or up to the end of the first block of the text that brings its
+ * visible text to FIRST_SCREEN_TEXT characters, whichever comes first; other pages (the home
+ * page, the glossary, …) are small and taken whole. Beasties (a maintained fork of Google's critters) picks the rules: those whose selectors
  * match that part of the page, the `@font-face` rules of the math faces it uses (no preloads:
  * they were measured slower), and, whatever the static HTML matches, every rule that names
  * `data-theme` (dark readers must not see a light first frame). The page is given to Beasties
@@ -30,6 +31,7 @@
 import { readFileSync } from "node:fs";
 import beastiesModule from "beasties";
 import { Parser } from "htmlparser2";
+import postcss from "postcss";
 import type { UserConfig } from "@11ty/eleventy";
 import { assetSource } from "./assets.ts";
 import { BookError } from "./errors.ts";
@@ -56,6 +58,25 @@ function hasClass(attrs: Record<string, string>, name: string): boolean {
   return (attrs.class ?? "").split(/\s+/).includes(name);
 }
 
+/**
+ * Visible characters of text after which the first screen ends (at the end of the block that
+ * reaches it): about 35 lines of body text at 1280 px, more than a 1440 px tall screen shows
+ * under the title block, and about 70 lines on a phone.
+ */
+export const FIRST_SCREEN_TEXT = 3000;
+
+/** An open element, as pageLandmarks tracks it. */
+interface OpenElement {
+  /** It ends the first screen when it closes (the first part, or the book's first chapter). */
+  ends: boolean;
+  /** A block of the text: a child of `.chapter-body` or of one of its parts. */
+  block: boolean;
+  /** Its children are blocks of the text. */
+  holdsBlocks: boolean;
+  /** Its text is not seen (KaTeX's MathML copy, scripts, styles, SVG titles). */
+  unseen: boolean;
+}
+
 /** Finds the head's stylesheet links, the end of the first screen and `</body>` in `html`. */
 export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
   let htmlTagEnd: number | undefined;
@@ -63,28 +84,45 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
   const stylesheets: HeadStylesheet[] = [];
   let firstScreenEnd: number | undefined;
   let bodyClose: number | undefined;
-  /** Open elements: whether each one is the element that ends the first screen. */
-  const open: boolean[] = [];
+  let inMain = false;
+  let seenText = 0;
+  const open: OpenElement[] = [];
   const parser = new Parser(
     {
       onopentag(name, attrs) {
         if (name === "html") htmlTagEnd ??= parser.endIndex;
         if (name === "head") inHead = true;
         if (name === "body") inHead = false;
+        if (name === "main") inMain = true;
         if (inHead && name === "link" && (attrs.rel ?? "").toLowerCase().split(/\s+/).includes("stylesheet")) {
           if (!attrs.href) throw new BookError(inputPath, undefined, "a stylesheet <link> has no href");
           stylesheets.push({ start: parser.startIndex, end: parser.endIndex + 1, href: attrs.href });
         }
-        const ends =
-          firstScreenEnd === undefined &&
-          ((name === "section" && hasClass(attrs, "part")) ||
-            (name === "article" && hasClass(attrs, "edition-chapter")));
-        open.push(ends);
+        const parent = open.at(-1);
+        open.push({
+          ends:
+            (name === "section" && hasClass(attrs, "part")) ||
+            (name === "article" && hasClass(attrs, "edition-chapter")),
+          block: parent?.holdsBlocks ?? false,
+          holdsBlocks:
+            hasClass(attrs, "chapter-body") || (name === "section" && hasClass(attrs, "part") && !!parent?.holdsBlocks),
+          unseen:
+            !!parent?.unseen ||
+            ["script", "style", "title", "desc", "template"].includes(name) ||
+            hasClass(attrs, "katex-mathml"),
+        });
+      },
+      ontext(text) {
+        const here = open.at(-1);
+        if (inMain && here && !here.unseen) seenText += text.replace(/\s+/g, " ").trim().length;
       },
       onclosetag(name, implied) {
         if (name === "head") inHead = false;
+        if (name === "main") inMain = false;
         if (name === "body" && !implied) bodyClose = parser.startIndex;
-        if (open.pop() && firstScreenEnd === undefined) firstScreenEnd = parser.endIndex + 1;
+        const closed = open.pop();
+        if (firstScreenEnd !== undefined || !closed) return;
+        if (closed.ends || (closed.block && seenText >= FIRST_SCREEN_TEXT)) firstScreenEnd = parser.endIndex + 1;
       },
     },
     { lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: false },
@@ -153,6 +191,38 @@ export function withCriticalCss(html: string, marks: PageLandmarks, css: string,
 const Beasties = beastiesModule as unknown as typeof beastiesModule.default;
 type Beasties = InstanceType<typeof Beasties>;
 
+/** Pseudo-classes of a reader's interaction: no first paint is drawn in such a state. */
+const INTERACTION = /:(?:hover|focus|focus-visible|focus-within|active)\b/;
+
+/**
+ * A stylesheet as the critical-CSS step reads it: without what no first paint needs, since the
+ * full sheet (unchanged) arrives a round trip later and applies it all:
+ * - `@media print` (printing waits for the page to load);
+ * - selectors in an interaction state (`:hover`, `:focus`, …), and rules left with none;
+ * - in `@font-face`, sources other than woff2 (the site serves only the woff2 files; every
+ *   browser that runs this book reads woff2).
+ * Each cut is on postcss's parse of the sheet.
+ */
+export function firstPaintSheet(css: string): string {
+  const root = postcss.parse(css);
+  root.walkAtRules("media", (rule) => {
+    if (rule.params.trim() === "print") rule.remove();
+  });
+  root.walkRules((rule) => {
+    if (!INTERACTION.test(rule.selector)) return;
+    const kept = rule.selectors.filter((sel) => !INTERACTION.test(sel));
+    if (kept.length === 0) rule.remove();
+    else rule.selectors = kept;
+  });
+  root.walkAtRules("font-face", (face) => {
+    face.walkDecls("src", (decl) => {
+      const woff2 = decl.value.split(",").filter((source) => /format\(\s*["']woff2["']\s*\)/.test(source));
+      if (woff2.length) decl.value = woff2.join(",").trim();
+    });
+  });
+  return root.toString();
+}
+
 /** Beasties reading the sheets from their source files (the copies are written alongside the pages). */
 class SourceBeasties extends Beasties {
   readonly #sheets = new Map<string, string>();
@@ -163,7 +233,7 @@ class SourceBeasties extends Beasties {
     if (cached !== undefined) return cached;
     const source = assetSource(urlPath.replace(/^.*?(?=\/assets\/)/, ""));
     if (!source) throw new Error(`critical CSS: no source file for the stylesheet ${href}`);
-    const text = readFileSync(source, "utf8");
+    const text = firstPaintSheet(readFileSync(source, "utf8"));
     this.#sheets.set(urlPath, text);
     return text;
   }
@@ -186,7 +256,58 @@ function newBeasties(warnings: string[]): SourceBeasties {
 
 /** The critical CSS for one page's first screen. */
 export async function criticalCss(beasties: Beasties, firstScreen: string): Promise<string> {
-  return firstStyleText(await beasties.process(firstScreen));
+  return pruneCustomProperties(firstStyleText(await beasties.process(firstScreen)), attributeVars(firstScreen));
+}
+
+const VAR_REFERENCE = /var\(\s*(--[\w-]+)/g;
+
+/** The custom properties that a CSS value reads through `var()`. */
+function varsIn(value: string): string[] {
+  return [...value.matchAll(VAR_REFERENCE)].map((m) => m[1]!);
+}
+
+/** Custom properties read by the page's own attributes (`style="…"`, SVG `fill="var(--…)"`). */
+function attributeVars(html: string): Set<string> {
+  const found = new Set<string>();
+  const parser = new Parser({
+    onattribute(_name, value) {
+      for (const v of varsIn(value)) found.add(v);
+    },
+  });
+  parser.end(html);
+  return found;
+}
+
+/**
+ * Drops the custom-property declarations (`--c-params: …`) that nothing in the critical CSS or
+ * the page's attributes reads, directly or through another property: the palette of widgets
+ * and code further down the page is a third of the book's `:root` rules, in three themes. Rules
+ * left empty go too. On postcss's parse of the CSS.
+ */
+export function pruneCustomProperties(css: string, readByPage: Set<string>): string {
+  const root = postcss.parse(css);
+  const refs = new Map<string, string[]>();
+  const queue = [...readByPage];
+  root.walkDecls((decl) => {
+    if (decl.prop.startsWith("--")) refs.set(decl.prop, [...(refs.get(decl.prop) ?? []), ...varsIn(decl.value)]);
+    else queue.push(...varsIn(decl.value));
+  });
+  const needed = new Set<string>();
+  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+    if (needed.has(name)) continue;
+    needed.add(name);
+    queue.push(...(refs.get(name) ?? []));
+  }
+  root.walkDecls((decl) => {
+    if (decl.prop.startsWith("--") && !needed.has(decl.prop)) decl.remove();
+  });
+  root.walkRules((rule) => {
+    if (rule.nodes.length === 0) rule.remove();
+  });
+  root.walkAtRules((rule) => {
+    if (rule.nodes !== undefined && rule.nodes.length === 0) rule.remove();
+  });
+  return root.toString();
 }
 
 export function criticalCssPlugin(eleventyConfig: UserConfig): void {
