@@ -9,7 +9,8 @@
  * - `script-src 'self' 'wasm-unsafe-eval'`: book.js and the widget bundles are files on our
  *   origin; no inline script, no eval. 'wasm-unsafe-eval' lets Pagefind compile its
  *   WebAssembly search index (it allows WebAssembly compilation only, not JavaScript eval).
- * - `style-src 'self' 'unsafe-inline'`: our stylesheets, plus the `style="…"` attributes KaTeX
+ * - `style-src 'self' 'unsafe-inline'`: our stylesheets, each page's inline `<style>` of first-screen
+ *   rules (critical-css.ts), and the `style="…"` attributes KaTeX
  *   writes at build time (heights, vertical offsets) and styles widgets set while drawing
  *   (d3 `.style()`, one widget adds a `<style>` element). Styles cannot run code.
  * - `img-src 'self' data:`: our SVGs; `data:` for the empty favicon (`<link rel=icon href="data:,">`).

@@ -1,8 +1,8 @@
 /**
  * theme.js: the only script that blocks parsing, loaded at the end of `<head>` (after the
- * stylesheets, which it waits for), so a reader's stored choice of theme is on `<html>` before
- * the body is parsed or painted (no flash of the other theme). Its place after the stylesheets
- * also keeps the parser from racing through the whole page while they load (base.njk). It is an
+ * first screen's inline rules; the full stylesheets load at the end of `<body>`, see
+ * src/plugins/critical-css.ts), so a reader's stored choice of theme is on `<html>` before the
+ * body is parsed or painted (no flash of the other theme). It is an
  * external file on purpose: the Content-Security-Policy allows no inline script. It does two things:
  *
  * - copies a stored choice (`localStorage["scaling-out-theme"]`, "light" or "dark") to
