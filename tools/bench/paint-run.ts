@@ -2,7 +2,9 @@
  * `npm run bench:paint`: paint time of built pages against their bare twins (method in paint.ts),
  * on an existing build (SITE_DIR or _site). Options: `--runs N` (default 5), `--pages /a/,/b/`
  * (default: every chapter page and /book/), `--out FILE` (JSON report, default
- * bench/paint.json). Prints one line per page and viewport; never fails on times.
+ * bench/paint.json), `--baseline DIR` (another build, e.g. of the previous commit: its pages are
+ * loaded in the same rounds and compared with the same twins). Prints one line per page and
+ * viewport; never fails on times.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -27,18 +29,23 @@ const chapterPages = (root: string) => {
 };
 const pages = option("--pages")?.split(",") ?? chapterPages(siteDir);
 const out = option("--out") ?? "bench/paint.json";
+const baselineDir = option("--baseline");
 
 console.log(`load average ${os.loadavg()[0]!.toFixed(2)} on ${os.cpus().length} CPUs; ${runs} runs per page and twin, CPU 4× slower`);
 const server = await serveCompressed(siteDir);
+const baselineServer = baselineDir ? await serveCompressed(baselineDir) : undefined;
 const browser = await launchChromium();
 try {
-  const rows = await measurePaints(browser, server.url, siteDir, pages, runs, (l) => console.log(l));
+  const baseline = baselineServer ? { origin: baselineServer.url } : undefined;
+  const rows = await measurePaints(browser, server.url, siteDir, pages, runs, (l) => console.log(l), baseline);
   const over = rows.filter((r) => Math.max(r.fcpRatio, r.lcpRatio) > r.budget);
   console.log(over.length ? `${over.length} of ${rows.length} rows over budget` : `all ${rows.length} rows within budget`);
   mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), loadAverage: os.loadavg()[0], runs, rows }, null, 2) + "\n");
+  const report = { date: new Date().toISOString(), loadAverage: os.loadavg()[0], runs, baselineDir, rows };
+  writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
   console.log(`wrote ${out}`);
 } finally {
   await browser.close();
   await server.close();
+  await baselineServer?.close();
 }

@@ -131,15 +131,26 @@ export interface PaintRow {
   lcpRatio: number;
   /** The ratio this page must stay under: 2 for /book/, 1.5 for every other page. */
   budget: number;
+  /** The same page from the baseline build (`--baseline`), loaded in the same rounds, against the same twin. */
+  baseline?: { fcpMs: number; lcpMs: number; fcpRatio: number; lcpRatio: number };
 }
 
 export function paintBudget(page: string): number {
   return page === "/book/" ? 2 : 1.5;
 }
 
+/** Another build of the site, served at `origin`, to measure beside the current one. */
+export interface BaselineSite {
+  origin: string;
+}
+
+const ratio = (ms: number, bareMs: number) => Math.round((ms / bareMs) * 100) / 100;
+const medianMs = (samples: PaintSample[], key: keyof PaintSample) => Math.round(median(samples.map((s) => s[key])));
+
 /**
- * Measures every page at every viewport, `runs` loads of the page and of its twin, alternating,
- * and returns one row per page and viewport with the medians and ratios.
+ * Measures every page at every viewport, `runs` rounds of loads, each round the page, its twin
+ * and (with `baseline`) the baseline build's page, alternating, and returns one row per page and
+ * viewport with the medians and ratios (both builds against the current build's twin).
  */
 export async function measurePaints(
   browser: Browser,
@@ -148,35 +159,53 @@ export async function measurePaints(
   pages: string[],
   runs = 5,
   log: (line: string) => void = () => {},
+  baseline?: BaselineSite,
 ): Promise<PaintRow[]> {
   const twins = writeBareTwins(root, pages);
   const rows: PaintRow[] = [];
+  const cell = (ms: number, bareMs: number) =>
+    `${String(ms).padStart(5)} / ${String(bareMs).padStart(5)} ms = ${ratio(ms, bareMs).toFixed(2)}×`;
   try {
     for (const viewport of viewports) {
       for (const p of pages) {
         const full: PaintSample[] = [];
         const bare: PaintSample[] = [];
+        const before: PaintSample[] = [];
         for (let i = 0; i < runs; i++) {
+          if (baseline) before.push(await measurePaint(browser, baseline.origin + p, viewport));
           full.push(await measurePaint(browser, origin + p, viewport));
           bare.push(await measurePaint(browser, origin + twins.get(p)!, viewport));
         }
         const row: PaintRow = {
           page: p,
           viewport: viewport.name,
-          fcpMs: Math.round(median(full.map((s) => s.fcpMs))),
-          lcpMs: Math.round(median(full.map((s) => s.lcpMs))),
-          bareFcpMs: Math.round(median(bare.map((s) => s.fcpMs))),
-          bareLcpMs: Math.round(median(bare.map((s) => s.lcpMs))),
+          fcpMs: medianMs(full, "fcpMs"),
+          lcpMs: medianMs(full, "lcpMs"),
+          bareFcpMs: medianMs(bare, "fcpMs"),
+          bareLcpMs: medianMs(bare, "lcpMs"),
           fcpRatio: 0,
           lcpRatio: 0,
           budget: paintBudget(p),
         };
-        row.fcpRatio = Math.round((row.fcpMs / row.bareFcpMs) * 100) / 100;
-        row.lcpRatio = Math.round((row.lcpMs / row.bareLcpMs) * 100) / 100;
+        row.fcpRatio = ratio(row.fcpMs, row.bareFcpMs);
+        row.lcpRatio = ratio(row.lcpMs, row.bareLcpMs);
+        if (baseline) {
+          const fcpMs = medianMs(before, "fcpMs");
+          const lcpMs = medianMs(before, "lcpMs");
+          row.baseline = {
+            fcpMs,
+            lcpMs,
+            fcpRatio: ratio(fcpMs, row.bareFcpMs),
+            lcpRatio: ratio(lcpMs, row.bareLcpMs),
+          };
+        }
         rows.push(row);
         const flag = Math.max(row.fcpRatio, row.lcpRatio) > row.budget ? "  over budget" : "";
+        const was = row.baseline
+          ? `   (baseline FCP ${row.baseline.fcpRatio.toFixed(2)}×, LCP ${row.baseline.lcpRatio.toFixed(2)}×)`
+          : "";
         log(
-          `  ${viewport.name.padEnd(7)} ${p.padEnd(28)} FCP ${String(row.fcpMs).padStart(5)} / ${String(row.bareFcpMs).padStart(5)} ms = ${row.fcpRatio.toFixed(2)}×   LCP ${String(row.lcpMs).padStart(5)} / ${String(row.bareLcpMs).padStart(5)} ms = ${row.lcpRatio.toFixed(2)}×${flag}`,
+          `  ${viewport.name.padEnd(7)} ${p.padEnd(28)} FCP ${cell(row.fcpMs, row.bareFcpMs)}   LCP ${cell(row.lcpMs, row.bareLcpMs)}${flag}${was}`,
         );
       }
     }
