@@ -15,7 +15,8 @@ import {
   type StepCollective,
 } from "../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
-import { formatBytes, formatInteger, formatNumber } from "./kit/format.ts";
+import { parseNumberField } from "./kit/field.ts";
+import { formatBytes, formatNumber } from "./kit/format.ts";
 
 export interface CollectivesSettings {
   collective: StepCollective;
@@ -60,23 +61,13 @@ export function validateCollectivesControls(
   const collective = (STEP_COLLECTIVES as readonly string[]).includes(raw.collective)
     ? (raw.collective as StepCollective)
     : "all-reduce";
-  const ranksText = raw.ranks.trim();
-  const ranks = Number(ranksText);
-  if (ranksText === "" || !/^\d+$/.test(ranksText) || !Number.isInteger(ranks) || ranks < 2 || ranks > MAX_STEP_RANKS) {
-    errors.ranks = `Enter a whole number of GPUs from 2 to ${MAX_STEP_RANKS}.`;
-  }
-  const mbText = raw.messageMB.trim().replace(/(?<=\d)[,_ ](?=\d)/g, "");
-  const mb = Number(mbText);
-  if (
-    mbText === "" ||
-    !/^\+?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(mbText) ||
-    !Number.isFinite(mb) ||
-    mb <= 0 ||
-    mb > MAX_MESSAGE_MB
-  ) {
-    errors.messageMB = `Enter a message size above 0 and at most ${formatInteger(MAX_MESSAGE_MB)} MB.`;
-  }
-  if (errors.ranks || errors.messageMB) return { ok: false, errors };
+  const ranksField = parseNumberField(raw.ranks, { integer: true, min: 2, max: MAX_STEP_RANKS });
+  if (!ranksField.ok) errors.ranks = ranksField.message;
+  const mbField = parseNumberField(raw.messageMB, { above: 0, max: MAX_MESSAGE_MB });
+  if (!mbField.ok) errors.messageMB = mbField.message;
+  if (!ranksField.ok || !mbField.ok) return { ok: false, errors };
+  const ranks = ranksField.value;
+  const mb = mbField.value;
   const steps = scheduleFor({ collective, ranks, messageMB: mb }).steps.length;
   return {
     ok: true,
