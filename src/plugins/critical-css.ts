@@ -23,8 +23,13 @@
  * with `<html class="js theme-js">`, as theme.js and book.js set it, so the rules for the
  * scripted state are kept as well as those for JavaScript off (`:not(.js)` matches either way).
  *
- * The page itself is edited at htmlparser2's source offsets (the head's stylesheet links and the
- * `</body>` tag); the rest is copied byte for byte. tests/browser/critical-css.test.ts renders
+ * The same pass marks the first block after the first screen's text (`data-after-first-screen`, on
+ * the block after the one that brings the visible text to FIRST_SCREEN_TEXT characters, when the
+ * part goes on): book.css skips the blocks from there on while they are off screen, until the load,
+ * so the first paint does not wait for the layout of a long opening part ("Blocks of a part").
+ *
+ * The page itself is edited at htmlparser2's source offsets (the head's stylesheet links, that
+ * mark and the `</body>` tag); the rest is copied byte for byte. tests/browser/critical-css.test.ts renders
  * each chapter's first screen with the inline rules alone and with the full sheets, light and dark,
  * at both widths, and requires the same pixels.
  */
@@ -50,6 +55,13 @@ export interface PageLandmarks {
   stylesheets: HeadStylesheet[];
   /** Offset just after the element that ends the first screen, or undefined: the whole page. */
   firstScreenEnd: number | undefined;
+  /**
+   * Offset of the `>` (or `/>`) that ends the start tag of the block after the one that brings the
+   * visible text to FIRST_SCREEN_TEXT characters, when the two are siblings (the text goes on in
+   * the same part); undefined otherwise. Unlike `firstScreenEnd`, this does not stop at the end of
+   * the first part: a chapter's opening is often a short part of its own.
+   */
+  afterFirstScreenTag: number | undefined;
   /** Offset of `</body>`. */
   bodyClose: number;
 }
@@ -73,7 +85,10 @@ interface OpenElement {
   block: boolean;
   /** Its children are blocks of the text. */
   holdsBlocks: boolean;
-  /** Its text is not seen (KaTeX's MathML copy, scripts, styles, SVG titles). */
+  /**
+   * Its text is not seen (KaTeX's MathML copy, glossary definitions shown on hover, text for
+   * screen readers only, scripts, styles, SVG titles).
+   */
   unseen: boolean;
 }
 
@@ -83,6 +98,10 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
   let inHead = false;
   const stylesheets: HeadStylesheet[] = [];
   let firstScreenEnd: number | undefined;
+  let afterFirstScreenTag: number | undefined;
+  /** Set when a block brought the text to FIRST_SCREEN_TEXT: its next sibling block is marked. */
+  let markNextBlock = false;
+  let textReached = false;
   let bodyClose: number | undefined;
   let inMain = false;
   let seenText = 0;
@@ -99,6 +118,11 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
           stylesheets.push({ start: parser.startIndex, end: parser.endIndex + 1, href: attrs.href });
         }
         const parent = open.at(-1);
+        if (markNextBlock && parent?.holdsBlocks) {
+          markNextBlock = false;
+          const tagEnd = parser.endIndex;
+          afterFirstScreenTag = html[tagEnd - 1] === "/" ? tagEnd - 1 : tagEnd;
+        }
         open.push({
           ends:
             (name === "section" && hasClass(attrs, "part")) ||
@@ -109,7 +133,9 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
           unseen:
             !!parent?.unseen ||
             ["script", "style", "title", "desc", "template"].includes(name) ||
-            hasClass(attrs, "katex-mathml"),
+            hasClass(attrs, "katex-mathml") ||
+            hasClass(attrs, "gloss-def") ||
+            hasClass(attrs, "visually-hidden"),
         });
       },
       ontext(text) {
@@ -121,6 +147,12 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
         if (name === "main") inMain = false;
         if (name === "body" && !implied) bodyClose = parser.startIndex;
         const closed = open.pop();
+        // The part (or the text) of the block that reached FIRST_SCREEN_TEXT ended first: no mark.
+        if (markNextBlock && closed?.holdsBlocks) markNextBlock = false;
+        if (closed?.block && !textReached && seenText >= FIRST_SCREEN_TEXT) {
+          textReached = true;
+          markNextBlock = true;
+        }
         if (firstScreenEnd !== undefined || !closed) return;
         if (closed.ends || (closed.block && seenText >= FIRST_SCREEN_TEXT)) firstScreenEnd = parser.endIndex + 1;
       },
@@ -132,7 +164,7 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
     throw new BookError(inputPath, undefined, "page has no <html> start tag for the critical CSS");
   if (bodyClose === undefined)
     throw new BookError(inputPath, undefined, "page has no </body> to put its stylesheets before");
-  return { htmlTagEnd, stylesheets, firstScreenEnd, bodyClose };
+  return { htmlTagEnd, stylesheets, firstScreenEnd, afterFirstScreenTag, bodyClose };
 }
 
 /** The first screen as Beasties reads it: cut after its last element, `<html>` in the scripted state. */
@@ -164,9 +196,14 @@ function firstStyleText(html: string): string {
   return text;
 }
 
+/** The attribute that marks the first block after the first screen (book.css, "Blocks of a part"). */
+const AFTER_FIRST_SCREEN = "data-after-first-screen";
+
 /**
  * Writes the page with its critical rules inline: the head's stylesheet links become preloads,
- * the inline `<style>` follows them, and the stylesheets are linked again before `</body>`.
+ * the inline `<style>` follows them, and the stylesheets are linked again before `</body>`. The
+ * first block after the first screen, if the text goes on in the same part, is marked with
+ * AFTER_FIRST_SCREEN: from it on, book.css skips the blocks that are off screen until the load.
  */
 export function withCriticalCss(html: string, marks: PageLandmarks, css: string, inputPath: string): string {
   if (marks.stylesheets.length === 0) return html;
@@ -179,6 +216,11 @@ export function withCriticalCss(html: string, marks: PageLandmarks, css: string,
     if (i === marks.stylesheets.length - 1) out += `\n<style>${css}</style>`;
     at = sheet.end;
   });
+  const after = marks.afterFirstScreenTag;
+  if (after !== undefined) {
+    out += html.slice(at, after) + ` ${AFTER_FIRST_SCREEN}`;
+    at = after;
+  }
   out += html.slice(at, marks.bodyClose);
   out += hrefs.map((href) => `<link rel="stylesheet" href="${href}">\n`).join("");
   return out + html.slice(marks.bodyClose);
@@ -249,7 +291,8 @@ function newBeasties(warnings: string[]): SourceBeasties {
     mergeStylesheets: true,
     compress: true,
     reduceInlineStyles: false,
-    allowRules: [/\[data-theme/],
+    // Rules for the blocks after the first screen: they are not in the cut, and must be inline.
+    allowRules: [/\[data-theme/, new RegExp(`\\[${AFTER_FIRST_SCREEN}`)],
     logger: { warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) },
   });
 }

@@ -5,8 +5,11 @@
  * the second lets them load. book.js is blocked in both, as it has not run at the first paint;
  * theme.js runs (it sets `theme-js` and a stored theme before the body is parsed). Every page of
  * the site, light and dark, at 1280 × 900 and 390 × 844, with a stored choice of dark on a light
- * system, and with JavaScript off. On a
- * difference the two screenshots are written to test-output/critical-css/.
+ * system, and with JavaScript off. With JavaScript on, the full load is also shot a second time
+ * without the mark on the first block after the first screen (`data-after-first-screen`, from
+ * which book.css skips the blocks off screen until the load): skipping them must not change a
+ * pixel of the first screen either. On a difference the screenshots are written to
+ * test-output/critical-css/.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -43,8 +46,17 @@ const settings: Setting[] = [
   { name: "desktop-nojs", viewport: { width: 1280, height: 900 }, colorScheme: "light", javaScriptEnabled: false },
 ];
 
-/** A screenshot of the first screen, with or without the page's stylesheets. */
-async function firstScreen(browser: Browser, url: string, setting: Setting, sheets: boolean): Promise<Buffer> {
+/**
+ * A screenshot of the first screen, with or without the page's stylesheets; with `unmarked` (and
+ * JavaScript on), a second one after the mark `data-after-first-screen` is taken off the page.
+ */
+async function firstScreen(
+  browser: Browser,
+  url: string,
+  setting: Setting,
+  sheets: boolean,
+  unmarked = false,
+): Promise<Buffer[]> {
   const context = await browser.newContext({
     viewport: setting.viewport,
     colorScheme: setting.colorScheme,
@@ -64,7 +76,15 @@ async function firstScreen(browser: Browser, url: string, setting: Setting, shee
       await page.evaluate(() => document.fonts.ready.then(() => undefined));
       await settle(page);
     }
-    return await page.screenshot({ animations: "disabled" });
+    const shots = [await page.screenshot({ animations: "disabled" })];
+    if (unmarked && setting.javaScriptEnabled) {
+      await page.evaluate(() =>
+        document.querySelector("[data-after-first-screen]")?.removeAttribute("data-after-first-screen"),
+      );
+      await settle(page);
+      shots.push(await page.screenshot({ animations: "disabled" }));
+    }
+    return shots;
   } finally {
     await context.close();
   }
@@ -113,15 +133,21 @@ describe("critical CSS: the first screen looks the same before and after the sty
       try {
         for (const pagePath of sitePages()) {
           const url = `${site.server.url}${pagePath}`;
-          const critical = await firstScreen(site.browser, url, setting, false);
-          const full = await firstScreen(site.browser, url, setting, true);
-          const diff = await differingPixels(scratch, critical, full);
-          if (diff.count !== 0) {
-            const stem = path.join(outDir, `${setting.name}${pagePath.replace(/\/+/g, "-")}`.replace(/-$/, ""));
+          const [critical] = await firstScreen(site.browser, url, setting, false);
+          const [full, unmarked] = await firstScreen(site.browser, url, setting, true, true);
+          const stem = path.join(outDir, `${setting.name}${pagePath.replace(/\/+/g, "-")}`.replace(/-$/, ""));
+          const pairs: Array<[string, Buffer | undefined, string]> = [
+            ["critical", critical, "inline rules alone against the full sheets"],
+            ["unmarked", unmarked, "blocks after the first screen skipped and not"],
+          ];
+          for (const [name, shot, what] of pairs) {
+            if (!shot || !full) continue;
+            const diff = await differingPixels(scratch, shot, full);
+            if (diff.count === 0) continue;
             mkdirSync(outDir, { recursive: true });
-            writeFileSync(`${stem}-critical.png`, critical);
+            writeFileSync(`${stem}-${name}.png`, shot);
             writeFileSync(`${stem}-full.png`, full);
-            failures.push(`${pagePath}: ${diff.count} pixels differ (${diff.box}); see ${stem}-*.png`);
+            failures.push(`${pagePath}, ${what}: ${diff.count} pixels differ (${diff.box}); see ${stem}-*.png`);
           }
         }
       } finally {

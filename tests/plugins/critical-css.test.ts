@@ -50,6 +50,33 @@ describe("pageLandmarks", () => {
     assert.equal(pageLandmarks(html, "t.md").firstScreenEnd, undefined);
   });
 
+  test("glossary definitions and text for screen readers only do not count", () => {
+    const hidden = "d".repeat(FIRST_SCREEN_TEXT);
+    const html = page(
+      `<p><span class="gloss-def">${hidden}</span><span class="visually-hidden">${hidden}</span></p><p>two</p>`,
+    );
+    assert.equal(pageLandmarks(html, "t.md").firstScreenEnd, undefined);
+  });
+
+  test("the block after the one that reaches FIRST_SCREEN_TEXT is marked, past the end of the first part", () => {
+    const long = "word ".repeat(FIRST_SCREEN_TEXT / 5);
+    const html = page(
+      `<section class="part"><p>opening</p></section>` +
+        `<section class="part"><h2>One</h2><p>${long}</p><div class="math display">x</div><p>z</p></section>`,
+    );
+    const marks = pageLandmarks(html, "t.md");
+    assert.equal(html.slice(0, marks.firstScreenEnd).endsWith(`<p>opening</p></section>`), true);
+    assert.equal(html.slice(0, (marks.afterFirstScreenTag ?? 0) + 1).endsWith(`<div class="math display">`), true);
+    const out = withCriticalCss(html, marks, "p{margin:0}", "t.md");
+    assert.match(out, /<\/p><div class="math display" data-after-first-screen>x<\/div><p>z<\/p>/);
+  });
+
+  test("nothing is marked when that block ends its part", () => {
+    const long = "word ".repeat(FIRST_SCREEN_TEXT / 5);
+    const html = page(`<section class="part"><p>${long}</p></section><section class="part"><p>next</p></section>`);
+    assert.equal(pageLandmarks(html, "t.md").afterFirstScreenTag, undefined);
+  });
+
   test("a page without </body> is a build error naming the file", () => {
     assert.throws(() => pageLandmarks(`${head}<body><p>x`, "content/x.md"), /content\/x\.md .*<\/body>/);
   });
