@@ -23,13 +23,18 @@
  * with `<html class="js theme-js">`, as theme.js and book.js set it, so the rules for the
  * scripted state are kept as well as those for JavaScript off (`:not(.js)` matches either way).
  *
- * The same pass marks the first block after the first screen's text (`data-after-first-screen`, on
- * the block after the one that brings the visible text to FIRST_SCREEN_TEXT characters, when the
- * part goes on): book.css skips the blocks from there on while they are off screen, until the load,
- * so the first paint does not wait for the layout of a long opening part ("Blocks of a part").
+ * The same pass marks the blocks after the first screen's text (`data-after-first-screen`, from
+ * the block after the one that brings the visible text to FIRST_SCREEN_TEXT characters to the end
+ * of its part, when the part goes on, less the blocks that reach outside their box): book.css skips
+ * them while they are off screen, until the load, so the first paint does not wait for the layout
+ * of a long opening part ("Blocks of a part"). Each block carries the mark, rather than the first
+ * one and a sibling selector (`[mark] ~ *`) finding the rest: a selector whose last step names no
+ * class or attribute is tried on every element of the page, and that one, with its `:has()`
+ * exceptions, cost more style time before the first paint than the skipping saved
+ * (docs/performance.md, "Paint").
  *
- * The page itself is edited at htmlparser2's source offsets (the head's stylesheet links, that
- * mark and the `</body>` tag); the rest is copied byte for byte. tests/browser/critical-css.test.ts renders
+ * The page itself is edited at htmlparser2's source offsets (the head's stylesheet links, those
+ * marks and the `</body>` tag); the rest is copied byte for byte. tests/browser/critical-css.test.ts renders
  * each chapter's first screen with the inline rules alone and with the full sheets, light and dark,
  * at both widths, and requires the same pixels.
  */
@@ -56,12 +61,14 @@ export interface PageLandmarks {
   /** Offset just after the element that ends the first screen, or undefined: the whole page. */
   firstScreenEnd: number | undefined;
   /**
-   * Offset of the `>` (or `/>`) that ends the start tag of the block after the one that brings the
-   * visible text to FIRST_SCREEN_TEXT characters, when the two are siblings (the text goes on in
-   * the same part); undefined otherwise. Unlike `firstScreenEnd`, this does not stop at the end of
-   * the first part: a chapter's opening is often a short part of its own.
+   * The blocks after the first screen that book.css may skip until the load, each by the offset
+   * of the `>` (or `/>`) that ends its start tag: the block after the one that brings the visible
+   * text to FIRST_SCREEN_TEXT characters and every later sibling of it, when the text goes on in
+   * the same part (none otherwise), less the blocks that reach outside their box (REACHES_OUT).
+   * Unlike `firstScreenEnd`, this does not stop at the end of the first part: a chapter's
+   * opening is often a short part of its own. Later parts are not in it: they are skipped whole.
    */
-  afterFirstScreenTag: number | undefined;
+  afterFirstScreenTags: number[];
   /** Offset of `</body>`. */
   bodyClose: number;
 }
@@ -69,6 +76,14 @@ export interface PageLandmarks {
 function hasClass(attrs: Record<string, string>, name: string): boolean {
   return (attrs.class ?? "").split(/\s+/).includes(name);
 }
+
+/**
+ * Classes of what reaches outside its block's box: parts (skipped on their own), widgets (book.js
+ * watches them), asides and sidenotes (they float into the margin), wide and full-width figures
+ * (they reach past the column). A block that is one of these or holds one is never skipped:
+ * skipping contains its layout and paint, and would clip them.
+ */
+const REACHES_OUT = ["part", "widget", "aside", "sidenote", "wide", "full-width"];
 
 /**
  * Visible characters of text after which the first screen ends (at the end of the block that
@@ -85,6 +100,8 @@ interface OpenElement {
   block: boolean;
   /** Its children are blocks of the text. */
   holdsBlocks: boolean;
+  /** A block after the first screen, by the end of its start tag, while it may still be skipped. */
+  skippable?: { tagEnd: number; ok: boolean };
   /**
    * Its text is not seen (KaTeX's MathML copy, glossary definitions shown on hover, text for
    * screen readers only, scripts, styles, SVG titles).
@@ -98,9 +115,13 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
   let inHead = false;
   const stylesheets: HeadStylesheet[] = [];
   let firstScreenEnd: number | undefined;
-  let afterFirstScreenTag: number | undefined;
+  const afterFirstScreenTags: number[] = [];
   /** Set when a block brought the text to FIRST_SCREEN_TEXT: its next sibling block is marked. */
   let markNextBlock = false;
+  /** The element whose blocks are marked from the first one after the first screen on. */
+  let markedParent: OpenElement | undefined;
+  /** The block after the first screen that is open now (blocks are siblings: one at a time). */
+  let openSkippable: OpenElement["skippable"];
   let textReached = false;
   let bodyClose: number | undefined;
   let inMain = false;
@@ -120,10 +141,17 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
         const parent = open.at(-1);
         if (markNextBlock && parent?.holdsBlocks) {
           markNextBlock = false;
-          const tagEnd = parser.endIndex;
-          afterFirstScreenTag = html[tagEnd - 1] === "/" ? tagEnd - 1 : tagEnd;
+          markedParent = parent;
         }
+        const reachesOut = REACHES_OUT.some((c) => hasClass(attrs, c));
+        let skippable: OpenElement["skippable"];
+        if (parent && parent === markedParent) {
+          const tagEnd = parser.endIndex;
+          skippable = { tagEnd: html[tagEnd - 1] === "/" ? tagEnd - 1 : tagEnd, ok: !reachesOut };
+          openSkippable = skippable;
+        } else if (openSkippable && reachesOut) openSkippable.ok = false;
         open.push({
+          skippable,
           ends:
             (name === "section" && hasClass(attrs, "part")) ||
             (name === "article" && hasClass(attrs, "edition-chapter")),
@@ -147,6 +175,11 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
         if (name === "main") inMain = false;
         if (name === "body" && !implied) bodyClose = parser.startIndex;
         const closed = open.pop();
+        if (closed?.skippable) {
+          if (closed.skippable.ok) afterFirstScreenTags.push(closed.skippable.tagEnd);
+          openSkippable = undefined;
+        }
+        if (closed && closed === markedParent) markedParent = undefined;
         // The part (or the text) of the block that reached FIRST_SCREEN_TEXT ended first: no mark.
         if (markNextBlock && closed?.holdsBlocks) markNextBlock = false;
         if (closed?.block && !textReached && seenText >= FIRST_SCREEN_TEXT) {
@@ -164,7 +197,7 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
     throw new BookError(inputPath, undefined, "page has no <html> start tag for the critical CSS");
   if (bodyClose === undefined)
     throw new BookError(inputPath, undefined, "page has no </body> to put its stylesheets before");
-  return { htmlTagEnd, stylesheets, firstScreenEnd, afterFirstScreenTag, bodyClose };
+  return { htmlTagEnd, stylesheets, firstScreenEnd, afterFirstScreenTags, bodyClose };
 }
 
 /** The first screen as Beasties reads it: cut after its last element, `<html>` in the scripted state. */
@@ -196,14 +229,14 @@ function firstStyleText(html: string): string {
   return text;
 }
 
-/** The attribute that marks the first block after the first screen (book.css, "Blocks of a part"). */
+/** The attribute that marks the blocks after the first screen (book.css, "Blocks of a part"). */
 const AFTER_FIRST_SCREEN = "data-after-first-screen";
 
 /**
  * Writes the page with its critical rules inline: the head's stylesheet links become preloads,
  * the inline `<style>` follows them, and the stylesheets are linked again before `</body>`. The
- * first block after the first screen, if the text goes on in the same part, is marked with
- * AFTER_FIRST_SCREEN: from it on, book.css skips the blocks that are off screen until the load.
+ * blocks after the first screen in the same part, if the text goes on there, are marked with
+ * AFTER_FIRST_SCREEN: book.css skips those that are off screen until the load.
  */
 export function withCriticalCss(html: string, marks: PageLandmarks, css: string, inputPath: string): string {
   if (marks.stylesheets.length === 0) return html;
@@ -216,10 +249,9 @@ export function withCriticalCss(html: string, marks: PageLandmarks, css: string,
     if (i === marks.stylesheets.length - 1) out += `\n<style>${css}</style>`;
     at = sheet.end;
   });
-  const after = marks.afterFirstScreenTag;
-  if (after !== undefined) {
-    out += html.slice(at, after) + ` ${AFTER_FIRST_SCREEN}`;
-    at = after;
+  for (const tagEnd of marks.afterFirstScreenTags) {
+    out += html.slice(at, tagEnd) + ` ${AFTER_FIRST_SCREEN}`;
+    at = tagEnd;
   }
   out += html.slice(at, marks.bodyClose);
   out += hrefs.map((href) => `<link rel="stylesheet" href="${href}">\n`).join("");

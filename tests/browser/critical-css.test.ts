@@ -6,9 +6,9 @@
  * theme.js runs (it sets `theme-js` and a stored theme before the body is parsed). Every page of
  * the site, light and dark, at 1280 × 900 and 390 × 844, with a stored choice of dark on a light
  * system, and with JavaScript off. With JavaScript on, the full load is also shot a second time
- * without the mark on the first block after the first screen (`data-after-first-screen`, from
- * which book.css skips the blocks off screen until the load): skipping them must not change a
- * pixel of the first screen either. On a difference the screenshots are written to
+ * without the marks on the blocks after the first screen (`data-after-first-screen`: book.css
+ * skips those off screen until the load): skipping them must not change a pixel of the first
+ * screen either. On a difference the screenshots are written to
  * test-output/critical-css/.
  */
 import { describe, test } from "node:test";
@@ -48,7 +48,7 @@ const settings: Setting[] = [
 
 /**
  * A screenshot of the first screen, with or without the page's stylesheets; with `unmarked` (and
- * JavaScript on), a second one after the mark `data-after-first-screen` is taken off the page.
+ * JavaScript on), a second one after the marks `data-after-first-screen` are taken off the page.
  */
 async function firstScreen(
   browser: Browser,
@@ -79,7 +79,9 @@ async function firstScreen(
     const shots = [await page.screenshot({ animations: "disabled" })];
     if (unmarked && setting.javaScriptEnabled) {
       await page.evaluate(() =>
-        document.querySelector("[data-after-first-screen]")?.removeAttribute("data-after-first-screen"),
+        document
+          .querySelectorAll("[data-after-first-screen]")
+          .forEach((block) => block.removeAttribute("data-after-first-screen")),
       );
       await settle(page);
       shots.push(await page.screenshot({ animations: "disabled" }));

@@ -58,23 +58,41 @@ describe("pageLandmarks", () => {
     assert.equal(pageLandmarks(html, "t.md").firstScreenEnd, undefined);
   });
 
-  test("the block after the one that reaches FIRST_SCREEN_TEXT is marked, past the end of the first part", () => {
+  test("the blocks after the one that reaches FIRST_SCREEN_TEXT are marked, to the end of their part", () => {
     const long = "word ".repeat(FIRST_SCREEN_TEXT / 5);
     const html = page(
       `<section class="part"><p>opening</p></section>` +
-        `<section class="part"><h2>One</h2><p>${long}</p><div class="math display">x</div><p>z</p></section>`,
+        `<section class="part"><h2>One</h2><p>${long}</p><div class="math display">x</div><hr/><p>z <em>y</em></p></section>` +
+        `<section class="part"><p>next</p></section>`,
     );
     const marks = pageLandmarks(html, "t.md");
     assert.equal(html.slice(0, marks.firstScreenEnd).endsWith(`<p>opening</p></section>`), true);
-    assert.equal(html.slice(0, (marks.afterFirstScreenTag ?? 0) + 1).endsWith(`<div class="math display">`), true);
+    assert.deepEqual(
+      marks.afterFirstScreenTags.map((at) => html.slice(html.lastIndexOf("<", at), at + 1)),
+      [`<div class="math display">`, `<hr/`, `<p>`],
+    );
     const out = withCriticalCss(html, marks, "p{margin:0}", "t.md");
-    assert.match(out, /<\/p><div class="math display" data-after-first-screen>x<\/div><p>z<\/p>/);
+    assert.match(
+      out,
+      /<\/p><div class="math display" data-after-first-screen>x<\/div><hr data-after-first-screen\/><p data-after-first-screen>z <em>y<\/em><\/p><\/section><section class="part"><p>next<\/p>/,
+    );
+  });
+
+  test("blocks that reach outside their box are not marked; the blocks after them are", () => {
+    const long = "word ".repeat(FIRST_SCREEN_TEXT / 5);
+    const html = page(
+      `<section class="part"><p>${long}</p><p>a<span class="sidenote">s</span></p><div class="widget"></div>` +
+        `<figure class="full-width"></figure><ul><li><div class="aside">x</div></li></ul><p>b</p></section>`,
+    );
+    const out = withCriticalCss(html, pageLandmarks(html, "t.md"), "p{margin:0}", "t.md");
+    assert.equal(out.split("data-after-first-screen").length - 1, 1, "one mark");
+    assert.match(out, /<\/ul><p data-after-first-screen>b<\/p>/);
   });
 
   test("nothing is marked when that block ends its part", () => {
     const long = "word ".repeat(FIRST_SCREEN_TEXT / 5);
     const html = page(`<section class="part"><p>${long}</p></section><section class="part"><p>next</p></section>`);
-    assert.equal(pageLandmarks(html, "t.md").afterFirstScreenTag, undefined);
+    assert.deepEqual(pageLandmarks(html, "t.md").afterFirstScreenTags, []);
   });
 
   test("a page without </body> is a build error naming the file", () => {
