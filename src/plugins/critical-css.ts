@@ -30,7 +30,7 @@
  * of a long opening part ("Blocks of a part"). Each block carries the mark, rather than the first
  * one and a sibling selector (`[mark] ~ *`) finding the rest: a selector whose last step names no
  * class or attribute is tried on every element of the page, and that one, with its `:has()`
- * exceptions, cost more style time before the first paint than the skipping saved
+ * exceptions, took 14 ms of matching at full CPU speed before the largest paint of /one-gpu/
  * (docs/performance.md, "Paint").
  *
  * The page itself is edited at htmlparser2's source offsets (the head's stylesheet links, those
@@ -116,7 +116,7 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
   const stylesheets: HeadStylesheet[] = [];
   let firstScreenEnd: number | undefined;
   const afterFirstScreenTags: number[] = [];
-  /** Set when a block brought the text to FIRST_SCREEN_TEXT: its next sibling block is marked. */
+  /** Set when a block brought the text to FIRST_SCREEN_TEXT: its next sibling block and the later ones are marked. */
   let markNextBlock = false;
   /** The element whose blocks are marked from the first one after the first screen on. */
   let markedParent: OpenElement | undefined;
