@@ -90,7 +90,7 @@ const LIGHT = ["devtools.timeline", "blink.user_timing", "loading"];
 
 /** Main-thread work by kind that ends before `until` (µs). */
 function workBefore(load: Load, until: number): Sums {
-  const pid = load.events.find((e) => e.name === "firstContentfulPaint")!.pid;
+  const pid = rendererPid(load);
   const sums: Sums = { ParseHTML: 0, EvaluateScript: 0, UpdateLayoutTree: 0, Layout: 0 };
   for (const e of load.events) {
     if (e.ph !== "X" || e.pid !== pid || !(kinds as readonly string[]).includes(e.name)) continue;
@@ -108,10 +108,16 @@ interface FontLookups {
   families: Set<string>;
 }
 
+/** The page's renderer process: the one that reported the first contentful paint. */
+function rendererPid(load: Load): number {
+  return load.events.find((e) => e.name === "firstContentfulPaint")!.pid;
+}
+
 function fontLookups(load: Load): FontLookups {
   const out: FontLookups = { matches: 0, matchMs: 0, strikes: 0, strikeMs: 0, families: new Set() };
+  const pid = rendererPid(load);
   for (const e of load.events) {
-    if (e.ph !== "X" || e.ts > load.lcpTs) continue;
+    if (e.ph !== "X" || e.pid !== pid || e.ts > load.lcpTs) continue;
     if (e.name.endsWith("::onMatchFamilyStyle")) {
       out.matches++;
       out.matchMs += (e.dur ?? 0) / 1000;
