@@ -52,6 +52,8 @@ interface TraceEvent {
 
 interface Load {
   events: TraceEvent[];
+  /** The page's renderer process: the one that reported the first contentful paint. */
+  pid: number;
   /** Trace timestamps (µs) of navigation start, the first contentful paint and the last LCP candidate. */
   navTs: number;
   fcpTs: number;
@@ -80,7 +82,7 @@ async function tracedLoad(
     const nav = events.find((e) => e.name === "navigationStart" && e.pid === fcp.pid);
     const lcp = events.filter((e) => e.name === "largestContentfulPaint::Candidate" && e.pid === fcp.pid).at(-1);
     if (!nav) return undefined;
-    return { events, navTs: nav.ts, fcpTs: fcp.ts, lcpTs: lcp?.ts ?? fcp.ts };
+    return { events, pid: fcp.pid, navTs: nav.ts, fcpTs: fcp.ts, lcpTs: lcp?.ts ?? fcp.ts };
   } finally {
     await context.close();
   }
@@ -90,10 +92,9 @@ const LIGHT = ["devtools.timeline", "blink.user_timing", "loading"];
 
 /** Main-thread work by kind that ends before `until` (µs). */
 function workBefore(load: Load, until: number): Sums {
-  const pid = rendererPid(load);
   const sums: Sums = { ParseHTML: 0, EvaluateScript: 0, UpdateLayoutTree: 0, Layout: 0 };
   for (const e of load.events) {
-    if (e.ph !== "X" || e.pid !== pid || !(kinds as readonly string[]).includes(e.name)) continue;
+    if (e.ph !== "X" || e.pid !== load.pid || !(kinds as readonly string[]).includes(e.name)) continue;
     if (e.ts + (e.dur ?? 0) > until) continue;
     sums[e.name as Kind] += (e.dur ?? 0) / 1000;
   }
@@ -108,16 +109,10 @@ interface FontLookups {
   families: Set<string>;
 }
 
-/** The page's renderer process: the one that reported the first contentful paint. */
-function rendererPid(load: Load): number {
-  return load.events.find((e) => e.name === "firstContentfulPaint")!.pid;
-}
-
 function fontLookups(load: Load): FontLookups {
   const out: FontLookups = { matches: 0, matchMs: 0, strikes: 0, strikeMs: 0, families: new Set() };
-  const pid = rendererPid(load);
   for (const e of load.events) {
-    if (e.ph !== "X" || e.pid !== pid || e.ts > load.lcpTs) continue;
+    if (e.ph !== "X" || e.pid !== load.pid || e.ts > load.lcpTs) continue;
     if (e.name.endsWith("::onMatchFamilyStyle")) {
       out.matches++;
       out.matchMs += (e.dur ?? 0) / 1000;
@@ -130,7 +125,7 @@ function fontLookups(load: Load): FontLookups {
   return out;
 }
 
-function selectorStats(load: Load): { totalMs: number; top: Array<[string, SelectorTiming]> } {
+function selectorStats(load: Load): { totalMs: number; top: SelectorTiming[] } {
   const bySelector = new Map<string, SelectorTiming>();
   for (const e of load.events) {
     for (const t of e.args?.selector_stats?.selector_timings ?? []) {
@@ -141,8 +136,8 @@ function selectorStats(load: Load): { totalMs: number; top: Array<[string, Selec
       bySelector.set(t.selector, sum);
     }
   }
-  const all = [...bySelector].sort((a, b) => b[1]["elapsed (us)"] - a[1]["elapsed (us)"]);
-  return { totalMs: all.reduce((s, [, t]) => s + t["elapsed (us)"], 0) / 1000, top: all.slice(0, 8) };
+  const all = [...bySelector.values()].sort((a, b) => b["elapsed (us)"] - a["elapsed (us)"]);
+  return { totalMs: all.reduce((s, t) => s + t["elapsed (us)"], 0) / 1000, top: all.slice(0, 8) };
 }
 
 const args = process.argv.slice(2);
@@ -206,9 +201,9 @@ try {
         if (load) {
           const { totalMs, top } = selectorStats(load);
           console.log(`${" ".repeat(44)}selector time over the load, CPU at full speed: ${totalMs.toFixed(1)} ms; the most:`);
-          for (const [selector, t] of top)
+          for (const t of top)
             console.log(
-              `${" ".repeat(46)}${(t["elapsed (us)"] / 1000).toFixed(2).padStart(6)} ms  ${String(t.match_attempts).padStart(6)} tried  ${String(t.match_count).padStart(6)} matched  ${selector.slice(0, 110)}`,
+              `${" ".repeat(46)}${(t["elapsed (us)"] / 1000).toFixed(2).padStart(6)} ms  ${String(t.match_attempts).padStart(6)} tried  ${String(t.match_count).padStart(6)} matched  ${t.selector.slice(0, 110)}`,
             );
         }
       }
