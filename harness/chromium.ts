@@ -7,6 +7,41 @@ import { chromium, type Browser, type Page } from "playwright-core";
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/**
+ * The Chromium features Playwright switches off (playwright-core 1.65.1, chromiumSwitches.ts).
+ * They are repeated here because a second `--disable-features` replaces the first instead of
+ * adding to it; tests/browser/harness.test.ts fails when Playwright's list grows past this one.
+ */
+export const playwrightDisabledFeatures = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "msForceBrowserSignIn",
+  "msEdgeUpdateLaunchServicesPreferredVersion",
+];
+
+/**
+ * Features this harness switches off as well. In Chromium 156 headless, every new browser
+ * context opens a window, and every window loads the address bar's popup
+ * (chrome://omnibox-popup.top-chrome/) in a renderer of its own: about 0.7 s of CPU in the
+ * first second after `newContext()`, on a 2-core machine, while the page under test loads. It
+ * made every paint in the paint benchmark 150-200 ms later and its spread wider
+ * (docs/performance.md, "Paint"). Puppeteer switches the same two features off by default
+ * (puppeteer/puppeteer#15278).
+ */
+export const harnessDisabledFeatures = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"];
+
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: chromiumPath,
@@ -18,6 +53,7 @@ export async function launchChromium(): Promise<Browser> {
       "--disable-background-networking",
       "--disable-component-update",
       "--no-first-run",
+      `--disable-features=${[...playwrightDisabledFeatures, ...harnessDisabledFeatures].join(",")}`,
     ],
   });
 }

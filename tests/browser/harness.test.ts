@@ -1,0 +1,61 @@
+/**
+ * The browser harness itself (harness/chromium.ts): launchChromium switches off Chromium's
+ * address-bar popup, which would otherwise load in a renderer of its own with every new context
+ * and compete with the page under test, and it still switches off every feature Playwright does
+ * (a second `--disable-features` replaces Playwright's instead of adding to it).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { chromium, type Browser } from "playwright-core";
+import {
+  chromiumPath,
+  harnessDisabledFeatures,
+  launchChromium,
+  playwrightDisabledFeatures,
+} from "../../harness/chromium.ts";
+
+/** The features a running browser was started with `--disable-features` (the last such switch wins). */
+async function disabledFeatures(browser: Browser): Promise<string[]> {
+  const cdp = await browser.newBrowserCDPSession();
+  const { commandLine } = await cdp.send("SystemInfo.getInfo");
+  const switches = commandLine.split(" ").filter((arg) => arg.startsWith("--disable-features="));
+  assert.ok(switches.length > 0, "the browser was started with --disable-features");
+  return switches.at(-1)!.slice("--disable-features=".length).split(",");
+}
+
+test("launchChromium keeps every feature Playwright switches off and adds the address-bar popup", async () => {
+  const plain = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ["--headless", "--no-sandbox"],
+  });
+  let playwrights: string[];
+  try {
+    playwrights = await disabledFeatures(plain);
+  } finally {
+    await plain.close();
+  }
+  const missing = playwrights.filter((f) => !playwrightDisabledFeatures.includes(f));
+  assert.deepEqual(missing, [], "Playwright now switches off more features: add them to playwrightDisabledFeatures");
+
+  const browser = await launchChromium();
+  try {
+    const ours = await disabledFeatures(browser);
+    for (const f of [...playwrights, ...harnessDisabledFeatures]) assert.ok(ours.includes(f), `${f} is switched off`);
+    // A new context opens a window; no address-bar popup is loaded with it.
+    const cdp = await browser.newBrowserCDPSession();
+    const context = await browser.newContext();
+    await context.newPage();
+    const { targetInfos } = await cdp.send("Target.getTargets", { filter: [{}] });
+    const urls = targetInfos.map((t) => t.url);
+    assert.ok(urls.includes("about:blank"), `the new page is listed: ${urls.join(", ")}`);
+    assert.deepEqual(
+      urls.filter((u) => u.startsWith("chrome://omnibox-popup")),
+      [],
+      "no omnibox popup renderer",
+    );
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+});
