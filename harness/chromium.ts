@@ -35,9 +35,9 @@ export const playwrightDisabledFeatures = [
  * Features this harness switches off as well. In Chromium 156 headless, every new browser
  * context opens a window, and every window loads the address bar's popup
  * (chrome://omnibox-popup.top-chrome/) in a renderer of its own: about 0.7 s of CPU in the
- * first second after `newContext()`, on a 2-core machine, while the page under test loads. It
- * made every paint in the paint benchmark 150-200 ms later and its spread wider
- * (docs/performance.md, "Paint"). Puppeteer switches the same two features off by default
+ * first second after `newContext()`, on a 2-core machine, while the page under test loads. In
+ * the paint benchmark it delayed a chapter page's largest paint by 140-210 ms and widened the
+ * spread (docs/performance.md, "Paint"). Puppeteer switches the same two features off by default
  * (puppeteer/puppeteer#15278).
  */
 export const harnessDisabledFeatures = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"];
