@@ -2,9 +2,9 @@
  * `npm run bench:paint`: paint time of built pages against their bare twins (method in paint.ts),
  * on an existing build (SITE_DIR or _site). Options: `--runs N` (default 5), `--pages /a/,/b/`
  * (default: every chapter page and /book/), `--out FILE` (JSON report, default
- * bench/paint.json), `--baseline DIR` (another build, e.g. of the previous commit: its pages are
- * loaded in the same rounds and compared with the same twins). Prints one line per page and
- * viewport; never fails on times.
+ * bench/paint.json), `--baseline DIR` (another build, e.g. of an earlier commit: its pages and
+ * their own twins are loaded in the same rounds, so its ratios hold even where its text differs).
+ * Prints one line per page and viewport; never fails on times.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -36,7 +36,7 @@ const server = await serveCompressed(siteDir);
 const baselineServer = baselineDir ? await serveCompressed(baselineDir) : undefined;
 const browser = await launchChromium();
 try {
-  const baseline = baselineServer ? { origin: baselineServer.url } : undefined;
+  const baseline = baselineServer && baselineDir ? { origin: baselineServer.url, root: path.resolve(baselineDir) } : undefined;
   const rows = await measurePaints(browser, server.url, siteDir, pages, runs, (l) => console.log(l), baseline);
   const over = rows.filter((r) => Math.max(r.fcpRatio, r.lcpRatio) > r.budget);
   console.log(over.length ? `${over.length} of ${rows.length} rows over budget` : `all ${rows.length} rows within budget`);

@@ -18,7 +18,7 @@
  * The twin is cut from the source with htmlparser2's source offsets (no regular expression over
  * HTML): every element named link, script or style is removed with its content.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Parser } from "htmlparser2";
 import type { Browser } from "playwright-core";
@@ -134,17 +134,21 @@ export interface PaintRow {
   lcpRatio: number;
   /** The ratio this page must stay under: 2 for /book/, 1.5 for every other page. */
   budget: number;
-  /** The same page from the baseline build (`--baseline`), loaded in the same rounds, against the same twin. */
-  baseline?: { fcpMs: number; lcpMs: number; fcpRatio: number; lcpRatio: number };
+  /**
+   * The same page from the baseline build (`--baseline`), loaded in the same rounds, against the
+   * baseline's own twin (its content may differ from this build's: an older commit).
+   */
+  baseline?: { fcpMs: number; lcpMs: number; bareFcpMs: number; bareLcpMs: number; fcpRatio: number; lcpRatio: number };
 }
 
 export function paintBudget(page: string): number {
   return page === "/book/" ? 2 : 1.5;
 }
 
-/** Another build of the site, served at `origin`, to measure beside the current one. */
+/** Another build of the site, in folder `root`, served at `origin`, to measure beside the current one. */
 export interface BaselineSite {
   origin: string;
+  root: string;
 }
 
 const ratio = (ms: number, bareMs: number) => Math.round((ms / bareMs) * 100) / 100;
@@ -152,8 +156,9 @@ const medianMs = (samples: PaintSample[], key: keyof PaintSample) => Math.round(
 
 /**
  * Measures every page at every viewport, `runs` rounds of loads, each round the page, its twin
- * and (with `baseline`) the baseline build's page, alternating, and returns one row per page and
- * viewport with the medians and ratios (both builds against the current build's twin).
+ * and (with `baseline`) the baseline build's page and its twin, alternating, and returns one row
+ * per page and viewport with the medians and ratios, each build against its own twin (the same
+ * HTML when the baseline is a copy of this build). A page the baseline lacks gets no baseline.
  */
 export async function measurePaints(
   browser: Browser,
@@ -165,6 +170,8 @@ export async function measurePaints(
   baseline?: BaselineSite,
 ): Promise<PaintRow[]> {
   const twins = writeBareTwins(root, pages);
+  const baselinePages = baseline ? pages.filter((p) => existsSync(path.join(baseline.root, p, "index.html"))) : [];
+  const baselineTwins = baseline ? writeBareTwins(baseline.root, baselinePages) : new Map<string, string>();
   const rows: PaintRow[] = [];
   const cell = (ms: number, bareMs: number) =>
     `${String(ms).padStart(5)} / ${String(bareMs).padStart(5)} ms = ${ratio(ms, bareMs).toFixed(2)}×`;
@@ -174,8 +181,13 @@ export async function measurePaints(
         const full: PaintSample[] = [];
         const bare: PaintSample[] = [];
         const before: PaintSample[] = [];
+        const beforeBare: PaintSample[] = [];
+        const baselineTwin = baselineTwins.get(p);
         for (let i = 0; i < runs; i++) {
-          if (baseline) before.push(await measurePaint(browser, baseline.origin + p, viewport));
+          if (baseline && baselineTwin) {
+            before.push(await measurePaint(browser, baseline.origin + p, viewport));
+            beforeBare.push(await measurePaint(browser, baseline.origin + baselineTwin, viewport));
+          }
           full.push(await measurePaint(browser, origin + p, viewport));
           bare.push(await measurePaint(browser, origin + twins.get(p)!, viewport));
         }
@@ -192,14 +204,18 @@ export async function measurePaints(
         };
         row.fcpRatio = ratio(row.fcpMs, row.bareFcpMs);
         row.lcpRatio = ratio(row.lcpMs, row.bareLcpMs);
-        if (baseline) {
+        if (before.length > 0) {
           const fcpMs = medianMs(before, "fcpMs");
           const lcpMs = medianMs(before, "lcpMs");
+          const bareFcpMs = medianMs(beforeBare, "fcpMs");
+          const bareLcpMs = medianMs(beforeBare, "lcpMs");
           row.baseline = {
             fcpMs,
             lcpMs,
-            fcpRatio: ratio(fcpMs, row.bareFcpMs),
-            lcpRatio: ratio(lcpMs, row.bareLcpMs),
+            bareFcpMs,
+            bareLcpMs,
+            fcpRatio: ratio(fcpMs, bareFcpMs),
+            lcpRatio: ratio(lcpMs, bareLcpMs),
           };
         }
         rows.push(row);
@@ -214,6 +230,7 @@ export async function measurePaints(
     }
   } finally {
     rmSync(path.join(root, BARE_PREFIX), { recursive: true, force: true });
+    if (baseline) rmSync(path.join(baseline.root, BARE_PREFIX), { recursive: true, force: true });
   }
   return rows;
 }
