@@ -4,7 +4,10 @@
  * (default: every chapter page and /book/), `--out FILE` (JSON report, default
  * bench/paint.json), `--baseline DIR` (another build, e.g. of an earlier commit: its pages and
  * their own twins are loaded in the same rounds, so its ratios hold even where its text differs).
- * Prints one line per page and viewport; never fails on times.
+ * `--settle`: each load waits until the machine is quiet (paint.ts, waitForQuietCpu); by default a
+ * load follows the previous one at once, as in the paint tables of docs/performance.md (one
+ * comparison there says what settling changes). Prints one line per page and viewport; never fails
+ * on times.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -30,18 +33,21 @@ const chapterPages = (root: string) => {
 const pages = option("--pages")?.split(",") ?? chapterPages(siteDir);
 const out = option("--out") ?? "bench/paint.json";
 const baselineDir = option("--baseline");
+const settle = process.argv.includes("--settle");
 
-console.log(`load average ${os.loadavg()[0]!.toFixed(2)} on ${os.cpus().length} CPUs; ${runs} runs per page and twin, CPU 4× slower`);
+console.log(
+  `load average ${os.loadavg()[0]!.toFixed(2)} on ${os.cpus().length} CPUs; ${runs} runs per page and twin, CPU 4× slower${settle ? ", each load on a quiet machine" : ""}`,
+);
 const server = await serveCompressed(siteDir);
 const baselineServer = baselineDir ? await serveCompressed(baselineDir) : undefined;
 const browser = await launchChromium();
 try {
   const baseline = baselineServer && baselineDir ? { origin: baselineServer.url, root: path.resolve(baselineDir) } : undefined;
-  const rows = await measurePaints(browser, server.url, siteDir, pages, runs, (l) => console.log(l), baseline);
+  const rows = await measurePaints(browser, server.url, siteDir, pages, runs, (l) => console.log(l), baseline, settle);
   const over = rows.filter((r) => Math.max(r.fcpRatio, r.lcpRatio) > r.budget);
   console.log(over.length ? `${over.length} of ${rows.length} rows over budget` : `all ${rows.length} rows within budget`);
   mkdirSync(path.dirname(out), { recursive: true });
-  const report = { date: new Date().toISOString(), loadAverage: os.loadavg()[0], runs, baselineDir, rows };
+  const report = { date: new Date().toISOString(), loadAverage: os.loadavg()[0], runs, settle, baselineDir, rows };
   writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
   console.log(`wrote ${out}`);
 } finally {

@@ -117,6 +117,35 @@ async function measurePaint(browser: Browser, url: string, viewport: Viewport, s
   }
 }
 
+/**
+ * CPU time the whole machine has spent busy, in clock ticks (USER_HZ, 1/100 s on Linux), from the
+ * first line of /proc/stat: user, nice, system, irq, softirq and steal; idle and iowait are not busy.
+ */
+export function busyTicks(procStat: string): number {
+  const fields = (procStat.split("\n")[0] ?? "").trim().split(/\s+/);
+  if (fields[0] !== "cpu") throw new Error(`not a /proc/stat cpu line: ${fields.slice(0, 3).join(" ")}`);
+  const [user, nice, system, , , irq, softirq, steal] = fields.slice(1).map(Number);
+  return [user, nice, system, irq, softirq, steal].reduce<number>((sum, x) => sum + (x ?? 0), 0);
+}
+
+/**
+ * Waits until the machine is quiet: two 200 ms windows in a row with at most 4 ticks (40 ms) of
+ * busy CPU time over all cores, so a load does not start while the previous one's renderer is
+ * still being torn down. Gives up after `maxMs`. Returns the time waited in ms, or undefined where
+ * there is no /proc/stat (not Linux).
+ */
+export async function waitForQuietCpu(maxMs = 5000): Promise<number | undefined> {
+  if (!existsSync("/proc/stat")) return undefined;
+  const start = Date.now();
+  let quiet = 0;
+  while (Date.now() - start < maxMs && quiet < 2) {
+    const before = busyTicks(readFileSync("/proc/stat", "utf8"));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    quiet = busyTicks(readFileSync("/proc/stat", "utf8")) - before <= 4 ? quiet + 1 : 0;
+  }
+  return Date.now() - start;
+}
+
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
@@ -134,6 +163,11 @@ export interface PaintRow {
   lcpRatio: number;
   /** The ratio this page must stay under: 2 for /book/, 1.5 for every other page. */
   budget: number;
+  /**
+   * Every load behind the medians, in round order: a page and its twin each paint early (a small
+   * first frame) on some loads and late on others, so the medians can move between runs.
+   */
+  samples: { page: PaintSample[]; twin: PaintSample[]; baseline?: PaintSample[]; baselineTwin?: PaintSample[] };
   /**
    * The same page from the baseline build (`--baseline`), loaded in the same rounds, against the
    * baseline's own twin (its content may differ from this build's: an older commit).
@@ -159,6 +193,7 @@ const medianMs = (samples: PaintSample[], key: keyof PaintSample) => Math.round(
  * and (with `baseline`) the baseline build's page and its twin, alternating, and returns one row
  * per page and viewport with the medians and ratios, each build against its own twin (the same
  * HTML when the baseline is a copy of this build). A page the baseline lacks gets no baseline.
+ * With `settle`, each load waits for a quiet machine first (waitForQuietCpu).
  */
 export async function measurePaints(
   browser: Browser,
@@ -168,7 +203,12 @@ export async function measurePaints(
   runs = 5,
   log: (line: string) => void = () => {},
   baseline?: BaselineSite,
+  settle = false,
 ): Promise<PaintRow[]> {
+  const load = async (url: string, viewport: Viewport) => {
+    if (settle) await waitForQuietCpu();
+    return measurePaint(browser, url, viewport);
+  };
   const twins = writeBareTwins(root, pages);
   const baselinePages = baseline ? pages.filter((p) => existsSync(path.join(baseline.root, p, "index.html"))) : [];
   const baselineTwins = baseline ? writeBareTwins(baseline.root, baselinePages) : new Map<string, string>();
@@ -185,11 +225,11 @@ export async function measurePaints(
         const baselineTwin = baselineTwins.get(p);
         for (let i = 0; i < runs; i++) {
           if (baseline && baselineTwin) {
-            before.push(await measurePaint(browser, baseline.origin + p, viewport));
-            beforeBare.push(await measurePaint(browser, baseline.origin + baselineTwin, viewport));
+            before.push(await load(baseline.origin + p, viewport));
+            beforeBare.push(await load(baseline.origin + baselineTwin, viewport));
           }
-          full.push(await measurePaint(browser, origin + p, viewport));
-          bare.push(await measurePaint(browser, origin + twins.get(p)!, viewport));
+          full.push(await load(origin + p, viewport));
+          bare.push(await load(origin + twins.get(p)!, viewport));
         }
         const row: PaintRow = {
           page: p,
@@ -201,6 +241,7 @@ export async function measurePaints(
           fcpRatio: 0,
           lcpRatio: 0,
           budget: paintBudget(p),
+          samples: { page: full, twin: bare },
         };
         row.fcpRatio = ratio(row.fcpMs, row.bareFcpMs);
         row.lcpRatio = ratio(row.lcpMs, row.bareLcpMs);
@@ -209,6 +250,8 @@ export async function measurePaints(
           const lcpMs = medianMs(before, "lcpMs");
           const bareFcpMs = medianMs(beforeBare, "fcpMs");
           const bareLcpMs = medianMs(beforeBare, "lcpMs");
+          row.samples.baseline = before;
+          row.samples.baselineTwin = beforeBare;
           row.baseline = {
             fcpMs,
             lcpMs,
