@@ -130,8 +130,8 @@ export function busyTicks(procStat: string): number {
 
 /**
  * Waits until the machine is quiet: two 200 ms windows in a row with at most 4 ticks (40 ms) of
- * busy CPU time over all cores, so a load does not start while the previous one's renderer is
- * still being torn down. Gives up after `maxMs`. Returns the time waited in ms, or undefined where
+ * busy CPU time over all cores, so a load does not share the CPU with whatever the previous load
+ * left running. Gives up after `maxMs`. Returns the time waited in ms, or undefined where
  * there is no /proc/stat (not Linux).
  */
 export async function waitForQuietCpu(maxMs = 5000): Promise<number | undefined> {
@@ -164,8 +164,8 @@ export interface PaintRow {
   /** The ratio this page must stay under: 2 for /book/, 1.5 for every other page. */
   budget: number;
   /**
-   * Every load behind the medians, in round order: a page and its twin each paint early (a small
-   * first frame) on some loads and late on others, so the medians can move between runs.
+   * Every load behind the medians, in round order: a page's and its twin's first paints spread
+   * widely from load to load (docs/performance.md, "Paint"), so the medians can move between runs.
    */
   samples: { page: PaintSample[]; twin: PaintSample[]; baseline?: PaintSample[]; baselineTwin?: PaintSample[] };
   /**
