@@ -19,6 +19,7 @@
  * HTML): every element named link, script or style is removed with its content.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Parser } from "htmlparser2";
 import type { Browser } from "playwright-core";
@@ -118,30 +119,25 @@ async function measurePaint(browser: Browser, url: string, viewport: Viewport, s
 }
 
 /**
- * CPU time the whole machine has spent busy, in clock ticks (USER_HZ, 1/100 s on Linux), from the
- * first line of /proc/stat: user, nice, system, irq, softirq and steal; idle and iowait are not busy.
+ * CPU time the whole machine has spent busy, in ms, summed over cores from Node's `os.cpus()`
+ * (user, nice, sys and irq; idle is not busy).
  */
-export function busyTicks(procStat: string): number {
-  const fields = (procStat.split("\n")[0] ?? "").trim().split(/\s+/);
-  if (fields[0] !== "cpu") throw new Error(`not a /proc/stat cpu line: ${fields.slice(0, 3).join(" ")}`);
-  const [user, nice, system, , , irq, softirq, steal] = fields.slice(1).map(Number);
-  return [user, nice, system, irq, softirq, steal].reduce<number>((sum, x) => sum + (x ?? 0), 0);
+export function busyMs(cpus: Array<{ times: { user: number; nice: number; sys: number; irq: number } }> = os.cpus()): number {
+  return cpus.reduce((sum, { times }) => sum + times.user + times.nice + times.sys + times.irq, 0);
 }
 
 /**
- * Waits until the machine is quiet: two 200 ms windows in a row with at most 4 ticks (40 ms) of
- * busy CPU time over all cores, so a load does not share the CPU with whatever the previous load
- * left running. Gives up after `maxMs`. Returns the time waited in ms, or undefined where
- * there is no /proc/stat (not Linux).
+ * Waits until the machine is quiet: two 200 ms windows in a row with at most 40 ms of busy CPU
+ * time over all cores, so a load does not share the CPU with whatever the previous load left
+ * running. Gives up after `maxMs`. Returns the time waited in ms.
  */
-export async function waitForQuietCpu(maxMs = 5000): Promise<number | undefined> {
-  if (!existsSync("/proc/stat")) return undefined;
+export async function waitForQuietCpu(maxMs = 5000): Promise<number> {
   const start = Date.now();
   let quiet = 0;
   while (Date.now() - start < maxMs && quiet < 2) {
-    const before = busyTicks(readFileSync("/proc/stat", "utf8"));
+    const before = busyMs();
     await new Promise((resolve) => setTimeout(resolve, 200));
-    quiet = busyTicks(readFileSync("/proc/stat", "utf8")) - before <= 4 ? quiet + 1 : 0;
+    quiet = busyMs() - before <= 40 ? quiet + 1 : 0;
   }
   return Date.now() - start;
 }
