@@ -23,15 +23,18 @@
  * with `<html class="js theme-js">`, as theme.js and book.js set it, so the rules for the
  * scripted state are kept as well as those for JavaScript off (`:not(.js)` matches either way).
  *
- * The same pass marks the blocks after the first screen's text (`data-after-first-screen`, from
- * the block after the one that brings the visible text to FIRST_SCREEN_TEXT characters to the end
- * of its part, when the part goes on, less the blocks that reach outside their box): book.css skips
- * them while they are off screen, until the load, so the first paint does not wait for the layout
- * of a long opening part ("Blocks of a part"). Each block carries the mark, rather than the first
- * one and a sibling selector (`[mark] ~ *`) finding the rest: a selector whose last step names no
- * class or attribute is tried on every element of the page, and that one, with its `:has()`
- * exceptions, took 14 ms of matching at full CPU speed before the largest paint of /one-gpu/
- * (docs/performance.md, "Paint").
+ * The same pass marks the blocks that the first paint may skip (`data-skippable="N"`): each block
+ * of the opening and of the parts that start before the visible text reaches FIRST_SCREEN_TEXT
+ * characters, once the text before it reaches N, the largest of SKIP_AFTER it has passed (less
+ * the blocks that reach outside their box). book.css skips a block marked N while it is off
+ * screen, until the load, on the screens that cannot show N characters of text ("Blocks below
+ * the first screen"): all of them for 3,000, short ones for 2,500, phones for 1,650. So the first
+ * paint lays out little more than the screen shows, not the whole opening and first part, and
+ * never skips (and so clips, or moves by a pixel) a block that is on the first screen. Each block
+ * carries the mark, rather than the first one and a sibling selector (`[mark] ~ *`) finding the
+ * rest: a selector whose last step names no class or attribute is tried on every element of the
+ * page, and that one, with its `:has()` exceptions, took 14 ms of matching at full CPU speed
+ * before the largest paint of /one-gpu/ (docs/performance.md, "Paint").
  *
  * The page itself is edited at htmlparser2's source offsets (the head's stylesheet links, those
  * marks and the `</body>` tag); the rest is copied byte for byte. tests/browser/critical-css.test.ts renders
@@ -61,14 +64,14 @@ export interface PageLandmarks {
   /** Offset just after the element that ends the first screen, or undefined: the whole page. */
   firstScreenEnd: number | undefined;
   /**
-   * The blocks after the first screen that book.css may skip until the load, each by the offset
-   * of the `>` (or `/>`) that ends its start tag: the block after the one that brings the visible
-   * text to FIRST_SCREEN_TEXT characters and every later sibling of it, when the text goes on in
-   * the same part (none otherwise), less the blocks that reach outside their box (REACHES_OUT).
-   * Unlike `firstScreenEnd`, this does not stop at the end of the first part: a chapter's
-   * opening is often a short part of its own. Later parts are not in it: they are skipped whole.
+   * The blocks that book.css may skip while they are off screen, until the load, each by the
+   * offset of the `>` (or `/>`) that ends its start tag and the largest of SKIP_AFTER that the
+   * visible text before it has reached: the blocks of the opening and of each part that starts
+   * before the text reaches FIRST_SCREEN_TEXT characters, less the blocks that reach outside
+   * their box (REACHES_OUT). Later parts are not in it: they start below any first screen and
+   * are skipped whole.
    */
-  afterFirstScreenTags: number[];
+  skippable: { tagEnd: number; after: SkipAfter }[];
   /** Offset of `</body>`. */
   bodyClose: number;
 }
@@ -92,6 +95,16 @@ const REACHES_OUT = ["part", "widget", "aside", "sidenote", "wide", "full-width"
  */
 export const FIRST_SCREEN_TEXT = 3000;
 
+/**
+ * Characters of visible text after which a block is below the first screen of some screens, each
+ * a value of the mark `data-skippable` that book.css matches ("Blocks below the first screen",
+ * where the numbers are derived): FIRST_SCREEN_TEXT on every screen, 2,500 on screens up to
+ * 60rem tall, 1,650 on screens up to 30rem wide and 64rem tall (phones held upright). Largest
+ * first.
+ */
+export const SKIP_AFTER = [FIRST_SCREEN_TEXT, 2500, 1650] as const;
+export type SkipAfter = (typeof SKIP_AFTER)[number];
+
 /** An open element, as pageLandmarks tracks it. */
 interface OpenElement {
   /** It ends the first screen when it closes (the first part, or the book's first chapter). */
@@ -100,8 +113,10 @@ interface OpenElement {
   block: boolean;
   /** Its children are blocks of the text. */
   holdsBlocks: boolean;
-  /** A block after the first screen, by the end of its start tag, while it may still be skipped. */
-  skippable?: { tagEnd: number; ok: boolean };
+  /** Its blocks are marked skippable: it holds blocks and opened before the text reached FIRST_SCREEN_TEXT. */
+  marksBlocks: boolean;
+  /** A skippable block, by the end of its start tag, while it may still be skipped. */
+  skippable?: { tagEnd: number; after: SkipAfter; ok: boolean };
   /**
    * Its text is not seen (KaTeX's MathML copy, glossary definitions shown on hover, text for
    * screen readers only, scripts, styles, SVG titles).
@@ -115,12 +130,8 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
   let inHead = false;
   const stylesheets: HeadStylesheet[] = [];
   let firstScreenEnd: number | undefined;
-  const afterFirstScreenTags: number[] = [];
-  /** Set when a block brought the text to FIRST_SCREEN_TEXT: its next sibling block and the later ones are marked. */
-  let markNextBlock = false;
-  /** The element whose blocks are marked from the first one after the first screen on. */
-  let markedParent: OpenElement | undefined;
-  /** The block after the first screen that is open now (blocks are siblings: one at a time). */
+  const skippable: PageLandmarks["skippable"] = [];
+  /** The skippable block that is open now (blocks are siblings: one at a time). */
   let openSkippable: OpenElement["skippable"];
   let textReached = false;
   let bodyClose: number | undefined;
@@ -139,25 +150,23 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
           stylesheets.push({ start: parser.startIndex, end: parser.endIndex + 1, href: attrs.href });
         }
         const parent = open.at(-1);
-        if (markNextBlock && parent?.holdsBlocks) {
-          markNextBlock = false;
-          markedParent = parent;
-        }
+        const isPart = name === "section" && hasClass(attrs, "part");
+        const block = parent?.holdsBlocks ?? false;
         const reachesOut = REACHES_OUT.some((c) => hasClass(attrs, c));
-        let skippable: OpenElement["skippable"];
-        if (parent && parent === markedParent) {
+        const after = SKIP_AFTER.find((n) => seenText >= n);
+        let mark: OpenElement["skippable"];
+        if (block && !isPart && parent?.marksBlocks && after !== undefined) {
           const tagEnd = parser.endIndex;
-          skippable = { tagEnd: html[tagEnd - 1] === "/" ? tagEnd - 1 : tagEnd, ok: !reachesOut };
-          openSkippable = skippable;
+          mark = { tagEnd: html[tagEnd - 1] === "/" ? tagEnd - 1 : tagEnd, after, ok: !reachesOut };
+          openSkippable = mark;
         } else if (openSkippable && reachesOut) openSkippable.ok = false;
+        const holdsBlocks = hasClass(attrs, "chapter-body") || (isPart && block);
         open.push({
-          skippable,
-          ends:
-            (name === "section" && hasClass(attrs, "part")) ||
-            (name === "article" && hasClass(attrs, "edition-chapter")),
-          block: parent?.holdsBlocks ?? false,
-          holdsBlocks:
-            hasClass(attrs, "chapter-body") || (name === "section" && hasClass(attrs, "part") && !!parent?.holdsBlocks),
+          skippable: mark,
+          ends: isPart || (name === "article" && hasClass(attrs, "edition-chapter")),
+          block,
+          holdsBlocks,
+          marksBlocks: holdsBlocks && !textReached,
           unseen:
             !!parent?.unseen ||
             ["script", "style", "title", "desc", "template"].includes(name) ||
@@ -176,16 +185,10 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
         if (name === "body" && !implied) bodyClose = parser.startIndex;
         const closed = open.pop();
         if (closed?.skippable) {
-          if (closed.skippable.ok) afterFirstScreenTags.push(closed.skippable.tagEnd);
+          if (closed.skippable.ok) skippable.push({ tagEnd: closed.skippable.tagEnd, after: closed.skippable.after });
           openSkippable = undefined;
         }
-        if (closed && closed === markedParent) markedParent = undefined;
-        // The part (or the text) of the block that reached FIRST_SCREEN_TEXT ended first: no mark.
-        if (markNextBlock && closed?.holdsBlocks) markNextBlock = false;
-        if (closed?.block && !textReached && seenText >= FIRST_SCREEN_TEXT) {
-          textReached = true;
-          markNextBlock = true;
-        }
+        if (closed?.block && seenText >= FIRST_SCREEN_TEXT) textReached = true;
         if (firstScreenEnd !== undefined || !closed) return;
         if (closed.ends || (closed.block && seenText >= FIRST_SCREEN_TEXT)) firstScreenEnd = parser.endIndex + 1;
       },
@@ -197,7 +200,7 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
     throw new BookError(inputPath, undefined, "page has no <html> start tag for the critical CSS");
   if (bodyClose === undefined)
     throw new BookError(inputPath, undefined, "page has no </body> to put its stylesheets before");
-  return { htmlTagEnd, stylesheets, firstScreenEnd, afterFirstScreenTags, bodyClose };
+  return { htmlTagEnd, stylesheets, firstScreenEnd, skippable, bodyClose };
 }
 
 /** The first screen as Beasties reads it: cut after its last element, `<html>` in the scripted state. */
@@ -229,14 +232,14 @@ function firstStyleText(html: string): string {
   return text;
 }
 
-/** The attribute that marks the blocks after the first screen (book.css, "Blocks of a part"). */
-const AFTER_FIRST_SCREEN = "data-after-first-screen";
+/** The attribute that marks the blocks the first paint may skip (book.css, "Blocks below the first screen"). */
+const SKIPPABLE = "data-skippable";
 
 /**
  * Writes the page with its critical rules inline: the head's stylesheet links become preloads,
  * the inline `<style>` follows them, and the stylesheets are linked again before `</body>`. The
- * blocks after the first screen in the same part, if the text goes on there, are marked with
- * AFTER_FIRST_SCREEN: book.css skips those that are off screen until the load.
+ * skippable blocks are marked with SKIPPABLE="N": book.css skips those that are off screen until
+ * the load, on the screens that cannot show N characters of text.
  */
 export function withCriticalCss(html: string, marks: PageLandmarks, css: string, inputPath: string): string {
   if (marks.stylesheets.length === 0) return html;
@@ -249,8 +252,8 @@ export function withCriticalCss(html: string, marks: PageLandmarks, css: string,
     if (i === marks.stylesheets.length - 1) out += `\n<style>${css}</style>`;
     at = sheet.end;
   });
-  for (const tagEnd of marks.afterFirstScreenTags) {
-    out += html.slice(at, tagEnd) + ` ${AFTER_FIRST_SCREEN}`;
+  for (const { tagEnd, after } of marks.skippable) {
+    out += html.slice(at, tagEnd) + ` ${SKIPPABLE}="${after}"`;
     at = tagEnd;
   }
   out += html.slice(at, marks.bodyClose);
@@ -323,8 +326,8 @@ function newBeasties(warnings: string[]): SourceBeasties {
     mergeStylesheets: true,
     compress: true,
     reduceInlineStyles: false,
-    // Rules for the blocks after the first screen: they are not in the cut, and must be inline.
-    allowRules: [/\[data-theme/, new RegExp(`\\[${AFTER_FIRST_SCREEN}`)],
+    // Rules for the skippable blocks: the cut has no marks yet, and they must be inline.
+    allowRules: [/\[data-theme/, new RegExp(`\\[${SKIPPABLE}`)],
     logger: { warn: (m: string) => warnings.push(m), error: (m: string) => warnings.push(m) },
   });
 }

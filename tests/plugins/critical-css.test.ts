@@ -5,8 +5,10 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import {
   FIRST_SCREEN_TEXT,
+  SKIP_AFTER,
   firstPaintSheet,
   firstScreenDocument,
   pageLandmarks,
@@ -58,41 +60,50 @@ describe("pageLandmarks", () => {
     assert.equal(pageLandmarks(html, "t.md").firstScreenEnd, undefined);
   });
 
-  test("the blocks after the one that reaches FIRST_SCREEN_TEXT are marked, to the end of their part", () => {
-    const long = "word ".repeat(FIRST_SCREEN_TEXT / 5);
+  test("each block is marked with the largest of SKIP_AFTER that the text before it has reached", () => {
+    assert.deepEqual([...SKIP_AFTER], [FIRST_SCREEN_TEXT, 2500, 1650]);
+    const text = (n: number) => "x".repeat(n);
     const html = page(
-      `<section class="part"><p>opening</p></section>` +
-        `<section class="part"><h2>One</h2><p>${long}</p><div class="math display">x</div><hr/><p>z <em>y</em></p></section>` +
-        `<section class="part"><p>next</p></section>`,
+      `<p>${text(1000)}</p><ul><li>${text(700)}</li></ul><p>${text(800)}</p>` +
+        `<section class="part"><h2>${text(1)}</h2><p>${text(600)}</p><div class="math display">x</div><hr/><p>z <em>y</em></p></section>` +
+        `<section class="part"><h2>Two</h2><p>next</p></section>`,
     );
     const marks = pageLandmarks(html, "t.md");
-    assert.equal(html.slice(0, marks.firstScreenEnd).endsWith(`<p>opening</p></section>`), true);
     assert.deepEqual(
-      marks.afterFirstScreenTags.map((at) => html.slice(html.lastIndexOf("<", at), at + 1)),
-      [`<div class="math display">`, `<hr/`, `<p>`],
+      marks.skippable.map(({ tagEnd, after }) => `${html.slice(html.lastIndexOf("<", tagEnd), tagEnd + 1)} ${after}`),
+      [`<p> 1650`, `<h2> 2500`, `<p> 2500`, `<div class="math display"> ${FIRST_SCREEN_TEXT}`, `<hr/ 3000`, `<p> 3000`],
     );
     const out = withCriticalCss(html, marks, "p{margin:0}", "t.md");
+    assert.match(out, /<\/ul><p data-skippable="1650">x+<\/p><section class="part"><h2 data-skippable="2500">x<\/h2>/);
     assert.match(
       out,
-      /<\/p><div class="math display" data-after-first-screen>x<\/div><hr data-after-first-screen\/><p data-after-first-screen>z <em>y<\/em><\/p><\/section><section class="part"><p>next<\/p>/,
+      /<div class="math display" data-skippable="3000">x<\/div><hr data-skippable="3000"\/><p data-skippable="3000">z <em>y<\/em><\/p><\/section><section class="part"><h2>Two<\/h2><p>next<\/p>/,
     );
   });
 
   test("blocks that reach outside their box are not marked; the blocks after them are", () => {
-    const long = "word ".repeat(FIRST_SCREEN_TEXT / 5);
+    const long = "word ".repeat(FIRST_SCREEN_TEXT / 5 + 1);
     const html = page(
       `<section class="part"><p>${long}</p><p>a<span class="sidenote">s</span></p><div class="widget"></div>` +
         `<figure class="full-width"></figure><ul><li><div class="aside">x</div></li></ul><p>b</p></section>`,
     );
     const out = withCriticalCss(html, pageLandmarks(html, "t.md"), "p{margin:0}", "t.md");
-    assert.equal(out.split("data-after-first-screen").length - 1, 1, "one mark");
-    assert.match(out, /<\/ul><p data-after-first-screen>b<\/p>/);
+    assert.equal(out.split("data-skippable").length - 1, 1, "one mark");
+    assert.match(out, /<\/ul><p data-skippable="3000">b<\/p>/);
   });
 
-  test("nothing is marked when that block ends its part", () => {
-    const long = "word ".repeat(FIRST_SCREEN_TEXT / 5);
-    const html = page(`<section class="part"><p>${long}</p></section><section class="part"><p>next</p></section>`);
-    assert.deepEqual(pageLandmarks(html, "t.md").afterFirstScreenTags, []);
+  test("nothing is marked in a part that starts after the first screen's text", () => {
+    const long = "word ".repeat(FIRST_SCREEN_TEXT / 5 + 1);
+    const html = page(
+      `<section class="part"><p>${long}</p></section><section class="part"><p>next</p><p>more</p></section>`,
+    );
+    assert.deepEqual(pageLandmarks(html, "t.md").skippable, []);
+  });
+
+  test("book.css skips each value of the mark, and only those", () => {
+    const css = readFileSync("assets/css/book.css", "utf8");
+    const values = new Set([...css.matchAll(/\[data-skippable="(\d+)"\]/g)].map((m) => Number(m[1])));
+    assert.deepEqual([...values].sort(), [...SKIP_AFTER].sort());
   });
 
   test("a page without </body> is a build error naming the file", () => {
