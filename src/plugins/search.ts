@@ -12,6 +12,7 @@
  * shows sub-results (sections) and excerpts, and finds its index relative to its own URL, so
  * it works offline and under a path prefix. It needs `'wasm-unsafe-eval'` in script-src.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as pagefind from "pagefind";
 import type { UserConfig } from "@11ty/eleventy";
@@ -35,8 +36,19 @@ async function buildSearchIndex(outputDir: string): Promise<number> {
   try {
     const added = await index.addDirectory({ path: outputDir });
     if (added.errors.length) throw new Error(`pagefind: ${added.errors.join("; ")}`);
-    const written = await index.writeFiles({ outputPath: path.join(outputDir, "pagefind") });
-    if (written.errors.length) throw new Error(`pagefind: ${written.errors.join("; ")}`);
+    // The files are taken from Pagefind in memory and written here, not with its writeFiles():
+    // one build wrote pagefind/pagefind.js cut off at 45,056 of its 45,555 bytes (a multiple of
+    // 4,096; tests/site/reproducible.test.ts caught it), most likely because close() below kills
+    // the backend process while it was still writing after writeFiles() had answered.
+    // writeFileSync has written every byte when it returns.
+    const built = await index.getFiles();
+    if (built.errors.length) throw new Error(`pagefind: ${built.errors.join("; ")}`);
+    const root = path.join(outputDir, "pagefind");
+    for (const file of built.files) {
+      const target = path.join(root, file.path);
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, file.content);
+    }
     return added.page_count;
   } finally {
     await pagefind.close();
