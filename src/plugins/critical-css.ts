@@ -27,9 +27,9 @@
  * of the opening and of the parts that start before the visible text reaches FIRST_SCREEN_TEXT
  * characters, once the text before it reaches N, the largest of SKIP_AFTER it has passed (less
  * the blocks that reach outside their box). book.css skips a block marked N while it is off
- * screen, until the load, on the screens that cannot show N characters of text ("Blocks below
- * the first screen"): 1,650 on phones held upright, 2,500 on wide screens up to 60rem tall, 3,000
- * on the others. So the first paint skips the long opening parts beyond the screen (and beyond the
+ * screen, until the load, on the screens estimated unable to show N characters of text ("Blocks
+ * below the first screen"): 1,650 on phones held upright, 2,500 on wide screens up to 60rem tall,
+ * 3,000 on the others. So the first paint skips the long opening parts beyond the screen (and beyond the
  * margin within which Chromium renders such blocks anyway), without skipping, and so clipping or
  * moving by a pixel, a block of the first screen at the sizes the browser test loads. Each block
  * carries the mark, rather than the first one and a sibling selector (`[mark] ~ *`) finding the
@@ -69,8 +69,8 @@ export interface PageLandmarks {
    * offset of the `>` (or `/>`) that ends its start tag and the largest of SKIP_AFTER that the
    * visible text before it has reached: the blocks of the opening and of each part that starts
    * before the text reaches FIRST_SCREEN_TEXT characters, less the blocks that reach outside
-   * their box (REACHES_OUT). Later parts are not in it: they start below any first screen and
-   * are skipped whole.
+   * their box (REACHES_OUT). Later parts are not in it: they start after that much text and are
+   * skipped whole.
    */
   skippable: { tagEnd: number; after: SkipAfter }[];
   /** Offset of `</body>`. */
@@ -240,7 +240,7 @@ const SKIPPABLE = "data-skippable";
  * Writes the page with its critical rules inline: the head's stylesheet links become preloads,
  * the inline `<style>` follows them, and the stylesheets are linked again before `</body>`. The
  * skippable blocks are marked with SKIPPABLE="N": book.css skips those that are off screen until
- * the load, on the screens that cannot show N characters of text.
+ * the load, on the screens estimated unable to show N characters of text.
  */
 export function withCriticalCss(html: string, marks: PageLandmarks, css: string, inputPath: string): string {
   if (marks.stylesheets.length === 0) return html;

@@ -7,9 +7,9 @@
  * the site, light and dark, at 1280 × 900 and 390 × 844, with a stored choice of dark on a light
  * system, and with JavaScript off. With JavaScript on, the full load is also shot a second time
  * without the marks on the blocks that the first paint may skip (`data-skippable`: book.css skips
- * those off screen until the load, and most blocks of the first screen carry one): skipping them
- * must not change a pixel of the first screen either. On a difference the screenshots are written to
- * test-output/critical-css/.
+ * those off screen until the load, on the screens estimated unable to show the text before them):
+ * skipping them must not change a pixel of the first screen either. On a difference the
+ * screenshots are written to test-output/critical-css/.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
