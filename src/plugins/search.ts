@@ -12,7 +12,7 @@
  * shows sub-results (sections) and excerpts, and finds its index relative to its own URL, so
  * it works offline and under a path prefix. It needs `'wasm-unsafe-eval'` in script-src.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import * as pagefind from "pagefind";
 import type { UserConfig } from "@11ty/eleventy";
@@ -26,6 +26,30 @@ const searchExcludeSelectors: readonly string[] = [
   ".footnote-backref",
   "nav",
 ];
+
+/** One file of the index as Pagefind hands it over (`getFiles()`): a path inside `pagefind/`. */
+export interface SearchFile {
+  readonly path: string;
+  readonly content: Uint8Array;
+}
+
+/**
+ * Replaces `<outputDir>/pagefind/` with `files`. The index and fragment files are named by a
+ * hash of their content, so without the clearing every build that changed a chapter left its
+ * old ones beside the new (Eleventy does not empty its output folder), and a deploy of `_site/`
+ * carried them along. Synchronous from the removal to the last write: in watch mode the dev
+ * server shares this process, so no request is answered from a half-written folder.
+ */
+export function writeSearchFiles(outputDir: string, files: readonly SearchFile[]): void {
+  const root = path.join(outputDir, "pagefind");
+  rmSync(root, { recursive: true, force: true });
+  for (const file of files) {
+    const target = path.join(root, file.path);
+    if (!target.startsWith(root + path.sep)) throw new Error(`pagefind: file outside pagefind/: ${file.path}`);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, file.content);
+  }
+}
 
 async function buildSearchIndex(outputDir: string): Promise<number> {
   const { index, errors } = await pagefind.createIndex({
@@ -43,12 +67,7 @@ async function buildSearchIndex(outputDir: string): Promise<number> {
     // writeFileSync has written every byte when it returns.
     const built = await index.getFiles();
     if (built.errors.length) throw new Error(`pagefind: ${built.errors.join("; ")}`);
-    const root = path.join(outputDir, "pagefind");
-    for (const file of built.files) {
-      const target = path.join(root, file.path);
-      mkdirSync(path.dirname(target), { recursive: true });
-      writeFileSync(target, file.content);
-    }
+    writeSearchFiles(outputDir, built.files);
     return added.page_count;
   } finally {
     await pagefind.close();
