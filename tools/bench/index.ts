@@ -112,7 +112,14 @@ try {
     console.log(`paint against the bare twin (FCP, LCP; median of ${runs}; CPU 4× slower):`);
     const paintBrowser = await launchChromium();
     try {
-      paint = await measurePaints(paintBrowser, server.url, cold.siteDir, paintPages, runs, (l) => console.log(l));
+      paint = await measurePaints({
+        browser: paintBrowser,
+        origin: server.url,
+        root: cold.siteDir,
+        pages: paintPages,
+        runs,
+        log: (l) => console.log(l),
+      });
     } finally {
       await paintBrowser.close();
     }

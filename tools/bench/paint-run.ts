@@ -43,7 +43,16 @@ const baselineServer = baselineDir ? await serveCompressed(baselineDir) : undefi
 const browser = await launchChromium();
 try {
   const baseline = baselineServer && baselineDir ? { origin: baselineServer.url, root: path.resolve(baselineDir) } : undefined;
-  const rows = await measurePaints(browser, server.url, siteDir, pages, runs, (l) => console.log(l), baseline, settle);
+  const rows = await measurePaints({
+    browser,
+    origin: server.url,
+    root: siteDir,
+    pages,
+    runs,
+    log: (l) => console.log(l),
+    baseline,
+    settle,
+  });
   const over = rows.filter((r) => Math.max(r.fcpRatio, r.lcpRatio) > r.budget);
   console.log(over.length ? `${over.length} of ${rows.length} rows over budget` : `all ${rows.length} rows within budget`);
   mkdirSync(path.dirname(out), { recursive: true });

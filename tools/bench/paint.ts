@@ -184,23 +184,39 @@ export interface BaselineSite {
 const ratio = (ms: number, bareMs: number) => Math.round((ms / bareMs) * 100) / 100;
 const medianMs = (samples: PaintSample[], key: keyof PaintSample) => Math.round(median(samples.map((s) => s[key])));
 
+/** What `measurePaints` measures, where, and how. */
+export interface PaintRunOptions {
+  browser: Browser;
+  /** Where the site is served, and the folder it is served from (the twins are written there). */
+  origin: string;
+  root: string;
+  /** Site paths, such as "/one-gpu/". */
+  pages: string[];
+  /** Rounds of loads per page and viewport (default 5). */
+  runs?: number;
+  log?: (line: string) => void;
+  /** Another build, measured in the same rounds against its own twins. */
+  baseline?: BaselineSite;
+  /** Wait for a quiet machine before each load (waitForQuietCpu). */
+  settle?: boolean;
+}
+
 /**
  * Measures every page at every viewport, `runs` rounds of loads, each round the page, its twin
  * and (with `baseline`) the baseline build's page and its twin, alternating, and returns one row
  * per page and viewport with the medians and ratios, each build against its own twin (the same
  * HTML when the baseline is a copy of this build). A page the baseline lacks gets no baseline.
- * With `settle`, each load waits for a quiet machine first (waitForQuietCpu).
  */
-export async function measurePaints(
-  browser: Browser,
-  origin: string,
-  root: string,
-  pages: string[],
+export async function measurePaints({
+  browser,
+  origin,
+  root,
+  pages,
   runs = 5,
-  log: (line: string) => void = () => {},
-  baseline?: BaselineSite,
+  log = () => {},
+  baseline,
   settle = false,
-): Promise<PaintRow[]> {
+}: PaintRunOptions): Promise<PaintRow[]> {
   const load = async (url: string, viewport: Viewport) => {
     if (settle) await waitForQuietCpu();
     return measurePaint(browser, url, viewport);
