@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bareTwin, busyMs, median, paintBudget } from "../../tools/bench/paint.ts";
+import { bareTwin, busyMs, median, paintBudget, paintSchedule, viewports, type PaintLoad } from "../../tools/bench/paint.ts";
 
 test("bareTwin removes every link, script and style element and keeps everything else byte for byte", () => {
   const html =
@@ -26,4 +26,54 @@ test("busy CPU time sums user, nice, sys and irq over every core, not idle", () 
   const core = (user: number, idle: number) => ({ times: { user, nice: 2, sys: 3, idle, irq: 1 } });
   assert.equal(busyMs([core(100, 5000), core(50, 9000)]), 100 + 2 + 3 + 1 + 50 + 2 + 3 + 1);
   assert.ok(busyMs() > 0);
+});
+
+test("paint schedule: by row, every round of a row before the next; interleaved, every row in each round", () => {
+  const [desktop, phone] = viewports;
+  const rows = (loads: PaintLoad[]) => loads.map((l) => `${l.viewport.name} ${l.page} ${l.round} ${l.kind}`);
+  const withBaseline = (p: string) => p === "/a/";
+  assert.deepEqual(rows(paintSchedule([desktop!, phone!], ["/a/", "/b/"], 2, withBaseline, "by-row")), [
+    "desktop /a/ 0 baseline",
+    "desktop /a/ 0 baselineTwin",
+    "desktop /a/ 0 page",
+    "desktop /a/ 0 twin",
+    "desktop /a/ 1 baseline",
+    "desktop /a/ 1 baselineTwin",
+    "desktop /a/ 1 page",
+    "desktop /a/ 1 twin",
+    "desktop /b/ 0 page",
+    "desktop /b/ 0 twin",
+    "desktop /b/ 1 page",
+    "desktop /b/ 1 twin",
+    "phone /a/ 0 baseline",
+    "phone /a/ 0 baselineTwin",
+    "phone /a/ 0 page",
+    "phone /a/ 0 twin",
+    "phone /a/ 1 baseline",
+    "phone /a/ 1 baselineTwin",
+    "phone /a/ 1 page",
+    "phone /a/ 1 twin",
+    "phone /b/ 0 page",
+    "phone /b/ 0 twin",
+    "phone /b/ 1 page",
+    "phone /b/ 1 twin",
+  ]);
+  assert.deepEqual(rows(paintSchedule([desktop!, phone!], ["/a/", "/b/"], 2, () => false, "interleaved")), [
+    "desktop /a/ 0 page",
+    "desktop /a/ 0 twin",
+    "desktop /b/ 0 page",
+    "desktop /b/ 0 twin",
+    "phone /a/ 0 page",
+    "phone /a/ 0 twin",
+    "phone /b/ 0 page",
+    "phone /b/ 0 twin",
+    "desktop /a/ 1 page",
+    "desktop /a/ 1 twin",
+    "desktop /b/ 1 page",
+    "desktop /b/ 1 twin",
+    "phone /a/ 1 page",
+    "phone /a/ 1 twin",
+    "phone /b/ 1 page",
+    "phone /b/ 1 twin",
+  ]);
 });

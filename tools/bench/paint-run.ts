@@ -6,8 +6,9 @@
  * their own twins are loaded in the same rounds, so its ratios hold even where its text differs).
  * `--settle`: each load waits until the machine is quiet (paint.ts, waitForQuietCpu); by default a
  * load follows the previous one at once, as in the paint tables of docs/performance.md (one
- * comparison there says what settling changes). Prints one line per page and viewport; never fails
- * on times.
+ * comparison there says what settling changes). `--interleave`: each round visits every page and
+ * viewport, instead of all rounds of one row before the next (paint.ts, paintSchedule). Prints one
+ * line per page and viewport; never fails on times.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -34,9 +35,10 @@ const pages = option("--pages")?.split(",") ?? chapterPages(siteDir);
 const out = option("--out") ?? "bench/paint.json";
 const baselineDir = option("--baseline");
 const settle = process.argv.includes("--settle");
+const order = process.argv.includes("--interleave") ? "interleaved" : "by-row";
 
 console.log(
-  `load average ${os.loadavg()[0]!.toFixed(2)} on ${os.cpus().length} CPUs; ${runs} runs per page and twin, CPU 4× slower${settle ? ", each load on a quiet machine" : ""}`,
+  `load average ${os.loadavg()[0]!.toFixed(2)} on ${os.cpus().length} CPUs; ${runs} runs per page and twin, CPU 4× slower${settle ? ", each load on a quiet machine" : ""}${order === "interleaved" ? ", rounds over every row" : ""}`,
 );
 const server = await serveCompressed(siteDir);
 const baselineServer = baselineDir ? await serveCompressed(baselineDir) : undefined;
@@ -52,11 +54,12 @@ try {
     log: (l) => console.log(l),
     baseline,
     settle,
+    order,
   });
   const over = rows.filter((r) => Math.max(r.fcpRatio, r.lcpRatio) > r.budget);
   console.log(over.length ? `${over.length} of ${rows.length} rows over budget` : `all ${rows.length} rows within budget`);
   mkdirSync(path.dirname(out), { recursive: true });
-  const report = { date: new Date().toISOString(), loadAverage: os.loadavg()[0], runs, settle, baselineDir, rows };
+  const report = { date: new Date().toISOString(), loadAverage: os.loadavg()[0], runs, settle, order, baselineDir, rows };
   writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
   console.log(`wrote ${out}`);
 } finally {

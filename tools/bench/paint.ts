@@ -184,6 +184,44 @@ export interface BaselineSite {
 const ratio = (ms: number, bareMs: number) => Math.round((ms / bareMs) * 100) / 100;
 const medianMs = (samples: PaintSample[], key: keyof PaintSample) => Math.round(median(samples.map((s) => s[key])));
 
+/** One row from its samples: medians, ratios (each build against its own twin), budget. */
+function paintRow(page: string, viewport: Viewport, samples: Record<PaintLoadKind, PaintSample[]>): PaintRow {
+  const { page: full, twin: bare, baseline: before, baselineTwin: beforeBare } = samples;
+  const fcpMs = medianMs(full, "fcpMs");
+  const lcpMs = medianMs(full, "lcpMs");
+  const bareFcpMs = medianMs(bare, "fcpMs");
+  const bareLcpMs = medianMs(bare, "lcpMs");
+  const row: PaintRow = {
+    page,
+    viewport: viewport.name,
+    fcpMs,
+    lcpMs,
+    bareFcpMs,
+    bareLcpMs,
+    fcpRatio: ratio(fcpMs, bareFcpMs),
+    lcpRatio: ratio(lcpMs, bareLcpMs),
+    budget: paintBudget(page),
+    samples: { page: full, twin: bare },
+  };
+  if (before.length > 0) {
+    const baseFcpMs = medianMs(before, "fcpMs");
+    const baseLcpMs = medianMs(before, "lcpMs");
+    const baseBareFcpMs = medianMs(beforeBare, "fcpMs");
+    const baseBareLcpMs = medianMs(beforeBare, "lcpMs");
+    row.samples.baseline = before;
+    row.samples.baselineTwin = beforeBare;
+    row.baseline = {
+      fcpMs: baseFcpMs,
+      lcpMs: baseLcpMs,
+      bareFcpMs: baseBareFcpMs,
+      bareLcpMs: baseBareLcpMs,
+      fcpRatio: ratio(baseFcpMs, baseBareFcpMs),
+      lcpRatio: ratio(baseLcpMs, baseBareLcpMs),
+    };
+  }
+  return row;
+}
+
 /** What `measurePaints` measures, where, and how. */
 export interface PaintRunOptions {
   browser: Browser;
@@ -199,13 +237,57 @@ export interface PaintRunOptions {
   baseline?: BaselineSite;
   /** Wait for a quiet machine before each load (waitForQuietCpu). */
   settle?: boolean;
+  /** The order of the loads (paintSchedule); "by-row" by default. */
+  order?: PaintOrder;
+}
+
+/** Which of a row's pages one load fetches. */
+export type PaintLoadKind = "baseline" | "baselineTwin" | "page" | "twin";
+
+/** One load of a paint run: the row (viewport and page), the round, and which page of the row. */
+export interface PaintLoad {
+  viewport: Viewport;
+  page: string;
+  round: number;
+  kind: PaintLoadKind;
+}
+
+/**
+ * "by-row": every round of one row, then the next row, as in the paint tables of
+ * docs/performance.md. "interleaved": round after round, each round visiting every row, so that
+ * a change in the machine that lasts a few minutes falls on every row alike, not on the rows
+ * measured while it lasted (docs/performance.md, "sixth look", saw one such change in a by-row run).
+ */
+export type PaintOrder = "by-row" | "interleaved";
+
+/**
+ * The loads of a paint run in the order they are made. Within a row's round: the baseline's page
+ * and its twin (where `hasBaseline(page)`), then the page and its twin.
+ */
+export function paintSchedule(
+  rowViewports: readonly Viewport[],
+  pages: readonly string[],
+  runs: number,
+  hasBaseline: (page: string) => boolean,
+  order: PaintOrder,
+): PaintLoad[] {
+  const rowRound = (viewport: Viewport, page: string, round: number): PaintLoad[] => {
+    const kinds: PaintLoadKind[] = hasBaseline(page) ? ["baseline", "baselineTwin", "page", "twin"] : ["page", "twin"];
+    return kinds.map((kind) => ({ viewport, page, round, kind }));
+  };
+  const rows = rowViewports.flatMap((viewport) => pages.map((page) => ({ viewport, page })));
+  const rounds = Array.from({ length: runs }, (_, round) => round);
+  return order === "by-row"
+    ? rows.flatMap(({ viewport, page }) => rounds.flatMap((round) => rowRound(viewport, page, round)))
+    : rounds.flatMap((round) => rows.flatMap(({ viewport, page }) => rowRound(viewport, page, round)));
 }
 
 /**
  * Measures every page at every viewport, `runs` rounds of loads, each round the page, its twin
- * and (with `baseline`) the baseline build's page and its twin, alternating, and returns one row
- * per page and viewport with the medians and ratios, each build against its own twin (the same
- * HTML when the baseline is a copy of this build). A page the baseline lacks gets no baseline.
+ * and (with `baseline`) the baseline build's page and its twin, in the order `order` gives
+ * (paintSchedule), and returns one row per page and viewport with the medians and ratios, each
+ * build against its own twin (the same HTML when the baseline is a copy of this build). A page the
+ * baseline lacks gets no baseline. A row is logged as soon as its last load is done.
  */
 export async function measurePaints({
   browser,
@@ -216,6 +298,7 @@ export async function measurePaints({
   log = () => {},
   baseline,
   settle = false,
+  order = "by-row",
 }: PaintRunOptions): Promise<PaintRow[]> {
   const load = async (url: string, viewport: Viewport) => {
     if (settle) await waitForQuietCpu();
@@ -227,62 +310,45 @@ export async function measurePaints({
   const rows: PaintRow[] = [];
   const cell = (ms: number, bareMs: number) =>
     `${String(ms).padStart(5)} / ${String(bareMs).padStart(5)} ms = ${ratio(ms, bareMs).toFixed(2)}×`;
-  try {
-    for (const viewport of viewports) {
-      for (const p of pages) {
-        const full: PaintSample[] = [];
-        const bare: PaintSample[] = [];
-        const before: PaintSample[] = [];
-        const beforeBare: PaintSample[] = [];
-        const baselineTwin = baselineTwins.get(p);
-        for (let i = 0; i < runs; i++) {
-          if (baseline && baselineTwin) {
-            before.push(await load(baseline.origin + p, viewport));
-            beforeBare.push(await load(baseline.origin + baselineTwin, viewport));
-          }
-          full.push(await load(origin + p, viewport));
-          bare.push(await load(origin + twins.get(p)!, viewport));
-        }
-        const row: PaintRow = {
-          page: p,
-          viewport: viewport.name,
-          fcpMs: medianMs(full, "fcpMs"),
-          lcpMs: medianMs(full, "lcpMs"),
-          bareFcpMs: medianMs(bare, "fcpMs"),
-          bareLcpMs: medianMs(bare, "lcpMs"),
-          fcpRatio: 0,
-          lcpRatio: 0,
-          budget: paintBudget(p),
-          samples: { page: full, twin: bare },
-        };
-        row.fcpRatio = ratio(row.fcpMs, row.bareFcpMs);
-        row.lcpRatio = ratio(row.lcpMs, row.bareLcpMs);
-        if (before.length > 0) {
-          const fcpMs = medianMs(before, "fcpMs");
-          const lcpMs = medianMs(before, "lcpMs");
-          const bareFcpMs = medianMs(beforeBare, "fcpMs");
-          const bareLcpMs = medianMs(beforeBare, "lcpMs");
-          row.samples.baseline = before;
-          row.samples.baselineTwin = beforeBare;
-          row.baseline = {
-            fcpMs,
-            lcpMs,
-            bareFcpMs,
-            bareLcpMs,
-            fcpRatio: ratio(fcpMs, bareFcpMs),
-            lcpRatio: ratio(lcpMs, bareLcpMs),
-          };
-        }
-        rows.push(row);
-        const flag = Math.max(row.fcpRatio, row.lcpRatio) > row.budget ? "  over budget" : "";
-        const was = row.baseline
-          ? `   (baseline FCP ${row.baseline.fcpRatio.toFixed(2)}×, LCP ${row.baseline.lcpRatio.toFixed(2)}×)`
-          : "";
-        log(
-          `  ${viewport.name.padEnd(7)} ${p.padEnd(28)} FCP ${cell(row.fcpMs, row.bareFcpMs)}   LCP ${cell(row.lcpMs, row.bareLcpMs)}${flag}${was}`,
-        );
-      }
+  const schedule = paintSchedule(viewports, pages, runs, (p) => baselineTwins.has(p), order);
+  const key = (viewport: Viewport, page: string) => `${viewport.name} ${page}`;
+  const samples = new Map<string, Record<PaintLoadKind, PaintSample[]>>();
+  const lastLoad = new Map<string, number>();
+  schedule.forEach((l, i) => lastLoad.set(key(l.viewport, l.page), i));
+  const url = (l: PaintLoad) => {
+    switch (l.kind) {
+      case "baseline":
+        return baseline!.origin + l.page;
+      case "baselineTwin":
+        return baseline!.origin + baselineTwins.get(l.page)!;
+      case "page":
+        return origin + l.page;
+      case "twin":
+        return origin + twins.get(l.page)!;
     }
+  };
+  const byKey = new Map<string, PaintRow>();
+  try {
+    for (const [i, l] of schedule.entries()) {
+      const k = key(l.viewport, l.page);
+      const row = samples.get(k) ?? { baseline: [], baselineTwin: [], page: [], twin: [] };
+      samples.set(k, row);
+      row[l.kind].push(await load(url(l), l.viewport));
+      if (order === "interleaved" && i + 1 < schedule.length && schedule[i + 1]!.round !== l.round) {
+        log(`  round ${l.round + 1} of ${runs} done`);
+      }
+      if (lastLoad.get(k) !== i) continue;
+      const done = paintRow(l.page, l.viewport, row);
+      byKey.set(k, done);
+      const flag = Math.max(done.fcpRatio, done.lcpRatio) > done.budget ? "  over budget" : "";
+      const was = done.baseline
+        ? `   (baseline FCP ${done.baseline.fcpRatio.toFixed(2)}×, LCP ${done.baseline.lcpRatio.toFixed(2)}×)`
+        : "";
+      log(
+        `  ${l.viewport.name.padEnd(7)} ${l.page.padEnd(28)} FCP ${cell(done.fcpMs, done.bareFcpMs)}   LCP ${cell(done.lcpMs, done.bareLcpMs)}${flag}${was}`,
+      );
+    }
+    for (const viewport of viewports) for (const p of pages) rows.push(byKey.get(key(viewport, p))!);
   } finally {
     rmSync(path.join(root, BARE_PREFIX), { recursive: true, force: true });
     if (baseline) rmSync(path.join(baseline.root, BARE_PREFIX), { recursive: true, force: true });
