@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bareTwin, busyMs, median, paintBudget, paintSchedule, viewports, type PaintLoad } from "../../tools/bench/paint.ts";
+import { bareTwin, busyMs, median, paintBudget, paintSchedule, ratioInterval, viewports, type PaintLoad } from "../../tools/bench/paint.ts";
 
 test("bareTwin removes every link, script and style element and keeps everything else byte for byte", () => {
   const html =
@@ -76,4 +76,24 @@ test("paint schedule: by row, every round of a row before the next; interleaved,
     "phone /b/ 1 page",
     "phone /b/ 1 twin",
   ]);
+});
+
+test("ratio interval: a percentile bootstrap of the ratio of medians, the same for the same samples", () => {
+  // Every load alike: no spread, the interval is the ratio itself.
+  assert.deepEqual(ratioInterval([300, 300, 300], [200, 200, 200]), [1.5, 1.5]);
+  const page = [364, 328, 340, 216, 344, 376, 416];
+  const twin = [204, 216, 320, 220, 272, 292, 204];
+  const [lo, hi] = ratioInterval(page, twin);
+  assert.deepEqual(ratioInterval(page, twin), [lo, hi], "seeded: the same interval twice");
+  const ratioOfMedians = median(page) / median(twin);
+  assert.ok(lo < ratioOfMedians && ratioOfMedians < hi, `${lo} < ${ratioOfMedians} < ${hi}`);
+  // Bounds of any resample: smallest page load over largest twin load, and the other way round.
+  assert.ok(lo >= 216 / 320 && hi <= 416 / 204, `${lo}, ${hi}`);
+  // A wider level gives a wider interval; more loads of the same spread give a narrower one.
+  const [lo99, hi99] = ratioInterval(page, twin, { level: 0.99 });
+  assert.ok(lo99 <= lo && hi99 >= hi && hi99 - lo99 > hi - lo);
+  const [loMore, hiMore] = ratioInterval([...page, ...page, ...page], [...twin, ...twin, ...twin]);
+  assert.ok(hiMore - loMore < hi - lo, `${loMore}-${hiMore} narrower than ${lo}-${hi}`);
+  assert.throws(() => ratioInterval([], [1]), /at least one load/);
+  assert.throws(() => ratioInterval([1], [1], { level: 1 }), /level/);
 });

@@ -8,7 +8,9 @@
  * load follows the previous one at once, as in the paint tables of docs/performance.md (one
  * comparison there says what settling changes). `--interleave`: each round visits every page and
  * viewport, instead of all rounds of one row before the next (paint.ts, paintSchedule). Prints one
- * line per page and viewport; never fails on times.
+ * line per page and viewport, each ratio with its 90% bootstrap interval (paint.ts, ratioInterval),
+ * then which rows are over budget and which verdicts the interval says the spread could turn;
+ * never fails on times.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -58,6 +60,12 @@ try {
   });
   const over = rows.filter((r) => Math.max(r.fcpRatio, r.lcpRatio) > r.budget);
   console.log(over.length ? `${over.length} of ${rows.length} rows over budget` : `all ${rows.length} rows within budget`);
+  // The 90% intervals say which verdicts this run's spread could turn (paint.ts, ratioInterval).
+  const surelyOver = over.filter((r) => Math.max(r.fcpInterval[0], r.lcpInterval[0]) > r.budget);
+  const couldBeOver = rows.filter((r) => !over.includes(r) && Math.max(r.fcpInterval[1], r.lcpInterval[1]) > r.budget);
+  const names = (rs: typeof rows) => rs.map((r) => `${r.page} ${r.viewport}`).join(", ") || "none";
+  console.log(`over even at the low end of its 90% interval: ${names(surelyOver)}`);
+  console.log(`within, but over at the high end of its 90% interval: ${names(couldBeOver)}`);
   mkdirSync(path.dirname(out), { recursive: true });
   const report = { date: new Date().toISOString(), loadAverage: os.loadavg()[0], runs, settle, order, baselineDir, rows };
   writeFileSync(out, JSON.stringify(report, null, 2) + "\n");

@@ -21,6 +21,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { quantileSorted } from "d3-array";
+import { randomInt, randomLcg } from "d3-random";
 import { Parser } from "htmlparser2";
 import type { Browser } from "playwright-core";
 
@@ -148,6 +150,32 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
+/**
+ * How far a ratio of medians could move with other loads like these: a percentile bootstrap.
+ * Each draw resamples the page's loads and the twin's loads with replacement, each set on its
+ * own, and takes the ratio of their medians; the interval holds the central `level` of the
+ * draws. A fixed seed makes the same samples give the same interval. It measures the spread
+ * within one run only: a change in the machine that lasts the whole run moves every load alike
+ * and widens nothing (docs/performance.md, "Paint").
+ */
+export function ratioInterval(
+  page: number[],
+  twin: number[],
+  { level = 0.9, draws = 2000, seed = 0.25 }: { level?: number; draws?: number; seed?: number } = {},
+): [number, number] {
+  if (page.length === 0 || twin.length === 0) throw new Error("ratioInterval needs at least one load of each");
+  if (!(level > 0 && level < 1)) throw new Error(`level must be between 0 and 1, got ${level}`);
+  const index = randomInt.source(randomLcg(seed));
+  const fromPage = index(0, page.length);
+  const fromTwin = index(0, twin.length);
+  const resample = (xs: number[], next: () => number) => median(Array.from(xs, () => xs[next()]!));
+  const ratios = Array.from({ length: draws }, () => resample(page, fromPage) / resample(twin, fromTwin));
+  ratios.sort((a, b) => a - b);
+  const tail = (1 - level) / 2;
+  const at = (q: number) => Math.round(quantileSorted(ratios, q)! * 100) / 100;
+  return [at(tail), at(1 - tail)];
+}
+
 export interface PaintRow {
   page: string;
   viewport: string;
@@ -157,6 +185,9 @@ export interface PaintRow {
   bareLcpMs: number;
   fcpRatio: number;
   lcpRatio: number;
+  /** 90% bootstrap intervals of the two ratios (ratioInterval): the spread of this run's loads. */
+  fcpInterval: [number, number];
+  lcpInterval: [number, number];
   /** The ratio this page must stay under: 2 for /book/, 1.5 for every other page. */
   budget: number;
   /**
@@ -200,6 +231,14 @@ function paintRow(page: string, viewport: Viewport, samples: Record<PaintLoadKin
     bareLcpMs,
     fcpRatio: ratio(fcpMs, bareFcpMs),
     lcpRatio: ratio(lcpMs, bareLcpMs),
+    fcpInterval: ratioInterval(
+      full.map((s) => s.fcpMs),
+      bare.map((s) => s.fcpMs),
+    ),
+    lcpInterval: ratioInterval(
+      full.map((s) => s.lcpMs),
+      bare.map((s) => s.lcpMs),
+    ),
     budget: paintBudget(page),
     samples: { page: full, twin: bare },
   };
@@ -308,8 +347,8 @@ export async function measurePaints({
   const baselinePages = baseline ? pages.filter((p) => existsSync(path.join(baseline.root, p, "index.html"))) : [];
   const baselineTwins = baseline ? writeBareTwins(baseline.root, baselinePages) : new Map<string, string>();
   const rows: PaintRow[] = [];
-  const cell = (ms: number, bareMs: number) =>
-    `${String(ms).padStart(5)} / ${String(bareMs).padStart(5)} ms = ${ratio(ms, bareMs).toFixed(2)}×`;
+  const cell = (ms: number, bareMs: number, [lo, hi]: [number, number]) =>
+    `${String(ms).padStart(5)} / ${String(bareMs).padStart(5)} ms = ${ratio(ms, bareMs).toFixed(2)}× (${lo.toFixed(2)}-${hi.toFixed(2)})`;
   const schedule = paintSchedule(viewports, pages, runs, (p) => baselineTwins.has(p), order);
   const key = (viewport: Viewport, page: string) => `${viewport.name} ${page}`;
   const samples = new Map<string, Record<PaintLoadKind, PaintSample[]>>();
@@ -345,7 +384,7 @@ export async function measurePaints({
         ? `   (baseline FCP ${done.baseline.fcpRatio.toFixed(2)}×, LCP ${done.baseline.lcpRatio.toFixed(2)}×)`
         : "";
       log(
-        `  ${l.viewport.name.padEnd(7)} ${l.page.padEnd(28)} FCP ${cell(done.fcpMs, done.bareFcpMs)}   LCP ${cell(done.lcpMs, done.bareLcpMs)}${flag}${was}`,
+        `  ${l.viewport.name.padEnd(7)} ${l.page.padEnd(28)} FCP ${cell(done.fcpMs, done.bareFcpMs, done.fcpInterval)}   LCP ${cell(done.lcpMs, done.bareLcpMs, done.lcpInterval)}${flag}${was}`,
       );
     }
     for (const viewport of viewports) for (const p of pages) rows.push(byKey.get(key(viewport, p))!);
