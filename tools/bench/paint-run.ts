@@ -61,11 +61,16 @@ try {
   const over = rows.filter((r) => Math.max(r.fcpRatio, r.lcpRatio) > r.budget);
   console.log(over.length ? `${over.length} of ${rows.length} rows over budget` : `all ${rows.length} rows within budget`);
   // The 90% intervals say which verdicts this run's spread could turn (paint.ts, ratioInterval).
-  const surelyOver = over.filter((r) => Math.max(r.fcpInterval[0], r.lcpInterval[0]) > r.budget);
-  const couldBeOver = rows.filter((r) => !over.includes(r) && Math.max(r.fcpInterval[1], r.lcpInterval[1]) > r.budget);
-  const names = (rs: typeof rows) => rs.map((r) => `${r.page} ${r.viewport}`).join(", ") || "none";
-  console.log(`over even at the low end of its 90% interval: ${names(surelyOver)}`);
-  console.log(`within, but over at the high end of its 90% interval: ${names(couldBeOver)}`);
+  // A bootstrap cannot show spread that a handful of loads did not happen to see.
+  if (runs >= 5) {
+    const surelyOver = over.filter((r) => Math.max(r.fcpInterval[0], r.lcpInterval[0]) > r.budget);
+    const couldBeOver = rows.filter((r) => !over.includes(r) && Math.max(r.fcpInterval[1], r.lcpInterval[1]) > r.budget);
+    const names = (rs: typeof rows) => rs.map((r) => `${r.page} ${r.viewport}`).join(", ") || "none";
+    console.log(`over even at the low end of its 90% interval: ${names(surelyOver)}`);
+    console.log(`within, but over at the high end of its 90% interval: ${names(couldBeOver)}`);
+  } else {
+    console.log("with fewer than 5 loads a row, the intervals are too narrow to judge a verdict by");
+  }
   mkdirSync(path.dirname(out), { recursive: true });
   const report = { date: new Date().toISOString(), loadAverage: os.loadavg()[0], runs, settle, order, baselineDir, rows };
   writeFileSync(out, JSON.stringify(report, null, 2) + "\n");

@@ -156,7 +156,8 @@ export function median(xs: number[]): number {
  * own, and takes the ratio of their medians; the interval holds the central `level` of the
  * draws. A fixed seed makes the same samples give the same interval. It measures the spread
  * within one run only: a change in the machine that lasts the whole run moves every load alike
- * and widens nothing (docs/performance.md, "Paint").
+ * and widens nothing (docs/performance.md, "Paint"). With few loads it is too narrow (one load of
+ * each gives the ratio itself): it cannot show spread the loads did not happen to see.
  */
 export function ratioInterval(
   page: number[],
@@ -346,7 +347,6 @@ export async function measurePaints({
   const twins = writeBareTwins(root, pages);
   const baselinePages = baseline ? pages.filter((p) => existsSync(path.join(baseline.root, p, "index.html"))) : [];
   const baselineTwins = baseline ? writeBareTwins(baseline.root, baselinePages) : new Map<string, string>();
-  const rows: PaintRow[] = [];
   const cell = (ms: number, bareMs: number, [lo, hi]: [number, number]) =>
     `${String(ms).padStart(5)} / ${String(bareMs).padStart(5)} ms = ${ratio(ms, bareMs).toFixed(2)}× (${lo.toFixed(2)}-${hi.toFixed(2)})`;
   const schedule = paintSchedule(viewports, pages, runs, (p) => baselineTwins.has(p), order);
@@ -387,10 +387,9 @@ export async function measurePaints({
         `  ${l.viewport.name.padEnd(7)} ${l.page.padEnd(28)} FCP ${cell(done.fcpMs, done.bareFcpMs, done.fcpInterval)}   LCP ${cell(done.lcpMs, done.bareLcpMs, done.lcpInterval)}${flag}${was}`,
       );
     }
-    for (const viewport of viewports) for (const p of pages) rows.push(byKey.get(key(viewport, p))!);
   } finally {
     rmSync(path.join(root, BARE_PREFIX), { recursive: true, force: true });
     if (baseline) rmSync(path.join(baseline.root, BARE_PREFIX), { recursive: true, force: true });
   }
-  return rows;
+  return viewports.flatMap((viewport) => pages.map((p) => byKey.get(key(viewport, p))!));
 }
