@@ -28,10 +28,12 @@
  * characters, once the text before it reaches N, the largest of SKIP_AFTER it has passed (less
  * the blocks that reach outside their box). book.css skips a block marked N while it is off
  * screen, until the load, on the screens estimated unable to show N characters of text ("Blocks
- * below the first screen"): 1,650 on phones held upright, 2,500 on wide screens up to 60rem tall,
- * 3,000 on the others. So the first paint skips the long opening parts beyond the screen (and beyond the
- * margin within which Chromium renders such blocks anyway), without skipping, and so clipping or
- * moving by a pixel, a block of the first screen at the sizes the browser test loads. Each block
+ * below the first screen"): 1,650 on phones held upright and on wide screens up to 57rem tall
+ * (measured there, not a bound), 2,500 on wide screens up to 60rem tall, 3,000 on the others. So
+ * the first paint skips the long opening parts beyond the screen (in the opening, beyond the
+ * margin within which Chromium renders such blocks anyway; inside the first part, until a frame
+ * after the first), without skipping, and so clipping or moving by a pixel, a block of the first
+ * screen at the sizes the browser test loads. Each block
  * carries the mark, rather than the first one and a sibling selector (`[mark] ~ *`) finding the
  * rest: a selector whose last step names no class or attribute is tried on every element of the
  * page, and that one, with its `:has()` exceptions, took 14 ms of matching at full CPU speed
@@ -100,8 +102,9 @@ export const FIRST_SCREEN_TEXT = 3000;
  * Characters of visible text after which a block is below the first screen of some screens, each
  * a value of the mark `data-skippable` that book.css matches ("Blocks below the first screen",
  * where the numbers are estimated): 1,650 on screens up to 30rem wide and 64rem tall (phones held
- * upright), 2,500 on screens at least 62rem wide and up to 60rem tall, FIRST_SCREEN_TEXT on every
- * other screen. Largest first.
+ * upright) and on screens at least 62rem wide and up to 57rem tall (measured, not a bound), 2,500
+ * on screens at least 62rem wide and up to 60rem tall, FIRST_SCREEN_TEXT on every other screen.
+ * Largest first.
  */
 export const SKIP_AFTER = [FIRST_SCREEN_TEXT, 2500, 1650] as const;
 export type SkipAfter = (typeof SKIP_AFTER)[number];
