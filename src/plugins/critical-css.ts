@@ -33,11 +33,11 @@
  * the first paint skips the long opening parts beyond the screen (in the opening, beyond the
  * margin within which Chromium renders such blocks anyway; inside the first part, until a frame
  * after the first), without skipping, and so clipping or moving by a pixel, a block of the first
- * screen at the sizes the browser test loads. Each block
- * carries the mark, rather than the first one and a sibling selector (`[mark] ~ *`) finding the
- * rest: a selector whose last step names no class or attribute is tried on every element of the
- * page, and that one, with its `:has()` exceptions, took 14 ms of matching at full CPU speed
- * before the largest paint of /one-gpu/ (docs/performance.md, "Paint").
+ * screen at the sizes the browser test loads. Each block carries the mark, rather than the first
+ * one and a sibling selector (`[mark] ~ *`) finding the rest: a selector whose last step names no
+ * class or attribute is tried on every element of the page, and that one, with its `:has()`
+ * exceptions, took 14 ms of matching at full CPU speed before the largest paint of /one-gpu/
+ * (docs/performance.md, "Paint").
  *
  * The page itself is edited at htmlparser2's source offsets (the head's stylesheet links, those
  * marks and the `</body>` tag); the rest is copied byte for byte. tests/browser/critical-css.test.ts renders
