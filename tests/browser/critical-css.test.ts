@@ -162,7 +162,8 @@ describe("critical CSS: the first screen looks the same before and after the sty
  * The screens at the edge of each rule that skips marked blocks (book.css, "Blocks below the first
  * screen"; SKIP_AFTER in src/plugins/critical-css.ts), the widest text column, and the two sizes the
  * paint benchmark loads: on none of them may a block that the screen skips start above the bottom
- * of the first screen. The pixel comparison above sees only 1280 × 900 and 390 × 844; this checks
+ * of the first screen, nor a chapter's end matter (book.css: the appendix, the chapter links and
+ * the site footer, skipped until the load). The pixel comparison above sees only 1280 × 900 and 390 × 844; this checks
  * where the rules' estimates are tightest. book.js is blocked, as at the first paint (it ends the
  * skipping at the load).
  */
@@ -189,14 +190,14 @@ describe("critical CSS: no block that a screen may skip starts on its first scre
           await settle(page);
           // A block inside a part that is itself skipped (off screen) has no box to measure.
           const onScreen = await page.evaluate(() =>
-            [...document.querySelectorAll("[data-skippable]")]
+            [...document.querySelectorAll("[data-skippable], .chapter-page :is(.appendix, .prev-next, .site-footer)")]
               .filter((block) => getComputedStyle(block).contentVisibility === "auto")
               .filter((block) => block.checkVisibility({ contentVisibilityAuto: true }))
               .map((block) => ({ block, top: block.getBoundingClientRect().top + scrollY }))
               .filter(({ top }) => top < innerHeight)
               .map(
                 ({ block, top }) =>
-                  `<${block.tagName.toLowerCase()} data-skippable="${block.getAttribute("data-skippable")}"> at y ${Math.round(top)}`,
+                  `<${block.tagName.toLowerCase()} ${block.hasAttribute("data-skippable") ? `data-skippable="${block.getAttribute("data-skippable")}"` : `class="${block.className}"`}> at y ${Math.round(top)}`,
               ),
           );
           for (const block of onScreen) found.push(`${pagePath}: ${block}`);
@@ -207,4 +208,42 @@ describe("critical CSS: no block that a screen may skip starts on its first scre
       assert.deepEqual(found, []);
     });
   }
+});
+
+/**
+ * A chapter's end matter (book.css: the appendix, the chapter links and the site footer) is
+ * skipped from the first paint on, so its rules must be among the inline ones: the first screen
+ * never holds it, and Beasties keeps only what the first screen uses unless a rule is marked
+ * `beasties:include`. With every stylesheet and book.js blocked, as at the first paint, each
+ * chapter's end matter must be `content-visibility: auto` and not rendered.
+ */
+test("critical CSS: the inline rules alone skip a chapter's end matter", async () => {
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const wrong: string[] = [];
+  let chapters = 0;
+  try {
+    await context.route(/(\/assets\/js\/book\.js|\.css)$/, (route) => route.abort());
+    const page = await context.newPage();
+    for (const pagePath of sitePages()) {
+      await page.goto(`${site.server.url}${pagePath}`, { waitUntil: "load" });
+      const found = await page.evaluate(() => {
+        if (!document.body.classList.contains("chapter-page")) return undefined;
+        return [".appendix", ".prev-next", "body > .site-footer"].map((selector) => {
+          const block = document.querySelector(selector);
+          if (!block) return `${selector}: missing`;
+          // A skipped block's own box is there; what it holds is not rendered.
+          const inside = block.firstElementChild;
+          const skipped = getComputedStyle(block).contentVisibility === "auto" && inside !== null && !inside.checkVisibility({ contentVisibilityAuto: true });
+          return skipped ? "" : `${selector}: rendered (content-visibility ${getComputedStyle(block).contentVisibility})`;
+        });
+      });
+      if (found === undefined) continue;
+      chapters++;
+      wrong.push(...found.filter(Boolean).map((f) => `${pagePath} ${f}`));
+    }
+  } finally {
+    await context.close();
+  }
+  assert.ok(chapters >= 17, `only ${chapters} chapter pages found`);
+  assert.deepEqual(wrong, []);
 });
