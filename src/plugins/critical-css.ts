@@ -16,12 +16,15 @@
  * ToC, title block, opening and first section) or, on /book/, of its first
  * `article.edition-chapter`, or up to the end of the first block of the text that brings its
  * visible text to FIRST_SCREEN_TEXT characters, whichever comes first; other pages (the home
- * page, the glossary, …) are small and taken whole. Beasties (a maintained fork of Google's critters) picks the rules: those whose selectors
- * match that part of the page, the `@font-face` rules of the math faces it uses (no preloads:
- * they were measured slower), and, whatever the static HTML matches, every rule that names
- * `data-theme` (dark readers must not see a light first frame). The page is given to Beasties
- * with `<html class="js theme-js">`, as theme.js and book.js set it, so the rules for the
- * scripted state are kept as well as those for JavaScript off (`:not(.js)` matches either way).
+ * page, the glossary, …) are small and taken whole. Beasties (a maintained fork of Google's
+ * critters) picks the rules: those whose selectors match that part of the page, the `@font-face`
+ * rules of the math faces it uses (no preloads: they were measured slower), and, whatever the
+ * static HTML matches, every rule that names `data-theme` (dark readers must not see a light
+ * first frame) and every rule that book.css marks `beasties:include` (a chapter's end matter,
+ * which lies past the first screen but is skipped from the first paint on). The page is given
+ * to Beasties with `<html class="js theme-js">`, as theme.js and book.js set it, so the rules
+ * for the scripted state are kept as well as those for JavaScript off (`:not(.js)` matches
+ * either way).
  *
  * The same pass marks the blocks that the first paint may skip (`data-skippable="N"`): each block
  * of the opening and of the parts that start before the visible text reaches FIRST_SCREEN_TEXT

@@ -233,8 +233,13 @@ test("critical CSS: the inline rules alone skip a chapter's end matter", async (
           if (!block) return `${selector}: missing`;
           // A skipped block's own box is there; what it holds is not rendered.
           const inside = block.firstElementChild;
-          const skipped = getComputedStyle(block).contentVisibility === "auto" && inside !== null && !inside.checkVisibility({ contentVisibilityAuto: true });
-          return skipped ? "" : `${selector}: rendered (content-visibility ${getComputedStyle(block).contentVisibility})`;
+          const skipped =
+            getComputedStyle(block).contentVisibility === "auto" &&
+            inside !== null &&
+            !inside.checkVisibility({ contentVisibilityAuto: true });
+          return skipped
+            ? ""
+            : `${selector}: rendered (content-visibility ${getComputedStyle(block).contentVisibility})`;
         });
       });
       if (found === undefined) continue;
