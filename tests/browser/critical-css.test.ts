@@ -215,40 +215,49 @@ describe("critical CSS: no block that a screen may skip starts on its first scre
  * skipped from the first paint on, so its rules must be among the inline ones: the first screen
  * never holds it, and Beasties keeps only what the first screen uses unless a rule is marked
  * `beasties:include`. With every stylesheet and book.js blocked, as at the first paint, each
- * chapter's end matter must be `content-visibility: auto` and not rendered.
+ * chapter's end matter must be `content-visibility: auto` and not rendered, and the appendix must
+ * have the placeholder height of the screen's width (62rem and wider, or narrower).
  */
-test("critical CSS: the inline rules alone skip a chapter's end matter", async () => {
-  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const wrong: string[] = [];
-  let chapters = 0;
-  try {
-    await context.route(/(\/assets\/js\/book\.js|\.css)$/, (route) => route.abort());
-    const page = await context.newPage();
-    for (const pagePath of sitePages()) {
-      await page.goto(`${site.server.url}${pagePath}`, { waitUntil: "load" });
-      const found = await page.evaluate(() => {
-        if (!document.body.classList.contains("chapter-page")) return undefined;
-        return [".appendix", ".prev-next", "body > .site-footer"].map((selector) => {
-          const block = document.querySelector(selector);
-          if (!block) return `${selector}: missing`;
-          // A skipped block's own box is there; what it holds is not rendered.
-          const inside = block.firstElementChild;
-          const skipped =
-            getComputedStyle(block).contentVisibility === "auto" &&
-            inside !== null &&
-            !inside.checkVisibility({ contentVisibilityAuto: true });
-          return skipped
-            ? ""
-            : `${selector}: rendered (content-visibility ${getComputedStyle(block).contentVisibility})`;
-        });
-      });
-      if (found === undefined) continue;
-      chapters++;
-      wrong.push(...found.filter(Boolean).map((f) => `${pagePath} ${f}`));
+for (const { viewport, appendixHeight } of [
+  { viewport: { width: 1280, height: 900 }, appendixHeight: "auto 1350px" },
+  { viewport: { width: 390, height: 844 }, appendixHeight: "auto 2450px" },
+]) {
+  test(`critical CSS: the inline rules alone skip a chapter's end matter, ${viewport.width} × ${viewport.height}`, async () => {
+    const context = await site.browser.newContext({ viewport });
+    const wrong: string[] = [];
+    let chapters = 0;
+    try {
+      await context.route(/(\/assets\/js\/book\.js|\.css)$/, (route) => route.abort());
+      const page = await context.newPage();
+      for (const pagePath of sitePages()) {
+        await page.goto(`${site.server.url}${pagePath}`, { waitUntil: "load" });
+        const found = await page.evaluate((height) => {
+          if (!document.body.classList.contains("chapter-page")) return undefined;
+          const problems = [".appendix", ".prev-next", "body > .site-footer"].map((selector) => {
+            const block = document.querySelector(selector);
+            if (!block) return `${selector}: missing`;
+            // A skipped block's own box is there; what it holds is not rendered.
+            const inside = block.firstElementChild;
+            const skipped =
+              getComputedStyle(block).contentVisibility === "auto" &&
+              inside !== null &&
+              !inside.checkVisibility({ contentVisibilityAuto: true });
+            return skipped
+              ? ""
+              : `${selector}: rendered (content-visibility ${getComputedStyle(block).contentVisibility})`;
+          });
+          const estimate = getComputedStyle(document.querySelector(".appendix")!).containIntrinsicBlockSize;
+          if (estimate !== height) problems.push(`.appendix: placeholder ${estimate}, not ${height}`);
+          return problems;
+        }, appendixHeight);
+        if (found === undefined) continue;
+        chapters++;
+        wrong.push(...found.filter(Boolean).map((f) => `${pagePath} ${f}`));
+      }
+    } finally {
+      await context.close();
     }
-  } finally {
-    await context.close();
-  }
-  assert.ok(chapters >= 17, `only ${chapters} chapter pages found`);
-  assert.deepEqual(wrong, []);
-});
+    assert.ok(chapters >= 17, `only ${chapters} chapter pages found`);
+    assert.deepEqual(wrong, []);
+  });
+}
