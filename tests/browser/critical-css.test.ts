@@ -163,9 +163,9 @@ describe("critical CSS: the first screen looks the same before and after the sty
  * screen"; SKIP_AFTER in src/plugins/critical-css.ts), the widest text column, and the two sizes the
  * paint benchmark loads: on none of them may a block that the screen skips start above the bottom
  * of the first screen, nor a chapter's end matter (book.css: the appendix, the chapter links and
- * the site footer, skipped until the load). The pixel comparison above sees only 1280 × 900 and 390 × 844; this checks
- * where the rules' estimates are tightest. book.js is blocked, as at the first paint (it ends the
- * skipping at the load).
+ * the site footer, skipped until the load). The pixel comparison above sees only 1280 × 900 and
+ * 390 × 844; this checks where the rules' estimates are tightest. book.js is blocked, as at the
+ * first paint (it ends the skipping at the load).
  */
 describe("critical CSS: no block that a screen may skip starts on its first screen", () => {
   const screens = [
