@@ -1,9 +1,12 @@
 /**
- * Static files: everything under assets/ (CSS, images), and KaTeX's stylesheet and woff2
- * fonts from node_modules, so that no request leaves the site's origin.
+ * Static files: everything under assets/ (images) except the book's stylesheet, which
+ * src/plugins/bundle.ts minifies into the site, and KaTeX's stylesheet and woff2 fonts from
+ * node_modules, so that no request leaves the site's origin.
  */
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { UserConfig } from "@11ty/eleventy";
+import { stylesheetSource } from "./bundle.ts";
 
 /** Files copied from node_modules, by their path in the built site. */
 const fromPackages: Readonly<Record<string, string>> = {
@@ -24,7 +27,11 @@ export function assetSource(urlPath: string): string | undefined {
 }
 
 export function assetsPlugin(eleventyConfig: UserConfig): void {
-  eleventyConfig.addPassthroughCopy({ assets: "assets" });
+  // Every entry of assets/, and of the stylesheet's folder every file but the stylesheet.
+  const stylesheetDir = path.dirname(stylesheetSource);
+  const entries = (dir: string) => readdirSync(dir).map((name) => path.join(dir, name));
+  for (const from of [...entries("assets"), ...entries(stylesheetDir)])
+    if (from !== stylesheetDir && from !== stylesheetSource) eleventyConfig.addPassthroughCopy({ [from]: from });
   for (const [to, from] of Object.entries(fromPackages)) eleventyConfig.addPassthroughCopy({ [from]: to });
   eleventyConfig.addPassthroughCopy({ "node_modules/katex/dist/fonts/*.woff2": "assets/katex/fonts" });
   eleventyConfig.addWatchTarget("./assets/");

@@ -3,20 +3,47 @@
  * rebuild skips them when none of their source files changed since the last bundling),
  * - `src/widgets/runtime/book.ts` → `/assets/js/book.js` (on every page: lazy widget loader,
  *   ToC scroll-spy and drawer, citation/cross-reference/footnote previews, theme button),
- * - `src/widgets/runtime/theme.ts` → `/assets/js/theme.js` (classic script in `<head>`), and
+ * - `src/widgets/runtime/theme.ts` → `/assets/js/theme.js` (classic script in `<head>`),
  * - every `src/widgets/<name>.ts` → `/assets/js/widgets/<name>.js` (ESM, code splitting, so
- *   d3 or Plotly chunks are shared and loaded only when a widget needs them).
+ *   d3 or Plotly chunks are shared and loaded only when a widget needs them), and
+ * - `assets/css/book.css` → `/assets/css/book.css`, minified (7.3 KB gzip instead of 14.0 KB:
+ *   every page loads it) with a source map. The critical-CSS step reads the source, not this
+ *   copy (src/plugins/critical-css.ts).
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { build, type Metafile } from "esbuild";
+import { build, transform, type Metafile } from "esbuild";
 import type { UserConfig } from "@11ty/eleventy";
+
+/** The book's stylesheet: its source, and its path in the built site, where it is minified. */
+export const stylesheetSource = "assets/css/book.css";
 
 export function widgetEntryNames(widgetsDir = "src/widgets"): string[] {
   return readdirSync(widgetsDir)
     .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))
     .map((f) => f.replace(/\.ts$/, ""))
     .sort();
+}
+
+/**
+ * Writes the book's stylesheet minified into the site, with a source map beside it that names
+ * the source by its file name (resolved next to the map, where the site serves the stylesheet)
+ * and carries its text. No CSS target: esbuild then rewrites no syntax; it drops comments and
+ * whitespace and shortens what it can without changing the meaning (colors, zeros).
+ */
+export async function minifyStylesheet(cwd: string, out: string): Promise<void> {
+  const name = path.basename(stylesheetSource);
+  const result = await transform(readFileSync(path.join(cwd, stylesheetSource), "utf8"), {
+    loader: "css",
+    minify: true,
+    sourcemap: "external",
+    sourcefile: name,
+    logLevel: "warning",
+  });
+  const target = path.join(out, stylesheetSource);
+  mkdirSync(path.dirname(target), { recursive: true });
+  writeFileSync(target, `${result.code}/*# sourceMappingURL=${name}.map */\n`);
+  writeFileSync(`${target}.map`, result.map);
 }
 
 /** Bundles the browser code into `outputDir`; returns every source file that went into it (absolute paths). */
@@ -57,7 +84,8 @@ async function bundleBrowserCode(outputDir: string): Promise<string[]> {
       chunkNames: "chunks/[name]-[hash]",
     }),
   ]);
-  const inputs = new Set<string>();
+  await minifyStylesheet(cwd, out);
+  const inputs = new Set<string>([path.resolve(cwd, stylesheetSource)]);
   for (const r of results)
     for (const f of Object.keys((r.metafile as Metafile).inputs)) inputs.add(path.resolve(cwd, f));
   return [...inputs].sort();
@@ -85,6 +113,7 @@ export function bundleIsCurrent(last: LastBundle | undefined, outputDir: string)
   if (last.entries !== widgetEntryNames(path.resolve("src/widgets")).join(",")) return false;
   if (
     !existsSync(path.join(last.outputDir, "assets/js/book.js")) ||
+    !existsSync(path.join(last.outputDir, stylesheetSource)) ||
     !existsSync(path.join(last.outputDir, "assets/js/widgets"))
   )
     return false;
