@@ -1,7 +1,7 @@
 /**
  * First-screen critical CSS (issue #25, docs/performance.md "Paint").
  *
- * A page's two stylesheets (KaTeX's and the book's, 67 KB) block its first paint: the browser
+ * A page's two stylesheets (KaTeX's and the book's, 56 KB as served) block its first paint: the browser
  * fetches them, parses them and builds their rule sets before it draws anything. This transform
  * gives each page, inline in `<head>`, only the rules that its first screen uses, and moves the
  * full sheets to the end of `<body>`, where they load without blocking the first paint and
