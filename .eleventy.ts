@@ -21,6 +21,7 @@ import { socialPlugin } from "./src/plugins/social.ts";
 import { sitemapPlugin } from "./src/plugins/sitemap.ts";
 import { feedPlugin } from "./src/plugins/feed.ts";
 import { pdfEditionPlugin } from "./src/plugins/pdf-edition.ts";
+import { mathFontsPlugin } from "./src/plugins/math-fonts.ts";
 
 export default function (eleventyConfig: UserConfig) {
   eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail
@@ -36,7 +37,8 @@ export default function (eleventyConfig: UserConfig) {
   eleventyConfig.addPlugin(pdfEditionPlugin); // pdfEdition.available: link to /book.pdf only when the file is there
   eleventyConfig.addPlugin(readingListPlugin); // {% readingList %}: bibliography grouped by topic
   eleventyConfig.addPlugin(bundlePlugin); // esbuild: book.js and one bundle per widget
-  eleventyConfig.addPlugin(assetsPlugin); // assets/ and KaTeX's CSS and fonts
+  eleventyConfig.addPlugin(assetsPlugin); // assets/ and KaTeX's CSS
+  eleventyConfig.addPlugin(mathFontsPlugin); // after the build: KaTeX's fonts cut to the characters the math draws
   eleventyConfig.addPlugin(HtmlBasePlugin); // honours --pathPrefix for sub-path deployments
   eleventyConfig.addPlugin(criticalCssPlugin); // first-screen rules inline, the full sheets at the end of <body>
   eleventyConfig.addPlugin(cspPlugin); // Content-Security-Policy <meta> on every page, _headers

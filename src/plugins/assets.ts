@@ -1,7 +1,8 @@
 /**
  * Static files: everything under assets/ (images) except the book's stylesheet, which
- * src/plugins/bundle.ts minifies into the site, and KaTeX's stylesheet and woff2 fonts from
- * node_modules, so that no request leaves the site's origin.
+ * src/plugins/bundle.ts minifies into the site, and KaTeX's stylesheet from node_modules, so that
+ * no request leaves the site's origin. KaTeX's woff2 fonts are written by src/plugins/math-fonts.ts,
+ * cut to the characters the book's math draws.
  */
 import { readdirSync } from "node:fs";
 import path from "node:path";
@@ -33,6 +34,5 @@ export function assetsPlugin(eleventyConfig: UserConfig): void {
   for (const from of [...entries("assets"), ...entries(stylesheetDir)])
     if (from !== stylesheetDir && from !== stylesheetSource) eleventyConfig.addPassthroughCopy({ [from]: from });
   for (const [to, from] of Object.entries(fromPackages)) eleventyConfig.addPassthroughCopy({ [from]: to });
-  eleventyConfig.addPassthroughCopy({ "node_modules/katex/dist/fonts/*.woff2": "assets/katex/fonts" });
   eleventyConfig.addWatchTarget("./assets/");
 }

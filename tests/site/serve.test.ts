@@ -1,8 +1,8 @@
 /**
  * `npm start` (README: one command builds and serves the book). The script in package.json is
  * run as written, on a free port instead of 8080 and into a temporary output folder (SITE_DIR),
- * until the dev server says where it serves; then the home page, a chapter and the minified
- * stylesheet must come back from it. This guards the script's flags: `tsx watch` reads its own
+ * until the dev server says where it serves; then the home page, a chapter, the minified
+ * stylesheet and a math face cut to the book's characters must come back from it. This guards the script's flags: `tsx watch` reads its own
  * flags (`--clear-screen`, `--include`) only before the first flag it hands to Node (`--import`)
  * and hands the rest to Node too, which then refuses to start. A script that never serves fails
  * the test after 150 s, or sooner if it exits.
@@ -10,10 +10,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { katexFontOutput, katexFontSource } from "../../src/plugins/math-fonts.ts";
 
 /** A port nothing listens on now (the system's choice for port 0). */
 async function freePort(): Promise<number> {
@@ -76,6 +77,11 @@ test("npm start builds the book and serves it", { timeout: 180_000 }, async () =
       css.text.trimEnd().endsWith("/*# sourceMappingURL=book.css.map */"),
       "the stylesheet is the minified one",
     );
+    const face = await fetch(`${url}/${katexFontOutput}/KaTeX_Main-Regular.woff2`);
+    assert.equal(face.status, 200, "a math face");
+    const faceBytes = (await face.arrayBuffer()).byteLength;
+    const fullBytes = statSync(path.join(katexFontSource, "KaTeX_Main-Regular.woff2")).size;
+    assert.ok(faceBytes > 0 && faceBytes < fullBytes, `the face is the cut one (${faceBytes} of ${fullBytes} bytes)`);
   } finally {
     if (child.pid !== undefined && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
     await exited;

@@ -1,0 +1,135 @@
+/**
+ * KaTeX's math faces, cut to the characters the book's math draws (issue #25, docs/performance.md
+ * "Initial load per page").
+ *
+ * KaTeX ships each face with every character of the TeX font it copies: KaTeX_Main-Regular holds 283
+ * code points in 26 KB, of which the book's math draws about a third. Whole, the faces were most of a
+ * chapter's first load (seven of them, 92 KB of /expert-parallelism/'s 143 KB), and a formula's text
+ * waits for its face (`font-display: block`). After the build, this step reads every page of the
+ * built site with htmlparser2, collects the characters inside KaTeX's visual rendering
+ * (`.katex-html`; the MathML copy is drawn in the reader's own math font), adds the ones katex.min.css
+ * draws itself (equation numbers) and every Basic Latin and Greek character (`keptCharacters`), and
+ * writes each of KaTeX's woff2 faces cut to that one set with harfbuzz's subsetter (through
+ * subset-font). The subsetter keeps every kept glyph's outline, metrics and hinting and the layout
+ * tables (all features, and the glyphs they reach), so the math is drawn pixel for pixel as with
+ * the full faces: tests/browser/math-fonts.test.ts draws every formula of the site both ways.
+ *
+ * One set for every face, rather than each face's own characters, keeps this step free of KaTeX's
+ * class-to-face table: a face gets every character it has that any formula uses, a few more than
+ * it needs. The set is the whole site's, so a page's faces are the same files on every page and
+ * stay cached from one chapter to the next. The files keep their names, as book.css and book.js
+ * do: after a deploy that draws a new character, a reader whose cache still holds the older face
+ * sees that character in a fallback font until the cache revalidates it.
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { Parser } from "htmlparser2";
+import subsetFont from "subset-font";
+import type { UserConfig } from "@11ty/eleventy";
+
+/** KaTeX's fonts in the package, and where the site serves them (katex.min.css's `fonts/…` next to it). */
+export const katexFontSource = "node_modules/katex/dist/fonts";
+export const katexFontOutput = "assets/katex/fonts";
+
+/**
+ * Characters katex.min.css draws with generated content: an equation number is
+ * `"(" counter(katexEqnNo) ")"`, in the font of the formula.
+ */
+export const cssDrawnCharacters = "()0123456789";
+
+/** The characters of the Unicode blocks from `first` to `last`. */
+const block = (first: number, last: number) =>
+  Array.from({ length: last - first + 1 }, (_, i) => String.fromCodePoint(first + i)).join("");
+
+/**
+ * Kept in every face, drawn or not: Basic Latin and Greek. Without them a cut face is drawn a shade
+ * differently: in the browser test, with the characters the math draws alone, the edges of a "Δ" and
+ * of other glyphs differed from the full face's by up to the full range of a pixel, though the glyphs'
+ * outlines are the same. A likely cause, not confirmed in FreeType's code: on Linux, Chromium has
+ * FreeType hint web fonts with its auto-hinter, which sets a face's alignment zones from reference
+ * letters of the face's scripts, so a face without them gets other zones.
+ */
+export const keptCharacters = block(0x20, 0x7e) + block(0x370, 0x3ff);
+
+/** Adds to `into` the characters, other than white space, of every `.katex-html` element of `html`. */
+export function collectMathCharacters(html: string, into: Set<string> = new Set()): Set<string> {
+  // One flag per open element: whether it is a .katex-html; `depth` counts those open.
+  const opened: boolean[] = [];
+  let depth = 0;
+  const parser = new Parser(
+    {
+      onopentag(_name, attributes) {
+        const isMath = (attributes.class ?? "").split(/\s+/).includes("katex-html");
+        opened.push(isMath);
+        if (isMath) depth++;
+      },
+      onclosetag() {
+        if (opened.pop()) depth--;
+      },
+      ontext(text) {
+        if (depth === 0) return;
+        for (const c of text) if (!/\s/u.test(c)) into.add(c);
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  return into;
+}
+
+/** Every `.html` file under `dir`. */
+function htmlFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    if (statSync(file).isDirectory()) out.push(...htmlFiles(file));
+    else if (name.endsWith(".html")) out.push(file);
+  }
+  return out;
+}
+
+/** The characters the math of the site built in `siteDir` draws, sorted by code point. */
+export function siteMathCharacters(siteDir: string): string {
+  const chars = new Set<string>(cssDrawnCharacters + keptCharacters);
+  for (const file of htmlFiles(siteDir)) collectMathCharacters(readFileSync(file, "utf8"), chars);
+  return [...chars].sort((a, b) => a.codePointAt(0)! - b.codePointAt(0)!).join("");
+}
+
+export interface MathFontsReport {
+  characters: string;
+  faces: { file: string; bytes: number; fullBytes: number }[];
+}
+
+/** The set written last in this process, so that a watch-mode rebuild with the same math skips the cut. */
+let written: { siteDir: string; characters: string } | undefined;
+
+/** Writes each of KaTeX's woff2 faces into `siteDir`, cut to the characters the site's math draws. */
+export async function writeMathFonts(siteDir: string, fontSource = katexFontSource): Promise<MathFontsReport> {
+  const characters = siteMathCharacters(siteDir);
+  const outDir = path.join(siteDir, katexFontOutput);
+  const names = readdirSync(fontSource).filter((name) => name.endsWith(".woff2"));
+  const current =
+    written?.siteDir === siteDir &&
+    written.characters === characters &&
+    names.every((name) => existsSync(path.join(outDir, name)));
+  mkdirSync(outDir, { recursive: true });
+  const faces = await Promise.all(
+    names.map(async (name) => {
+      const full = readFileSync(path.join(fontSource, name));
+      const target = path.join(outDir, name);
+      if (current) return { file: name, bytes: statSync(target).size, fullBytes: full.length };
+      const cut = await subsetFont(full, characters, { targetFormat: "woff2" });
+      writeFileSync(target, cut);
+      return { file: name, bytes: cut.length, fullBytes: full.length };
+    }),
+  );
+  written = { siteDir, characters };
+  return { characters, faces };
+}
+
+export function mathFontsPlugin(eleventyConfig: UserConfig): void {
+  eleventyConfig.on("eleventy.after", async ({ directories }) => {
+    await writeMathFonts(directories.output);
+  });
+}

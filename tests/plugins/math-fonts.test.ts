@@ -1,0 +1,104 @@
+/**
+ * KaTeX's faces cut to the characters the math draws (src/plugins/math-fonts.ts): which characters
+ * count (KaTeX's visual rendering only, through its SVG and struts), and that every face written
+ * holds every character of the full face that the site's math uses, read back from the written
+ * files' character maps with harfbuzz.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import katex from "katex";
+import fontverter from "fontverter";
+import { Blob, Face } from "harfbuzzjs";
+import {
+  collectMathCharacters,
+  cssDrawnCharacters,
+  katexFontOutput,
+  katexFontSource,
+  keptCharacters,
+  writeMathFonts,
+} from "../../src/plugins/math-fonts.ts";
+
+const sorted = (chars: Iterable<string>) => [...chars].sort((a, b) => a.codePointAt(0)! - b.codePointAt(0)!).join("");
+
+/** The code points in a woff2 file's character map. */
+async function codePoints(woff2: Buffer): Promise<Set<number>> {
+  const sfnt = await fontverter.convert(woff2, "sfnt");
+  return new Set(new Face(new Blob(sfnt)).collectUnicodes());
+}
+
+test("only the characters of KaTeX's visual rendering count, not its MathML copy or the prose", () => {
+  // \sqrt and \overbrace draw SVG (with self-closing <path/>) inside .katex-html; \tag adds "(3)";
+  // KaTeX puts a zero-width space (U+200B, not white space) after a stack of boxes.
+  const formula = katex.renderToString(String.raw`\sqrt{x}+\overbrace{ab}^{n}-\sum_i \alpha \tag{3}`, {
+    displayMode: true,
+    output: "htmlAndMathml",
+  });
+  const html = `<p>Prose: q, w, &amp; Ω.</p>${formula}<p>After the formula: k, z, ∞.</p>`;
+  const chars = collectMathCharacters(html);
+  assert.equal(sorted(chars), sorted("x+abn−∑iα(3)\u200b"));
+  for (const absent of ["q", "w", "&", "Ω", "k", "z", "∞"]) assert.ok(!chars.has(absent), absent);
+  // The MathML copy and the TeX annotation name these too, but they are not drawn in KaTeX's faces.
+  assert.ok(formula.includes("<annotation"));
+  assert.ok(!chars.has("\\") && !chars.has("{") && !chars.has("^"));
+});
+
+test("entities are decoded and white space (including KaTeX's own) is not a character", () => {
+  const html = `<span class="katex-html"><span class="mord">&#x3B2;&lt;</span> <span>&nbsp;</span>\u2009</span>`;
+  assert.equal(sorted(collectMathCharacters(html)), sorted("β<"));
+});
+
+test("each face written holds every character of the full face that the site's math draws", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "math-fonts-"));
+  try {
+    const math = (tex: string) => katex.renderToString(tex, { output: "htmlAndMathml" });
+    writeFileSync(path.join(dir, "index.html"), `<p>words</p>${math(String.raw`x \le \sum_k y_k`)}`);
+    mkdirSync(path.join(dir, "chapter"));
+    writeFileSync(path.join(dir, "chapter", "index.html"), math(String.raw`\mathbb{R} \cdot \alpha`));
+
+    const report = await writeMathFonts(dir);
+    assert.equal(report.characters, sorted(new Set([...cssDrawnCharacters, ...keptCharacters, ..."x≤∑ykR⋅α\u200b"])));
+    const wanted = new Set([...report.characters].map((c) => c.codePointAt(0)!));
+    const names = readdirSync(katexFontSource).filter((n) => n.endsWith(".woff2"));
+    assert.equal(report.faces.length, names.length);
+    assert.deepEqual(readdirSync(path.join(dir, katexFontOutput)).sort(), names.sort());
+    for (const name of names) {
+      const full = await codePoints(readFileSync(path.join(katexFontSource, name)));
+      const cut = await codePoints(readFileSync(path.join(dir, katexFontOutput, name)));
+      const missing = [...full].filter((c) => wanted.has(c) && !cut.has(c));
+      assert.deepEqual(
+        missing.map((c) => String.fromCodePoint(c)),
+        [],
+        `${name} lost characters the math draws`,
+      );
+      // harfbuzz may keep a few more (a character's mirror image, "≥" for "≤"), never one the face lacks.
+      assert.ok(
+        [...cut].every((c) => full.has(c)),
+        name,
+      );
+      assert.ok(cut.size <= wanted.size * 2, `${name}: ${cut.size} characters kept for ${wanted.size} drawn`);
+    }
+    // Cut, not copied: the full KaTeX_Main-Regular has "∞", which nothing here draws or keeps.
+    const main = report.faces.find((f) => f.file === "KaTeX_Main-Regular.woff2")!;
+    assert.ok(main.bytes < main.fullBytes, `${main.bytes} of ${main.fullBytes} bytes`);
+    const mainFull = await codePoints(readFileSync(path.join(katexFontSource, main.file)));
+    const mainCut = await codePoints(readFileSync(path.join(dir, katexFontOutput, main.file)));
+    assert.ok(mainFull.has(0x221e) && !mainCut.has(0x221e));
+
+    // The same math again: nothing is cut again. A new character: every face is.
+    const mainFile = path.join(dir, katexFontOutput, "KaTeX_Main-Regular.woff2");
+    const before = statSync(mainFile).mtimeMs;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await writeMathFonts(dir);
+    assert.equal(statSync(mainFile).mtimeMs, before);
+    writeFileSync(path.join(dir, "chapter", "index.html"), math(String.raw`\mathbb{R} \cdot \alpha + \infty`));
+    const again = await writeMathFonts(dir);
+    assert.ok(again.characters.includes("∞"));
+    assert.ok(statSync(mainFile).mtimeMs > before);
+    assert.ok((await codePoints(readFileSync(mainFile))).has(0x221e));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
