@@ -5,18 +5,21 @@
  * KaTeX ships each face with every character of the TeX font it copies: KaTeX_Main-Regular holds 283
  * code points in 26 KB, of which the book's math draws about a third. Whole, the faces were most of a
  * chapter's first load (seven of them, 92 KB of /expert-parallelism/'s 143 KB), and a formula's text
- * waits for its face (`font-display: block`). After the build, this step reads every page of the
- * built site with htmlparser2, collects the characters inside KaTeX's visual rendering
- * (`.katex-html`; the MathML copy is drawn in the reader's own math font), adds the ones katex.min.css
- * draws itself (equation numbers) and every Basic Latin and Greek character (`keptCharacters`), and
- * writes each of KaTeX's woff2 faces cut to that one set with harfbuzz's subsetter (through
- * subset-font). The subsetter keeps every kept glyph's outline, metrics and hinting and the layout
+ * waits for its face (`font-display: block`). As the build renders each formula (src/plugins/math.ts),
+ * `recordFormula` collects the characters of KaTeX's visual rendering (`.katex-html`; the MathML copy
+ * is drawn in the reader's own math font) with htmlparser2. After the build, this step adds the ones
+ * katex.min.css draws itself (equation numbers) and every Basic Latin and Greek character
+ * (`keptCharacters`), and writes each of KaTeX's woff2 faces cut to that one set with harfbuzz's
+ * subsetter (through subset-font). The subsetter keeps every kept glyph's outline, metrics and hinting and the layout
  * tables (all features, and the glyphs they reach), so the math is drawn pixel for pixel as with
  * the full faces: tests/browser/math-fonts.test.ts draws every formula of the site both ways.
  *
  * One set for every face, rather than each face's own characters, keeps this step free of KaTeX's
  * class-to-face table: a face gets every character it has that any formula uses, a few more than
- * it needs. The set is the whole site's, so a page's faces are the same files on every page and
+ * it needs. Recording at render time, rather than reading the built pages, costs a parse of each
+ * distinct formula once per process (reading every page took 0.85 s, /book/ most of it, on every
+ * rebuild). In watch mode the set only grows, so a face may keep a character no formula draws any
+ * more until the next build. The set is the whole site's, so a page's faces are the same files on every page and
  * stay cached from one chapter to the next. The files keep their names, as book.css and book.js
  * do: after a deploy that draws a new character, a reader whose cache still holds the older face
  * sees that character in a fallback font until the cache revalidates it.
@@ -78,35 +81,36 @@ export function collectMathCharacters(html: string, into: Set<string> = new Set(
   return into;
 }
 
-/** Every `.html` file under `dir`. */
-function htmlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const file = path.join(dir, name);
-    if (statSync(file).isDirectory()) out.push(...htmlFiles(file));
-    else if (name.endsWith(".html")) out.push(file);
-  }
-  return out;
+/** The formulas recorded so far (their HTML), and the characters they draw. */
+const recorded = new Set<string>();
+const drawn = new Set<string>();
+
+/** Notes the characters a formula KaTeX rendered (its HTML) draws; called for every formula the build renders. */
+export function recordFormula(html: string): void {
+  if (recorded.has(html)) return;
+  recorded.add(html);
+  collectMathCharacters(html, drawn);
 }
 
-/** The characters the math of the site built in `siteDir` draws, sorted by code point. */
-export function siteMathCharacters(siteDir: string): string {
-  const chars = new Set<string>(cssDrawnCharacters + keptCharacters);
-  for (const file of htmlFiles(siteDir)) collectMathCharacters(readFileSync(file, "utf8"), chars);
+/** The characters every face is cut to, sorted by code point: those drawn, `cssDrawnCharacters` and `keptCharacters`. */
+export function mathFontCharacters(drawnCharacters: Iterable<string> = drawn): string {
+  const chars = new Set<string>([...cssDrawnCharacters, ...keptCharacters, ...drawnCharacters]);
   return [...chars].sort((a, b) => a.codePointAt(0)! - b.codePointAt(0)!).join("");
 }
 
 export interface MathFontsReport {
-  characters: string;
   faces: { file: string; bytes: number; fullBytes: number }[];
 }
 
 /** The set written last in this process, so that a watch-mode rebuild with the same math skips the cut. */
 let written: { siteDir: string; characters: string } | undefined;
 
-/** Writes each of KaTeX's woff2 faces into `siteDir`, cut to the characters the site's math draws. */
-export async function writeMathFonts(siteDir: string, fontSource = katexFontSource): Promise<MathFontsReport> {
-  const characters = siteMathCharacters(siteDir);
+/** Writes each of KaTeX's woff2 faces into `siteDir`, cut to `characters`. */
+export async function writeMathFonts(
+  siteDir: string,
+  characters: string,
+  fontSource = katexFontSource,
+): Promise<MathFontsReport> {
   const outDir = path.join(siteDir, katexFontOutput);
   const names = readdirSync(fontSource).filter((name) => name.endsWith(".woff2"));
   const current =
@@ -125,11 +129,11 @@ export async function writeMathFonts(siteDir: string, fontSource = katexFontSour
     }),
   );
   written = { siteDir, characters };
-  return { characters, faces };
+  return { faces };
 }
 
 export function mathFontsPlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.on("eleventy.after", async ({ directories }) => {
-    await writeMathFonts(directories.output);
+    await writeMathFonts(directories.output, mathFontCharacters());
   });
 }

@@ -15,13 +15,17 @@ import type { MarkdownIt, StateBlock, StateCore, Token } from "markdown-it";
 import { texMacros } from "./tex-macros.ts";
 import { addLabel, docState, escapeHtml, fail, sourceLine, type DocState } from "./doc-state.ts";
 import { docId } from "./edition.ts";
+import { recordFormula } from "./math-fonts.ts";
 
 const labelPattern = /^\{#([^}\s]*)\}$/;
 const validEqLabel = /^eq:[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
-/** Renders TeX with the book's settings; throws KaTeX's error unchanged. */
+/**
+ * Renders TeX with the book's settings; throws KaTeX's error unchanged. The characters drawn are
+ * recorded for the math faces (src/plugins/math-fonts.ts).
+ */
 function renderTex(source: string, displayMode: boolean): string {
-  return katex.renderToString(source, {
+  const html = katex.renderToString(source, {
     displayMode,
     throwOnError: true,
     strict: "error",
@@ -29,6 +33,8 @@ function renderTex(source: string, displayMode: boolean): string {
     trust: false,
     macros: { ...texMacros },
   });
+  recordFormula(html);
+  return html;
 }
 
 /** Splits "… $$ {#eq:x}" into the TeX before the closing "$$" and the label, if the line closes. */
