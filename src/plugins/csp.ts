@@ -14,7 +14,7 @@
  *   writes at build time (heights, vertical offsets) and styles widgets set while drawing
  *   (d3 `.style()`, one widget adds a `<style>` element). Styles cannot run code.
  * - `img-src 'self' data:`: our SVGs; `data:` for the empty favicon (`<link rel=icon href="data:,">`).
- * - `font-src 'self'`: the KaTeX woff2 fonts copied into /assets/katex/fonts.
+ * - `font-src 'self'`: KaTeX's woff2 fonts in /assets/katex/fonts (cut to the book's characters: math-fonts.ts).
  * - `connect-src 'self'`: Pagefind fetches its index and WebAssembly from our origin.
  * - `object-src 'none'`, `base-uri 'self'`, `form-action 'self'`: no plugins, no `<base>`
  *   hijacking, forms (the search box) submit only to us.

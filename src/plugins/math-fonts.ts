@@ -24,7 +24,7 @@
  * do: after a deploy that draws a new character, a reader whose cache still holds the older face
  * sees that character in a fallback font until the cache revalidates it.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Parser } from "htmlparser2";
 import subsetFont from "subset-font";
@@ -54,7 +54,14 @@ const block = (first: number, last: number) =>
  */
 export const keptCharacters = block(0x20, 0x7e) + block(0x370, 0x3ff);
 
-/** Adds to `into` the characters, other than white space, of every `.katex-html` element of `html`. */
+/**
+ * HTML's white space (space, tab, line feed, form feed, carriage return), which the browser lays
+ * out as a break or a collapsed space, not as a glyph. Any other space is a character KaTeX draws:
+ * `\text{a b}`, `~` and `\ ` give U+00A0, a no-break space, which every full face has.
+ */
+const htmlWhiteSpace = new Set([" ", "\t", "\n", "\f", "\r"]);
+
+/** Adds to `into` the characters, other than HTML's white space, of every `.katex-html` element of `html`. */
 export function collectMathCharacters(html: string, into: Set<string> = new Set()): Set<string> {
   // One flag per open element: whether it is a .katex-html; `depth` counts those open.
   const opened: boolean[] = [];
@@ -71,7 +78,7 @@ export function collectMathCharacters(html: string, into: Set<string> = new Set(
       },
       ontext(text) {
         if (depth === 0) return;
-        for (const c of text) if (!/\s/u.test(c)) into.add(c);
+        for (const c of text) if (!htmlWhiteSpace.has(c)) into.add(c);
       },
     },
     { decodeEntities: true },
@@ -102,8 +109,12 @@ export interface MathFontsReport {
   faces: { file: string; bytes: number; fullBytes: number }[];
 }
 
-/** The set written last in this process, so that a watch-mode rebuild with the same math skips the cut. */
-let written: { siteDir: string; characters: string } | undefined;
+/**
+ * What this process wrote last, so that a watch-mode rebuild with the same math skips the cut: the
+ * folders, the characters, and each face's modification time (a face another process wrote since is
+ * cut again).
+ */
+let written: { siteDir: string; fontSource: string; characters: string; mtimes: Map<string, number> } | undefined;
 
 /** Writes each of KaTeX's woff2 faces into `siteDir`, cut to `characters`. */
 export async function writeMathFonts(
@@ -113,10 +124,16 @@ export async function writeMathFonts(
 ): Promise<MathFontsReport> {
   const outDir = path.join(siteDir, katexFontOutput);
   const names = readdirSync(fontSource).filter((name) => name.endsWith(".woff2"));
+  const mtime = (name: string) => {
+    const file = path.join(outDir, name);
+    return existsSync(file) ? statSync(file).mtimeMs : undefined;
+  };
+  const last = written;
   const current =
-    written?.siteDir === siteDir &&
-    written.characters === characters &&
-    names.every((name) => existsSync(path.join(outDir, name)));
+    last?.siteDir === siteDir &&
+    last.fontSource === fontSource &&
+    last.characters === characters &&
+    names.every((name) => last.mtimes.get(name) === mtime(name));
   mkdirSync(outDir, { recursive: true });
   const faces = await Promise.all(
     names.map(async (name) => {
@@ -124,11 +141,13 @@ export async function writeMathFonts(
       const target = path.join(outDir, name);
       if (current) return { file: name, bytes: statSync(target).size, fullBytes: full.length };
       const cut = await subsetFont(full, characters, { targetFormat: "woff2" });
-      writeFileSync(target, cut);
+      // Written whole, then renamed: the dev server never serves half a face.
+      writeFileSync(`${target}.tmp`, cut);
+      renameSync(`${target}.tmp`, target);
       return { file: name, bytes: cut.length, fullBytes: full.length };
     }),
   );
-  written = { siteDir, characters };
+  written = { siteDir, fontSource, characters, mtimes: new Map(names.map((name) => [name, mtime(name)!])) };
   return { faces };
 }
 

@@ -4,7 +4,8 @@
  * from every page) is set on one test page with katex.min.css, and the page is drawn twice, with the
  * faces the site serves and with KaTeX's full faces routed in their place, at 1280 px wide, light,
  * and the two drawings must be identical, band by band. A character missing from a cut face would
- * be drawn in a fallback font and differ here. Both loads wait for every face they use.
+ * be drawn in a fallback font and differ here. Both loads wait for every face they use, and the
+ * full faces must all have come from node_modules.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -63,13 +64,13 @@ test(
         await context.route(`**${testPath}`, (route) =>
           route.fulfill({ body: html, contentType: "text/html; charset=utf-8" }),
         );
+        const routed = new Set<string>();
         if (fullFaces)
-          await context.route("**/assets/katex/fonts/*.woff2", (route) =>
-            route.fulfill({
-              body: readFileSync(path.join(katexFontSource, path.basename(new URL(route.request().url()).pathname))),
-              contentType: "font/woff2",
-            }),
-          );
+          await context.route("**/assets/katex/fonts/*.woff2", (route) => {
+            const name = path.basename(new URL(route.request().url()).pathname);
+            routed.add(name);
+            return route.fulfill({ body: readFileSync(path.join(katexFontSource, name)), contentType: "font/woff2" });
+          });
         const page = await context.newPage();
         await page.goto(site.server.url + testPath, { waitUntil: "load" });
         const faces = await page.evaluate(async () => {
@@ -78,10 +79,16 @@ test(
         });
         const used = faces.filter((f) => !f.endsWith("unloaded"));
         assert.ok(used.length >= 4, `faces used: ${used.join(", ")}`);
+        // The full faces came from node_modules, every face in use (not the site's cut ones again).
+        if (fullFaces) assert.equal(routed.size, used.length, `routed: ${[...routed].join(", ")}`);
         assert.deepEqual(
           used.filter((f) => !f.endsWith("loaded")),
           [],
           "every face the formulas use has loaded",
+        );
+        // Two frames after the faces arrived, so that the layout they cause is drawn.
+        await page.evaluate(
+          () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
         );
         const height = await page.evaluate(() => document.documentElement.scrollHeight);
         const bands: Buffer[] = [];
@@ -99,17 +106,28 @@ test(
       }
     };
 
-    const cut = await draw(false);
-    const full = await draw(true);
-    assert.equal(cut.length, full.length, "the page is as tall with either set of faces");
-    const differing = cut.flatMap((band, i) => (band.equals(full[i]!) ? [] : [i]));
+    // A band that differs is drawn again, both ways, from fresh pages; only a band that differs
+    // both times fails. In 1 of 4 runs, one glyph of an equation number "(2)" was drawn a fraction
+    // of a pixel apart, once (not traced to its cause); a missing character differs every time.
+    const compare = async (bands?: number[]) => {
+      const cut = await draw(false);
+      const full = await draw(true);
+      assert.equal(cut.length, full.length, "the page is as tall with either set of faces");
+      const differing = (bands ?? cut.map((_, i) => i)).filter((i) => !cut[i]!.equals(full[i]!));
+      return { cut, full, differing };
+    };
+    const first = await compare();
+    if (first.differing.length === 0) return;
+    const { cut, full, differing } = await compare(first.differing);
     if (differing.length) {
       const dir = mkdtempSync(path.join(os.tmpdir(), "math-fonts-"));
       for (const i of differing) {
         writeFileSync(path.join(dir, `band-${i}-cut.png`), cut[i]!);
         writeFileSync(path.join(dir, `band-${i}-full.png`), full[i]!);
       }
-      assert.fail(`bands ${differing.join(", ")} (of ${cut.length}, ${bandHeight} px each) differ; PNGs in ${dir}`);
+      assert.fail(
+        `bands ${differing.join(", ")} (of ${cut.length}, ${bandHeight} px each) differ, twice; PNGs in ${dir}`,
+      );
     }
   },
 );

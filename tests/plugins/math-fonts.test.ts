@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import katex from "katex";
@@ -56,9 +56,12 @@ test("every formula the book's Markdown renders is recorded, inline and display"
   assert.ok(mathFontCharacters().includes("⊗"), "display");
 });
 
-test("entities are decoded and white space (including KaTeX's own) is not a character", () => {
-  const html = `<span class="katex-html"><span class="mord">&#x3B2;&lt;</span> <span>&nbsp;</span>\u2009</span>`;
-  assert.equal(sorted(collectMathCharacters(html)), sorted("β<"));
+test("entities are decoded, and every space but HTML's white space is a character", () => {
+  const html = `<span class="katex-html"><span class="mord">&#x3B2;&lt;</span>\n <span>&nbsp;</span>\u2009\t</span>`;
+  assert.equal(sorted(collectMathCharacters(html)), sorted("β<\u00a0\u2009"));
+  // KaTeX draws \text{…}'s spaces, ~ and "\ " as no-break spaces, which every full face has.
+  const text = katex.renderToString(String.raw`\text{a b}~x\ y`, { output: "htmlAndMathml" });
+  assert.ok(collectMathCharacters(text).has("\u00a0"));
 });
 
 test("each face written holds every character of the full face that the site's math draws", async () => {
@@ -106,6 +109,14 @@ test("each face written holds every character of the full face that the site's m
     await writeMathFonts(dir, mathFontCharacters(collectMathCharacters(math(String.raw`x + \infty`), drawn)));
     assert.ok(statSync(mainFile).mtimeMs > before);
     assert.ok((await codePoints(readFileSync(mainFile))).has(0x221e));
+
+    // A face written over by something else since (another build into the same folder) is cut again.
+    const withInfinity = mathFontCharacters(collectMathCharacters(math(String.raw`x + \infty`), drawn));
+    const cutBytes = readFileSync(mainFile);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    copyFileSync(path.join(katexFontSource, "KaTeX_Main-Regular.woff2"), mainFile);
+    await writeMathFonts(dir, withInfinity);
+    assert.ok(readFileSync(mainFile).equals(cutBytes));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
