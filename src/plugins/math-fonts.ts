@@ -10,19 +10,20 @@
  * is drawn in the reader's own math font) with htmlparser2. After the build, this step adds the ones
  * katex.min.css draws itself (equation numbers) and every Basic Latin and Greek character
  * (`keptCharacters`), and writes each of KaTeX's woff2 faces cut to that one set with harfbuzz's
- * subsetter (through subset-font). The subsetter keeps every kept glyph's outline, metrics and hinting and the layout
- * tables (all features, and the glyphs they reach), so the math is drawn pixel for pixel as with
- * the full faces: tests/browser/math-fonts.test.ts draws every formula of the site both ways.
+ * subsetter (through subset-font). The subsetter keeps every kept glyph's outline, metrics and
+ * hinting and the layout tables (all features, and the glyphs they reach), so the math is drawn
+ * pixel for pixel as with the full faces: tests/browser/math-fonts.test.ts draws every formula of
+ * the site both ways.
  *
  * One set for every face, rather than each face's own characters, keeps this step free of KaTeX's
  * class-to-face table: a face gets every character it has that any formula uses, a few more than
  * it needs. Recording at render time, rather than reading the built pages, costs a parse of each
  * distinct formula once per process (reading every page took 0.85 s, /book/ most of it, on every
  * rebuild). In watch mode the set only grows, so a face may keep a character no formula draws any
- * more until the next build. The set is the whole site's, so a page's faces are the same files on every page and
- * stay cached from one chapter to the next. The files keep their names, as book.css and book.js
- * do: after a deploy that draws a new character, a reader whose cache still holds the older face
- * sees that character in a fallback font until the cache revalidates it.
+ * more until the next build. The set is the whole site's, so a page's faces are the same files on
+ * every page and stay cached from one chapter to the next. The files keep their names, as book.css
+ * and book.js do: after a deploy that draws a new character, a reader whose cache still holds the
+ * older face sees that character in a fallback font until the cache revalidates it.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
