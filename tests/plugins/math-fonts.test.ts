@@ -1,9 +1,8 @@
 /**
  * KaTeX's faces cut to the characters the math draws (src/plugins/math-fonts.ts): which characters
  * count (KaTeX's visual rendering only, through its SVG and struts), that the book's Markdown
- * records every formula it renders, and that every face written
- * holds every character of the full face that the site's math uses, read back from the written
- * files' character maps with harfbuzz.
+ * records every formula it renders, and that every face written holds every character of the full
+ * face that the site's math uses, read back from the written files' character maps with harfbuzz.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
