@@ -2,9 +2,10 @@
  * `npm start` (README: one command builds and serves the book). The script in package.json is
  * run as written, on a free port instead of 8080 and into a temporary output folder (SITE_DIR),
  * until the dev server says where it serves; then the home page, a chapter, the minified
- * stylesheet and a math face cut to the book's characters must come back from it. This guards the script's flags: `tsx watch` reads its own
- * flags (`--clear-screen`, `--include`) only before the first flag it hands to Node (`--import`)
- * and hands the rest to Node too, which then refuses to start. A script that never serves fails
+ * stylesheet and a math face cut to the book's characters must come back from it. This guards the
+ * script's flags: `tsx watch` reads its own flags (`--clear-screen`, `--include`) only before the
+ * first flag it hands to Node (`--import`) and hands the rest to Node too, which then refuses to
+ * start. A script that never serves fails
  * the test after 150 s, or sooner if it exits.
  */
 import { test } from "node:test";
