@@ -1,12 +1,14 @@
 /**
  * Equation numbers never cover their formula (book.css, "An equation number never covers its
- * formula"). KaTeX sets a number at the right edge of the column, and on a phone most of the book's
+ * formula"). KaTeX sets a number at the right edge of the column, and at 390 px 31 of the book's 83
  * numbered formulas ran under it. Every numbered display of every page is measured at 390, 768 and
  * 1280 px, and /book/ in print media at the PDF's text width (A4 less two 18 mm margins). On every one:
- * - the number is on the formula's line, at least half an em to the right of the formula;
- * - a formula with room on both sides is centered on the column, as KaTeX centers it;
- * - the display scrolls only when the formula, the gap and the number are wider than the column,
- *   and the number then ends the scrolled line.
+ * - the number is on the formula's baseline, at least half an em to the right of the formula, and
+ *   ends its row;
+ * - a formula with room on both sides is centered on the column, as KaTeX centers it, and one short of
+ *   room sits exactly half an em from its number;
+ * - the display scrolls only when the formula, the gap and the number are wider than the column, and a
+ *   scrolling formula starts at the column's left edge; in print no display overflows.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -22,67 +24,82 @@ const site = useSiteAndBrowser();
 interface Numbered {
   id: string;
   em: number;
-  /** The formula's extent: left, right, top, bottom of its `.base` boxes together. */
-  formula: [number, number, number, number];
-  /** The number's glyphs: left, right, top, bottom. */
-  number: [number, number, number, number];
+  /** The formula's left and right: its `.base` boxes together. */
+  formula: [number, number];
+  /** The baselines of the formula's pieces and of the number, from their struts (see `measure`). */
+  baselines: number[];
+  numberBaseline: number;
+  /** The number's glyphs: left and right. */
+  number: [number, number];
+  /** Right edge of the row that holds the formula and its number. */
+  rowRight: number;
   width: number;
   scrolls: boolean;
 }
 
 async function measure(page: Page): Promise<Numbered[]> {
   return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>(".math.display .katex-html > .tag")].map((tag) => {
-      const html = tag.parentElement!;
-      const box = html.closest<HTMLElement>(".math.display")!;
-      const origin = box.getBoundingClientRect();
-      const bases = [...html.querySelectorAll<HTMLElement>(":scope > .base")].map((b) => b.getBoundingClientRect());
-      const glyphs = tag.lastElementChild!.getBoundingClientRect();
-      return {
-        id: box.id,
-        em: parseFloat(getComputedStyle(html).fontSize),
-        formula: [
-          Math.min(...bases.map((b) => b.left)) - origin.left,
-          Math.max(...bases.map((b) => b.right)) - origin.left,
-          Math.min(...bases.map((b) => b.top)) - origin.top,
-          Math.max(...bases.map((b) => b.bottom)) - origin.top,
-        ] as [number, number, number, number],
-        number: [
-          glyphs.left - origin.left,
-          glyphs.right - origin.left,
-          glyphs.top - origin.top,
-          glyphs.bottom - origin.top,
-        ] as [number, number, number, number],
-        width: box.clientWidth,
-        scrolls: box.scrollWidth > box.clientWidth,
-      };
-    }),
+    [...document.querySelectorAll<HTMLElement>(".math.display .katex-html > .tag")]
+      .filter((tag) => tag.getClientRects().length > 0)
+      .map((tag) => {
+        const html = tag.parentElement!;
+        const box = html.closest<HTMLElement>(".math.display")!;
+        const origin = box.getBoundingClientRect();
+        const bases = [...html.querySelectorAll<HTMLElement>(":scope > .base")].map((b) => b.getBoundingClientRect());
+        // KaTeX opens every piece, and the number, with a strut: an empty inline-block as tall as the
+        // piece, whose vertical-align is minus its depth, so its bottom plus that vertical-align is the
+        // baseline. (An inline callback: a named function here would not survive the transpiler.)
+        const lines = [...html.querySelectorAll<HTMLElement>(":scope > .base > .strut, :scope > .tag > .strut")].map(
+          (strut) =>
+            strut.getBoundingClientRect().bottom +
+            (parseFloat(getComputedStyle(strut).verticalAlign) || 0) -
+            origin.top,
+        );
+        const glyphs = tag.lastElementChild!.getBoundingClientRect();
+        return {
+          id: box.id,
+          em: parseFloat(getComputedStyle(html).fontSize),
+          formula: [
+            Math.min(...bases.map((b) => b.left)) - origin.left,
+            Math.max(...bases.map((b) => b.right)) - origin.left,
+          ] as [number, number],
+          baselines: lines.slice(0, -1),
+          numberBaseline: lines.at(-1)!,
+          number: [glyphs.left - origin.left, glyphs.right - origin.left] as [number, number],
+          rowRight: html.getBoundingClientRect().right - origin.left,
+          width: origin.width,
+          scrolls: box.scrollWidth > box.clientWidth,
+        };
+      }),
   );
 }
 
-/** What is wrong with one numbered display, or nothing. */
-function faults(d: Numbered): string[] {
-  const [fl, fr, ft, fb] = d.formula;
-  const [nl, nr, nt, nb] = d.number;
+/** What is wrong with one numbered display, or nothing. In print nothing may overflow (print has no scrolling). */
+function faults(d: Numbered, print = false): string[] {
+  const [fl, fr] = d.formula;
+  const [nl, nr] = d.number;
   const gap = 0.5 * d.em;
   const numberWidth = nr - nl;
   const out: string[] = [];
-  if (nl - fr < gap - 0.5)
-    out.push(`the number is ${(nl - fr).toFixed(1)} px from the formula (under ${gap.toFixed(1)})`);
-  if (nt < ft - 1 || nb > fb + 1)
+  const px = (x: number) => x.toFixed(1);
+  if (nl - fr < gap - 0.5) out.push(`the number is ${px(nl - fr)} px from the formula (under ${px(gap)})`);
+  const off = d.baselines.filter((b) => Math.abs(b - d.numberBaseline) > 0.5);
+  if (d.baselines.length === 0 || off.length > 0)
     out.push(
-      `the number (${nt.toFixed(1)}-${nb.toFixed(1)}) is off the formula's line (${ft.toFixed(1)}-${fb.toFixed(1)})`,
+      `the number's baseline (${px(d.numberBaseline)}) is not the formula's (${d.baselines.map(px).join(", ")})`,
     );
+  if (Math.abs(nr - d.rowRight) > 0.5 || d.rowRight < d.width - 0.5)
+    out.push(`the number ends at ${px(nr)} px, not at the right of its row (${px(d.rowRight)}, column ${px(d.width)})`);
   const needed = fr - fl + gap + numberWidth;
-  if (d.scrolls !== needed > d.width + 0.5)
-    out.push(`${d.scrolls ? "scrolls" : "does not scroll"}, with ${needed.toFixed(1)} px needed in ${d.width} px`);
-  if (d.scrolls && Math.abs(fl) > 0.5)
-    out.push(`a scrolling formula starts at ${fl.toFixed(1)} px, not at the left edge`);
-  if (!d.scrolls && nr > d.width + 0.5)
-    out.push(`the number ends at ${nr.toFixed(1)} px, past the column's ${d.width}`);
+  if (print && d.scrolls) out.push(`overflows the printed column: ${px(needed)} px needed in ${px(d.width)}`);
+  if (Math.abs(needed - d.width) > 1 && d.scrolls !== needed > d.width)
+    out.push(`${d.scrolls ? "scrolls" : "does not scroll"}, with ${px(needed)} px needed in ${px(d.width)} px`);
+  if (d.scrolls && Math.abs(fl) > 0.5) out.push(`a scrolling formula starts at ${px(fl)} px, not at the left edge`);
   const room = (d.width - (fr - fl)) / 2;
   if (room >= gap + numberWidth + 0.5 && Math.abs((fl + fr) / 2 - d.width / 2) > 0.5)
-    out.push(`off center by ${((fl + fr) / 2 - d.width / 2).toFixed(1)} px with room on both sides`);
+    out.push(`off center by ${px((fl + fr) / 2 - d.width / 2)} px with room on both sides`);
+  if (room < gap + numberWidth - 0.5 && Math.abs(nl - fr - gap) > 0.5)
+    out.push(`short of room, but ${px(nl - fr)} px from its number instead of ${px(gap)}`);
   return out;
 }
 
@@ -121,7 +138,7 @@ test("in print, at the PDF's text width, no equation number covers or crowds its
   await page.close();
   assert.ok(displays.length >= 80, `${displays.length} numbered equations measured`);
   assert.deepEqual(
-    displays.flatMap((d) => faults(d).map((f) => `${d.id}: ${f}`)),
+    displays.flatMap((d) => faults(d, true).map((f) => `${d.id}: ${f}`)),
     [],
   );
 });
