@@ -5,8 +5,7 @@
  * stylesheet and a math face cut to the book's characters must come back from it. This guards the
  * script's flags: `tsx watch` reads its own flags (`--clear-screen`, `--include`) only before the
  * first flag it hands to Node (`--import`) and hands the rest to Node too, which then refuses to
- * start. A script that never serves fails
- * the test after 150 s, or sooner if it exits.
+ * start. A script that never serves fails the test after 150 s, or sooner if it exits.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
