@@ -12,6 +12,7 @@ import { assetsPlugin } from "./src/plugins/assets.ts";
 import { siteChecksPlugin } from "./src/plugins/site-checks.ts";
 import { readingListPlugin } from "./src/plugins/reading-list.ts";
 import { cspPlugin } from "./src/plugins/csp.ts";
+import { asciiHtmlPlugin } from "./src/plugins/ascii-html.ts";
 import { criticalCssPlugin } from "./src/plugins/critical-css.ts";
 import { searchPlugin } from "./src/plugins/search.ts";
 import { glossaryPlugin } from "./src/plugins/glossary.ts";
@@ -42,6 +43,7 @@ export default function (eleventyConfig: UserConfig) {
   eleventyConfig.addPlugin(HtmlBasePlugin); // honours --pathPrefix for sub-path deployments
   eleventyConfig.addPlugin(criticalCssPlugin); // first-screen rules inline, the full sheets at the end of <body>
   eleventyConfig.addPlugin(cspPlugin); // Content-Security-Policy <meta> on every page, _headers
+  eleventyConfig.addPlugin(asciiHtmlPlugin); // every page written in ASCII: character references, CSS escapes (faster to decode)
   eleventyConfig.addPlugin(siteChecksPlugin); // after the build: links, anchors, origins
   eleventyConfig.addPlugin(searchPlugin); // after the build: Pagefind index of chapter bodies → /pagefind/
 

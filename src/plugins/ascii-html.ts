@@ -1,0 +1,127 @@
+/**
+ * Every built page is written in ASCII. A character beyond ASCII ("−", "×", "’", KaTeX's no-break
+ * and zero-width spaces) becomes a numeric character reference (`&#x2212;`) in text and attribute
+ * values, and a CSS escape (`\2212 `) in an inline `<style>`. The document the browser builds is
+ * the same, character for character (comments aside: below); the work of building it is not.
+ *
+ * Why: Chromium decodes a page's bytes into 8-bit strings as long as every character fits in
+ * Latin-1, and into 16-bit strings, decoded and tokenized on a slower path, once one does not. A
+ * chapter has a few hundred such characters among 300-650 KB of markup, so every chunk of it took
+ * the slow path. In a traced load of `/pipeline-parallelism/` (CPU 4× slower, docs/performance.md,
+ * "Paint", thirteenth look) decoding the page's bytes took 55-73 ms per chunk. The second chunk was
+ * decoded while the parser waited for `theme.js`, so before the first paint, which the bare twin
+ * (no scripts) paints before that chunk. With the page in ASCII, each decode took 6-14 ms.
+ *
+ * Where a character is:
+ * - text, RCDATA (`<title>`, `<textarea>`), attribute values: a reference, which the HTML parser
+ *   decodes;
+ * - a comment: a reference too, which a comment keeps as written. A comment is never shown, and
+ *   the built pages have none;
+ * - an inline `<style>`: a CSS escape, valid in strings, identifiers and comments alike;
+ * - an inline `<script>` or CDATA section: no escape means the same thing in every place there, so
+ *   it is a build error (the build allows no inline script anyway: site-checks.ts);
+ * - a tag or attribute name: a build error (HTML has no escape for names).
+ *
+ * The `entities` package's encoders escape `&`, `<`, `>` and quotes as well; this transform works
+ * on markup that is already escaped, so it writes its own references, a few lines below.
+ */
+import { Parser } from "htmlparser2";
+import type { UserConfig } from "@11ty/eleventy";
+import { BookError } from "./errors.ts";
+
+type RawKind = "style" | "script" | "cdata";
+
+interface RawSpan {
+  start: number;
+  /** One past the last character. */
+  end: number;
+  kind: RawKind;
+}
+
+const nonAscii = /[\u0080-\u{10ffff}]/u;
+
+/** 1-based line of `offset` in `text`. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+  return line;
+}
+
+/** The spans of `html` that are not HTML text: inline `<style>` and `<script>` bodies, CDATA. */
+function rawSpans(html: string, inputPath: string): RawSpan[] {
+  const spans: RawSpan[] = [];
+  const open: string[] = [];
+  let cdata = false;
+  const nameError = (what: string, name: string): never => {
+    throw new BookError(
+      inputPath,
+      undefined,
+      `built HTML has a ${what} with a character outside ASCII, ${JSON.stringify(name)} (line ${lineAt(html, parser.startIndex)} of the output); names cannot be escaped`,
+    );
+  };
+  const parser = new Parser(
+    {
+      onopentagname(name) {
+        if (nonAscii.test(name)) nameError("tag name", name);
+        open.push(name);
+      },
+      onattribute(name) {
+        if (nonAscii.test(name)) nameError("attribute name", name);
+      },
+      onclosetag(name) {
+        const at = open.lastIndexOf(name);
+        if (at !== -1) open.length = at;
+      },
+      oncdatastart() {
+        cdata = true;
+      },
+      oncdataend() {
+        cdata = false;
+      },
+      ontext() {
+        const inner = open.at(-1);
+        const kind: RawKind | undefined = cdata ? "cdata" : inner === "style" || inner === "script" ? inner : undefined;
+        if (kind) spans.push({ start: parser.startIndex, end: parser.endIndex + 1, kind });
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeCDATA: true },
+  );
+  parser.end(html);
+  return spans;
+}
+
+/** `html` with every character outside ASCII escaped for where it stands (see the file's comment). */
+export function asciiHtml(html: string, inputPath: string): string {
+  if (!nonAscii.test(html)) return html;
+  const spans = rawSpans(html, inputPath);
+  let out = "";
+  let copied = 0;
+  let span = 0;
+  for (let i = 0; i < html.length; i++) {
+    if (html.charCodeAt(i) < 0x80) continue;
+    const point = html.codePointAt(i) ?? 0;
+    const width = point > 0xffff ? 2 : 1;
+    while (span < spans.length && (spans[span]?.end ?? 0) <= i) span++;
+    const inside = spans[span] !== undefined && (spans[span]?.start ?? 0) <= i ? spans[span]?.kind : undefined;
+    const hex = point.toString(16);
+    if (inside === "script" || inside === "cdata") {
+      throw new BookError(
+        inputPath,
+        undefined,
+        `built HTML has U+${hex.toUpperCase().padStart(4, "0")} inside an inline ${inside === "cdata" ? "CDATA section" : "<script>"} (line ${lineAt(html, i)} of the output); write it with an escape of that language`,
+      );
+    }
+    out += html.slice(copied, i) + (inside === "style" ? `\\${hex} ` : `&#x${hex};`);
+    copied = i + width;
+    i += width - 1;
+  }
+  return out + html.slice(copied);
+}
+
+export function asciiHtmlPlugin(eleventyConfig: UserConfig): void {
+  eleventyConfig.addTransform("ascii-html", function (content: string) {
+    const outputPath = this.page.outputPath;
+    if (typeof outputPath !== "string" || !outputPath.endsWith(".html")) return content;
+    return asciiHtml(content, this.page.inputPath);
+  });
+}
