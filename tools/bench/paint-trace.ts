@@ -15,6 +15,10 @@
  *   render style of each typeface at each size (`GetWebFontRenderStyleForStrike`), each a
  *   synchronous call to the browser process from a renderer whose caches are cold. The families
  *   matched are listed (a miss in a font stack costs a match too).
+ * - `--decode`: a third set of loads, traced with the `blink` category too, sums the time spent
+ *   decoding the page's bytes into text (`TextResourceDecoder::Decode`) before the first and the
+ *   largest paint. A page with any byte outside ASCII leaves the decoder's fast path, which is why
+ *   the build writes pages in ASCII (src/plugins/ascii-html.ts; docs/performance.md, thirteenth look).
  * - `--selectors`: one load of the page at full speed with Chromium's selector statistics (the
  *   trace category DevTools' "selector stats" uses): the selectors that took the most time over
  *   the whole load. A selector whose last step names no class, attribute, id or element type is
@@ -101,6 +105,16 @@ function workBefore(load: Load, until: number): Sums {
   return sums;
 }
 
+/** Time (ms) spent decoding the page's bytes that ends before `until` (µs). */
+function decodeBefore(load: Load, until: number): number {
+  let sum = 0;
+  for (const e of load.events) {
+    if (e.ph !== "X" || e.pid !== load.pid || e.name !== "TextResourceDecoder::Decode") continue;
+    if (e.ts + (e.dur ?? 0) <= until) sum += (e.dur ?? 0) / 1000;
+  }
+  return sum;
+}
+
 interface FontLookups {
   matches: number;
   matchMs: number;
@@ -146,6 +160,7 @@ const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 3;
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number ≥ 1, got ${args[runsAt + 1]}`);
 const withFonts = args.includes("--fonts");
 const withSelectors = args.includes("--selectors");
+const withDecode = args.includes("--decode");
 const pages = args.filter((a, i) => a.startsWith("/") && args[i - 1] !== "--runs");
 if (pages.length === 0) pages.push("/one-gpu/");
 console.log(
@@ -186,6 +201,18 @@ try {
             console.log(
               `${" ".repeat(44)}font lookups before LCP: ${ms(fonts.map((f) => f.matches))} family matches (${ms(fonts.map((f) => f.matchMs))} ms),` +
                 ` ${ms(fonts.map((f) => f.strikes))} render styles (${ms(fonts.map((f) => f.strikeMs))} ms); families: ${families}`,
+            );
+          }
+        }
+        if (withDecode) {
+          const decodes: Load[] = [];
+          for (let i = 0; i < runs; i++) {
+            const load = await tracedLoad(browser, server.url + url, viewport, [...LIGHT, "blink"]);
+            if (load) decodes.push(load);
+          }
+          if (decodes.length) {
+            console.log(
+              `${" ".repeat(44)}decoding the page's bytes: ${ms(decodes.map((l) => decodeBefore(l, l.fcpTs)))} |${ms(decodes.map((l) => decodeBefore(l, l.lcpTs)))} ms`,
             );
           }
         }
