@@ -14,13 +14,22 @@
  *
  * Where a character is:
  * - text, RCDATA (`<title>`, `<textarea>`), attribute values: a reference, which the HTML parser
- *   decodes;
+ *   decodes. `<noscript>` too: with scripting off its content is parsed as markup, references
+ *   decoded; with scripting on it is raw text that is never shown;
  * - a comment: a reference too, which a comment keeps as written. A comment is never shown, and
  *   the built pages have none;
- * - an inline `<style>`: a CSS escape, valid in strings, identifiers and comments alike;
- * - an inline `<script>` or CDATA section: no escape means the same thing in every place there, so
- *   it is a build error (the build allows no inline script anyway: site-checks.ts);
- * - a tag or attribute name: a build error (HTML has no escape for names).
+ * - an inline `<style>`: a CSS escape, which means the character in strings, identifiers and
+ *   `url()`, and is inert text in a CSS comment, as the character was. A character already escaped
+ *   (`\Ψ`) keeps its backslash: `\3a8 `. Inside SVG, `<style>` is not raw text in the HTML parser,
+ *   so the DOM holds the escape instead of the character; CSS reads the two alike;
+ * - a build error, where no escape would mean the same: an inline `<script>` (the build allows
+ *   none anyway: site-checks.ts), a CDATA section, the raw text of `<xmp>`, `<plaintext>`,
+ *   `<iframe>`, `<noembed>` and `<noframes>`, a tag or attribute name, a C1 control (U+0080-U+009F,
+ *   which a reference would map through Windows-1252: `&#x80;` is "€") and a byte order mark at the
+ *   start of the page (a reference would make it text, and the page quirky).
+ *
+ * The spans of raw text are htmlparser2's, which ends a `<style>` or `<script>` at `</style>` and
+ * `</style ...>` but not at `</style/>`, which the HTML parser accepts too; the build writes none.
  *
  * The `entities` package's encoders escape `&`, `<`, `>` and quotes as well; this transform works
  * on markup that is already escaped, so it writes its own references, a few lines below.
@@ -29,7 +38,10 @@ import { Parser } from "htmlparser2";
 import type { UserConfig } from "@11ty/eleventy";
 import { BookError } from "./errors.ts";
 
-type RawKind = "style" | "script" | "cdata";
+type RawKind = "style" | "script" | "cdata" | "raw";
+
+/** Elements whose content the HTML parser takes as raw text but htmlparser2 parses as markup. */
+const otherRawText = new Set(["xmp", "plaintext", "iframe", "noembed", "noframes"]);
 
 interface RawSpan {
   start: number;
@@ -80,7 +92,13 @@ function rawSpans(html: string, inputPath: string): RawSpan[] {
       },
       ontext() {
         const inner = open.at(-1);
-        const kind: RawKind | undefined = cdata ? "cdata" : inner === "style" || inner === "script" ? inner : undefined;
+        const kind: RawKind | undefined = cdata
+          ? "cdata"
+          : inner === "style" || inner === "script"
+            ? inner
+            : open.some((name) => otherRawText.has(name))
+              ? "raw"
+              : undefined;
         if (kind) spans.push({ start: parser.startIndex, end: parser.endIndex + 1, kind });
       },
     },
@@ -93,6 +111,13 @@ function rawSpans(html: string, inputPath: string): RawSpan[] {
 /** `html` with every character outside ASCII escaped for where it stands (see the file's comment). */
 export function asciiHtml(html: string, inputPath: string): string {
   if (!nonAscii.test(html)) return html;
+  if (html.startsWith("\ufeff")) {
+    throw new BookError(
+      inputPath,
+      undefined,
+      "built HTML starts with a byte order mark; the page is UTF-8 without one",
+    );
+  }
   const spans = rawSpans(html, inputPath);
   let out = "";
   let copied = 0;
@@ -104,14 +129,34 @@ export function asciiHtml(html: string, inputPath: string): string {
     while (span < spans.length && (spans[span]?.end ?? 0) <= i) span++;
     const inside = spans[span] !== undefined && (spans[span]?.start ?? 0) <= i ? spans[span]?.kind : undefined;
     const hex = point.toString(16);
-    if (inside === "script" || inside === "cdata") {
+    const name = `U+${hex.toUpperCase().padStart(4, "0")}`;
+    const where = `(line ${lineAt(html, i)} of the output)`;
+    if (inside === "script" || inside === "cdata" || inside === "raw") {
+      const what = {
+        script: "an inline <script>",
+        cdata: "a CDATA section",
+        raw: "raw text (xmp, plaintext, iframe, noembed, noframes)",
+      }[inside];
       throw new BookError(
         inputPath,
         undefined,
-        `built HTML has U+${hex.toUpperCase().padStart(4, "0")} inside an inline ${inside === "cdata" ? "CDATA section" : "<script>"} (line ${lineAt(html, i)} of the output); write it with an escape of that language`,
+        `built HTML has ${name} inside ${what} ${where}; no escape means the same there`,
       );
     }
-    out += html.slice(copied, i) + (inside === "style" ? `\\${hex} ` : `&#x${hex};`);
+    if (point <= 0x9f) {
+      throw new BookError(
+        inputPath,
+        undefined,
+        `built HTML has the C1 control ${name} ${where}; it has no place in a page`,
+      );
+    }
+    let escaped = `&#x${hex};`;
+    if (inside === "style") {
+      let backslashes = 0;
+      while (html[i - 1 - backslashes] === "\\") backslashes++;
+      escaped = `${backslashes % 2 === 1 ? "" : "\\"}${hex} `;
+    }
+    out += html.slice(copied, i) + escaped;
     copied = i + width;
     i += width - 1;
   }

@@ -35,7 +35,7 @@ test("every page in _site is valid HTML", async () => {
       for (const m of r.messages) problems.push(`${file}:${m.line}:${m.column} ${m.ruleId}: ${m.message}`);
     }
     const title = DomUtils.findOne((e) => e.name === "title", parseDocument(readFileSync(file, "utf8")).children);
-    const text = title ? DomUtils.textContent(title).trim() : "";
+    const text = title ? DomUtils.textContent(title) : "";
     if (text.length > titleMaxLength) problems.push(`${file}: title longer than ${titleMaxLength} characters: ${text}`);
   }
   assert.deepEqual(problems, []);

@@ -1,7 +1,7 @@
 /**
  * src/plugins/ascii-html.ts: a page written in ASCII builds the same document. Each case parses the
  * input and the output with parse5, the HTML standard's own parsing algorithm, and compares the
- * trees; the built site's pages are checked in tests/site/built-site.test.ts.
+ * trees. tests/browser/html-valid.test.ts checks that every built page is ASCII.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -38,18 +38,21 @@ describe("asciiHtml", () => {
         '<svg viewBox="0 0 10 10"><text>∑ ∂</text><title>σ</title></svg>',
         "<math><mi>𝑥</mi><mo>\u2061</mo></math>",
         "<pre><code>x = 1  # ≈ one</code></pre>",
+        "<noscript><p>Ψ needs no script</p></noscript>",
         "<p>Already escaped: &amp; &lt;b&gt; &#x2212; &minus;</p>",
       ].join("\n"),
     );
     const out = asciiHtml(html, "content/test.md");
     assert.ok(ascii(out), "every character is ASCII");
-    const built = JSON.stringify(shape(parse(out)));
+    // Parsed as with JavaScript off, where <noscript> holds markup (with it on, raw text never shown).
+    const options = { scriptingEnabled: false };
+    const built = JSON.stringify(shape(parse(out, options)));
     const asWritten = JSON.stringify({ comment: " a comment with &#x2014; a dash " });
     assert.ok(built.includes(asWritten), "a comment keeps the reference as written");
     const original = JSON.stringify({ comment: " a comment with — a dash " });
     assert.deepEqual(
       JSON.parse(built.replace(asWritten, original)),
-      shape(parse(html)),
+      shape(parse(html, options)),
       "the same tree, comments aside",
     );
     assert.ok(out.includes("Zero&#x2212;one &#xd7; two"), "the title");
@@ -68,6 +71,13 @@ describe("asciiHtml", () => {
     assert.ok(out.includes("<p>&#x2192;</p>"));
   });
 
+  test("a style sheet's first and last characters, and one already escaped", () => {
+    const html = page('<style>Ψ{}.a::after{content:"\\Ψ"}/*é*/Ψ</style>', "<p>Ψ</p>", "Zero-one");
+    const out = asciiHtml(html, "content/test.md");
+    assert.ok(out.includes('<style>\\3a8 {}.a::after{content:"\\3a8 "}/*\\e9 */\\3a8 </style>'), out);
+    assert.ok(out.includes("<p>&#x3a8;</p>"), out);
+  });
+
   test("a page already in ASCII is returned as it was", () => {
     const html = page("<style>p{margin:0}</style>", "<p>a &amp; b &#x2212; c</p>", "Zero-one");
     assert.equal(asciiHtml(html, "content/test.md"), html);
@@ -76,9 +86,13 @@ describe("asciiHtml", () => {
   test("a character outside ASCII in an inline script, CDATA or a name is a build error", () => {
     const cases: Array<[string, RegExp]> = [
       [page('<script type="application/json">{"x":"−"}</script>', ""), /U\+2212 inside an inline <script>/],
-      [page("", "<svg><desc><![CDATA[ σ ]]></desc></svg>"), /U\+03C3 inside an inline CDATA section/],
+      [page("", "<svg><desc><![CDATA[ σ ]]></desc></svg>"), /U\+03C3 inside a CDATA section/],
       [page("", '<p dátá="1">x</p>'), /attribute name with a character outside ASCII/],
       [page("", "<pé>x</pé>"), /tag name with a character outside ASCII/],
+      [page("", "<xmp>a − b</xmp>"), /U\+2212 inside raw text/],
+      [page("", "<iframe>σ</iframe>"), /U\+03C3 inside raw text/],
+      [page("", "<p>a\u0080b</p>"), /C1 control U\+0080/],
+      [`\ufeff${page("", "<p>−</p>")}`, /starts with a byte order mark/],
     ];
     for (const [html, message] of cases) {
       assert.throws(
