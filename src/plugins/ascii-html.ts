@@ -2,15 +2,17 @@
  * Every built page is written in ASCII. A character beyond ASCII ("−", "×", "’", KaTeX's no-break
  * and zero-width spaces) becomes a numeric character reference (`&#x2212;`) in text and attribute
  * values, and a CSS escape (`\2212 `) in an inline `<style>`. The document the browser builds is
- * the same, character for character (comments aside: below); the work of building it is not.
+ * the same, character for character (comments and SVG's `<style>` aside: below); the work of
+ * building it is not.
  *
- * Why: Chromium decodes a page's bytes into 8-bit strings as long as every character fits in
- * Latin-1, and into 16-bit strings, decoded and tokenized on a slower path, once one does not. A
- * chapter has a few hundred such characters among 300-650 KB of markup, so every chunk of it took
- * the slow path. In a traced load of `/pipeline-parallelism/` (CPU 4× slower, docs/performance.md,
- * "Paint", thirteenth look) decoding the page's bytes took 55-73 ms per chunk. The second chunk was
- * decoded while the parser waited for `theme.js`, so before the first paint, which the bare twin
- * (no scripts) paints before that chunk. With the page in ASCII, each decode took 6-14 ms.
+ * Why: Chromium decodes a page's bytes into text fastest when they are all ASCII. A character
+ * beyond U+00FF makes the decoded text 16-bit, and any byte outside ASCII costs time. A chapter
+ * has a few hundred such characters among 300-650 KB of markup (`/pipeline-parallelism/`: 511 of
+ * 651,534, the first at character 500). In traced loads of `/pipeline-parallelism/` (CPU 4× slower; docs/performance.md, "Paint",
+ * thirteenth look), decoding took 55-73 ms per chunk of the page. The second chunk was decoded while
+ * the parser waited for `theme.js`, so before the first paint; the bare twin (no scripts) paints
+ * before it. With the page in ASCII, a chunk took 4-20 ms; with the Latin-1 characters ("×", "·")
+ * left as they were, 15-26 ms. `npm run bench:paint-trace -- /one-gpu/ --decode` measures it.
  *
  * Where a character is:
  * - text, RCDATA (`<title>`, `<textarea>`), attribute values: a reference, which the HTML parser
@@ -130,7 +132,7 @@ export function asciiHtml(html: string, inputPath: string): string {
     const inside = spans[span] !== undefined && (spans[span]?.start ?? 0) <= i ? spans[span]?.kind : undefined;
     const hex = point.toString(16);
     const name = `U+${hex.toUpperCase().padStart(4, "0")}`;
-    const where = `(line ${lineAt(html, i)} of the output)`;
+    const where = () => `(line ${lineAt(html, i)} of the output)`;
     if (inside === "script" || inside === "cdata" || inside === "raw") {
       const what = {
         script: "an inline <script>",
@@ -140,14 +142,14 @@ export function asciiHtml(html: string, inputPath: string): string {
       throw new BookError(
         inputPath,
         undefined,
-        `built HTML has ${name} inside ${what} ${where}; no escape means the same there`,
+        `built HTML has ${name} inside ${what} ${where()}; no escape means the same there`,
       );
     }
     if (point <= 0x9f) {
       throw new BookError(
         inputPath,
         undefined,
-        `built HTML has the C1 control ${name} ${where}; it has no place in a page`,
+        `built HTML has the C1 control ${name} ${where()}; it has no place in a page`,
       );
     }
     let escaped = `&#x${hex};`;
