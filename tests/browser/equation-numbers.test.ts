@@ -9,6 +9,9 @@
  *   room sits exactly half an em from its number;
  * - the display scrolls only when the formula, the gap and the number are wider than the column, and a
  *   scrolling formula starts at the column's left edge; in print no display overflows.
+ * A scrolling display is measured scrolled to its end, where its number is in its place in the row. At
+ * rest, its number must be in view at the display's right edge, drawn over the formula, on the
+ * display's background (book.css, "the number of a formula too wide for the column stays in view").
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -35,6 +38,17 @@ interface Numbered {
   rowRight: number;
   width: number;
   scrolls: boolean;
+  /** Only for a display that scrolls, measured at rest (not scrolled). */
+  atRest?: {
+    /** The number's glyphs: left and right, in the display's visible box. */
+    number: [number, number];
+    /** What is drawn at the middle of the number and in the gap just before it (is it the number's box?). */
+    numberOnTop: boolean;
+    gapOnTop: boolean;
+    /** The number's background (a gradient) and the display's own color under it. */
+    background: string;
+    displayColor: string;
+  };
 }
 
 async function measure(page: Page): Promise<Numbered[]> {
@@ -44,7 +58,36 @@ async function measure(page: Page): Promise<Numbered[]> {
       .map((tag) => {
         const html = tag.parentElement!;
         const box = html.closest<HTMLElement>(".math.display")!;
-        const origin = box.getBoundingClientRect();
+        const scrolls = box.scrollWidth > box.clientWidth;
+        let atRest;
+        if (scrolls) {
+          box.scrollIntoView({ block: "center" });
+          box.scrollLeft = 0;
+          const view = box.getBoundingClientRect();
+          const glyphs = tag.lastElementChild!.getBoundingClientRect();
+          const y = (glyphs.top + glyphs.bottom) / 2;
+          const em = parseFloat(getComputedStyle(html).fontSize);
+          let displayColor = "rgb(255, 255, 255)";
+          for (let e: HTMLElement | null = box; e; e = e.parentElement) {
+            const c = getComputedStyle(e).backgroundColor;
+            if (c !== "rgba(0, 0, 0, 0)") {
+              displayColor = c;
+              break;
+            }
+          }
+          atRest = {
+            number: [glyphs.left - view.left, glyphs.right - view.left] as [number, number],
+            numberOnTop: tag.contains(document.elementFromPoint((glyphs.left + glyphs.right) / 2, y)),
+            gapOnTop: tag.contains(document.elementFromPoint(glyphs.left - 0.1 * em, y)),
+            background: getComputedStyle(tag).backgroundImage,
+            displayColor,
+          };
+          // Scrolled to its end, the number is in its place in the row: measure there.
+          box.scrollLeft = box.scrollWidth;
+        }
+        // Positions are taken in the display's content, so that they do not depend on the scroll.
+        const rect = box.getBoundingClientRect();
+        const origin = { top: rect.top, left: rect.left - box.scrollLeft, width: rect.width };
         const bases = [...html.querySelectorAll<HTMLElement>(":scope > .base")].map((b) => b.getBoundingClientRect());
         // KaTeX opens every piece, and the number, with a strut: an empty inline-block as tall as the
         // piece, whose vertical-align is minus its depth, so its bottom plus that vertical-align is the
@@ -68,7 +111,8 @@ async function measure(page: Page): Promise<Numbered[]> {
           number: [glyphs.left - origin.left, glyphs.right - origin.left] as [number, number],
           rowRight: html.getBoundingClientRect().right - origin.left,
           width: origin.width,
-          scrolls: box.scrollWidth > box.clientWidth,
+          scrolls,
+          ...(atRest && { atRest }),
         };
       }),
   );
@@ -100,6 +144,18 @@ function faults(d: Numbered, print = false): string[] {
     out.push(`off center by ${px((fl + fr) / 2 - d.width / 2)} px with room on both sides`);
   if (room < gap + numberWidth - 0.5 && Math.abs(nl - fr - gap) > 0.5)
     out.push(`short of room, but ${px(nl - fr)} px from its number instead of ${px(gap)}`);
+  const r = d.atRest;
+  if (d.scrolls && !print && !r) out.push("scrolls, but was not measured at rest");
+  if (r) {
+    if (r.number[0] < -0.5 || Math.abs(r.number[1] - d.width) > 0.5)
+      out.push(
+        `at rest, the number is at ${px(r.number[0])}-${px(r.number[1])} px, not in view at the right edge (${px(d.width)})`,
+      );
+    if (!r.numberOnTop) out.push("at rest, the formula is drawn over the number");
+    if (!r.gapOnTop) out.push("at rest, the formula is drawn over the gap before the number");
+    if (!r.background.includes(r.displayColor))
+      out.push(`at rest, the number's background (${r.background}) is not the display's (${r.displayColor})`);
+  }
   return out;
 }
 
@@ -127,6 +183,29 @@ for (const width of [390, 768, 1280]) {
     assert.deepEqual(problems, []);
   });
 }
+
+test("at 390 px the number of a targeted, scrolling display is on the display's highlight", async () => {
+  for (const colorScheme of ["light", "dark"] as const) {
+    const page = await site.browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme });
+    await page.goto(site.server.url + "/one-gpu/", { waitUntil: "load" });
+    await page.evaluate(() => document.fonts.ready);
+    const id = await page.evaluate(
+      () =>
+        [...document.querySelectorAll<HTMLElement>(".math.display")].find(
+          (b) => b.querySelector(".tag") && b.scrollWidth > b.clientWidth,
+        )?.id,
+    );
+    assert.ok(id, "a numbered display that scrolls at 390 px on /one-gpu/");
+    await page.evaluate((target) => {
+      location.hash = target;
+    }, id);
+    const d = (await measure(page)).find((x) => x.id === id)!;
+    const pageColor = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.close();
+    assert.notEqual(d.atRest?.displayColor, pageColor, `${colorScheme}: #${id} is highlighted`);
+    assert.deepEqual(faults(d), [], `${colorScheme}: #${id}`);
+  }
+});
 
 test("in print, at the PDF's text width, no equation number covers or crowds its formula", async () => {
   const pdfTextWidth = Math.floor(((210 - 2 * 18) / 25.4) * 96); // A4 less tools/pdf.ts's margins, in CSS px
