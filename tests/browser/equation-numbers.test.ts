@@ -1,7 +1,7 @@
 /**
- * Equation numbers never cover their formula (book.css, "An equation number never covers its
- * formula"). KaTeX sets a number at the right edge of the column, and at 390 px 31 of the book's 83
- * numbered formulas ran under it. Every numbered display of every page is measured at 390, 768 and
+ * Equation numbers never cover a formula that fits, and stay in view beside one that does not (book.css,
+ * "An equation number never covers a formula that fits"). KaTeX sets a number at the right edge of the
+ * column, and at 390 px 31 of the book's 83 numbered formulas ran under it. Every numbered display of every page is measured at 390, 768 and
  * 1280 px, and /book/ in print media at the PDF's text width (A4 less two 18 mm margins). On every one:
  * - the number is on the formula's baseline, at least half an em to the right of the formula, and
  *   ends its row;
@@ -45,8 +45,10 @@ interface Numbered {
     /** What is drawn at the middle of the number and in the gap just before it (is it the number's box?). */
     numberOnTop: boolean;
     gapOnTop: boolean;
-    /** The number's background (a gradient) and the display's own color under it. */
-    background: string;
+    /** The number's computed background image and color, and the color behind the display: the
+     * background of the display or of its nearest ancestor that has one. */
+    backgroundImage: string;
+    backgroundColor: string;
     displayColor: string;
   };
 }
@@ -67,19 +69,19 @@ async function measure(page: Page): Promise<Numbered[]> {
           const glyphs = tag.lastElementChild!.getBoundingClientRect();
           const y = (glyphs.top + glyphs.bottom) / 2;
           const em = parseFloat(getComputedStyle(html).fontSize);
-          let displayColor = "rgb(255, 255, 255)";
-          for (let e: HTMLElement | null = box; e; e = e.parentElement) {
+          let displayColor: string | undefined;
+          for (let e: HTMLElement | null = box; e && !displayColor; e = e.parentElement) {
             const c = getComputedStyle(e).backgroundColor;
-            if (c !== "rgba(0, 0, 0, 0)") {
-              displayColor = c;
-              break;
-            }
+            // Transparent: alpha 0 (in forced colors the color part is the system's Canvas).
+            if (!/^rgba\(.*, 0\)$/.test(c)) displayColor = c;
           }
+          if (!displayColor) throw new Error(`#${box.id}: nothing behind the display has a background`);
           atRest = {
             number: [glyphs.left - view.left, glyphs.right - view.left] as [number, number],
             numberOnTop: tag.contains(document.elementFromPoint((glyphs.left + glyphs.right) / 2, y)),
             gapOnTop: tag.contains(document.elementFromPoint(glyphs.left - 0.1 * em, y)),
-            background: getComputedStyle(tag).backgroundImage,
+            backgroundImage: getComputedStyle(tag).backgroundImage,
+            backgroundColor: getComputedStyle(tag).backgroundColor,
             displayColor,
           };
           // Scrolled to its end, the number is in its place in the row: measure there.
@@ -153,8 +155,14 @@ function faults(d: Numbered, print = false): string[] {
       );
     if (!r.numberOnTop) out.push("at rest, the formula is drawn over the number");
     if (!r.gapOnTop) out.push("at rest, the formula is drawn over the gap before the number");
-    if (!r.background.includes(r.displayColor))
-      out.push(`at rest, the number's background (${r.background}) is not the display's (${r.displayColor})`);
+    // The color fades in over the gap's start (a gradient from transparent), or, where forced colors
+    // drop the image, is a plain color; either way it ends in the color behind the display.
+    const fade = /^linear-gradient\(to right, rgba\(0, 0, 0, 0\), (rgb\([^)]*\)) [\d.]+px\)$/.exec(r.backgroundImage);
+    const painted = fade ? fade[1] : r.backgroundImage === "none" ? r.backgroundColor : r.backgroundImage;
+    if (painted !== r.displayColor)
+      out.push(
+        `at rest, the number's background (${r.backgroundImage}, ${r.backgroundColor}) is not the color behind the display (${r.displayColor})`,
+      );
   }
   return out;
 }
@@ -165,49 +173,67 @@ const numberedPages = sitePages().filter(
 );
 
 for (const width of [390, 768, 1280]) {
-  test(`at ${width} px no equation number covers or crowds its formula`, { timeout: 180_000 }, async () => {
-    assert.ok(numberedPages.length >= 10, `${numberedPages.length} pages with numbered equations`);
-    const context = await site.browser.newContext({ viewport: { width, height: 844 } });
-    const page = await context.newPage();
-    const problems: string[] = [];
-    let count = 0;
-    for (const urlPath of numberedPages) {
-      await page.goto(site.server.url + urlPath, { waitUntil: "load" });
-      await page.evaluate(() => document.fonts.ready);
-      const displays = await measure(page);
-      count += displays.length;
-      for (const d of displays) for (const f of faults(d)) problems.push(`${urlPath}#${d.id}: ${f}`);
-    }
-    await context.close();
-    assert.ok(count >= 80, `${count} numbered equations measured`);
-    assert.deepEqual(problems, []);
-  });
+  test(
+    `at ${width} px every equation number sits beside its formula and stays in view`,
+    { timeout: 180_000 },
+    async () => {
+      assert.ok(numberedPages.length >= 10, `${numberedPages.length} pages with numbered equations`);
+      const context = await site.browser.newContext({ viewport: { width, height: 844 } });
+      const page = await context.newPage();
+      const problems: string[] = [];
+      let count = 0;
+      for (const urlPath of numberedPages) {
+        await page.goto(site.server.url + urlPath, { waitUntil: "load" });
+        await page.evaluate(() => document.fonts.ready);
+        const displays = await measure(page);
+        count += displays.length;
+        for (const d of displays) for (const f of faults(d)) problems.push(`${urlPath}#${d.id}: ${f}`);
+      }
+      await context.close();
+      assert.ok(count >= 80, `${count} numbered equations measured`);
+      assert.deepEqual(problems, []);
+    },
+  );
 }
 
-test("at 390 px the number of a targeted, scrolling display is on the display's highlight", async () => {
-  for (const colorScheme of ["light", "dark"] as const) {
-    const page = await site.browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme });
+test("at 390 px a scrolling display's number is drawn on the color behind it, in every theme", async () => {
+  const ways = [
+    { name: "light", colorScheme: "light" },
+    { name: "dark", colorScheme: "dark" },
+    { name: "a stored dark choice on a light system", colorScheme: "light", stored: "dark" },
+    { name: "forced colors", colorScheme: "light", forcedColors: "active" },
+  ] as const;
+  const problems: string[] = [];
+  for (const way of ways) {
+    const context = await site.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      colorScheme: way.colorScheme,
+      forcedColors: "forcedColors" in way ? way.forcedColors : "none",
+    });
+    if ("stored" in way)
+      await context.addInitScript((theme) => localStorage.setItem("scaling-out-theme", theme), way.stored);
+    const page = await context.newPage();
     await page.goto(site.server.url + "/one-gpu/", { waitUntil: "load" });
     await page.evaluate(() => document.fonts.ready);
-    const id = await page.evaluate(
-      () =>
-        [...document.querySelectorAll<HTMLElement>(".math.display")].find(
-          (b) => b.querySelector(".tag") && b.scrollWidth > b.clientWidth,
-        )?.id,
-    );
+    const all = await measure(page);
+    const id = all.find((d) => d.scrolls)?.id;
     assert.ok(id, "a numbered display that scrolls at 390 px on /one-gpu/");
+    // The same display when a link targets it, which highlights it.
     await page.evaluate((target) => {
       location.hash = target;
     }, id);
-    const d = (await measure(page)).find((x) => x.id === id)!;
+    const targeted = (await measure(page)).find((d) => d.id === id)!;
     const pageColor = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    await page.close();
-    assert.notEqual(d.atRest?.displayColor, pageColor, `${colorScheme}: #${id} is highlighted`);
-    assert.deepEqual(faults(d), [], `${colorScheme}: #${id}`);
+    await context.close();
+    if (way.name !== "forced colors" && targeted.atRest?.displayColor === pageColor)
+      problems.push(`${way.name}: #${id} is not highlighted when targeted`);
+    for (const d of [...all, { ...targeted, id: `${id} (targeted)` }])
+      for (const f of faults(d)) problems.push(`${way.name}: #${d.id}: ${f}`);
   }
+  assert.deepEqual(problems, []);
 });
 
-test("in print, at the PDF's text width, no equation number covers or crowds its formula", async () => {
+test("in print, at the PDF's text width, every equation number sits beside its formula", async () => {
   const pdfTextWidth = Math.floor(((210 - 2 * 18) / 25.4) * 96); // A4 less tools/pdf.ts's margins, in CSS px
   const page = await site.browser.newPage({ viewport: { width: pdfTextWidth, height: 900 } });
   await page.emulateMedia({ media: "print", colorScheme: "light" });
