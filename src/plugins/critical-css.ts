@@ -7,10 +7,14 @@
  * full sheets to the end of `<body>`, where they load without blocking the first paint and
  * without JavaScript:
  *
- *     <link rel="preload" href="/assets/css/book.css" as="style">   (head: fetched at once)
- *     <style>…the first screen's rules…</style>
+ *     <style>…the first screen's rules…</style>                    (head)
  *     …
  *     <link rel="stylesheet" href="/assets/css/book.css">           (end of body)
+ *
+ * The head has no preload for the sheets: the browser's preload scanner finds the links at the end
+ * of `<body>` anyway, and with preloads in `<head>` (as until 2026-11-29) the renderer handled the
+ * sheets' responses before theme.js's, which held the first paint (docs/performance.md, "Paint",
+ * fourteenth look).
  *
  * "The first screen" is the page up to the end of its first `section.part` (a chapter's header,
  * ToC, title block, opening and first section) or, on /book/, of its first
@@ -243,8 +247,8 @@ function firstStyleText(html: string): string {
 const SKIPPABLE = "data-skippable";
 
 /**
- * Writes the page with its critical rules inline: the head's stylesheet links become preloads,
- * the inline `<style>` follows them, and the stylesheets are linked again before `</body>`. The
+ * Writes the page with its critical rules inline: the inline `<style>` takes the place of the head's
+ * stylesheet links, and the stylesheets are linked before `</body>` instead. The
  * skippable blocks are marked with SKIPPABLE="N": book.css skips those that are off screen until
  * the load, on the screens estimated unable to show N characters of text.
  */
@@ -255,9 +259,10 @@ export function withCriticalCss(html: string, marks: PageLandmarks, css: string,
   let out = "";
   let at = 0;
   marks.stylesheets.forEach((sheet, i) => {
-    out += html.slice(at, sheet.start) + `<link rel="preload" href="${sheet.href}" as="style">`;
-    if (i === marks.stylesheets.length - 1) out += `\n<style>${css}</style>`;
-    at = sheet.end;
+    out += html.slice(at, sheet.start);
+    if (i === marks.stylesheets.length - 1) out += `<style>${css}</style>`;
+    // A link that gives way to nothing takes its line with it, so that no empty line is left.
+    at = i < marks.stylesheets.length - 1 && html[sheet.end] === "\n" ? sheet.end + 1 : sheet.end;
   });
   for (const { tagEnd, after } of marks.skippable) {
     out += html.slice(at, tagEnd) + ` ${SKIPPABLE}="${after}"`;
