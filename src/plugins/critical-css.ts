@@ -12,9 +12,10 @@
  *     <link rel="stylesheet" href="/assets/css/book.css">           (end of body)
  *
  * The head has no preload for the sheets: the browser's preload scanner finds the links at the end
- * of `<body>` anyway, and with preloads in `<head>` (as until 2026-11-29) the renderer handled the
- * sheets' responses before theme.js's, which held the first paint (docs/performance.md, "Paint",
- * fourteenth look).
+ * of `<body>`, and with preloads in `<head>` (as until 2026-11-29) the first paint came later in
+ * interleaved batches; in traces the renderer handled the sheets' responses while the parser waited
+ * for theme.js. On a slow connection the sheets now start later (docs/performance.md, "Paint",
+ * fourteenth look, says what that costs).
  *
  * "The first screen" is the page up to the end of its first `section.part` (a chapter's header,
  * ToC, title block, opening and first section) or, on /book/, of its first
@@ -261,7 +262,7 @@ export function withCriticalCss(html: string, marks: PageLandmarks, css: string,
   marks.stylesheets.forEach((sheet, i) => {
     out += html.slice(at, sheet.start);
     if (i === marks.stylesheets.length - 1) out += `<style>${css}</style>`;
-    // A link that gives way to nothing takes its line with it, so that no empty line is left.
+    // A link that gives way to nothing takes the line break after it, so that no empty line is left.
     at = i < marks.stylesheets.length - 1 && html[sheet.end] === "\n" ? sheet.end + 1 : sheet.end;
   });
   for (const { tagEnd, after } of marks.skippable) {

@@ -116,12 +116,31 @@ describe("withCriticalCss", () => {
     const html = page(`<p>x</p>`);
     const out = withCriticalCss(html, pageLandmarks(html, "t.md"), "p{margin:0}", "t.md");
     assert.match(out, /<meta charset="utf-8">\n<style>p\{margin:0\}<\/style>\n<script src="\/assets\/js\/theme\.js">/);
-    assert.doesNotMatch(out, /preload/, "no preload: the sheets' responses would come before theme.js's");
+    assert.doesNotMatch(out, /preload/, "no preload in <head> (docs/performance.md, fourteenth look)");
     assert.match(
       out,
       /<\/main><link rel="stylesheet" href="\/assets\/katex\/katex\.min\.css">\n<link rel="stylesheet" href="\/assets\/css\/book\.css">\n<\/body><\/html>$/,
     );
     assert.equal(out.split('rel="stylesheet"').length - 1, 2, "no stylesheet link left in <head>");
+  });
+
+  test("one link, or two on one line, give way to the inline rules alone; a page without a sheet is unchanged", () => {
+    const two =
+      '<link rel="stylesheet" href="/assets/katex/katex.min.css">\n<link rel="stylesheet" href="/assets/css/book.css">\n';
+    const cases: [string, RegExp][] = [
+      [
+        '<link rel="stylesheet" href="/assets/css/book.css">\n',
+        /<meta charset="utf-8">\n<style>p\{margin:0\}<\/style>\n<script/,
+      ],
+      [two.replace(">\n<link", "><link"), /<meta charset="utf-8">\n<style>p\{margin:0\}<\/style>\n<script/],
+    ];
+    for (const [links, expected] of cases) {
+      const html = page(`<p>x</p>`).replace(two, links);
+      assert.notEqual(html, page(`<p>x</p>`));
+      assert.match(withCriticalCss(html, pageLandmarks(html, "t.md"), "p{margin:0}", "t.md"), expected, links);
+    }
+    const bare = page(`<p>x</p>`).replace(two, "");
+    assert.equal(withCriticalCss(bare, pageLandmarks(bare, "t.md"), "p{margin:0}", "t.md"), bare);
   });
 
   test("refuses CSS that would end its <style> early", () => {
