@@ -21,7 +21,7 @@
  * at the load event.
  */
 
-import "./scroll-regions.ts"; // wide equations, code and tables: focusable when they scroll
+import { markScrollRegions } from "./scroll-regions.ts"; // wide equations, code and tables: focusable when they scroll
 import "./code-copy.ts"; // "Copy code" buttons on code blocks
 import "./exercise-check.ts"; // answer boxes of checkable exercises, solved counts
 import "./widget-links.ts"; // shared widget links open at the widget; "Download SVG" buttons
@@ -45,9 +45,11 @@ function start(): void {
 
 // Parts (content-visibility: auto) skip rendering only until the page has loaded; from then on
 // they are ordinary blocks (book.css, "Parts"). Set during the load event itself, so anything that
-// measures the page after it, a test driver's scroll included, meets laid-out parts.
+// measures the page after it, a test driver's scroll included, meets laid-out parts. The boxes that
+// scroll sideways are measured again then: while skipped they measured as fitting.
 function renderParts(): void {
   document.documentElement.classList.add("parts-rendered");
+  markScrollRegions();
 }
 if (document.readyState === "complete") renderParts();
 else window.addEventListener("load", renderParts);

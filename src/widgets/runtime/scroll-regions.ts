@@ -4,12 +4,17 @@
  * a keyboard user can focus it and scroll it with the arrow keys (WCAG 2.1.1; axe rule
  * scrollable-region-focusable). Only boxes that really overflow at the current width become
  * Tab stops, and they stop being one when the window grows. Boxes that already contain a
- * focusable element are left alone. Imported for its effect by book.ts.
+ * focusable element are left alone. Imported by book.ts, for its effect and for markScrollRegions.
  */
 const scrollBoxes = "pre, .math.display, .table-scroll";
 const focusable = "a[href], button, input, select, textarea, summary, [tabindex]";
 
-function markScrollRegions(root: ParentNode = document): void {
+/**
+ * Gives each box that overflows a Tab stop, and takes it from one that no longer does. A box that
+ * the first paint skips (`content-visibility: auto`, book.css) measures as not overflowing until it
+ * is rendered, so book.ts calls this again once the skipping ends at the load.
+ */
+export function markScrollRegions(root: ParentNode = document): void {
   for (const el of root.querySelectorAll<HTMLElement>(scrollBoxes)) {
     // No tolerance: a box 1px too wide scrolls by 1px, and axe (like a keyboard user) counts it.
     const overflows = el.scrollWidth > el.clientWidth;
