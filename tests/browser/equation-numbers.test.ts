@@ -1,8 +1,9 @@
 /**
- * Equation numbers never cover a formula that fits, and stay in view beside one that does not (book.css,
- * "An equation number never covers a formula that fits"). KaTeX sets a number at the right edge of the
- * column, and at 390 px 31 of the book's 83 numbered formulas ran under it. Every numbered display of every page is measured at 390, 768 and
- * 1280 px, and /book/ in print media at the PDF's text width (A4 less two 18 mm margins). On every one:
+ * Equation numbers never cover a formula that fits, and stay in view beside one that does not
+ * (book.css, "An equation number never covers a formula that fits"). KaTeX sets a number at the right
+ * edge of the column, and at 390 px 31 of the book's 83 numbered formulas ran under it. Every numbered
+ * display of every page is measured at 390, 768 and 1280 px, and /book/ in print media at the PDF's
+ * text width (A4 less two 18 mm margins). On every one:
  * - the number is on the formula's baseline, at least half an em to the right of the formula, and
  *   ends its row;
  * - a formula with room on both sides is centered on the column, as KaTeX centers it, and one short of
