@@ -10,14 +10,24 @@ const scrollBoxes = "pre, .math.display, .table-scroll";
 const focusable = "a[href], button, input, select, textarea, summary, [tabindex]";
 
 /**
- * Gives each box that overflows a Tab stop, and takes it from one that no longer does. A box that
- * the first paint skips (`content-visibility: auto`, book.css) measures as not overflowing until it
- * is rendered, so book.ts calls this again once the skipping ends at the load.
+ * Gives each box that overflows a Tab stop, and takes it from one that no longer does. A box in a
+ * block that the browser is skipping (`content-visibility: auto`, book.css, until the load) is
+ * left as it is: it measures as fitting there, and reading its size makes the browser lay out its
+ * block for the read, one block after another. On /one-gpu/ at 390 px, CPU 4× slower, that was 7
+ * layouts in one 930 ms task while book.js started (docs/performance.md, "Paint", fifteenth look).
+ * book.ts calls this again once the skipping ends at the load.
  */
 export function markScrollRegions(root: ParentNode = document): void {
-  for (const el of root.querySelectorAll<HTMLElement>(scrollBoxes)) {
-    // No tolerance: a box 1px too wide scrolls by 1px, and axe (like a keyboard user) counts it.
-    const overflows = el.scrollWidth > el.clientWidth;
+  // checkVisibility with this option says whether a skipped block holds the box, from style alone
+  // (Chromium 121, Firefox 125, Safari 18). Where it is missing, every box is measured.
+  const boxes = Array.from(root.querySelectorAll<HTMLElement>(scrollBoxes)).filter(
+    (el) => el.checkVisibility?.({ contentVisibilityAuto: true }) !== false,
+  );
+  // Every box is measured before any is changed: a read after a change lays the page out again.
+  // No tolerance: a box 1px too wide scrolls by 1px, and axe (like a keyboard user) counts it.
+  const overflowing = boxes.map((el) => el.scrollWidth > el.clientWidth);
+  boxes.forEach((el, i) => {
+    const overflows = overflowing[i];
     if (overflows && !el.hasAttribute("tabindex") && !el.querySelector(focusable)) {
       el.setAttribute("tabindex", "0");
       el.dataset.scrollRegion = "";
@@ -25,7 +35,7 @@ export function markScrollRegions(root: ParentNode = document): void {
       el.removeAttribute("tabindex");
       delete el.dataset.scrollRegion;
     }
-  }
+  });
 }
 
 /**
@@ -48,8 +58,9 @@ function start(): void {
       if (!isTransientViewport()) markScrollRegions();
     }, 150);
   });
-  // Web fonts change widths once they arrive.
-  document.fonts?.ready.then(() => markScrollRegions());
+  // Web fonts change widths once they arrive. (Not `document.fonts.ready`: with no font loading yet
+  // it has already resolved, and measured the page a second time right away.)
+  document.fonts?.addEventListener("loadingdone", () => markScrollRegions());
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
