@@ -46,7 +46,7 @@ function start(): void {
 // Parts (content-visibility: auto) skip rendering only until the page has loaded; from then on
 // they are ordinary blocks (book.css, "Parts"). Set during the load event itself, so anything that
 // measures the page after it, a test driver's scroll included, meets laid-out parts. The boxes that
-// scroll sideways are measured again then: while skipped they measured as fitting.
+// scroll sideways are measured then: scroll-regions.ts leaves those that a skipped block holds.
 function renderParts(): void {
   document.documentElement.classList.add("parts-rendered");
   markScrollRegions();

@@ -15,11 +15,15 @@ const focusable = "a[href], button, input, select, textarea, summary, [tabindex]
  * left as it is: it measures as fitting there, and reading its size makes the browser lay out its
  * block for the read, one block after another. On /one-gpu/ at 390 px, CPU 4× slower, that was 7
  * layouts in one 930 ms task while book.js started (docs/performance.md, "Paint", fifteenth look).
- * book.ts calls this again once the skipping ends at the load.
+ * book.ts calls this again once the skipping ends at the load, and start() below for each block
+ * that the browser renders before then (or, on /book/, at any time).
  */
 export function markScrollRegions(root: ParentNode = document): void {
   // checkVisibility with this option says whether a skipped block holds the box, from style alone
-  // (Chromium 121, Firefox 125, Safari 18). Where it is missing, every box is measured.
+  // (Chromium 121, Firefox 125, Safari 18). Where it is missing, every box is measured. Style is
+  // brought up to date first: right after book.ts ended the skipping, Chromium's checkVisibility
+  // still said "skipped" until the next style update (seen on /typical-scales/ at the load).
+  void getComputedStyle(document.documentElement).color;
   const boxes = Array.from(root.querySelectorAll<HTMLElement>(scrollBoxes)).filter(
     (el) => el.checkVisibility?.({ contentVisibilityAuto: true }) !== false,
   );
@@ -58,6 +62,18 @@ function start(): void {
       if (!isTransientViewport()) markScrollRegions();
     }, 150);
   });
+  // A block that the browser skipped is measured once it is rendered: on a chapter page when the
+  // reader nears it before the load, and on /book/, whose chapters stay skipped while off screen.
+  // The event does not bubble, so it is caught on its way down.
+  document.addEventListener(
+    "contentvisibilityautostatechange",
+    (event) => {
+      const block = event.target;
+      if (!(event as ContentVisibilityAutoStateChangeEvent).skipped && block instanceof Element)
+        markScrollRegions(block);
+    },
+    { capture: true },
+  );
   // Web fonts change widths once they arrive. (Not `document.fonts.ready`: with no font loading yet
   // it has already resolved, and measured the page a second time right away.)
   document.fonts?.addEventListener("loadingdone", () => markScrollRegions());
