@@ -6,7 +6,7 @@
  * laid out 7 times while book.js started (docs/performance.md, "Paint", fifteenth look). The test
  * reads Chromium's trace of one load: the layouts that a script forced, with book.js on its stack,
  * before the load event. Several of them from one place in the code (the same stack, line and
- * column) mean a loop that lays the page out on each turn.
+ * column) in one task mean a loop that lays the page out on each turn.
  * Boxes that a skipped block holds are measured when the block is rendered. On /book/, whose
  * chapters stay skipped off screen after the load, every wide box of a chapter must be a Tab stop
  * once the chapter has been scrolled into view.
@@ -24,8 +24,10 @@ interface TraceEvent {
   pid: number;
   tid: number;
   ts: number;
+  dur?: number;
   args?: {
     name?: string;
+    data?: { isMainFrame?: boolean };
     beginData?: { stackTrace?: { url: string; functionName: string; lineNumber: number; columnNumber: number }[] };
   };
 }
@@ -35,7 +37,7 @@ test("book.js lays the page out at most once from any one place before the load"
   try {
     const page = await context.newPage();
     await site.browser.startTracing(page, {
-      categories: ["devtools.timeline", "disabled-by-default-devtools.timeline.stack"],
+      categories: ["devtools.timeline", "disabled-by-default-devtools.timeline.stack", "toplevel"],
     });
     await page.goto(site.server.url + "/one-gpu/", { waitUntil: "load" });
     const trace = JSON.parse((await site.browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
@@ -47,7 +49,7 @@ test("book.js lays the page out at most once from any one place before the load"
     assert.ok(wideBoxes > 0, "/one-gpu/ at 390 px has no Tab-stop box after its first part");
 
     const events = trace.traceEvents;
-    const load = events.find((e) => e.name === "MarkLoad");
+    const load = events.find((e) => e.name === "MarkLoad" && e.args?.data?.isMainFrame !== false);
     assert.ok(load, "no load mark in the trace");
     const main = events.find(
       (e) => e.name === "thread_name" && e.pid === load.pid && e.args?.name === "CrRendererMain",
@@ -61,16 +63,24 @@ test("book.js lays the page out at most once from any one place before the load"
         e.ts < load.ts &&
         (e.args?.beginData?.stackTrace ?? []).some((f) => f.url.endsWith("/assets/js/book.js")),
     );
+    // book.js measures the first screen as it starts, so a trace that holds none has lost the stacks.
+    assert.ok(forced.length > 0, "no layout with book.js on its stack before the load: were the stacks traced?");
+    const tasks = events.filter(
+      (e) => e.name === "ThreadControllerImpl::RunTask" && e.pid === load.pid && e.tid === main.tid && e.ph === "X",
+    );
     const counts = new Map<string, number>();
     for (const e of forced) {
-      const stack = (e.args?.beginData?.stackTrace ?? [])
-        .map((f) => `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}:${f.columnNumber}`)
-        .join(" < ");
+      const task = tasks.find((t) => t.ts <= e.ts && e.ts <= t.ts + (t.dur ?? 0));
+      const stack =
+        `task at ${task ? task.ts : "?"}: ` +
+        (e.args?.beginData?.stackTrace ?? [])
+          .map((f) => `${f.functionName || "(anonymous)"} ${f.url.split("/").pop()}:${f.lineNumber}:${f.columnNumber}`)
+          .join(" < ");
       counts.set(stack, (counts.get(stack) ?? 0) + 1);
     }
     const repeated = [...counts].filter(([, n]) => n > 1);
     assert.deepEqual(
-      repeated.map(([stack, n]) => `${n} layouts from ${stack}`),
+      repeated.map(([stack, n]) => `${n} layouts in the ${stack}`),
       [],
       `book.js forced ${forced.length} layouts before the load`,
     );
@@ -126,8 +136,10 @@ test("on /book/, the wide boxes of each chapter are Tab stops once it is scrolle
         .locator(".edition > .edition-chapter")
         .nth(i)
         .evaluate((chapter) => {
+          // Not filtered by what is rendered: the chapter is in view, and a box in a chapter still
+          // skipped reads its true width (the browser lays it out for the read), so it fails here.
           const boxes = Array.from(chapter.querySelectorAll<HTMLElement>("pre, .math.display, .table-scroll")).filter(
-            (box) => box.checkVisibility({ contentVisibilityAuto: true }) && box.scrollWidth > box.clientWidth,
+            (box) => box.scrollWidth > box.clientWidth,
           );
           const focusable = "a[href], button, input, select, textarea, summary, [tabindex]";
           const without = boxes.filter((box) => !box.hasAttribute("tabindex") && !box.querySelector(focusable));

@@ -14,19 +14,27 @@ const focusable = "a[href], button, input, select, textarea, summary, [tabindex]
  * block that the browser is skipping (`content-visibility: auto`, book.css, until the load) is
  * left as it is: it measures as fitting there, and reading its size makes the browser lay out its
  * block for the read, one block after another. On /one-gpu/ at 390 px, CPU 4× slower, that was 7
- * layouts in one 930 ms task while book.js started (docs/performance.md, "Paint", fifteenth look).
- * book.ts calls this again once the skipping ends at the load, and start() below for each block
- * that the browser renders before then (or, on /book/, at any time).
+ * layouts while book.js started, and its module took 929 ms to run (docs/performance.md, "Paint",
+ * fifteenth look). book.ts calls this again once the skipping ends at the load, and start() below
+ * for each block that the browser renders before then, or that a reader opens.
+ * On /book/ the chapters stay skipped off screen, so a wide box becomes a Tab stop once its chapter
+ * has come near the screen: Tab from one chapter's last link into a chapter not yet rendered passes
+ * the wide boxes above that chapter's first link (Shift+Tab then reaches them). Measuring every
+ * chapter at once, as before, took 6.6-7.0 s at 4×.
  */
 export function markScrollRegions(root: ParentNode = document): void {
   // checkVisibility with this option says whether a skipped block holds the box, from style alone
-  // (Chromium 121, Firefox 125, Safari 18). Where it is missing, every box is measured. Style is
-  // brought up to date first: right after book.ts ended the skipping, Chromium's checkVisibility
-  // still said "skipped" until the next style update (seen on /typical-scales/ at the load).
+  // (Chromium 121; Firefox and Safari have it wherever they have content-visibility). Where it is
+  // missing, every box is measured. A read of the root's computed style first: it updates style
+  // when the root's own style is out of date, as it is when book.ts has just ended the skipping
+  // with a class on <html>, and without it Chromium's checkVisibility still said "skipped" there
+  // (seen on /typical-scales/ at the load).
   void getComputedStyle(document.documentElement).color;
-  const boxes = Array.from(root.querySelectorAll<HTMLElement>(scrollBoxes)).filter(
-    (el) => el.checkVisibility?.({ contentVisibilityAuto: true }) !== false,
-  );
+  const found = Array.from(root.querySelectorAll<HTMLElement>(scrollBoxes));
+  // A skipped block may itself be a box: the build marks the blocks of the first parts
+  // (src/plugins/critical-css.ts), a formula or a code block among them.
+  if (root instanceof HTMLElement && root.matches(scrollBoxes)) found.unshift(root);
+  const boxes = found.filter((el) => el.checkVisibility?.({ contentVisibilityAuto: true }) !== false);
   // Every box is measured before any is changed: a read after a change lays the page out again.
   // No tolerance: a box 1px too wide scrolls by 1px, and axe (like a keyboard user) counts it.
   const overflowing = boxes.map((el) => el.scrollWidth > el.clientWidth);
@@ -35,7 +43,7 @@ export function markScrollRegions(root: ParentNode = document): void {
     if (overflows && !el.hasAttribute("tabindex") && !el.querySelector(focusable)) {
       el.setAttribute("tabindex", "0");
       el.dataset.scrollRegion = "";
-    } else if (!overflows && el.dataset.scrollRegion !== undefined) {
+    } else if (!overflows && el.dataset.scrollRegion !== undefined && el !== document.activeElement) {
       el.removeAttribute("tabindex");
       delete el.dataset.scrollRegion;
     }
@@ -71,6 +79,14 @@ function start(): void {
       const block = event.target;
       if (!(event as ContentVisibilityAutoStateChangeEvent).skipped && block instanceof Element)
         markScrollRegions(block);
+    },
+    { capture: true },
+  );
+  // A box in a closed <details> (an exercise's solution) measures nothing until it is opened.
+  document.addEventListener(
+    "toggle",
+    (event) => {
+      if (event.target instanceof HTMLDetailsElement && event.target.open) markScrollRegions(event.target);
     },
     { capture: true },
   );
