@@ -9,7 +9,8 @@
  * column) in one task mean a loop that lays the page out on each turn.
  * Boxes that a skipped block holds are measured when the block is rendered. On /book/, whose
  * chapters stay skipped off screen after the load, every wide box of a chapter must be a Tab stop
- * once the chapter has been scrolled into view.
+ * once the chapter has been scrolled into view. A box in a closed <details> is measured when the
+ * details is opened.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -153,6 +154,35 @@ test("on /book/, the wide boxes of each chapter are Tab stops once it is scrolle
     }
     assert.ok(wide > 20, `only ${wide} wide boxes found on /book/ at 390 px`);
     assert.deepEqual(missing, []);
+  } finally {
+    await page.close();
+  }
+});
+
+// No solution in the book holds a box too wide for a phone today, so the test adds one: a closed
+// <details> like a solution, holding a line of code wider than the column, after the load.
+test("a wide box in a closed details becomes a Tab stop when it is opened", async () => {
+  const page = await site.browser.newPage({ viewport: { width: 390, height: 844 } });
+  try {
+    await page.goto(site.server.url + "/collectives/", { waitUntil: "load" });
+    await page.evaluate(() => {
+      const details = document.createElement("details");
+      details.className = "solution";
+      details.id = "test-solution";
+      const summary = document.createElement("summary");
+      summary.textContent = "Solution";
+      const pre = document.createElement("pre");
+      pre.textContent = "x = " + "0123456789 ".repeat(20);
+      details.append(summary, pre);
+      document.querySelector("main")!.append(details);
+    });
+    const pre = page.locator("#test-solution pre");
+    assert.equal(await pre.evaluate((box) => box.tabIndex), -1, "the closed box is a Tab stop already");
+    await page.locator("#test-solution summary").click();
+    await afterFrames(page, 2);
+    const box = await pre.evaluate((el) => ({ wide: el.scrollWidth > el.clientWidth, tabIndex: el.tabIndex }));
+    assert.ok(box.wide, "the added line of code fits the column");
+    assert.equal(box.tabIndex, 0);
   } finally {
     await page.close();
   }
