@@ -17,7 +17,8 @@
  *           ch2.llama2StatesBufferGB: That includes the fp32 accumulation buffer.
  *       :::
  *
- *   It renders a `<form class="exercise-check" hidden>`: one labelled input per answer with
+ *   It renders a `<form class="exercise-check" hidden>` inside a `<template class="exercise-check-template">`
+ *   (inert until the script puts it in place): one labelled input per answer with
  *   `data-answer` (the value, in the unit the label names), `data-tolerance`, `data-unit` and
  *   `data-hints`, a Check button and a live region. The form stays hidden without JavaScript
  *   (the page reads as before: question, then solution); src/widgets/runtime/exercise-check.ts
@@ -336,11 +337,17 @@ function renderAnswer(meta: AnswerMeta, env: unknown): string {
       );
     })
     .join("");
+  // Inside a <template>: its content is inert, so the browser holds no form control for the box
+  // until the script puts the form in place (src/widgets/runtime/exercise-check.ts). Chromium's
+  // form handling measures every control of the document when the HTML has been parsed, and a
+  // control in a part that is being skipped (content-visibility: auto, book.css) makes it lay the
+  // whole part out for that: on /book/, every chapter (docs/performance.md, "Paint", sixteenth look).
   return (
+    `<template class="exercise-check-template">` +
     `<form class="exercise-check" hidden data-exercise-key="${escapeHtml(meta.exerciseKey!)}">\n` +
     `<p class="exercise-check-title">Check your answer</p>\n${fields}` +
     `<div class="exercise-check-actions"><button type="submit">Check</button></div>\n` +
-    `<p class="exercise-check-verdict" role="status" aria-live="polite"></p>\n</form>\n`
+    `<p class="exercise-check-verdict" role="status" aria-live="polite"></p>\n</form></template>\n`
   );
 }
 

@@ -67,13 +67,18 @@ test("an unknown value name fails the build at file:line, in text, in math and i
   assert.match(inAnswer.rawMessage, /unknown value "\{=ch2\.nope\}"/);
 });
 
-test("::: answer renders a hidden form.exercise-check inside section.exercise, before the solution", () => {
+test("::: answer renders a hidden form.exercise-check in a template inside section.exercise, before the solution", () => {
   const { document } = parseHTML(`<main>${render(exercise(oneAnswer), "content/chapters/02-sample.md")}</main>`);
-  const form = document.querySelector("section.exercise > form.exercise-check")!;
-  assert.ok(form, "form inside the exercise");
+  // In a <template>, so that the document holds no form control until the script puts it in place.
+  const template = document.querySelector("section.exercise > template.exercise-check-template")!;
+  assert.ok(template, "template inside the exercise");
+  assert.equal(template.nextElementSibling?.tagName, "DETAILS");
+  assert.equal(document.querySelector("main form, main input, main button"), null, "no form control outside the template");
+  const form = template.content.querySelector("form.exercise-check")!;
+  assert.ok(form, "form in the template");
+  assert.equal(template.content.children.length, 1, "the form alone");
   assert.equal(form.hasAttribute("hidden"), true, "hidden until JavaScript reveals it");
   assert.equal(form.getAttribute("data-exercise-key"), "sample/exercise-1");
-  assert.equal(form.nextElementSibling?.tagName, "DETAILS");
   const input = form.querySelector("input")!;
   const label = form.querySelector(`label[for="${input.id}"]`)!;
   assert.equal(label.textContent, "Model states (GB)");

@@ -23,7 +23,7 @@
 
 import { markScrollRegions } from "./scroll-regions.ts"; // wide equations, code and tables: focusable when they scroll
 import "./code-copy.ts"; // "Copy code" buttons on code blocks
-import "./exercise-check.ts"; // answer boxes of checkable exercises, solved counts
+import { mountExerciseChecks } from "./exercise-check.ts"; // answer boxes of checkable exercises, solved counts
 import "./widget-links.ts"; // shared widget links open at the widget; "Download SVG" buttons
 import "./reading.ts"; // reading progress, resume, read marks
 import { setUpWidgets } from "./widget-loader.ts";
@@ -45,10 +45,12 @@ function start(): void {
 
 // Parts (content-visibility: auto) skip rendering only until the page has loaded; from then on
 // they are ordinary blocks (book.css, "Parts"). Set during the load event itself, so anything that
-// measures the page after it, a test driver's scroll included, meets laid-out parts. The boxes that
-// scroll sideways are measured then: scroll-regions.ts leaves those that a skipped block holds.
+// measures the page after it, a test driver's scroll included, meets laid-out parts. The exercises'
+// answer boxes are put in place and the boxes that scroll sideways measured then: exercise-check.ts
+// and scroll-regions.ts leave those that a skipped block holds.
 function renderParts(): void {
   document.documentElement.classList.add("parts-rendered");
+  mountExerciseChecks();
   markScrollRegions();
 }
 if (document.readyState === "complete") renderParts();

@@ -2,9 +2,9 @@
  * Answer boxes of checkable exercises, and the reader's exercise progress. Imported for its
  * effect by book.ts.
  *
- * The build renders each box as `<form class="exercise-check" hidden>` (src/plugins/
- * exercise-check.ts): without JavaScript it stays hidden and the page reads as before. Here the
- * box is revealed; Enter or the Check button judges every input (answer-check.ts), sets the
+ * The build renders each box as `<form class="exercise-check" hidden>` inside a `<template>` (src/
+ * plugins/exercise-check.ts): without JavaScript it is never shown and the page reads as before.
+ * Here the box is put in place once the browser renders its block (mountExerciseChecks) and revealed; Enter or the Check button judges every input (answer-check.ts), sets the
  * form's `data-state` (correct, close, wrong or invalid; several inputs are correct only when
  * all are) and says the verdict in words in the form's live region.
  *
@@ -139,6 +139,14 @@ function updateCounts(store: ProgressStore): void {
       form.dataset.state === "correct" && Boolean(store.solved[form.dataset.exerciseKey ?? ""]),
     );
   }
+  // A box still in its template (mountExerciseChecks): solved when answers are stored for it, as
+  // only correct answers are.
+  for (const template of document.querySelectorAll<HTMLTemplateElement>("template.exercise-check-template")) {
+    const key = template.content.querySelector<HTMLFormElement>("form.exercise-check")?.dataset.exerciseKey ?? "";
+    const id = template.closest("section.exercise")?.id;
+    const link = id ? document.querySelector(`.toc-nav a[href="#${CSS.escape(id)}"]`) : null;
+    link?.classList.toggle("toc-solved", Boolean(store.solved[key]));
+  }
   // The book's contents list (home page): "2 of 5 solved" for chapters with progress.
   for (const item of document.querySelectorAll<HTMLElement>(".book-toc-item")) {
     const link = item.querySelector<HTMLAnchorElement>("a[href]");
@@ -176,35 +184,84 @@ function resetChapter(chapter: string): void {
   updateCounts(store);
 }
 
+/** Restores a box's solved answers and judges it on submit; then shows it. */
+function setUpForm(form: HTMLFormElement, store: ProgressStore): void {
+  const key = form.dataset.exerciseKey ?? "";
+  const inputs = Array.from(form.querySelectorAll<HTMLInputElement>("input[data-answer]"));
+  const saved = store.solved[key];
+  if (saved && saved.length === inputs.length) {
+    inputs.forEach((input, i) => (input.value = saved[i] ?? ""));
+    if (check(form) === "correct")
+      form.querySelector<HTMLElement>("[role=status]")!.textContent = "Solved: your answer was correct.";
+  }
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const state = check(form);
+    const current = loadProgress();
+    if (state === "correct") current.solved[key] = inputs.map((i) => i.value);
+    saveProgress(current);
+    updateCounts(current);
+  });
+  form.hidden = false;
+}
+
+/**
+ * Puts in place the boxes under `root` that the build left in templates, once the browser
+ * renders the block that holds them. A form control in a block that is being skipped
+ * (`content-visibility: auto`, book.css: a chapter page's parts until the load, /book/'s chapters
+ * while off screen) is what the template avoids: Chromium's form handling measures each control
+ * of the document, and lays the skipped block out for it. On /book/ at 390 px, CPU 4× slower,
+ * the boxes' forms made that 9-17 s of layout in one task after `DOMContentLoaded`
+ * (docs/performance.md, "Paint", sixteenth look). So a box waits, like a wide box's Tab stop
+ * (scroll-regions.ts): book.ts calls this at the load, and start() below for each block the
+ * browser renders before then, or on /book/ when a chapter comes near the screen.
+ */
+export function mountExerciseChecks(root: ParentNode = document): void {
+  // A read of the root's style first, as in scroll-regions.ts: right after book.ts has ended the
+  // skipping, Chromium's checkVisibility still says "skipped" without it.
+  void getComputedStyle(document.documentElement).color;
+  const ready = Array.from(root.querySelectorAll<HTMLTemplateElement>("template.exercise-check-template")).filter(
+    (t) => t.parentElement?.checkVisibility?.({ contentVisibilityAuto: true }) !== false,
+  );
+  if (ready.length === 0) return;
+  const store = loadProgress();
+  for (const template of ready) {
+    const form = template.content.querySelector<HTMLFormElement>("form.exercise-check");
+    template.replaceWith(template.content);
+    if (form) setUpForm(form, store);
+  }
+  updateCounts(store);
+}
+
+/** The exercise key of every box on the page, put in place or not. */
+function exerciseKeys(): string[] {
+  const forms = Array.from(document.querySelectorAll<HTMLFormElement>("form.exercise-check"));
+  const waiting = Array.from(document.querySelectorAll<HTMLTemplateElement>("template.exercise-check-template")).map(
+    (t) => t.content.querySelector<HTMLFormElement>("form.exercise-check"),
+  );
+  return [...forms, ...waiting].map((f) => f?.dataset.exerciseKey ?? "").filter(Boolean);
+}
+
 function setUpExerciseChecks(): void {
   const store = loadProgress();
-  const forms = Array.from(document.querySelectorAll<HTMLFormElement>("form.exercise-check"));
-  const totals = new Map<string, number>();
-  for (const form of forms) {
-    const key = form.dataset.exerciseKey ?? "";
-    totals.set(chapterOf(key), (totals.get(chapterOf(key)) ?? 0) + 1);
-    const inputs = Array.from(form.querySelectorAll<HTMLInputElement>("input[data-answer]"));
-    const saved = store.solved[key];
-    if (saved && saved.length === inputs.length) {
-      inputs.forEach((input, i) => (input.value = saved[i] ?? ""));
-      if (check(form) === "correct")
-        form.querySelector<HTMLElement>("[role=status]")!.textContent = "Solved: your answer was correct.";
-    }
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      const state = check(form);
-      const current = loadProgress();
-      if (state === "correct") current.solved[key] = inputs.map((i) => i.value);
-      saveProgress(current);
-      updateCounts(current);
-    });
-    form.hidden = false;
-  }
   if (document.body.classList.contains("chapter-page")) {
+    const totals = new Map<string, number>();
+    for (const key of exerciseKeys()) totals.set(chapterOf(key), (totals.get(chapterOf(key)) ?? 0) + 1);
     for (const [chapter, n] of totals) store.totals[chapter] = n;
     saveProgress(store);
   }
   updateCounts(store);
+  mountExerciseChecks();
+  // The event does not bubble, so it is caught on its way down.
+  document.addEventListener(
+    "contentvisibilityautostatechange",
+    (event) => {
+      const block = event.target;
+      if (!(event as ContentVisibilityAutoStateChangeEvent).skipped && block instanceof Element)
+        mountExerciseChecks(block);
+    },
+    { capture: true },
+  );
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUpExerciseChecks);
