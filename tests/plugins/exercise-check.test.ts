@@ -73,7 +73,11 @@ test("::: answer renders a hidden form.exercise-check in a template inside secti
   const template = document.querySelector("section.exercise > template.exercise-check-template")!;
   assert.ok(template, "template inside the exercise");
   assert.equal(template.nextElementSibling?.tagName, "DETAILS");
-  assert.equal(document.querySelector("main form, main input, main button"), null, "no form control outside the template");
+  assert.equal(
+    document.querySelector("main form, main input, main button"),
+    null,
+    "no form control outside the template",
+  );
   const form = template.content.querySelector("form.exercise-check")!;
   assert.ok(form, "form in the template");
   assert.equal(template.content.children.length, 1, "the form alone");
