@@ -70,7 +70,7 @@ test("an unknown value name fails the build at file:line, in text, in math and i
 test("::: answer renders a hidden form.exercise-check in a template inside section.exercise, before the solution", () => {
   const { document } = parseHTML(`<main>${render(exercise(oneAnswer), "content/chapters/02-sample.md")}</main>`);
   // In a <template>, so that the document holds no form control until the script puts it in place.
-  const template = document.querySelector("section.exercise > template.exercise-check-template")!;
+  const template = document.querySelector<HTMLTemplateElement>("section.exercise > template.exercise-check-template")!;
   assert.ok(template, "template inside the exercise");
   assert.equal(template.nextElementSibling?.tagName, "DETAILS");
   assert.equal(
