@@ -53,6 +53,7 @@ export function renderWidgetHtml(
     root.append(p);
   }
   definition.renderStatic(root, settings);
+  if (editionOf(env)?.name === "book") staticFields(root);
   if (editionOf(env)?.idPrefix) {
     for (const el of [root, ...root.querySelectorAll("*")]) {
       for (const attr of [...el.attributes]) {
@@ -62,6 +63,49 @@ export function renderWidgetHtml(
     }
   }
   return root.outerHTML;
+}
+
+/**
+ * On /book/ a widget stays its drawing, so its fields, drawn disabled, never become controls:
+ * each shows its value as text instead (`.widget-static-value`), its label as text, and the
+ * buttons, which only step or play a live widget, are left out. Controls there cost more than
+ * their look: Chromium's form handling measures every form control of the document once the HTML
+ * is parsed, and for a control in a chapter that is being skipped (content-visibility: auto) it
+ * laid the whole chapter out, 20 chapters with widgets in one task (docs/performance.md, "Paint",
+ * sixteenth look).
+ */
+function staticFields(root: Element): void {
+  const doc = root.ownerDocument;
+  const valueOf = (control: Element): string => {
+    if (control.localName === "select") {
+      const options = [...control.querySelectorAll("option")];
+      const chosen = options.find((o) => o.hasAttribute("selected")) ?? options[0];
+      return chosen?.textContent?.trim() ?? "";
+    }
+    const type = control.getAttribute("type") ?? "text";
+    if (type === "checkbox" || type === "radio") return control.hasAttribute("checked") ? "on" : "off";
+    return control.localName === "textarea" ? (control.textContent ?? "") : (control.getAttribute("value") ?? "");
+  };
+  for (const control of [...root.querySelectorAll("input, select, textarea, button")]) {
+    if (control.localName === "button") {
+      control.remove();
+      continue;
+    }
+    const text = doc.createElement("span");
+    text.setAttribute("class", "widget-static-value");
+    const id = control.getAttribute("id");
+    if (id) text.setAttribute("id", id);
+    text.textContent = valueOf(control);
+    control.replaceWith(text);
+  }
+  for (const label of [...root.querySelectorAll("label")]) {
+    const text = doc.createElement("span");
+    text.setAttribute("class", "widget-static-label");
+    text.append(...label.childNodes);
+    label.replaceWith(text);
+  }
+  // Messages say what is wrong with a typed value; nothing can be typed here.
+  for (const message of [...root.querySelectorAll(".widget-message")]) message.remove();
 }
 
 function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, WidgetDefinition<unknown>>>): boolean {

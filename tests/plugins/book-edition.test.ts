@@ -100,7 +100,11 @@ test("the book render: ids, references, headings, widgets, landmarks, permalinks
       'data-widget="unit-converter" id="widget-unit-converter-1" class="widget">',
       'data-widget-static="unit-converter" id="data-parallelism--widget-unit-converter-1" class="widget">',
     ],
-    ['for="widget-unit-converter-1-amount"', 'for="data-parallelism--widget-unit-converter-1-amount"'],
+    // On /book/ a widget's fields are text (widgets.ts, staticFields), under the chapter's prefix.
+    [
+      'for="widget-unit-converter-1-amount"',
+      '<span id="data-parallelism--widget-unit-converter-1-amount" class="widget-static-value">',
+    ],
     [
       '<section class="exercise" id="exercise-1" aria-label="Exercise 1">',
       '<section class="exercise" id="data-parallelism--exercise-1" aria-label="Exercise 1, Chapter 3">',

@@ -10,6 +10,7 @@ import { widgetRegistry } from "../../src/figures/index.ts";
 import { widgetEntryNames } from "../../src/plugins/bundle.ts";
 import { renderWidgetHtml } from "../../src/plugins/widgets.ts";
 import { parseHTML } from "linkedom";
+import { bookEdition } from "../../src/plugins/edition.ts";
 
 test("every registered widget has a browser entry and every browser entry is registered", () => {
   assert.deepEqual(Object.keys(widgetRegistry).sort(), widgetEntryNames());
@@ -44,4 +45,36 @@ test("every registered widget renders a static figure from empty settings", () =
       }
     }
   }
+});
+
+test("on /book/ every widget's fields are text: no form control, the value each control shows, no button", () => {
+  const env = { edition: bookEdition("sample", new Set(["sample"]), "Chapter 1") };
+  let fields = 0;
+  for (const [name, def] of Object.entries(widgetRegistry)) {
+    const settings = def.parseSettings({});
+    const page = parseHTML(
+      `<!doctype html><html><body>${renderWidgetHtml(def, name, `widget-${name}-1`, settings)}</body></html>`,
+    );
+    const book = parseHTML(
+      `<!doctype html><html><body>${renderWidgetHtml(def, name, `widget-${name}-1`, settings, env)}</body></html>`,
+    );
+    assert.equal(book.document.querySelector("input, select, textarea, button, label"), null, name);
+    assert.equal(book.document.querySelector(".widget-message"), null, `${name}: no message element`);
+    // Every control of the page's drawing but a button has its text, under the same (prefixed) id.
+    for (const control of page.document.querySelectorAll("input, select, textarea")) {
+      const text = book.document.getElementById(`sample--${control.id}`);
+      assert.equal(text?.className, "widget-static-value", `${name}: ${control.id}`);
+      const expected =
+        control.localName === "select"
+          ? (control.querySelector("option[selected]") ?? control.querySelector("option"))!.textContent!.trim()
+          : ["checkbox", "radio"].includes(control.getAttribute("type") ?? "")
+            ? control.hasAttribute("checked")
+              ? "on"
+              : "off"
+            : (control.getAttribute("value") ?? "");
+      assert.equal(text!.textContent, expected, `${name}: ${control.id}`);
+      fields++;
+    }
+  }
+  assert.ok(fields >= 20, `only ${fields} fields seen`);
 });
