@@ -67,12 +67,13 @@ export function renderWidgetHtml(
 
 /**
  * On /book/ a widget stays its drawing, so its fields, drawn disabled, never become controls:
- * each shows its value as text instead (`.widget-static-value`), its label as text, and the
- * buttons, which only step or play a live widget, are left out. Controls there cost more than
+ * each shows its value as text instead (`.widget-static-value`: a slider's `aria-valuetext` where
+ * it has one), its label as text, and the buttons, which only step or play a live widget, are left
+ * out, with a field they leave empty. Controls there cost more than
  * their look: Chromium's form handling measures every form control of the document once the HTML
  * is parsed, and for a control in a chapter that is being skipped (content-visibility: auto) it
- * laid the whole chapter out, 20 chapters with widgets in one task (docs/performance.md, "Paint",
- * sixteenth look).
+ * laid the whole chapter out: every chapter with a widget, in one task of 6.7-7.0 s at 4× CPU slowdown
+ * (docs/performance.md, "Paint", sixteenth look).
  */
 function staticFields(root: Element): void {
   const doc = root.ownerDocument;
@@ -84,6 +85,8 @@ function staticFields(root: Element): void {
     }
     const type = control.getAttribute("type") ?? "text";
     if (type === "checkbox" || type === "radio") return control.hasAttribute("checked") ? "on" : "off";
+    // A slider says in words what its position means ("all steps", "0.1"), where the widget sets it.
+    if (type === "range") return control.getAttribute("aria-valuetext") ?? control.getAttribute("value") ?? "";
     return control.localName === "textarea" ? (control.textContent ?? "") : (control.getAttribute("value") ?? "");
   };
   for (const control of [...root.querySelectorAll("input, select, textarea, button")]) {
@@ -106,6 +109,9 @@ function staticFields(root: Element): void {
   }
   // Messages say what is wrong with a typed value; nothing can be typed here.
   for (const message of [...root.querySelectorAll(".widget-message")]) message.remove();
+  // A field that held only buttons is empty now.
+  for (const field of [...root.querySelectorAll(".widget-field")])
+    if (field.children.length === 0 && !field.textContent?.trim()) field.remove();
 }
 
 function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, WidgetDefinition<unknown>>>): boolean {

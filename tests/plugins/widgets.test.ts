@@ -60,6 +60,14 @@ test("on /book/ every widget's fields are text: no form control, the value each 
     );
     assert.equal(book.document.querySelector("input, select, textarea, button, label"), null, name);
     assert.equal(book.document.querySelector(".widget-message"), null, `${name}: no message element`);
+    // No id is left referenced that the transform took away, and no field is left empty.
+    const ids = new Set([...book.document.querySelectorAll("[id]")].map((el) => el.id));
+    for (const el of book.document.querySelectorAll("[for], [aria-describedby], [aria-labelledby], [aria-controls]"))
+      for (const attr of ["for", "aria-describedby", "aria-labelledby", "aria-controls"])
+        for (const ref of el.getAttribute(attr)?.split(/\s+/).filter(Boolean) ?? [])
+          assert.ok(ids.has(ref), `${name}: ${attr}="${ref}" names no element`);
+    for (const field of book.document.querySelectorAll(".widget-field"))
+      assert.ok(field.textContent?.trim(), `${name}: an empty field`);
     // Every control of the page's drawing but a button has its text, under the same (prefixed) id.
     for (const control of page.document.querySelectorAll("input, select, textarea")) {
       const text = book.document.getElementById(`sample--${control.id}`);
@@ -71,7 +79,9 @@ test("on /book/ every widget's fields are text: no form control, the value each 
             ? control.hasAttribute("checked")
               ? "on"
               : "off"
-            : (control.getAttribute("value") ?? "");
+            : control.getAttribute("type") === "range"
+              ? (control.getAttribute("aria-valuetext") ?? control.getAttribute("value") ?? "")
+              : (control.getAttribute("value") ?? "");
       assert.equal(text!.textContent, expected, `${name}: ${control.id}`);
       fields++;
     }
