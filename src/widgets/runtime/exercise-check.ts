@@ -4,8 +4,9 @@
  *
  * The build renders each box as `<form class="exercise-check" hidden>` inside a `<template>` (src/
  * plugins/exercise-check.ts): without JavaScript it is never shown and the page reads as before.
- * Here the box is put in place once the browser renders its block (mountExerciseChecks) and revealed; Enter or the Check button judges every input (answer-check.ts), sets the
- * form's `data-state` (correct, close, wrong or invalid; several inputs are correct only when
+ * Here the box is put in place once the browser renders its block (mountExerciseChecks) and
+ * revealed; Enter or the Check button judges every input (answer-check.ts), sets the form's
+ * `data-state` (correct, close, wrong or invalid; several inputs are correct only when
  * all are) and says the verdict in words in the form's live region.
  *
  * Progress lives in localStorage under one key (nothing is sent anywhere): the answers of each
@@ -139,13 +140,16 @@ function updateCounts(store: ProgressStore): void {
       form.dataset.state === "correct" && Boolean(store.solved[form.dataset.exerciseKey ?? ""]),
     );
   }
-  // A box still in its template (mountExerciseChecks): solved when answers are stored for it, as
-  // only correct answers are.
+  // A box still in its template (mountExerciseChecks): solved when answers are stored for all its
+  // inputs, as only correct answers are (setUpForm judges them again once it is put in place).
   for (const template of document.querySelectorAll<HTMLTemplateElement>("template.exercise-check-template")) {
-    const key = template.content.querySelector<HTMLFormElement>("form.exercise-check")?.dataset.exerciseKey ?? "";
-    const id = template.closest("section.exercise")?.id;
-    const link = id ? document.querySelector(`.toc-nav a[href="#${CSS.escape(id)}"]`) : null;
-    link?.classList.toggle("toc-solved", Boolean(store.solved[key]));
+    const form = template.content.querySelector<HTMLFormElement>("form.exercise-check");
+    const saved = store.solved[form?.dataset.exerciseKey ?? ""];
+    const solved = Boolean(saved && saved.length === form?.querySelectorAll("input[data-answer]").length);
+    const exercise = template.closest("section.exercise");
+    exercise?.classList.toggle("is-solved", solved);
+    const link = exercise?.id ? document.querySelector(`.toc-nav a[href="#${CSS.escape(exercise.id)}"]`) : null;
+    link?.classList.toggle("toc-solved", solved);
   }
   // The book's contents list (home page): "2 of 5 solved" for chapters with progress.
   for (const item of document.querySelectorAll<HTMLElement>(".book-toc-item")) {
@@ -207,21 +211,27 @@ function setUpForm(form: HTMLFormElement, store: ProgressStore): void {
 
 /**
  * Puts in place the boxes under `root` that the build left in templates, once the browser
- * renders the block that holds them. A form control in a block that is being skipped
+ * renders the block that holds them. A shown form control in a block that is being skipped
  * (`content-visibility: auto`, book.css: a chapter page's parts until the load, /book/'s chapters
  * while off screen) is what the template avoids: Chromium's form handling measures each control
- * of the document, and lays the skipped block out for it. On /book/ at 390 px, CPU 4× slower,
- * the boxes' forms made that 9-17 s of layout in one task after `DOMContentLoaded`
- * (docs/performance.md, "Paint", sixteenth look). So a box waits, like a wide box's Tab stop
- * (scroll-regions.ts): book.ts calls this at the load, and start() below for each block the
- * browser renders before then, or on /book/ when a chapter comes near the screen.
+ * of the document after `DOMContentLoaded`, and lays the skipped block out for it. On /book/,
+ * revealing every box at `DOMContentLoaded`, as this did before, cost 4.7-5.5 s of blocking time
+ * at 4× CPU slowdown (docs/performance.md, "Paint", sixteenth look). So a box waits, like a wide
+ * box's Tab stop (scroll-regions.ts): setUpExerciseChecks below puts in place those already
+ * rendered and each block's as the browser renders it (on /book/ when a chapter comes near the
+ * screen), and book.ts calls this at the load, when a chapter page's skipping ends. So on /book/
+ * a box in a chapter not yet rendered is not yet in the Tab order or a screen reader's list of
+ * form fields; it is once the chapter has come near the screen.
  */
 export function mountExerciseChecks(root: ParentNode = document): void {
   // A read of the root's style first, as in scroll-regions.ts: right after book.ts has ended the
   // skipping, Chromium's checkVisibility still says "skipped" without it.
   void getComputedStyle(document.documentElement).color;
+  // Asked of the element before the template (the question), not of its parent: checkVisibility
+  // says whether an ancestor is skipping, and the parent may be a skipped block itself (the build
+  // marks blocks of a page's first screens, src/plugins/critical-css.ts: /book/'s preface exercise).
   const ready = Array.from(root.querySelectorAll<HTMLTemplateElement>("template.exercise-check-template")).filter(
-    (t) => t.parentElement?.checkVisibility?.({ contentVisibilityAuto: true }) !== false,
+    (t) => (t.previousElementSibling ?? t.parentElement)?.checkVisibility?.({ contentVisibilityAuto: true }) !== false,
   );
   if (ready.length === 0) return;
   const store = loadProgress();
