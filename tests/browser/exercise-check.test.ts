@@ -182,3 +182,35 @@ test("Reset clears a chapter's solved exercises", async () => {
   assert.match((await page.locator(".exercise-progress").textContent()) ?? "", /^0 of/);
   await context.close();
 });
+
+test("on /book/ no form control is in a skipped chapter after DOMContentLoaded, and a chapter's boxes appear once it is near", async () => {
+  const context = await site.browser.newContext(phone);
+  const page = await context.newPage();
+  const problems = watchPage(page, site.server.url);
+  // A listener on window runs after book.js's, which are on document, and just before Chromium
+  // measures the page's form controls (docs/performance.md, "Paint", sixteenth look). A field
+  // that a content-visibility: auto block is skipping makes it lay that block out. (Buttons do
+  // not: code-copy.ts adds one to every code block before this runs, and the traces show no layout
+  // for them.)
+  await page.addInitScript(`window.addEventListener("DOMContentLoaded", () => {
+    window.__skippedControls = [...document.querySelectorAll("input, select, textarea")]
+      .filter((el) => el.checkVisibility() && !el.checkVisibility({ contentVisibilityAuto: true }))
+      .map((el) => el.id || el.outerHTML.slice(0, 80));
+  });`);
+  await page.goto(site.server.url + "/book/", { waitUntil: "load" });
+  assert.deepEqual(await page.evaluate("window.__skippedControls"), []);
+  const last = page.locator('[id="overlap-math--exercise-1"]');
+  assert.equal(await last.locator("form.exercise-check").count(), 0, "not put in place before its chapter is near");
+  assert.equal(await last.locator("template.exercise-check-template").count(), 1);
+  await last.evaluate((el) => el.scrollIntoView());
+  await page.waitForFunction(() =>
+    document.querySelector('[id="overlap-math--exercise-1"] form.exercise-check:not([hidden])'),
+  );
+  const form = last.locator("form.exercise-check");
+  await form.locator("input").first().fill("abc");
+  await form.locator("button[type=submit]").click();
+  assert.equal(await form.getAttribute("data-state"), "invalid");
+  assert.deepEqual(problems.consoleErrors, []);
+  assert.deepEqual(problems.pageErrors, []);
+  await context.close();
+});
