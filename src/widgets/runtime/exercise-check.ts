@@ -17,6 +17,7 @@
  * button; the page's table of contents and the book's contents list show the same count.
  */
 import { combineVerdicts, judgeAnswer, type AnswerHint, type Verdict } from "./answer-check.ts";
+import { onBlockRendered, outsideSkippedBlocks } from "./skipped-blocks.ts";
 
 const storageKey = "scaling-out:exercises";
 
@@ -224,14 +225,12 @@ function setUpForm(form: HTMLFormElement, store: ProgressStore): void {
  * form fields; it is once the chapter has come near the screen.
  */
 export function mountExerciseChecks(root: ParentNode = document): void {
-  // A read of the root's style first, as in scroll-regions.ts: right after book.ts has ended the
-  // skipping, Chromium's checkVisibility still says "skipped" without it.
-  void getComputedStyle(document.documentElement).color;
   // Asked of the element before the template (the question), not of its parent: checkVisibility
   // says whether an ancestor is skipping, and the parent may be a skipped block itself (the build
   // marks blocks of a page's first screens, src/plugins/critical-css.ts: /book/'s preface exercise).
-  const ready = Array.from(root.querySelectorAll<HTMLTemplateElement>("template.exercise-check-template")).filter(
-    (t) => (t.previousElementSibling ?? t.parentElement)?.checkVisibility?.({ contentVisibilityAuto: true }) !== false,
+  const ready = outsideSkippedBlocks(
+    root.querySelectorAll<HTMLTemplateElement>("template.exercise-check-template"),
+    (t) => t.previousElementSibling ?? t.parentElement,
   );
   if (ready.length === 0) return;
   const store = loadProgress();
@@ -262,16 +261,7 @@ function setUpExerciseChecks(): void {
   }
   updateCounts(store);
   mountExerciseChecks();
-  // The event does not bubble, so it is caught on its way down.
-  document.addEventListener(
-    "contentvisibilityautostatechange",
-    (event) => {
-      const block = event.target;
-      if (!(event as ContentVisibilityAutoStateChangeEvent).skipped && block instanceof Element)
-        mountExerciseChecks(block);
-    },
-    { capture: true },
-  );
+  onBlockRendered((block) => mountExerciseChecks(block));
 }
 
 if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUpExerciseChecks);

@@ -6,6 +6,8 @@
  * Tab stops, and they stop being one when the window grows. Boxes that already contain a
  * focusable element are left alone. Imported by book.ts, for its effect and for markScrollRegions.
  */
+import { onBlockRendered, outsideSkippedBlocks } from "./skipped-blocks.ts";
+
 const scrollBoxes = "pre, .math.display, .table-scroll";
 const focusable = "a[href], button, input, select, textarea, summary, [tabindex]";
 
@@ -23,18 +25,11 @@ const focusable = "a[href], button, input, select, textarea, summary, [tabindex]
  * chapter at once, as before, took 6.6-7.0 s at 4×.
  */
 export function markScrollRegions(root: ParentNode = document): void {
-  // checkVisibility with this option says whether a skipped block holds the box, from style alone
-  // (Chromium 121; Firefox and Safari have it wherever they have content-visibility). Where it is
-  // missing, every box is measured. A read of the root's computed style first: it updates style
-  // when the root's own style is out of date, as it is when book.ts has just ended the skipping
-  // with a class on <html>, and without it Chromium's checkVisibility still said "skipped" there
-  // (seen on /typical-scales/ at the load).
-  void getComputedStyle(document.documentElement).color;
   const found = Array.from(root.querySelectorAll<HTMLElement>(scrollBoxes));
   // A skipped block may itself be a box: the build marks the blocks of the first parts
   // (src/plugins/critical-css.ts), a formula or a code block among them.
   if (root instanceof HTMLElement && root.matches(scrollBoxes)) found.unshift(root);
-  const boxes = found.filter((el) => el.checkVisibility?.({ contentVisibilityAuto: true }) !== false);
+  const boxes = outsideSkippedBlocks(found);
   // Every box is measured before any is changed: a read after a change lays the page out again.
   // No tolerance: a box 1px too wide scrolls by 1px, and axe (like a keyboard user) counts it.
   const overflowing = boxes.map((el) => el.scrollWidth > el.clientWidth);
@@ -70,18 +65,8 @@ function start(): void {
       if (!isTransientViewport()) markScrollRegions();
     }, 150);
   });
-  // A block that the browser skipped is measured once it is rendered: on a chapter page when the
-  // reader nears it before the load, and on /book/, whose chapters stay skipped while off screen.
-  // The event does not bubble, so it is caught on its way down.
-  document.addEventListener(
-    "contentvisibilityautostatechange",
-    (event) => {
-      const block = event.target;
-      if (!(event as ContentVisibilityAutoStateChangeEvent).skipped && block instanceof Element)
-        markScrollRegions(block);
-    },
-    { capture: true },
-  );
+  // A block that the browser skipped is measured once it is rendered.
+  onBlockRendered((block) => markScrollRegions(block));
   // A box in a closed <details> (an exercise's solution) measures nothing until it is opened.
   document.addEventListener(
     "toggle",
