@@ -8,7 +8,8 @@
  */
 
 /**
- * The elements that no skipped block holds, each asked through `probe` (by default itself).
+ * The elements that are rendered and that no skipped block holds (an element in a `display: none`
+ * subtree is left out too), each asked through `probe` (by default itself).
  * `checkVisibility` with this option answers from style alone (Chromium 121; Firefox and Safari
  * have it wherever they have content-visibility); where it is missing, every element is kept, as
  * is one whose probe is null. The root's computed style is read first: that brings style up to
