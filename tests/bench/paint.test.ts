@@ -1,6 +1,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bareTwin, busyMs, median, paintBudget, paintSchedule, ratioInterval, viewports, type PaintLoad } from "../../tools/bench/paint.ts";
+import {
+  bareTwin,
+  busyMs,
+  median,
+  paintBudget,
+  paintSchedule,
+  pooledRatios,
+  ratioInterval,
+  viewports,
+  type PaintLoad,
+  type PaintRow,
+} from "../../tools/bench/paint.ts";
 
 test("bareTwin removes every link, script and style element and keeps everything else byte for byte", () => {
   const html =
@@ -96,4 +107,45 @@ test("ratio interval: a percentile bootstrap of the ratio of medians, the same f
   assert.ok(hiMore - loMore < hi - lo, `${loMore}-${hiMore} narrower than ${lo}-${hi}`);
   assert.throws(() => ratioInterval([], [1]), /at least one load/);
   assert.throws(() => ratioInterval([1], [1], { level: 1 }), /level/);
+});
+
+test("pooled ratios: the median of every chapter row's page loads against every twin load, /book/ left out", () => {
+  const loads = (fcp: number[], lcp: number[] = fcp) => fcp.map((fcpMs, i) => ({ fcpMs, lcpMs: lcp[i]! }));
+  const row = (page: string, samples: PaintRow["samples"]): PaintRow => ({
+    page,
+    viewport: "desktop",
+    fcpMs: 0,
+    lcpMs: 0,
+    bareFcpMs: 0,
+    bareLcpMs: 0,
+    fcpRatio: 0,
+    lcpRatio: 0,
+    fcpInterval: [0, 0],
+    lcpInterval: [0, 0],
+    budget: paintBudget(page),
+    samples,
+  });
+  // Row by row the ratios of medians are 300/200 = 1.5 and 200/300 = 0.67; pooled, the six page
+  // loads' median (250) over the six twin loads' (250) is 1.
+  const rows = [
+    row("/a/", { page: loads([300, 300, 200]), twin: loads([200, 200, 300]) }),
+    row("/b/", { page: loads([200, 200, 300], [210, 210, 310]), twin: loads([300, 300, 200]) }),
+    row("/book/", { page: loads([9000, 9000, 9000]), twin: loads([100, 100, 100]) }),
+  ];
+  const pooled = pooledRatios(rows);
+  assert.equal(pooled.rows, 2);
+  assert.deepEqual(pooled.current, {
+    fcpMs: 250,
+    bareFcpMs: 250,
+    fcpRatio: 1,
+    lcpMs: 255,
+    bareLcpMs: 250,
+    lcpRatio: 1.02,
+  });
+  assert.equal(pooled.baseline, undefined, "no baseline loads, no baseline line");
+  const withBaseline = pooledRatios([
+    row("/a/", { page: loads([300]), twin: loads([200]), baseline: loads([450]), baselineTwin: loads([300]) }),
+  ]);
+  assert.equal(withBaseline.baseline?.fcpRatio, 1.5);
+  assert.throws(() => pooledRatios([rows[2]!]), /at least one chapter row/);
 });

@@ -9,15 +9,15 @@
  * comparison there says what settling changes). `--interleave`: each round visits every page and
  * viewport, instead of all rounds of one row before the next (paint.ts, paintSchedule). Prints one
  * line per page and viewport, each ratio with its 90% bootstrap interval (paint.ts, ratioInterval),
- * then which rows are over budget and which verdicts the interval says the spread could turn;
- * never fails on times.
+ * then which rows are over budget and which verdicts the interval says the spread could turn, and
+ * the chapter rows' loads pooled (paint.ts, pooledRatios); never fails on times.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { launchChromium } from "../../harness/chromium.ts";
 import { siteDir, sitePages } from "../../harness/site-pages.ts";
-import { measurePaints } from "./paint.ts";
+import { measurePaints, pooledRatios } from "./paint.ts";
 import { serveCompressed } from "./serve.ts";
 
 function option(name: string): string | undefined {
@@ -71,8 +71,16 @@ try {
   } else {
     console.log("with fewer than 5 loads a row, the intervals are too narrow to judge a verdict by");
   }
+  // Every chapter row's loads pooled (paint.ts, pooledRatios): steadier than any one row's verdict.
+  const pooled = rows.some((r) => r.page !== "/book/") ? pooledRatios(rows) : undefined;
+  if (pooled) {
+    const line = (p: typeof pooled.current) =>
+      `FCP ${p.fcpMs} / ${p.bareFcpMs} ms = ${p.fcpRatio.toFixed(2)}×, LCP ${p.lcpMs} / ${p.bareLcpMs} ms = ${p.lcpRatio.toFixed(2)}×`;
+    console.log(`pooled over the ${pooled.rows} chapter rows' loads: ${line(pooled.current)}`);
+    if (pooled.baseline) console.log(`  baseline, pooled the same way: ${line(pooled.baseline)}`);
+  }
   mkdirSync(path.dirname(out), { recursive: true });
-  const report = { date: new Date().toISOString(), loadAverage: os.loadavg()[0], runs, settle, order, baselineDir, rows };
+  const report = { date: new Date().toISOString(), loadAverage: os.loadavg()[0], runs, settle, order, baselineDir, pooled, rows };
   writeFileSync(out, JSON.stringify(report, null, 2) + "\n");
   console.log(`wrote ${out}`);
 } finally {

@@ -203,6 +203,47 @@ export interface PaintRow {
   baseline?: { fcpMs: number; lcpMs: number; bareFcpMs: number; bareLcpMs: number; fcpRatio: number; lcpRatio: number };
 }
 
+/** Medians of one kind of load pooled over rows, and their ratio. */
+export interface PooledPaint {
+  fcpMs: number;
+  bareFcpMs: number;
+  fcpRatio: number;
+  lcpMs: number;
+  bareLcpMs: number;
+  lcpRatio: number;
+}
+
+/**
+ * The chapter rows' loads pooled: the median of every page load against the median of every twin
+ * load (and the same for the baseline build, when it was loaded), over all chapter pages and widths
+ * (not /book/, whose budget differs). A row's verdict rests on 5-9 loads of its page and as many of
+ * its twin, and moves between runs mostly with the twin's median (docs/performance.md, "Paint",
+ * seventeenth look); pooled, a run's hundreds of loads say whether the pages paint like their
+ * twins as a whole. It is reported beside the rows, not instead of them: the budget is per row.
+ */
+export function pooledRatios(rows: PaintRow[]): { rows: number; current: PooledPaint; baseline?: PooledPaint } {
+  const chapters = rows.filter((r) => r.page !== "/book/");
+  if (chapters.length === 0) throw new Error("pooledRatios needs at least one chapter row");
+  const pool = (page: PaintSample[], twin: PaintSample[]): PooledPaint => {
+    const [fcpMs, bareFcpMs, lcpMs, bareLcpMs] = [
+      median(page.map((x) => x.fcpMs)),
+      median(twin.map((x) => x.fcpMs)),
+      median(page.map((x) => x.lcpMs)),
+      median(twin.map((x) => x.lcpMs)),
+    ];
+    const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+    return { fcpMs, bareFcpMs, fcpRatio: ratio(fcpMs, bareFcpMs), lcpMs, bareLcpMs, lcpRatio: ratio(lcpMs, bareLcpMs) };
+  };
+  const current = pool(
+    chapters.flatMap((r) => r.samples.page),
+    chapters.flatMap((r) => r.samples.twin),
+  );
+  const baselinePages = chapters.flatMap((r) => r.samples.baseline ?? []);
+  const baselineTwins = chapters.flatMap((r) => r.samples.baselineTwin ?? []);
+  const baseline = baselinePages.length && baselineTwins.length ? pool(baselinePages, baselineTwins) : undefined;
+  return { rows: chapters.length, current, ...(baseline ? { baseline } : {}) };
+}
+
 export function paintBudget(page: string): number {
   return page === "/book/" ? 2 : 1.5;
 }
