@@ -69,11 +69,11 @@ export function renderWidgetHtml(
  * On /book/ a widget stays its drawing, so its fields, drawn disabled, never become controls:
  * each shows its value as text instead (`.widget-static-value`: a slider's `aria-valuetext` where
  * it has one), its label as text, and the buttons, which only step or play a live widget, are left
- * out, with a field they leave empty. Controls there cost more than
- * their look: Chromium's form handling measures every form control of the document once the HTML
- * is parsed, and for a control in a chapter that is being skipped (content-visibility: auto) it
- * laid the whole chapter out: every chapter with a widget, in one task of 6.7-7.0 s at 4× CPU slowdown
- * (docs/performance.md, "Paint", sixteenth look).
+ * out, with a field they leave empty. Controls there cost more than their look: Chromium's form
+ * handling measures every form control of the document once the HTML is parsed, and for a control
+ * in a chapter that is being skipped (content-visibility: auto) it laid the whole chapter out:
+ * every chapter with a widget, in one task of 6.7-7.0 s at 4× CPU slowdown (docs/performance.md,
+ * "Paint", sixteenth look).
  */
 function staticFields(root: Element): void {
   const doc = root.ownerDocument;

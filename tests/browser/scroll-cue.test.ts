@@ -27,7 +27,7 @@ interface Columns {
   /** 1 px inside the left edge. */
   left: number;
   middle: number;
-  /** 1 px inside the right edge, or for a numbered formula 2 px left of the number's box. */
+  /** 1 px inside the right edge, or for a numbered formula 1 px left of the number's box. */
   right: number;
 }
 
