@@ -28,8 +28,12 @@ export interface InterconnectSpec {
   gpuId: string;
   /** Name of the system, e.g. "HGX H100 8-GPU, NDR InfiniBand 400 Gb/s per GPU". */
   system: string;
-  /** GPUs that share one NVLink domain. */
+  /** GPUs in one server (and, unless `nvlinkDomain` says otherwise, in one NVLink domain). */
   gpusPerNode: number;
+  /** GPUs that share one NVLink domain when it spans several servers (72 on a GB200 NVL72 rack); default `gpusPerNode`. */
+  nvlinkDomain?: number;
+  /** NICs per server on the scale-out network; default one per GPU (`gpusPerNode`). */
+  nicsPerServer?: number;
   /** Ring bus bandwidth inside the node (all-gather, reduce-scatter, ring all-reduce), bytes/s. */
   nvlinkRingBusBytesPerSecond: number;
   /** All-reduce bus bandwidth inside the node with NVLink SHARP; `null` where the switch has none. */

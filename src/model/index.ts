@@ -138,3 +138,4 @@ export * from "./validation.ts";
 export * from "./roofline.ts";
 export * from "./exercise-values.ts";
 export * from "./data-facts.ts";
+export * from "./placement.ts";

@@ -64,7 +64,8 @@ import { matmulParameters, modelFlopsPerToken } from "./compute.ts";
 import { isArchitecture, layerParameters } from "./parameters.ts";
 import { isMoeLayer } from "./architecture.ts";
 import { trainingMemory, type MemoryBreakdown, type ZeroStage } from "./memory.ts";
-import { busBandwidthFactor, type Collective } from "./communication.ts";
+import type { Collective } from "./communication.ts";
+import { clusterShape, groupSeconds } from "./placement.ts";
 import { findGpu, type GpuSpec } from "../data/gpus.ts";
 import { findInterconnect, type InterconnectSpec } from "../data/interconnects.ts";
 
@@ -396,24 +397,10 @@ export function stepTime(input: StepInput): StepResult {
 
   // Group bandwidth (see the module comment).
   const strides = rankOrder === "tp-cp-dp-pp" ? { dp: tp * cp, pp: tp * cp * dp } : { pp: tp * cp, dp: tp * cp * pp };
-  const nodeSize = net.gpusPerNode;
-  function collectiveSeconds(collective: Collective, bytes: number, ranks: number, stride: number): number {
-    if (ranks <= 1 || bytes <= 0) return 0;
-    const intra = ranks * stride <= nodeSize;
-    let bw: number;
-    if (intra) {
-      bw =
-        collective === "all-reduce" && useNvls && net!.nvlinkNvlsAllReduceBusBytesPerSecond !== null
-          ? net!.nvlinkNvlsAllReduceBusBytesPerSecond
-          : net!.nvlinkRingBusBytesPerSecond;
-    } else {
-      const perNode = Math.max(1, Math.min(ranks, Math.floor(nodeSize / stride)));
-      bw = Math.min(net!.nvlinkRingBusBytesPerSecond, perNode * net!.nicBusBytesPerSecond);
-    }
-    const steps = collective === "send-recv" ? 1 : collective === "all-reduce" ? 2 * (ranks - 1) : ranks - 1;
-    const alpha = steps * (intra ? net!.hopLatencySeconds : net!.interNodeHopLatencySeconds);
-    return alpha + (busBandwidthFactor(collective, ranks) * bytes) / bw;
-  }
+  const nodeSize = net.nvlinkDomain ?? net.gpusPerNode;
+  const cluster = clusterShape(net);
+  const collectiveSeconds = (collective: Collective, bytes: number, ranks: number, stride: number): number =>
+    groupSeconds(cluster, collective, bytes, { ranks, stride }, { nvls: useNvls });
 
   // Per-stage, per-microbatch times.
   const stages: StageTime[] = [];
