@@ -63,7 +63,7 @@ import {
 import { matmulParameters, modelFlopsPerToken } from "./compute.ts";
 import { isArchitecture, layerParameters } from "./parameters.ts";
 import { isMoeLayer } from "./architecture.ts";
-import { trainingMemory, type MemoryBreakdown, type TrainingSetup, type ZeroStage } from "./memory.ts";
+import { layoutMode, trainingMemory, type MemoryBreakdown, type TrainingSetup, type ZeroStage } from "./memory.ts";
 import type { Collective } from "./communication.ts";
 import { clusterShape, groupSeconds } from "./placement.ts";
 import { findGpu, type GpuSpec } from "../data/gpus.ts";
@@ -341,7 +341,12 @@ export function stepTime(input: StepInput): StepResult {
     );
   }
   const zeroStage = requireOneOf(input.zeroStage ?? 1, [0, 1, 2, 3] as const, "zeroStage");
-  const reshard = requireBoolean(input.reshardAfterForward ?? true, "reshardAfterForward");
+  // FSDP2 as torchtitan applies it keeps gathered weights after the forward pass when pipeline
+  // parallelism is on (src/data/frameworks.ts, reshardAfterForward); otherwise frees them.
+  const reshard = requireBoolean(
+    input.reshardAfterForward ?? !(input.framework === "fsdp2" && pp > 1),
+    "reshardAfterForward",
+  );
   const hsdp = requireBoolean(input.hsdp ?? false, "hsdp");
   const sp = requireBoolean(input.sequenceParallel ?? tp > 1, "sequenceParallel");
   const recompute = requireOneOf(input.recompute ?? "none", ["none", "selective", "full"] as const, "recompute");
@@ -385,10 +390,17 @@ export function stepTime(input: StepInput): StepResult {
       "tpCommOverlap",
       "tensor-parallel communication overlap needs sequence parallelism (Transformer Engine overlaps its all-gathers and reduce-scatters)",
     );
+  // The profile's record for this sharding mode (FSDP2 without resharding is its mode 2).
+  const mode = profile ? layoutMode(profile.id, zeroStage, reshard) : zeroStage;
   const overlapGradReduce = requireBoolean(
-    input.overlapGradReduce ?? profile?.overlapGradReduce.value ?? true,
+    input.overlapGradReduce ??
+      profile?.overlapGradReduceByMode?.[mode]?.value ??
+      profile?.overlapGradReduce.value ??
+      true,
     "overlapGradReduce",
   );
+  const reduceEveryMicrobatch = profile?.gradReduceEveryMicrobatch?.[mode]?.value ?? zeroStage >= 2;
+  const shardedReduce = profile?.gradReduceCollective?.[mode]?.value ?? "reduce-scatter";
   const rankOrder = requireOneOf(
     input.rankOrder ?? "tp-cp-dp-pp",
     ["tp-cp-dp-pp", "tp-cp-pp-dp"] as const,
@@ -611,16 +623,24 @@ export function stepTime(input: StepInput): StepResult {
     const gradMessage = g.params * gradBytes;
     const paramMessage = g.params * valueBytes;
     if (zeroStage === 0) {
-      add("gradient all-reduce", "all-reduce", gradMessage, g.ranks, stride, 1, backwardWindow);
-    } else if (zeroStage === 1 || zeroStage === 2 || (zeroStage === 3 && !reshard)) {
-      const perMicrobatch = zeroStage !== 1;
       add(
-        "gradient reduce-scatter",
-        "reduce-scatter",
+        "gradient all-reduce",
+        "all-reduce",
+        gradMessage,
+        g.ranks,
+        stride,
+        reduceEveryMicrobatch ? m : 1,
+        backwardWindow,
+      );
+    } else if (zeroStage === 1 || zeroStage === 2 || (zeroStage === 3 && !reshard)) {
+      // Reduce-scatter, or (DeepSpeed ZeRO-1/2) an all-reduce of which each rank keeps its slice.
+      add(
+        `gradient ${shardedReduce}`,
+        shardedReduce,
         gradMessage,
         shardRanks,
         stride,
-        perMicrobatch ? m : 1,
+        reduceEveryMicrobatch ? m : 1,
         backwardWindow,
       );
       add(

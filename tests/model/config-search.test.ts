@@ -96,7 +96,7 @@ test("each ranked configuration is the step model's prediction for its layout an
       microBatchSize: c.microBatchSize,
       globalBatch: 256,
       stageLayers: c.stageLayers,
-      gradReduce: "fp32",
+      framework: c.framework,
       includeMemory: false,
     });
     assertApprox(p.stepSeconds, c.stepSeconds, { rel: 1e-12 });
