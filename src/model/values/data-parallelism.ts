@@ -41,8 +41,11 @@ const GB = 1e9;
 const MB = 1e6;
 const MiB = 2 ** 20;
 
-/** The chapter's setting, shared with its figures (dp-chapter-figures.ts) and its test. */
-export function dataParallelismSetting() {
+/**
+ * The chapter's setting. The figures (dp-chapter-figures.ts, dp-overlap.ts) and the chapter's test
+ * derive the same numbers through src/model/index.ts, and the test checks that they agree.
+ */
+function dataParallelismSetting() {
   const h100 = gpu("h100-sxm");
   const cluster = clusterShape(h100.id);
   const efficiency = KERNEL_EFFICIENCY[gpuGeneration(h100.id)];
@@ -86,14 +89,12 @@ export function dataParallelismValues(put: PutValue): void {
   put("ch3.states8bGB", v(modelStateBytes(psi8).total / GB, "GB", d1));
 
   // The bus bandwidths of @sec:allreduce-cost (placement.ts).
-  put("ch3.gpusPerServer", v(cluster.gpusPerServer, "GPUs", d0));
   put("ch3.nicBusGBps", v(cluster.nicBusBytesPerSecond / GB, "GB/s", d0));
   put(
     "ch3.nicLineSharePct",
     v((100 * cluster.nicBusBytesPerSecond) / interconnect(h100.id).nicLineBytesPerSecond, "%", d0),
   );
   put("ch3.allEightGBps", v(arBus(64, ALL) / GB, "GB/s", d0));
-  put("ch3.allEightNics", v(link("all-reduce", 64, ALL).nics, "NICs", d0));
   put("ch3.oneServerGBps", v(arBus(8, ALL) / GB, "GB/s", d0));
   put("ch3.onePerServerGBps", v(arBus(64, ONE) / GB, "GB/s", d0));
   put("ch3.ringGBps", v(link("all-gather", 8, ALL).busBytesPerSecond / GB, "GB/s", d0));
