@@ -14,11 +14,9 @@
  *
  * Pure: no DOM, no formatting, no Node APIs (architecture.md: src/model imports src/data only).
  */
-import { allReduceSeconds, bucketCount, dataParallelTimeline } from "./dp-overlap.ts";
-import { modelFlopsPerToken } from "./compute.ts";
 import { KERNEL_EFFICIENCY } from "./step.ts";
 import { PLANNING_MEMORY_FRACTION } from "./scenario.ts";
-import { d0, d1, d2, d3, gpu, interconnect, params, preset, v } from "./values/put.ts";
+import { d0, d1, d2, gpu, interconnect, params, v } from "./values/put.ts";
 import { prefaceValues } from "./values/preface.ts";
 import { introductionValues } from "./values/introduction.ts";
 import { oneGpuValues } from "./values/one-gpu.ts";
@@ -113,35 +111,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch2.mfu", v(50 * (6 / 8), "%", d1));
   put("ch2.mfuInverted", v(50 * (8 / 6), "%", d1));
 
-  // Chapter 3: 64 replicas, 50 GB/s, 40% of an H100, s = 4,096, 25 MiB buckets, α = 50 µs.
-  const f40 = 0.4 * h100.bf16FlopsPerSecond;
-  put("ch3.allReduce70Seconds", v(allReduceSeconds(2 * psi70b, 64, 50 * GB), "s", d3));
-  put("ch3.allReduce70HalfSeconds", v(allReduceSeconds(2 * psi70b, 64, 50 * GB) / 2, "s", d3));
-  const mb70 = (modelFlopsPerToken(preset("llama-3.1-70b").config, 4096).total * 4096) / f40;
-  const exposed70 = dataParallelTimeline({
-    gradientBytes: 2 * psi70b,
-    layers: 80,
-    forwardSeconds: mb70 / 3,
-    backwardSeconds: (2 * mb70) / 3,
-    microbatches: 1,
-    dp: 64,
-    bucketBytes: 25 * MiB,
-    busBandwidthBytesPerSecond: 50 * GB,
-    collectiveLatencySeconds: 50e-6,
-    overlap: true,
-    noSync: true,
-  }).exposedCommSeconds;
-  // exposed / (mb·m + exposed) < 0.05 ⇔ m > 19·exposed/mb
-  put("ch3.microbatches70", v(Math.ceil((19 * exposed70) / mb70), "microbatches", d0));
-  put("ch3.microbatches70Floor", v(Math.floor((19 * exposed70) / mb70), "microbatches", d0));
-  put("ch3.zero3Fp32Tokens", v((1.5 * (63 / 64) * f40) / (50 * GB), "tokens", d0));
-  put("ch3.zero3Bf16Tokens", v(((63 / 64) * f40) / (50 * GB), "tokens", d0));
-  put("ch3.offloadCpuGB", v((12 * psi8b) / GB, "GB", d1));
-  put("ch3.offloadAllStatesGB", v((16 * psi8b) / GB, "GB", d1));
-  put("ch3.offloadTransferMs", v(((2 * psi8b) / (64 * GB)) * 1000, "ms", d0));
-  put("ch3.buckets1MiB", v(bucketCount(2 * psi8b, MiB), "buckets", d0));
-  put("ch3.buckets1MiBFloor", v(Math.floor((2 * psi8b) / MiB), "buckets", d0));
-  put("ch3.bucketLatencySeconds", v(bucketCount(2 * psi8b, MiB) * 50e-6, "s", d3));
+  // Chapter 3: in values/data-parallelism.ts.
 
   // Chapter 4.
   const tpElements = 8 * 2 * 4096 * 4096 * (3 / 4);
