@@ -155,7 +155,7 @@ export const RUN_SOURCES: readonly RunSource[] = [
     key: "korthikanti2023reducing",
     name: "Selective recomputation (2022)",
     inclusion:
-      "Every 'present work' row of Table 5 with its configuration from Table 3, and the 2,240-GPU run of §6.3; the rows without sequence parallelism or selective recomputation (the paper's baselines) are in Table 5 too but give no layouts of their own, so they are out",
+      "Every 'present work' row of Table 5 with its configuration from Table 3, and the 2,240-GPU run of §6.3; Table 5's baseline rows (full recomputation, no sequence parallelism) are out because we could read only the fact sheet's copy of the present-work rows, not the paper's tables",
   },
   {
     key: "smith2022megatronturing",
@@ -181,7 +181,7 @@ export const RUN_SOURCES: readonly RunSource[] = [
     key: "mosaicml2023benchmarks",
     name: "MosaicML MPT benchmarks (2023-24)",
     inclusion:
-      "Every row of the four bf16 tables of scripts/train/benchmarking/README.md (H100 at scale, H100, A100 80GB, A100 40GB); the seven rows of the 'H100 80GB FP8' table are out because the step model has no fp8 compute",
+      "Every row of the four bf16 tables of scripts/train/benchmarking/README.md (H100 at scale, H100, A100 80GB, A100 40GB); the seven rows of its fp8 table are out because the step model has no fp8 compute",
   },
   {
     key: "pytorch2024torchtitanperf",
@@ -205,7 +205,7 @@ export const RUN_SOURCES: readonly RunSource[] = [
     key: "nvidia2024dgxcbenchmarking",
     name: "NVIDIA DGX Cloud benchmarking 24.11.1",
     inclusion:
-      "Every bf16 column of the NeMo pre-training tables (Nemotron-4 15B and 340B, Llama 3.1 8B, 70B and 405B with its proxies, GPT-3 175B); the FP8 tables (no fp8 compute), the JAX recipes MaxText and PaXML (no framework profile), Grok-1 (a mixture-of-experts family the model does not read) and the LoRA fine-tuning recipes (they train adapters, not the model) are out",
+      "Every bf16 column of the NeMo pre-training tables (Nemotron-4 15B and 340B, Llama 3.1 8B, 70B and 405B with its proxies, GPT-3 175B); the fp8 tables (no fp8 compute), the JAX recipes MaxText and PaXML (no framework profile), Grok-1 (a mixture-of-experts family the model does not read) and the LoRA fine-tuning recipes (they train adapters, not the model) are out",
   },
 ];
 
@@ -1519,12 +1519,12 @@ export const EXCLUDED_RUNS: readonly { model: string; source: string; reason: st
     model: "NeMo and Megatron-Bridge performance summaries (H100, B200, GB200)",
     source: "nvidia2025megatronbridgeperf",
     reason:
-      "Every dense-model row is fp8, which the step model does not describe; the bf16 rows are mixture-of-experts models (GPT-OSS 120B, Qwen3, DeepSeek-V3) whose families the model does not read, or GB200 and GB300 systems that src/data/gpus.ts does not hold. The bf16 H100 measurements of the same NeMo recipes are in the data through NVIDIA's DGX Cloud benchmarking tables",
+      "Every dense-model row is fp8, which the step model does not describe; the bf16 rows are mixture-of-experts models (GPT-OSS 120B, Qwen3, DeepSeek-V3) whose families the model does not read, or GB200 and GB300 systems that the book's GPU data does not hold. The bf16 H100 measurements of the same NeMo recipes are in the data through NVIDIA's DGX Cloud benchmarking tables",
   },
   {
     model: "GB200 rows of later DGX Cloud benchmarking releases (Llama 3.1 405B, Nemotron-4 340B)",
     source: "nvidia2024dgxcbenchmarking",
     reason:
-      "src/data/gpus.ts has no GB200 record (its NVLink domain of 72 GPUs and its peak differ from the B200's); no source we read gives a bf16 B200 row for a model family the model reads, so Blackwell is not validated",
+      "The book's GPU data has no GB200 record (its NVLink domain of 72 GPUs and its peak differ from the B200's); no source we read gives a bf16 B200 row for a model family the model reads, so Blackwell is not validated",
   },
 ];

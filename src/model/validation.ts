@@ -184,6 +184,33 @@ function median(values: number[]): number {
   return n % 2 === 1 ? value((n - 1) / 2) : (value(n / 2 - 1) + value(n / 2)) / 2;
 }
 
+/** Parts of the model's step the appendix shows, each as a share of the step time the run reported. */
+export interface StepShares {
+  compute: number;
+  recompute: number;
+  bubble: number;
+  tp: number;
+  cp: number;
+  dp: number;
+  /** Pipeline sends, expert all-to-alls and the optimizer. */
+  other: number;
+}
+
+/** The model's step for `e` by part, each over the reported step time (they sum to predicted over reported). */
+export function stepShares(e: RunEvaluation): StepShares {
+  const b = e.prediction.breakdown;
+  const t = e.reportedStepSeconds;
+  return {
+    compute: b.compute / t,
+    recompute: b.recompute / t,
+    bubble: b.bubble / t,
+    tp: b.tp / t,
+    cp: b.cp / t,
+    dp: b.dp / t,
+    other: (b.pp + b.ep + b.optimizer) / t,
+  };
+}
+
 /** Median and worst absolute relative error of `evaluations`. */
 export function summarizeErrors(evaluations: readonly { run: PublishedRun; relativeError: number }[]): ErrorSummary {
   let worst = evaluations[0];
