@@ -29,15 +29,9 @@ import { trainingMemory, type TrainingSetup, type ZeroStage } from "./memory.ts"
 import type { Recompute } from "./activations.ts";
 import type { GpuSpec } from "../data/gpus.ts";
 import { findInterconnect } from "../data/interconnects.ts";
+import { PLANNING_MEMORY_FRACTION } from "./scenario.ts";
+import { findFrameworkProfile, type FrameworkId } from "../data/frameworks.ts";
 import { balancedStageLayers, gpuGeneration, KERNEL_EFFICIENCY, stepTime, type StepResult } from "./step.ts";
-
-/**
- * The share of a GPU's memory that the book plans the counted tensors (weights, gradients, optimizer
- * states, activations) to fill: chapter 2's rule of thumb, which leaves the rest for the CUDA context,
- * NCCL buffers, allocator fragmentation and temporaries. Used by the configuration search, the memory
- * explorer's verdict and chapter 2's exercise.
- */
-export const PLANNING_MEMORY_FRACTION = 0.9;
 
 /** What the search leaves out and why, for the configuration finder to print. */
 export const CONFIG_SEARCH_EXCLUSIONS =
@@ -72,7 +66,20 @@ export interface ConfigSearchInput {
   microBatchSizes?: number[];
   /** Largest TP degree tried (default `gpusPerNode`). */
   maxTp?: number;
+  /**
+   * The framework whose sharding modes and defaults the search uses, or "auto" (default): each
+   * ZeRO stage with the framework the book pairs it with ({@link AUTO_FRAMEWORK}).
+   */
+  framework?: FrameworkId | "auto";
 }
+
+/** The framework "auto" searches each ZeRO stage with: Megatron-LM for 0 and 1, DeepSpeed for 2, FSDP2 for 3. */
+export const AUTO_FRAMEWORK: Readonly<Record<ZeroStage, FrameworkId>> = {
+  0: "megatron",
+  1: "megatron",
+  2: "deepspeed",
+  3: "fsdp2",
+};
 
 /** One configuration that fits, with its modeled step time. */
 export interface RankedConfig {
@@ -83,6 +90,8 @@ export interface RankedConfig {
   ep: number;
   zeroStage: ZeroStage;
   recompute: Recompute;
+  /** The framework profile the row was evaluated with. */
+  framework: FrameworkId;
   microBatchSize: number;
   /** Microbatches per step per DP rank, $m = B/(d\,b)$. */
   microbatches: number;
@@ -178,6 +187,13 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
   if (seqLength > 10_000_000) throw new ModelInputError("seqLength", "seqLength must be at most 10,000,000");
   const net = { ...baseNet, gpusPerNode, nicBusBytesPerSecond: inter };
   const limit = input.gpu.hbmBytes * usable;
+  const chosen = input.framework ?? "auto";
+  if (chosen !== "auto" && !findFrameworkProfile(chosen))
+    throw new ModelInputError("framework", `unknown framework "${String(chosen)}"`);
+  const frameworkFor = (zeroStage: ZeroStage): FrameworkId | null => {
+    if (chosen === "auto") return AUTO_FRAMEWORK[zeroStage];
+    return findFrameworkProfile(chosen)?.layouts[zeroStage] ? chosen : null;
+  };
   const experts = arch.moe?.routedExperts ?? 1;
 
   const ranked: RankedConfig[] = [];
@@ -208,6 +224,10 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
           layoutsTried++;
           for (const zeroStage of [0, 1, 2, 3] as ZeroStage[]) {
             if (zeroStage > 0 && dp * cp === 1) continue; // nothing to shard over.
+            const framework = frameworkFor(zeroStage);
+            if (framework === null) continue;
+            if (framework === "ddp" && tp * pp * cp * ep > 1) continue; // plain DDP: data parallelism only.
+            if (framework === "deepspeed" && zeroStage >= 2 && pp > 1) continue; // its pipeline engine refuses.
             for (const recompute of ["none", "selective", "full"] as Recompute[]) {
               // Memory grows with b, so once one b does not fit the larger ones do not either.
               let outOfMemory = false;
@@ -228,7 +248,7 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
                   zeroStage,
                   recompute,
                   microbatches: m,
-                  fp32GradAccum: true,
+                  framework,
                 };
                 const memory = trainingMemory(arch, setup).perGpu.total;
                 if (memory > limit) {
@@ -236,7 +256,9 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
                   outOfMemory = true;
                   continue;
                 }
-                ranked.push(rankOne(arch, setup, { dp, tp, pp, cp, ep, zeroStage, recompute, b, m, memory }));
+                ranked.push(
+                  rankOne(arch, setup, { dp, tp, pp, cp, ep, zeroStage, recompute, framework, b, m, memory }),
+                );
               }
             }
           }
@@ -250,7 +272,7 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
   function rankOne(
     a: ModelArchitecture,
     _setup: TrainingSetup,
-    c: Pick<RankedConfig, "dp" | "tp" | "pp" | "cp" | "ep" | "zeroStage" | "recompute"> & {
+    c: Pick<RankedConfig, "dp" | "tp" | "pp" | "cp" | "ep" | "zeroStage" | "recompute" | "framework"> & {
       b: number;
       m: number;
       memory: number;
@@ -288,7 +310,7 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
         seqLength,
         microBatchSize: c.b,
         globalBatch: batch,
-        gradReduce: "fp32",
+        framework: c.framework,
         stageLayers,
         kernelEfficiency: efficiency,
         interconnect: net,
@@ -306,6 +328,7 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
       ep: c.ep,
       zeroStage: c.zeroStage,
       recompute: c.recompute,
+      framework: c.framework,
       microBatchSize: c.b,
       microbatches: c.m,
       memoryBytes: c.memory,

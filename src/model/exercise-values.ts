@@ -17,7 +17,7 @@
 import { allReduceSeconds, bucketCount, dataParallelTimeline } from "./dp-overlap.ts";
 import { modelFlopsPerToken } from "./compute.ts";
 import { KERNEL_EFFICIENCY } from "./step.ts";
-import { PLANNING_MEMORY_FRACTION } from "./config-search.ts";
+import { PLANNING_MEMORY_FRACTION } from "./scenario.ts";
 import { d0, d1, d2, d3, gpu, interconnect, params, preset, v } from "./values/put.ts";
 import { prefaceValues } from "./values/preface.ts";
 import { introductionValues } from "./values/introduction.ts";

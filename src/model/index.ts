@@ -145,3 +145,4 @@ export * from "./roofline.ts";
 export * from "./exercise-values.ts";
 export * from "./data-facts.ts";
 export * from "./placement.ts";
+export * from "./scenario.ts";

@@ -65,6 +65,7 @@ import {
   requirePositiveInteger,
 } from "./errors.ts";
 import { countParameters, isArchitecture, layerParameters } from "./parameters.ts";
+import { findFrameworkProfile, type FrameworkId, type StateBytes, type StateLayout } from "../data/frameworks.ts";
 
 /** Training precision: fp32 throughout, or bf16 mixed precision with fp32 master weights. */
 export type Precision = "fp32" | "bf16";
@@ -183,6 +184,14 @@ export interface TrainingSetup {
   attention?: AttentionKernel;
   /** Override the architecture's dropout setting. */
   dropout?: boolean;
+  /**
+   * A framework profile (src/data/frameworks.ts): its state layout for `zeroStage` replaces the
+   * generic bytes per parameter (`precision` must then be bf16, and `fp32GradAccum` is ignored), and
+   * its gathered-unit buffers are counted. Default: none (the generic ZeRO formulas).
+   */
+  framework?: FrameworkId;
+  /** ZeRO-3 with a framework profile: free gathered weights after the forward pass (default true). */
+  reshardAfterForward?: boolean;
 }
 
 /** {@link TrainingSetup} with every default applied. */
@@ -204,6 +213,8 @@ export interface ResolvedTrainingSetup {
   virtualStages: number;
   attention: AttentionKernel;
   dropout: boolean;
+  framework: FrameworkId | null;
+  reshardAfterForward: boolean;
 }
 
 /** Bytes per GPU by category. */
@@ -290,6 +301,8 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
     schedule === "interleaved" ? requirePositiveInteger(setup.virtualStages ?? 2, "virtualStages") : 1;
   const attention = requireOneOf(setup.attention ?? "flash", ["flash", "eager"] as const, "attention");
   const dropout = requireBoolean(setup.dropout ?? arch.dropout, "dropout");
+  const reshardAfterForward = requireBoolean(setup.reshardAfterForward ?? true, "reshardAfterForward");
+  const framework = setup.framework === undefined ? null : frameworkLayout(setup.framework, zeroStage, precision).id;
 
   const a = arch.numHeads;
   if (a % tp !== 0) {
@@ -368,7 +381,33 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
     virtualStages,
     attention,
     dropout,
+    framework,
+    reshardAfterForward,
   };
+}
+
+/**
+ * The state layout a framework keeps under `zeroStage`. Throws a ModelInputError naming the field
+ * when the framework is unknown, does not run that stage, or the precision is not bf16.
+ */
+export function frameworkLayout(
+  framework: string,
+  zeroStage: ZeroStage,
+  precision: Precision = "bf16",
+): { id: FrameworkId; layout: StateLayout } {
+  const profile = findFrameworkProfile(framework);
+  if (!profile) throw new ModelInputError("framework", `unknown framework "${framework}"`);
+  if (precision !== "bf16")
+    throw new ModelInputError("precision", `the framework profiles describe bf16 mixed precision (got ${precision})`);
+  const layout = profile.layouts[zeroStage];
+  if (!layout) {
+    const stages = Object.keys(profile.layouts).join(", ");
+    throw new ModelInputError(
+      "zeroStage",
+      `${profile.name} does not run ZeRO stage ${zeroStage} (it runs stage ${stages})`,
+    );
+  }
+  return { id: profile.id, layout: layout.value };
 }
 
 /** Layer indices held by stage `stage` (see the module comment for the assignment). */
@@ -469,6 +508,7 @@ export function trainingMemory(config: unknown, setup: TrainingSetup = {}): Trai
   const denseShard = s.dp * s.cp;
   const expertShard = (s.dp * s.cp) / s.ep;
   const per = bytesPerParameter(s.precision, s.fp32GradAccum);
+  const layout = s.framework === null ? null : frameworkLayout(s.framework, s.zeroStage, s.precision).layout;
   const tokens = (s.seqLength * s.microBatchSize) / s.cp;
   const seqDivisor = s.sequenceParallel ? t : 1;
 
@@ -524,15 +564,34 @@ export function trainingMemory(config: unknown, setup: TrainingSetup = {}): Trai
       (headActivation - headPerMicrobatch) +
       Math.max(headPerMicrobatch, workspace);
 
-    const parameters =
-      (dense * per.parameters) / (s.zeroStage >= 3 ? denseShard : 1) +
-      (experts * per.parameters) / (s.zeroStage >= 3 ? expertShard : 1);
-    const gradients =
-      (dense * per.gradients) / (s.zeroStage >= 2 ? denseShard : 1) +
-      (experts * per.gradients) / (s.zeroStage >= 2 ? expertShard : 1);
-    const optimizer =
-      (dense * per.optimizer) / (s.zeroStage >= 1 ? denseShard : 1) +
-      (experts * per.optimizer) / (s.zeroStage >= 1 ? expertShard : 1);
+    let parameters: number;
+    let gradients: number;
+    let optimizer: number;
+    if (layout) {
+      // A framework's own layout: each state whole or divided by its sharding group.
+      const held = (state: StateBytes) =>
+        state.bytes * (dense / (state.sharded ? denseShard : 1) + experts / (state.sharded ? expertShard : 1));
+      // Weights gathered whole for the units in flight: one unit is one layer here. Without
+      // resharding after the forward pass every unit stays gathered until its backward.
+      const units = layout.gatheredUnits;
+      const unitParameters = indices.length > 0 ? (dense + experts) / indices.length : 0;
+      const gathered = units
+        ? units.bytes * (s.zeroStage === 3 && !s.reshardAfterForward ? dense + experts : units.units * unitParameters)
+        : 0;
+      parameters = held(layout.weights) + gathered;
+      gradients = held(layout.gradients);
+      optimizer = held(layout.master) + held(layout.moments);
+    } else {
+      parameters =
+        (dense * per.parameters) / (s.zeroStage >= 3 ? denseShard : 1) +
+        (experts * per.parameters) / (s.zeroStage >= 3 ? expertShard : 1);
+      gradients =
+        (dense * per.gradients) / (s.zeroStage >= 2 ? denseShard : 1) +
+        (experts * per.gradients) / (s.zeroStage >= 2 ? expertShard : 1);
+      optimizer =
+        (dense * per.optimizer) / (s.zeroStage >= 1 ? denseShard : 1) +
+        (experts * per.optimizer) / (s.zeroStage >= 1 ? expertShard : 1);
+    }
     stages.push({
       stage,
       layerCount: indices.length,

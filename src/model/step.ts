@@ -63,11 +63,13 @@ import {
 import { matmulParameters, modelFlopsPerToken } from "./compute.ts";
 import { isArchitecture, layerParameters } from "./parameters.ts";
 import { isMoeLayer } from "./architecture.ts";
-import { trainingMemory, type MemoryBreakdown, type ZeroStage } from "./memory.ts";
+import { trainingMemory, type MemoryBreakdown, type TrainingSetup, type ZeroStage } from "./memory.ts";
 import type { Collective } from "./communication.ts";
 import { clusterShape, groupSeconds } from "./placement.ts";
 import { findGpu, type GpuSpec } from "../data/gpus.ts";
 import { findInterconnect, type InterconnectSpec } from "../data/interconnects.ts";
+import { findFrameworkProfile, type FrameworkId } from "../data/frameworks.ts";
+import type { ClusterOverrides } from "./placement.ts";
 
 /** GPU generations that share one kernel-efficiency constant. */
 export type GpuGeneration = "ampere" | "hopper" | "blackwell";
@@ -152,6 +154,24 @@ export interface StepInput {
   kernelEfficiency?: number;
   /** Override the system's bandwidths. */
   interconnect?: InterconnectSpec;
+  /** Override the cluster's shape (GPUs per server, NVLink domain, NICs per server, NIC bandwidth). */
+  cluster?: ClusterOverrides;
+  /**
+   * A framework profile (src/data/frameworks.ts). It sets the defaults of `gradReduce`,
+   * `tpCommOverlap` and `overlapGradReduce`, checks that the framework runs `zeroStage`, and gives
+   * the memory model its state layout. Default: none (fp32 reduction, no TP overlap, DP overlapped,
+   * the generic memory formulas).
+   */
+  framework?: FrameworkId;
+  /**
+   * Overlap tensor-parallel communication with the GEMMs next to it (Megatron-LM's
+   * `--tp-comm-overlap` with Transformer Engine): each collective hides behind the GEMM it is paired
+   * with, and only what exceeds that GEMM is exposed. Needs sequence parallelism. Default: the
+   * profile's, else false.
+   */
+  tpCommOverlap?: boolean;
+  /** Overlap data-parallel gradient reduction with the backward pass. Default: the profile's, else true. */
+  overlapGradReduce?: boolean;
   /** Compute memory per GPU with trainingMemory (default true; the configuration search does its own). */
   includeMemory?: boolean;
 }
@@ -227,6 +247,8 @@ export interface StepResult {
   /** Bytes per GPU from trainingMemory, or null with the reason when the memory model cannot describe the layout. */
   memory: MemoryBreakdown | null;
   memoryNote: string | null;
+  /** The memory model's setup for this run (what `memory` was computed from). */
+  memorySetup: TrainingSetup;
   /** Resolved degrees. */
   layout: {
     tp: number;
@@ -244,6 +266,9 @@ export interface StepResult {
     gradReduce: GradReduce;
     rankOrder: RankOrder;
     stageLayers: number[];
+    framework: FrameworkId | null;
+    tpCommOverlap: boolean;
+    overlapGradReduce: boolean;
   };
 }
 
@@ -327,7 +352,43 @@ export function stepTime(input: StepInput): StepResult {
   const v = schedule === "interleaved" ? requirePositiveInteger(input.chunks ?? 2, "chunks") : 1;
   if (schedule === "interleaved" && v < 2)
     throw new ModelInputError("chunks", `the interleaved schedule needs at least 2 chunks per stage (got ${v})`);
-  const gradReduce = requireOneOf(input.gradReduce ?? "fp32", ["fp32", "bf16"] as const, "gradReduce");
+  const profile = input.framework === undefined ? undefined : findFrameworkProfile(input.framework);
+  if (input.framework !== undefined && !profile)
+    throw new ModelInputError("framework", `unknown framework "${String(input.framework)}"`);
+  if (profile && !profile.layouts[zeroStage]) {
+    throw new ModelInputError(
+      "zeroStage",
+      `${profile.name} does not run ZeRO stage ${zeroStage} (it runs stage ${Object.keys(profile.layouts).join(", ")})`,
+    );
+  }
+  if (profile?.id === "ddp" && tp * pp * cp * ep > 1)
+    throw new ModelInputError(
+      "framework",
+      `PyTorch DDP replicates the whole model: it runs no tensor, pipeline, context or expert parallelism (got tp ${tp}, pp ${pp}, cp ${cp}, ep ${ep})`,
+    );
+  if (profile?.id === "deepspeed" && zeroStage >= 2 && pp > 1)
+    throw new ModelInputError(
+      "pp",
+      `DeepSpeed's pipeline engine runs ZeRO stage 0 or 1 only (got ZeRO-${zeroStage} with pp ${pp})`,
+    );
+  const gradReduce = requireOneOf(
+    input.gradReduce ?? profile?.gradientReduceDtype.value ?? "fp32",
+    ["fp32", "bf16"] as const,
+    "gradReduce",
+  );
+  const tpCommOverlap = requireBoolean(
+    input.tpCommOverlap ?? (profile ? profile.tpCommOverlap.value && sp && tp > 1 : false),
+    "tpCommOverlap",
+  );
+  if (tpCommOverlap && tp > 1 && !sp)
+    throw new ModelInputError(
+      "tpCommOverlap",
+      "tensor-parallel communication overlap needs sequence parallelism (Transformer Engine overlaps its all-gathers and reduce-scatters)",
+    );
+  const overlapGradReduce = requireBoolean(
+    input.overlapGradReduce ?? profile?.overlapGradReduce.value ?? true,
+    "overlapGradReduce",
+  );
   const rankOrder = requireOneOf(
     input.rankOrder ?? "tp-cp-dp-pp",
     ["tp-cp-dp-pp", "tp-cp-pp-dp"] as const,
@@ -394,11 +455,17 @@ export function stepTime(input: StepInput): StepResult {
   const matmul = matmulParameters(arch);
   const layerMatmul = matmul.layers / L; // average active matmul parameters per layer
   const headMatmul = matmul.head;
+  // The attention block's share of a layer's matmul parameters (Q, K, V and output projections),
+  // on average over the layers: under TP overlap its two collectives hide behind its GEMMs, the
+  // MLP's two behind the MLP's.
+  let attentionParameters = 0;
+  for (let k = 0; k < L; k++) attentionParameters += layerParameters(arch, k).attention;
+  const attentionShare = Math.min(1, attentionParameters / matmul.layers);
 
   // Group bandwidth (see the module comment).
   const strides = rankOrder === "tp-cp-dp-pp" ? { dp: tp * cp, pp: tp * cp * dp } : { pp: tp * cp, dp: tp * cp * pp };
-  const nodeSize = net.nvlinkDomain ?? net.gpusPerNode;
-  const cluster = clusterShape(net);
+  const cluster = clusterShape(net, input.cluster ?? {});
+  const nodeSize = cluster.nvlinkDomain;
   const collectiveSeconds = (collective: Collective, bytes: number, ranks: number, stride: number): number =>
     groupSeconds(cluster, collective, bytes, { ranks, stride }, { nvls: useNvls });
 
@@ -424,7 +491,16 @@ export function stepTime(input: StepInput): StepResult {
       ? collectiveSeconds("all-gather", activationBytes, tp, 1) +
         collectiveSeconds("reduce-scatter", activationBytes, tp, 1)
       : collectiveSeconds("all-reduce", activationBytes, tp, 1);
-    const tpSeconds = tpCalls * tpPerCall;
+    let tpSeconds = tpCalls * tpPerCall;
+    if (tpCommOverlap && tp > 1) {
+      // Each block's all-gather and reduce-scatter pair with that block's GEMMs (forward, the
+      // backward's data-gradient GEMMs of the same size, and the recomputed forward): exposed is
+      // only what exceeds the GEMM time.
+      const blockGemm = (share: number) => (tokens * 2 * layerMatmul * share) / tp / rate;
+      const exposedPerPass =
+        Math.max(0, tpPerCall - blockGemm(attentionShare)) + Math.max(0, tpPerCall - blockGemm(1 - attentionShare));
+      tpSeconds = (tpCalls / 2) * exposedPerPass;
+    }
     // Context parallel: all-gather K and V forward (again under
     // full recomputation), reduce-scatter their gradients backward.
     let cpSeconds = 0;
@@ -475,6 +551,7 @@ export function stepTime(input: StepInput): StepResult {
   // Data parallel and sharding on the slowest stage.
   let parametersDense = 0;
   let parametersExpert = 0;
+  let rootParameters = 0;
   {
     let first = 0;
     for (const n of stageLayers.slice(0, slowest)) first += n;
@@ -484,11 +561,17 @@ export function stepTime(input: StepInput): StepResult {
       parametersExpert += expert / (tp * ep);
       parametersDense += (lp.total - expert) / tp;
     }
-    if (slowest === 0) parametersDense += (arch.vocabSize * h) / tp;
-    if (slowest === pp - 1 && (!arch.tiedEmbeddings || pp > 1)) parametersDense += (arch.vocabSize * h) / tp;
+    if (slowest === 0) rootParameters += (arch.vocabSize * h) / tp;
+    if (slowest === pp - 1 && (!arch.tiedEmbeddings || pp > 1)) rootParameters += (arch.vocabSize * h) / tp;
+    parametersDense += rootParameters;
   }
-  const forwardWindow = slow.compute / 3;
-  const backwardWindow = (2 * slow.compute) / 3 + slow.recompute;
+  // Without overlap (Megatron-LM's default: --overlap-grad-reduce and --overlap-param-gather are
+  // off) the reductions and the parameter gathers of ZeRO-0 to ZeRO-2 wait for nothing but run alone.
+  const forwardWindow = overlapGradReduce ? slow.compute / 3 : 0;
+  const backwardWindow = overlapGradReduce ? (2 * slow.compute) / 3 + slow.recompute : 0;
+  // One layer's forward and backward on this GPU (the ZeRO-3 units' windows).
+  const layerForwardSeconds = (tokens * (2 * layerMatmul + attnHardware * attnForwardPerToken)) / tp / rate;
+  const layerBackwardSeconds = 2 * layerForwardSeconds + slow.recompute / Math.max(1, slow.layers);
   const dpTransfers: DpTransfer[] = [];
   const denseStride = cp > 1 ? tp : strides.dp;
   const denseShardRanks = hsdp ? Math.max(1, Math.min(dp * cp, Math.floor(nodeSize / denseStride))) : dp * cp;
@@ -550,20 +633,55 @@ export function stepTime(input: StepInput): StepResult {
         forwardWindow,
       );
     } else {
-      add("parameter all-gather (forward)", "all-gather", paramMessage, shardRanks, stride, m, forwardWindow);
-      // The backward gather and the gradient reduce-scatter share the backward window.
-      const gatherB = collectiveSeconds("all-gather", paramMessage, shardRanks, stride);
-      const scatter = collectiveSeconds("reduce-scatter", gradMessage, shardRanks, stride);
+      // ZeRO-3 / FSDP with resharding: one unit per layer, as FSDP and DeepSpeed wrap them. Per
+      // microbatch each layer's weights are gathered before its forward (behind the previous
+      // layer's forward, by prefetching) and again before its backward, and its gradients are
+      // reduce-scattered after it (both behind the layer's backward). Every call pays its latency.
+      // The root unit (embedding, final norm and head on the end stages) is gathered before the
+      // first layer and reduce-scattered after the last: nothing is left to hide it behind.
+      const units = Math.max(1, slow.layers);
+      const rootShare = g.label === "" ? rootParameters / Math.max(g.params, 1) : 0;
+      const unitParams = (g.params * (1 - rootShare)) / units;
+      const gatherF = collectiveSeconds("all-gather", unitParams * valueBytes, shardRanks, stride);
+      const gatherB = collectiveSeconds("all-gather", unitParams * valueBytes, shardRanks, stride);
+      const scatter = collectiveSeconds("reduce-scatter", unitParams * gradBytes, shardRanks, stride);
+      const calls = m * units;
       dpTransfers.push({
-        name: `${g.label}parameter all-gather (backward) + gradient reduce-scatter`,
+        name: `${g.label}parameter all-gather (forward, one per layer)`,
+        collective: "all-gather",
+        ranks: shardRanks,
+        messageBytes: unitParams * valueBytes,
+        callsPerStep: calls,
+        secondsPerCall: gatherF,
+        windowSeconds: layerForwardSeconds,
+        exposedSeconds: calls * Math.max(0, gatherF - layerForwardSeconds),
+      });
+      dpTransfers.push({
+        name: `${g.label}parameter all-gather (backward) + gradient reduce-scatter, one per layer`,
         collective: "reduce-scatter",
         ranks: shardRanks,
-        messageBytes: gradMessage,
-        callsPerStep: m,
+        messageBytes: unitParams * gradBytes,
+        callsPerStep: calls,
         secondsPerCall: gatherB + scatter,
-        windowSeconds: backwardWindow,
-        exposedSeconds: m * Math.max(0, gatherB + scatter - backwardWindow),
+        windowSeconds: layerBackwardSeconds,
+        exposedSeconds: calls * Math.max(0, gatherB + scatter - layerBackwardSeconds),
       });
+      if (rootShare > 0) {
+        const rootParams = g.params * rootShare;
+        const root =
+          collectiveSeconds("all-gather", rootParams * valueBytes, shardRanks, stride) +
+          collectiveSeconds("reduce-scatter", rootParams * gradBytes, shardRanks, stride);
+        dpTransfers.push({
+          name: "root unit (embedding, final norm, head) all-gather + gradient reduce-scatter",
+          collective: "all-gather",
+          ranks: shardRanks,
+          messageBytes: rootParams * valueBytes,
+          callsPerStep: m,
+          secondsPerCall: root,
+          windowSeconds: 0,
+          exposedSeconds: m * root,
+        });
+      }
     }
     if (hsdp && replicas > 1) {
       add(
@@ -599,32 +717,40 @@ export function stepTime(input: StepInput): StepResult {
   const tokensPerStep = batch * s;
   const modelFlops = modelFlopsPerToken(arch, s).total;
 
+  const memZero: ZeroStage = zeroStage === 3 && !reshard && !profile ? 2 : zeroStage;
+  const memorySetup: TrainingSetup = {
+    seqLength: s,
+    microBatchSize: b,
+    dp: hsdp && zeroStage >= 1 && Number.isInteger(denseShardRanks / cp) ? denseShardRanks / cp : dp,
+    tp,
+    sequenceParallel: sp,
+    pp,
+    cp,
+    ep,
+    zeroStage: memZero,
+    recompute,
+    schedule,
+    microbatches: m,
+    virtualStages: schedule === "interleaved" ? v : undefined,
+    fp32GradAccum: gradReduce === "fp32",
+    attention: causal ? "flash" : "eager",
+    ...(profile ? { framework: profile.id, reshardAfterForward: reshard } : {}),
+  };
   let memory: MemoryBreakdown | null = null;
   let memoryNote: string | null = null;
   if (input.includeMemory !== false)
     try {
-      const memZero: ZeroStage = zeroStage === 3 && !reshard ? 2 : zeroStage;
-      memory = trainingMemory(arch, {
-        seqLength: s,
-        microBatchSize: b,
-        dp: hsdp && zeroStage >= 1 && Number.isInteger(denseShardRanks / cp) ? denseShardRanks / cp : dp,
-        tp,
-        sequenceParallel: sp,
-        pp,
-        cp,
-        ep,
-        zeroStage: memZero,
-        recompute,
-        schedule,
-        microbatches: m,
-        virtualStages: schedule === "interleaved" ? v : undefined,
-        fp32GradAccum: gradReduce === "fp32",
-      }).perGpu;
+      memory = trainingMemory(arch, memorySetup).perGpu;
       const notes: string[] = [];
       if (input.stageLayers !== undefined)
         notes.push("memory assumes the memory model's own layer split, not stageLayers");
       if (hsdp) notes.push("hybrid sharding: model states sharded over the ranks inside one node");
-      if (zeroStage === 3 && !reshard) notes.push("FSDP without resharding: parameters counted whole, as under ZeRO-2");
+      if (zeroStage === 3 && !reshard)
+        notes.push(
+          profile
+            ? "FSDP without resharding: every layer's gathered weights stay until its backward"
+            : "FSDP without resharding: parameters counted whole, as under ZeRO-2",
+        );
       memoryNote = notes.length > 0 ? notes.join("; ") : null;
     } catch (error) {
       if (!(error instanceof ModelInputError)) throw error;
@@ -645,6 +771,7 @@ export function stepTime(input: StepInput): StepResult {
     kernelEfficiency: eta,
     memory,
     memoryNote,
+    memorySetup,
     layout: {
       tp,
       pp,
@@ -661,6 +788,9 @@ export function stepTime(input: StepInput): StepResult {
       gradReduce,
       rankOrder,
       stageLayers,
+      framework: profile?.id ?? null,
+      tpCommOverlap,
+      overlapGradReduce,
     },
   };
 }

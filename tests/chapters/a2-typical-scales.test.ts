@@ -117,10 +117,10 @@ test("the misses quoted in the prose", () => {
     "both",
   );
   assert.ok(both.leaveOneSourceOut.median <= 0.15 && both.leaveOneSourceOut.worst > 0.5);
-  // Llama 3 at 8K: the bubble is not the largest overhead; the DP term is nearly twice as large.
+  // Llama 3 at 8K: the bubble is not the largest overhead; the DP term is larger.
   const l = inSample.find((e) => e.run.id === "grattafiori2024-405b-8192-8192")!.prediction.breakdown;
-  assert.ok(l.bubble < l.dp && l.dp / l.bubble > 1.7 && l.dp / l.bubble < 2, JSON.stringify(l));
-  assertMentions(text, "it is not the largest overhead (the DP term is nearly twice as large)", "Llama 3 bubble");
+  assert.ok(l.bubble < l.dp, JSON.stringify(l));
+  assertMentions(text, "it is not the largest overhead (the DP term is larger)", "Llama 3 bubble");
   // NVIDIA's recipe and torchtitan on the same model and GPU count.
   const nemo = inSample.find((e) => e.run.id === "dgxc-llama31-8b-8")!;
   const titan = inSample.find((e) => e.run.id === "torchtitan-h100-llama31-8b-8")!;

@@ -67,7 +67,7 @@ test("memory of a ranked configuration is trainingMemory's peak stage", () => {
     zeroStage: c.zeroStage,
     recompute: c.recompute,
     microbatches: c.microbatches,
-    fp32GradAccum: true,
+    framework: c.framework,
   });
   assert.equal(c.memoryBytes, m.perGpu.total);
 });

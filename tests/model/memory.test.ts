@@ -3,6 +3,7 @@ import { describe, test } from "node:test";
 import fc from "fast-check";
 import {
   bytesPerParameter,
+  countParameters,
   findModelPreset,
   inFlightMicrobatches,
   korthikantiLayerActivationBytes,
@@ -527,4 +528,24 @@ describe("properties (fast-check)", () => {
 
 test("absurd sizes give a ModelInputError, never Infinity or NaN", () => {
   throwsField(() => trainingMemory(config("llama-3.1-8b"), { seqLength: 2 ** 1020 }), "seqLength");
+});
+
+test("trainingMemory() with a framework profile: its state layout, e.g. Megatron-LM's distributed optimizer at 6 + 12/d bytes", () => {
+  const cfg = findModelPreset("llama-3.1-8b")!.config;
+  const psi = countParameters(cfg).total;
+  for (const dp of [1, 8, 64]) {
+    const m = trainingMemory(cfg, { dp, zeroStage: 1, framework: "megatron" }).perGpu;
+    const states = m.parameters + m.gradients + m.optimizer;
+    assert.ok(Math.abs(states / psi - (6 + 12 / dp)) < 1e-9, `dp ${dp}: ${states / psi}`);
+  }
+  const ddp = trainingMemory(cfg, { dp: 8, zeroStage: 0, framework: "ddp" }).perGpu;
+  assert.ok(Math.abs((ddp.parameters + ddp.gradients + ddp.optimizer) / psi - 16) < 1e-9);
+  assert.throws(
+    () => trainingMemory(cfg, { dp: 8, zeroStage: 3, framework: "megatron" }),
+    (e: unknown) => e instanceof ModelInputError && e.field === "zeroStage",
+  );
+  // FSDP without resharding keeps every layer gathered: more than with it.
+  const z3 = (reshardAfterForward: boolean) =>
+    trainingMemory(cfg, { dp: 8, zeroStage: 3, framework: "fsdp2", reshardAfterForward }).perGpu.parameters;
+  assert.ok(z3(false) > z3(true));
 });

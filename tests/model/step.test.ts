@@ -133,8 +133,88 @@ test("stepTime(): ZeRO-3 gathers parameters every microbatch; FSDP without resha
     reshardAfterForward: false,
   });
   assert.equal(z3.microbatches, 4);
-  assert.equal(z3.dpTransfers.find((t) => t.name.includes("(forward)"))!.callsPerStep, 4);
+  // One unit per layer (2 layers) per microbatch, and the root unit (embedding, head) once per microbatch.
+  assert.equal(z3.dpTransfers.find((t) => t.name.includes("(forward, one per layer)"))!.callsPerStep, 4 * 2);
+  assert.equal(z3.dpTransfers.find((t) => t.name.startsWith("root unit"))!.callsPerStep, 4);
   assert.equal(noReshard.dpTransfers.find((t) => t.name.includes("first forward"))!.callsPerStep, 1);
+});
+
+test("stepTime(): each ZeRO-3 layer gather pays its ring latency, so 1,024 ranks cost more than 64 at equal work per GPU", () => {
+  const cfg = findModelPreset("llama-3.1-70b")!.config;
+  const run = (gpus: number) =>
+    stepTime({
+      config: cfg,
+      gpu: "h100-sxm",
+      gpuCount: gpus,
+      seqLength: 4096,
+      microBatchSize: 1,
+      globalBatch: gpus,
+      zeroStage: 3,
+      includeMemory: false,
+    });
+  const small = run(64);
+  const large = run(1024);
+  const net = findInterconnect("h100-sxm")!;
+  const gather = large.dpTransfers.find((t) => t.name.includes("(forward, one per layer)"))!;
+  // 80 layers, one microbatch: 80 forward gathers, each paying 1,023 inter-node ring steps.
+  assert.equal(gather.callsPerStep, 80);
+  const small1 = small.dpTransfers.find((t) => t.name.includes("(forward, one per layer)"))!;
+  assertApprox(gather.secondsPerCall - small1.secondsPerCall, (1023 - 63) * net.interNodeHopLatencySeconds, {
+    rel: 0.02,
+  });
+  assert.ok(large.mfu < small.mfu, `MFU at 1,024 GPUs (${large.mfu}) should fall below 64 GPUs' (${small.mfu})`);
+});
+
+test("stepTime(): TP communication overlap hides each block's collectives behind its GEMMs, never below zero", () => {
+  const cfg = findModelPreset("llama-3.1-70b")!.config;
+  const input: StepInput = {
+    config: cfg,
+    gpu: "h100-sxm",
+    gpuCount: 8,
+    tp: 8,
+    seqLength: 4096,
+    microBatchSize: 1,
+    globalBatch: 4,
+    includeMemory: false,
+  };
+  const exposed = stepTime(input);
+  const overlapped = stepTime({ ...input, tpCommOverlap: true });
+  assert.ok(exposed.breakdown.tp > 0);
+  assert.ok(overlapped.breakdown.tp >= 0 && overlapped.breakdown.tp < exposed.breakdown.tp);
+  assert.equal(overlapped.breakdown.compute, exposed.breakdown.compute);
+  assert.equal(overlapped.layout.tpCommOverlap, true);
+  assert.throws(
+    () => stepTime({ ...input, sequenceParallel: false, tpCommOverlap: true }),
+    (e: unknown) => e instanceof ModelInputError && e.field === "tpCommOverlap",
+  );
+});
+
+test("stepTime(): a framework profile sets the defaults and refuses a ZeRO stage it does not run", () => {
+  const cfg = findModelPreset("llama-3.1-8b")!.config;
+  const input: StepInput = {
+    config: cfg,
+    gpu: "h100-sxm",
+    gpuCount: 16,
+    seqLength: 4096,
+    microBatchSize: 1,
+    globalBatch: 16,
+    zeroStage: 0,
+  };
+  const ddp = stepTime({ ...input, framework: "ddp" });
+  assert.equal(ddp.layout.framework, "ddp");
+  assert.equal(ddp.layout.gradReduce, "fp32");
+  assert.throws(
+    () => stepTime({ ...input, framework: "ddp", zeroStage: 3 }),
+    (e: unknown) =>
+      e instanceof ModelInputError && e.field === "zeroStage" && /does not run ZeRO stage 3/.test(e.message),
+  );
+  assert.throws(
+    () => stepTime({ ...input, framework: "jax" as never }),
+    (e: unknown) => e instanceof ModelInputError && e.field === "framework",
+  );
+  // Without overlap every DP byte is exposed; with it the backward hides some.
+  const off = stepTime({ ...input, framework: "ddp", overlapGradReduce: false });
+  assert.ok(off.breakdown.dp > ddp.breakdown.dp);
 });
 
 test("stepTime() refuses layouts that do not describe a run, naming the field", () => {

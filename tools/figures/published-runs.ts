@@ -170,7 +170,7 @@ export function renderStepBreakdownFigure(evaluations: RunEvaluation[] = evaluat
     `Horizontal stacked bars, one per published run (${evaluations.length} runs), grouped by source. Each bar is the step model's predicted step time, split into compute, recomputation, ` +
     `pipeline bubble, tensor-parallel, context-parallel and data-parallel communication and the rest, in units of the step time the run reported; a vertical line marks 1, the reported step. ` +
     `A bar that ends left of the line is a run the model over-predicts, one that ends right of it a run it under-predicts. Compute dominates almost every bar; ` +
-    `the short bars are MosaicML's small models and long sequences and torchtitan's H100 runs, the long ones NVIDIA's 2024 recipes, where the TP part is communication those recipes overlap.`;
+    `the shortest bars are MosaicML's small models at long sequences and torchtitan's H100 runs.`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${BW} ${H2}" role="img" aria-labelledby="step-breakdown-title step-breakdown-desc" font-family="${FONT}">
   <title id="step-breakdown-title">The step model's predicted step by part for each of ${evaluations.length} published runs, over the reported step time</title>
   <desc id="step-breakdown-desc">${esc(desc)}</desc>

@@ -86,12 +86,12 @@ export function overlapMathValues(put: PutValue): void {
     zeroStage: 3,
     gradReduce: "bf16",
   });
-  const z3ag = transfer(z3small, "(forward)");
+  const z3ag = transfer(z3small, "(forward, one per layer)");
   put("a3.z3AgMs", v(z3ag.secondsPerCall * 1000, "ms", d1));
   put("a3.z3WindowMs", v(z3ag.windowSeconds * 1000, "ms", d1));
   put("a3.rZ3", v(ratio(z3ag), "", d2));
   const z370 = dp70(3, "bf16");
-  put("a3.rZ370", v(ratio(transfer(z370, "(forward)")), "", d2));
+  put("a3.rZ370", v(ratio(transfer(z370, "(forward, one per layer)")), "", d2));
   put("a3.z370ExposedSeconds", v(z370.breakdown.dp, "s", d2));
   put("a3.z370Microbatches", v(z370.microbatches, "microbatches", d0));
 
