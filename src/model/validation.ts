@@ -20,6 +20,7 @@ import { gpuGeneration, KERNEL_EFFICIENCY, stepTime, type GpuGeneration, type St
 import { findModelPreset } from "../data/models.ts";
 import { findGpu } from "../data/gpus.ts";
 import { findInterconnect } from "../data/interconnects.ts";
+import { FRAMEWORK_IDS } from "../data/frameworks.ts";
 import { PUBLISHED_RUNS, RUN_SOURCES, type PublishedRun, type RunSource } from "../data/published-runs.ts";
 
 /** A run with its reported and predicted MFU. */
@@ -473,12 +474,30 @@ export function checkRunData(runs: unknown, sources: readonly RunSource[] = RUN_
       );
     }
     const software = need(raw, id, "software", "object") as Record<string, unknown>;
-    if (typeof software.framework !== "string")
-      throw new ModelInputError("software.framework", `run ${id} has no "software.framework"`);
+    if (typeof software.framework !== "string" || !(FRAMEWORK_IDS as readonly string[]).includes(software.framework))
+      throw new ModelInputError(
+        "software.framework",
+        `run ${id}: "software.framework" must be one of ${FRAMEWORK_IDS.join(", ")}`,
+      );
     for (const f of SOFTWARE_FIELDS) {
       const field = software[f];
       if (!isRecord(field) || field.value === undefined || typeof field.source !== "string")
         throw new ModelInputError(`software.${f}`, `run ${id} has no "software.${f}" with a value and a source`);
+    }
+    const allowed: Partial<Record<(typeof SOFTWARE_FIELDS)[number], readonly unknown[]>> = {
+      attentionKernel: ["full", "causal-skip"],
+      tpCommOverlap: [true, false],
+      sequenceParallel: [true, false],
+      dpOverlap: [true, false],
+      gradPrecision: ["fp32", "bf16"],
+    };
+    for (const [f, values] of Object.entries(allowed)) {
+      const value = (software[f] as Record<string, unknown>).value;
+      if (!values.includes(value))
+        throw new ModelInputError(
+          `software.${f}`,
+          `run ${id}: "software.${f}.value" must be one of ${values.join(", ")}`,
+        );
     }
     const reported = need(raw, id, "reported", "object") as Record<string, unknown>;
     if (typeof reported.kind !== "string")

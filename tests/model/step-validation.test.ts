@@ -169,6 +169,15 @@ describe("bad data is refused, naming the run", () => {
     refuses(noSoftware, "software.gradPrecision", /run narayanan2021-1-7b/);
   });
 
+  test("software outside the model's vocabulary", () => {
+    const runs = base();
+    (runs[0]!.software as Record<string, unknown>).framework = "jax";
+    refuses(runs, "software.framework", /run narayanan2021-1-7b: "software.framework" must be one of megatron/);
+    const kernel = base();
+    (kernel[1]!.software as Record<string, Record<string, unknown>>).attentionKernel!.value = "sparse";
+    refuses(kernel, "software.attentionKernel", /run narayanan2021-3-6b/);
+  });
+
   test("an unknown source key", () => {
     const runs = base();
     runs[0]!.source = "nobody2099";
