@@ -177,7 +177,7 @@ export function fiveDParallelismValues(put: PutValue): void {
 
   // @eq:zero3-tokens: F at the Hopper kernel efficiency (step.ts), W from where the sharding group sits
   // (placement.ts): eight ranks in one server, one rank per server (stride 8, as under TP 8), all eight
-  // GPUs of every server (64 ranks, stride 1). The backward window binds: T* = (2 + g)/4 · F/W with g the
+  // GPUs of every server (the chapter's 256 ranks, stride 1). The backward window binds: T* = (2 + g)/4 · F/W with g the
   // bytes per gradient value of the search's ZeRO-3 profile (AUTO_FRAMEWORK[3]).
   const eta = KERNEL_EFFICIENCY[gpuGeneration(GPU)];
   const F = eta * h100.bf16FlopsPerSecond;
