@@ -15,8 +15,11 @@
  * Pure: no DOM, no formatting, no Node APIs (architecture.md: src/model imports src/data only).
  */
 import { KERNEL_EFFICIENCY } from "./step.ts";
-import { PLANNING_MEMORY_FRACTION } from "./scenario.ts";
-import { d0, d1, d2, gpu, interconnect, params, v } from "./values/put.ts";
+import { memoryBudget, PLANNING_MEMORY_FRACTION } from "./scenario.ts";
+import { clusterShape, groupLink } from "./placement.ts";
+import { AUTO_FRAMEWORK } from "./config-search.ts";
+import { findFrameworkProfile } from "../data/frameworks.ts";
+import { d0, d1, d2, gpu, lazy, params, v } from "./values/put.ts";
 import { prefaceValues } from "./values/preface.ts";
 import { introductionValues } from "./values/introduction.ts";
 import { oneGpuValues } from "./values/one-gpu.ts";
@@ -28,7 +31,7 @@ import { expertParallelismValues } from "./values/expert-parallelism.ts";
 import { fiveDParallelismValues } from "./values/five-d-parallelism.ts";
 import { gpuKernelsValues } from "./values/gpu-kernels.ts";
 import { mixedPrecisionValues } from "./values/mixed-precision.ts";
-import { beyondOneDatacenterValues } from "./values/beyond-one-datacenter.ts";
+import { beyondOneDatacenterValues, chapterElevenStepSeconds } from "./values/beyond-one-datacenter.ts";
 import { conclusionValues } from "./values/conclusion.ts";
 import { collectivesValues } from "./values/collectives.ts";
 import { profilingValues } from "./values/profiling.ts";
@@ -56,8 +59,14 @@ const MB = 1e6;
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 
-/** Achieved bus bandwidth of an A100 server's 200 Gb/s network card (src/data/interconnects.ts). */
-const a100NicBusBytesPerSecond = (): number => interconnect("a100-sxm-80gb").nicBusBytesPerSecond;
+/**
+ * Bus bandwidth of a group with one rank per server of this GPU's system (placement.ts's groupLink:
+ * the ring leaves each server on one NIC), e.g. an A100 server's 200 Gb/s card.
+ */
+const oneRankPerServerBytesPerSecond = (gpuId: string): number => {
+  const cluster = clusterShape(gpuId);
+  return groupLink(cluster, "all-gather", { ranks: 2, stride: cluster.gpusPerServer }).busBytesPerSecond;
+};
 
 const psi7b = params("llama-2-7b"); // 6,738,415,616
 const psi8b = params("llama-3.1-8b"); // 8,030,261,248
@@ -157,14 +166,23 @@ function values(): Record<string, ExerciseValue> {
 
   // Chapter 8.
   put("ch8.states405GB", v((16 * psi405b) / GB, "GB", d1));
-  put("ch8.gpus405", v(Math.ceil((16 * psi405b) / (72 * GB)), "GPUs", d0));
-  put("ch8.gpus405Floor", v(Math.floor((16 * psi405b) / (72 * GB)), "GPUs", d0));
+  // Exercise 1: the states over the usable memory of an H100 (scenario.ts's memoryBudget).
+  put("ch8.gpus405", v(Math.ceil((16 * psi405b) / memoryBudget(h100).usableBytes), "GPUs", d0));
+  put("ch8.gpus405Floor", v(Math.floor((16 * psi405b) / memoryBudget(h100).usableBytes), "GPUs", d0));
   put("ch8.perGpu405GB", v(((psi405b / 128) * (4 + 12 / 64)) / GB, "GB", d1));
   put("ch8.perGpu405NoZeroGB", v(((psi405b / 128) * 16) / GB, "GB", d1));
   put("ch8.chunks", v(Math.floor(15 / 32 / 0.1 / 1) + 1, "chunks", d0));
+  // Exercise 3: @eq:zero3-tokens on A100s, one rank per server, gradients reduced in the bytes of the
+  // search's ZeRO-3 profile: T* = (2 + g)/4 · F/W.
+  const gZ3 = findFrameworkProfile(AUTO_FRAMEWORK[3])?.gradientReduceDtype.value === "bf16" ? 2 : 4;
   put(
     "ch8.a100Tokens",
-    v((KERNEL_EFFICIENCY.ampere * a100.bf16FlopsPerSecond) / a100NicBusBytesPerSecond(), "tokens", d0),
+    v(
+      (((2 + gZ3) / 4) * KERNEL_EFFICIENCY.ampere * a100.bf16FlopsPerSecond) /
+        oneRankPerServerBytesPerSecond("a100-sxm-80gb"),
+      "tokens",
+      d0,
+    ),
   );
   put("ch8.mtbiHours", v((54 * 24) / 419, "hours", d2));
   put("ch8.lostShare", v((100 * (419 * 40)) / 60 / (54 * 24), "%", d1));
@@ -189,10 +207,17 @@ function values(): Record<string, ExerciseValue> {
   put("ch10.bf16LossThreshold", v(2 ** 8 * 1e-4, "", { decimals: 4 }));
   put("ch10.deepseekTileBits", v(8 + 32 / 128, "bits", d2));
 
-  // Chapter 11: 141.1 GB per round, 500 inner steps of 18.24 s (stated in @sec:why, from chapter 8's search).
-  put("ch11.roundMBps", v((141.1 * GB) / (500 * 18.24) / MB, "MB/s", d1));
-  put("ch11.idleShare", v((100 * (500 * 18.24 * 0.2)) / (500 * 18.24 * 1.2), "%", d1));
-  put("ch11.roundSeconds", v(500 * 18.24 * 1.2, "s", d0));
+  // Chapter 11: the bf16 gradients of the 70B model over a round of 500 inner steps of chapter 8's top
+  // configuration (beyond-one-datacenter.ts: the step as printed); site B 20% slower (exercise 3).
+  put(
+    "ch11.roundMBps",
+    lazy(() => (2 * psi70b) / (500 * chapterElevenStepSeconds()) / MB, "MB/s", d1),
+  );
+  put("ch11.idleShare", v((100 * 0.2) / 1.2, "%", d1));
+  put(
+    "ch11.roundSeconds",
+    lazy(() => 500 * chapterElevenStepSeconds() * 1.2, "s", d0),
+  );
 
   // Appendix A (collectives).
   put("a0.gatherGB", v(((63 / 64) * 2 * psi8b) / GB, "GB", d2));
@@ -215,7 +240,12 @@ function values(): Record<string, ExerciseValue> {
   // Appendix D (overlap math).
   put(
     "a3.breakEvenTokens",
-    v((KERNEL_EFFICIENCY.ampere * gpu("a100-sxm-80gb").bf16FlopsPerSecond) / a100NicBusBytesPerSecond(), "tokens", d0),
+    v(
+      (KERNEL_EFFICIENCY.ampere * gpu("a100-sxm-80gb").bf16FlopsPerSecond) /
+        oneRankPerServerBytesPerSecond("a100-sxm-80gb"),
+      "tokens",
+      d0,
+    ),
   );
   // The prose values of each chapter (the number ledger, issue #27), one module per chapter.
   prefaceValues(put);
