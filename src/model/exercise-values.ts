@@ -36,6 +36,9 @@ import { collectivesValues } from "./values/collectives.ts";
 import { profilingValues } from "./values/profiling.ts";
 import { typicalScalesValues } from "./values/typical-scales.ts";
 import { overlapMathValues } from "./values/overlap-math.ts";
+import { dataValues } from "./values/data.ts";
+import { factValues } from "./values/facts.ts";
+import type { FactRounding } from "../data/facts.ts";
 
 /** How a value prints: the option names of `Digits` in src/figures/kit/format.ts. */
 export interface PrintDigits {
@@ -51,6 +54,13 @@ export interface ExerciseValue {
   unit: string;
   /** How the solution prints it (`formatNumber(value, digits)`). */
   digits: PrintDigits;
+  /**
+   * How a print with fewer decimals (`{=name:N}`) may round it (src/data/facts.ts, FactRounding):
+   * "exact" refuses, "down" and "up" round one way only; default "nearest".
+   */
+  rounding?: FactRounding;
+  /** The id of the recorded fact (src/data/facts.ts) the value prints, for a cited fact. */
+  fact?: string;
 }
 
 const GB = 1e9;
@@ -78,7 +88,7 @@ function values(): Record<string, ExerciseValue> {
   };
 
   // Preface: 80 GB in GiB.
-  put("pre.gib80", v((80 * GB) / GiB, "GiB", d1));
+  put("pre.gib80", v(h100.hbmBytes / GiB, "GiB", d1));
 
   // Chapter 1. Stated inputs: N = 70.55e9, D = 15e12, 1,024 GPUs, 40% MFU, 989 TFLOPS dense (1,979 sparse).
   const trainSeconds = (peak: number) => (6 * 70.55e9 * 15e12) / (1024 * 0.4 * peak);
@@ -265,6 +275,9 @@ function values(): Record<string, ExerciseValue> {
   profilingValues(put);
   typicalScalesValues(put);
   overlapMathValues(put);
+  // src/data printed by name ({=gpu.…}, {=net.…}, {=model.…}) and the cited facts ({=fact.…}), issue #53.
+  dataValues(put);
+  factValues(put);
   return out;
 }
 
