@@ -83,6 +83,276 @@ export const FACTS: readonly Fact[] = [
       says: "256 KB of combined shared memory and L1 data cache",
     },
   ),
+  // The Llama 3 Herd of Models (arXiv:2407.21783).
+  f("llama3.paramsBillions", 405, "billion", "grattafiori2024llama3", "Abstract; §1 (Scale)", "exact", {
+    says: "a flagship model with 405B trainable parameters",
+  }),
+  f("llama3.tokensTrillions", 15.6, "trillion tokens", "grattafiori2024llama3", "§1 (Scale)", "exact", {
+    decimals: 1,
+    says: "15.6T text tokens",
+  }),
+  f("llama3.trainingFlopsMantissa", 3.8, "× 10^25 FLOPs", "grattafiori2024llama3", "§1 (Scale)", "nearest", {
+    decimals: 1,
+    says: "pre-trained using 3.8 × 10^25 FLOPs",
+  }),
+  f("llama3.gpus", 16384, "GPUs", "grattafiori2024llama3", "§3.3.2, Table 4 (16,384-GPU rows)", "exact", {
+    says: "up to 16K H100 GPUs (§3.3.1); 16,384 in Table 4",
+  }),
+  f(
+    "llama3.tflopsPerGpu",
+    400,
+    "TFLOPS",
+    "grattafiori2024llama3",
+    "Table 4, row: 16,384 GPUs, TP 8, CP 1, PP 16, DP 128",
+    "nearest",
+    {
+      says: "400 TFLOPs/GPU",
+    },
+  ),
+  f(
+    "llama3.mfu",
+    41,
+    "%",
+    "grattafiori2024llama3",
+    "Table 4, row: 16,384 GPUs, TP 8, CP 1, PP 16, DP 128 (BF16 MFU)",
+    "nearest",
+  ),
+  f(
+    "llama3.mfuLow",
+    38,
+    "%",
+    "grattafiori2024llama3",
+    "Table 4, row: 16,384 GPUs, CP 16, sequence 131,072 (BF16 MFU)",
+    "nearest",
+  ),
+  f("llama3.mfuHigh", 43, "%", "grattafiori2024llama3", "Table 4, row: 8,192 GPUs (BF16 MFU)", "nearest"),
+  f(
+    "llama3.snapshotDays",
+    54,
+    "days",
+    "grattafiori2024llama3",
+    "§3.3.4 (Reliability and Operational Challenges), Table 5",
+    "exact",
+    {
+      says: "a 54-day snapshot period of pre-training",
+    },
+  ),
+  f("llama3.interruptions", 466, "interruptions", "grattafiori2024llama3", "§3.3.4, Table 5", "exact", {
+    says: "a total of 466 job interruptions",
+  }),
+  f("llama3.unexpectedInterruptions", 419, "interruptions", "grattafiori2024llama3", "§3.3.4, Table 5", "exact", {
+    says: "419 were unexpected interruptions",
+  }),
+  f("llama3.effectiveTime", 90, "%", "grattafiori2024llama3", "§3.3.4", "up", {
+    says: "higher than 90% effective training time",
+  }),
+  f(
+    "llama3.batchTokensM",
+    16,
+    "M tokens",
+    "grattafiori2024llama3",
+    "Table 4 (tokens per batch, all three configurations)",
+    "exact",
+    {
+      says: "16M",
+    },
+  ),
+  // Llama 2 (arXiv:2307.09288).
+  f("llama2.batchTokensM", 4, "M tokens", "touvron2023llama2", "§2.2 (Training Details): global batch size", "exact", {
+    says: "a global batch-size of 4M tokens",
+  }),
+  // BLOOM (arXiv:2211.05100).
+  f(
+    "bloom.batchSequences",
+    2048,
+    "sequences",
+    "bigscience2022bloom",
+    "§3.5 (Training), Table 3: global batch size of the 176B model",
+    "exact",
+  ),
+  f("bloom.seqLength", 2048, "tokens", "bigscience2022bloom", "§3.5 (Training), Table 3: sequence length", "exact"),
+  // Llama 3.1 model card (meta-llama/llama-models, models/llama3_1/MODEL_CARD.md).
+  f(
+    "llama31card.gpuHours405",
+    30.84,
+    "million GPU hours",
+    "meta2024llama31card",
+    "§Hardware and Software, Training Energy Use table, row Llama 3.1 405B",
+    "exact",
+    {
+      decimals: 2,
+      says: "30.84M (Training Time, GPU hours)",
+    },
+  ),
+  // DeepSeek-V3 Technical Report (arXiv:2412.19437).
+  f("deepseekV3.totalParamsB", 671, "B", "deepseekai2024v3", "Abstract", "exact", { says: "671B total parameters" }),
+  f("deepseekV3.activeParamsB", 37, "B", "deepseekai2024v3", "Abstract", "exact", {
+    says: "37B activated for each token",
+  }),
+  f("deepseekV3.tokensT", 14.8, "T", "deepseekai2024v3", "Abstract; §4.2", "exact", {
+    decimals: 1,
+    says: "14.8 trillion tokens",
+  }),
+  f("deepseekV3.gpus", 2048, "GPUs", "deepseekai2024v3", "§3.1 (Compute Clusters)", "exact", {
+    says: "a cluster equipped with 2048 NVIDIA H800 GPUs",
+  }),
+  f("deepseekV3.gpuHoursM", 2.788, "million GPU hours", "deepseekai2024v3", "Abstract; §1, Table 1 (Total)", "exact", {
+    decimals: 3,
+    says: "2.788M H800 GPU hours",
+  }),
+  f("deepseekV3.dollarsPerGpuHour", 2, "dollars", "deepseekai2024v3", "§1, Table 1 note", "exact", {
+    says: "assuming the rental price of the H800 GPU is $2 per GPU hour",
+  }),
+  f("deepseekV3.costM", 5.576, "million dollars", "deepseekai2024v3", "§1, Table 1 (Total, in USD)", "exact", {
+    decimals: 3,
+    says: "$5.576M",
+  }),
+  f("deepseekV3.pp", 16, "", "deepseekai2024v3", "§3.2 (Training Framework)", "exact", {
+    says: "16-way Pipeline Parallelism",
+  }),
+  f("deepseekV3.ep", 64, "", "deepseekai2024v3", "§3.2 (Training Framework)", "exact", {
+    says: "64-way Expert Parallelism spanning 8 nodes",
+  }),
+  f(
+    "deepseekV3.batchStart",
+    3072,
+    "sequences",
+    "deepseekai2024v3",
+    "§4.2 (Hyper-Parameters): batch size scheduling",
+    "exact",
+    {
+      says: "the batch size is gradually increased from 3072 to 15360 in the training of the first 469B tokens",
+    },
+  ),
+  f("deepseekV3.batchEnd", 15360, "sequences", "deepseekai2024v3", "§4.2 (Hyper-Parameters): batch size scheduling"),
+  f(
+    "deepseekV3.batchRampTokensB",
+    469,
+    "B tokens",
+    "deepseekai2024v3",
+    "§4.2 (Hyper-Parameters): batch size scheduling",
+  ),
+  // PaLM (arXiv:2204.02311).
+  f("palm.chips", 6144, "TPU v4 chips", "chowdhery2022palm", "Abstract; §4 (Training Infrastructure)", "exact", {
+    says: "6144 TPU v4 chips",
+  }),
+  f("palm.mfu", 46.2, "%", "chowdhery2022palm", "§4.1, Table 3 (model FLOPs utilization)", "exact", { decimals: 1 }),
+  // Megatron-LM at scale (SC21, arXiv:2104.04473).
+  f("megatron.paramsTrillions", 1, "trillion", "narayanan2021efficient", "Abstract; Table 1 (last row)", "exact"),
+  f("megatron.gpus1T", 3072, "GPUs", "narayanan2021efficient", "Abstract; Table 1 (1,008B row)", "exact"),
+  f(
+    "megatron.tflopsPerGpu1T",
+    163,
+    "TFLOPS",
+    "narayanan2021efficient",
+    "Table 1 (1,008B row: achieved teraFLOP/s per GPU)",
+    "exact",
+  ),
+  f(
+    "megatron.aggregatePflops1T",
+    502,
+    "PFLOPS",
+    "narayanan2021efficient",
+    "Abstract; Table 1 (1,008B row: aggregate petaFLOP/s)",
+    "exact",
+  ),
+  f(
+    "megatron.peakShare1T",
+    52,
+    "%",
+    "narayanan2021efficient",
+    "Abstract; Table 1 (1,008B row: percentage of theoretical peak FLOP/s)",
+    "nearest",
+  ),
+  f("megatron.hidden1T", 25600, "", "narayanan2021efficient", "Table 1 (1,008B row: hidden size)"),
+  f("megatron.layers1T", 128, "", "narayanan2021efficient", "Table 1 (1,008B row: number of layers)"),
+  f("megatron.seqLength", 2048, "tokens", "narayanan2021efficient", "§5.1 (sequence length of every model in Table 1)"),
+  f("megatron.vocab", 51200, "", "narayanan2021efficient", "§5.1 (vocabulary size of every model in Table 1)"),
+  // Megatron Core developer guide, Distributed Optimizer (also Megatron-LM's README, "Distributed Optimizer").
+  f(
+    "megatronCore.fp16ParamFp16GradBytes",
+    20,
+    "bytes",
+    "megatroncore2025distoptimizer",
+    'Table of theoretical bytes per parameter, row "fp16 param, fp16 grads", column Non-distributed optim',
+  ),
+  // Reducing activation recomputation (MLSys 2023, arXiv:2205.05198).
+  f(
+    "korthikanti.mfu1T",
+    56.3,
+    "%",
+    "korthikanti2023reducing",
+    "Table 5 (1T model, selective recomputation with sequence parallelism: MFU)",
+    "exact",
+    {
+      decimals: 1,
+    },
+  ),
+  f(
+    "korthikanti.dropoutMaskBytes",
+    1,
+    "byte",
+    "korthikanti2023reducing",
+    "§4.1 (Activations Memory Per Transformer Layer): dropout masks stored in one byte per element",
+  ),
+  f("korthikanti.gpt3Heads", 96, "", "korthikanti2023reducing", "Table 3 (model configurations), GPT-3 175B row"),
+  f("korthikanti.gpt3Hidden", 12288, "", "korthikanti2023reducing", "Table 3, GPT-3 175B row"),
+  f("korthikanti.gpt3Layers", 96, "", "korthikanti2023reducing", "Table 3, GPT-3 175B row"),
+  f("korthikanti.seqLength", 2048, "tokens", "korthikanti2023reducing", "Table 3 (sequence length of every model)"),
+  f("korthikanti.vocab", 51200, "", "korthikanti2023reducing", "§5 (Evaluations): vocabulary size of every model"),
+  f(
+    "korthikanti.selectiveOverhead22B",
+    7,
+    "%",
+    "korthikanti2023reducing",
+    "Table 4 (22B row: forward and backward time of one layer, selective recomputation against none)",
+    "nearest",
+  ),
+  f(
+    "korthikanti.fullOverhead22B",
+    39,
+    "%",
+    "korthikanti2023reducing",
+    "Table 4 (22B row: forward and backward time of one layer, full recomputation against none)",
+    "nearest",
+  ),
+  f(
+    "korthikanti.mfuFull530B",
+    42.1,
+    "%",
+    "korthikanti2023reducing",
+    "Abstract; Table 5 (530B, full recomputation)",
+    "exact",
+    { decimals: 1 },
+  ),
+  f(
+    "korthikanti.mfuSelective530B",
+    54.2,
+    "%",
+    "korthikanti2023reducing",
+    "Abstract; Table 5 (530B, selective recomputation with sequence parallelism)",
+    "exact",
+    { decimals: 1 },
+  ),
+  f("korthikanti.gpus530B", 2240, "GPUs", "korthikanti2023reducing", "Abstract; Table 5 (530B)", "exact", {
+    says: "2240 NVIDIA A100 GPUs",
+  }),
+  // ZeRO (SC20, arXiv:1910.02054).
+  f("zero.stage3Traffic", 1.5, "times", "rajbhandari2020zero", "§7.2.2 (communication volume of Pos+g+p)", "exact", {
+    decimals: 1,
+    says: "1.5x of the baseline data-parallel volume",
+  }),
+  f(
+    "zero.fragmentationFree",
+    30,
+    "%",
+    "rajbhandari2020zero",
+    "§3.2 (Residual Memory Consumption): memory fragmentation",
+    "up",
+    {
+      says: "out of memory with over 30% of memory still available",
+    },
+  ),
   // CUDA C++ Programming Guide.
   f("cuda.warpSize", 32, "threads", "nvidia2024cudaguide", `${CUDA_CC}: Warp size`),
   f(

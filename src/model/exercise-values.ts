@@ -17,8 +17,8 @@
 import { allReduceSeconds, bucketCount, dataParallelTimeline } from "./dp-overlap.ts";
 import { modelFlopsPerToken } from "./compute.ts";
 import { KERNEL_EFFICIENCY } from "./step.ts";
-import { PLANNING_MEMORY_FRACTION } from "./config-search.ts";
 import { d0, d1, d2, d3, gpu, interconnect, params, preset, v } from "./values/put.ts";
+import { fact } from "./values/facts.ts";
 import { prefaceValues } from "./values/preface.ts";
 import { introductionValues } from "./values/introduction.ts";
 import { oneGpuValues } from "./values/one-gpu.ts";
@@ -94,10 +94,12 @@ function values(): Record<string, ExerciseValue> {
   const trainSeconds = (peak: number) => (6 * 70.55e9 * 15e12) / (1024 * 0.4 * peak);
   put("ch1.trainDays", v(trainSeconds(989e12) / 86_400, "days", d0));
   put("ch1.trainDaysSparse", v(trainSeconds(1979e12) / 86_400, "days", d0));
-  put("ch1.statesGpus", v(Math.ceil((16 * psi70b) / (80 * GB)), "GPUs", d0));
-  put("ch1.statesGpusFloor", v(Math.floor((16 * psi70b) / (80 * GB)), "GPUs", d0));
-  put("ch1.mfuDense", v((100 * 400) / 989, "%", d1));
-  put("ch1.mfuSparse", v((100 * 400) / 1979, "%", d1));
+  put("ch1.statesGpus", v(Math.ceil((16 * psi70b) / h100.hbmBytes), "GPUs", d0));
+  put("ch1.statesGpusFloor", v(Math.floor((16 * psi70b) / h100.hbmBytes), "GPUs", d0));
+  // Llama 3 405B's 400 TFLOPS per GPU (grattafiori2024llama3, Table 4) over the H100's dense and sparse peaks.
+  const llama3Tflops = fact("llama3.tflopsPerGpu").value * 1e12;
+  put("ch1.mfuDense", v((100 * llama3Tflops) / h100.bf16FlopsPerSecond, "%", d1));
+  put("ch1.mfuSparse", v((100 * llama3Tflops) / (2 * h100.bf16FlopsPerSecond), "%", d1));
 
   // Chapter 2.
   put("ch2.llama2StatesGB", v((16 * psi7b) / GB, "GB", d1));
@@ -115,11 +117,7 @@ function values(): Record<string, ExerciseValue> {
   const stepSeconds = (256 * 4096 * 9.03e9) / (0.4 * 989e12);
   put("ch2.stepSeconds", v(stepSeconds, "s", d1));
   put("ch2.trainYears", v(9e12 / ((256 * 4096) / stepSeconds) / (365.25 * 86_400), "years", d1));
-  // The memory timeline of the exercise (stated, GB): weights+master 7.4, moments 9.9, activations 7.1 per sequence.
-  put("ch2.secondStepPeakGB", v(7.4 + 9.9 + 7.1 * 10, "GB", d1));
-  put("ch2.steadyMicroBatch", v(Math.floor((80 - 7.4 - 9.9) / 7.1), "", d0));
-  put("ch2.firstStepMicroBatch", v(Math.floor((80 - 7.4) / 7.1), "", d0));
-  put("ch2.marginMicroBatch", v(Math.floor((PLANNING_MEMORY_FRACTION * 80 - 7.4 - 9.9) / 7.1), "", d0));
+  // The first-step exercise's answers are computed with its givens, from the model: values/one-gpu.ts.
   put("ch2.mfu", v(50 * (6 / 8), "%", d1));
   put("ch2.mfuInverted", v(50 * (8 / 6), "%", d1));
 

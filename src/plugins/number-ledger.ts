@@ -48,8 +48,6 @@ export type NumberClass =
  * asserts that it only shrinks. Migrate a chapter, then take it off the list.
  */
 export const UNMIGRATED_CHAPTERS: readonly string[] = [
-  "introduction",
-  "one-gpu",
   "data-parallelism",
   "tensor-parallelism",
   "context-parallelism",
@@ -496,7 +494,7 @@ function mathEntries(
   cited: boolean,
   ctx: Context,
   push: (at: number, text: string, cls: NumberClass, reason: string) => void,
-  pushMarker: (at: number, text: string, name: string, after: string) => void,
+  pushMarker: (at: number, text: string, name: string, after?: string) => void,
   report: (at: number, message: string) => void,
 ): void {
   // Markers inside math: the chain is checked with the values as printed, and their digits are
@@ -508,7 +506,8 @@ function mathEntries(
   for (const m of tex.matchAll(/\{=([A-Za-z][\w.-]*?)(?::(\d))?\}|\{:([^{}]*(?:\{,\}[^{}]*)*)\}/g)) {
     // Math is one token to the inline parser; its markers are read from the TeX, as
     // exercise-check.ts substitutes them.
-    if (m[1]) pushMarker(offset + m.index, m[0], m[1], tex.slice(m.index + m[0].length));
+    if (m[1])
+      pushMarker(offset + m.index, m[0], m[1]); // math often leaves the unit out
     else push(offset + m.index, m[0], "input", "marked as an input");
     const reference = m[1] ? printReference(m[1], m[2] === undefined ? undefined : Number(m[2]), true) : undefined;
     const printed = m[1] ? (typeof reference === "string" ? reference : "0") : printInput(m[3]!, true);
@@ -616,11 +615,11 @@ function inlineLedger(
   };
   const push = (at: number, text: string, cls: NumberClass, reason: string, name?: string) =>
     out.push({ ...where(at), text, cls, reason, ...(name ? { name } : {}) });
-  /** A `{=name}` marker: its class, and the unit a data or fact value must be followed by. */
-  const pushMarker = (at: number, text: string, name: string, after: string) => {
+  /** A `{=name}` marker: its class, and the unit a data or fact value must be followed by (in prose, `after`). */
+  const pushMarker = (at: number, text: string, name: string, after?: string) => {
     const cls = markerClass(name);
-    const value = cls === "computed" ? undefined : exerciseValue(name);
-    if (value && !unitFollows(value.unit, after)) {
+    const value = cls === "computed" || after === undefined ? undefined : exerciseValue(name);
+    if (value && !unitFollows(value.unit, after!)) {
       push(at, text, "unaccounted", `it prints a value in ${value.unit}: write "${value.unit}" after it`, name);
       return;
     }
@@ -652,8 +651,14 @@ function inlineLedger(
     const end = start + m[0].length;
     const before = scanned.masked[start - 1] ?? " ";
     const after = scanned.masked[end] ?? " ";
-    // Part of a name or identifier: "H100", "ZeRO-3", "1F1B", "405B", "v5e", "fp8".
-    if (/[\p{L}\p{N}_]/u.test(before) || /[\p{L}_]/u.test(after)) continue;
+    // Part of a name or identifier: "H100", "ZeRO-3", "1F1B", "405B", "v5e", "fp8"; but a count with
+    // a suffix before what it counts ("671B parameters", "14.8T tokens", "37B are active") is a number.
+    const counted =
+      ctx.strict &&
+      /^[MBT](?:\s+(?:parameters|params|tokens|GPU hours)\b|\s+(?:are\s+)?active\b)/.test(
+        scanned.masked.slice(end, end + 24),
+      );
+    if (/[\p{L}\p{N}_]/u.test(before) || (/[\p{L}_]/u.test(after) && !counted)) continue;
     if ((before === "-" || before === "‑") && /[\p{L}]/u.test(scanned.masked[start - 2] ?? "")) continue;
     if (before === "." && /\d/.test(scanned.masked[start - 2] ?? "")) continue;
     const [cls, reason] = proseClass(src, scanned.masked, start, m[0], citedAt(start), ctx, previous, previousEnd);
