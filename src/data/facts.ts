@@ -60,6 +60,55 @@ const CUDA_CC = "Technical Specifications per Compute Capability table, column 9
 
 /** Every recorded fact, grouped by source. */
 export const FACTS: readonly Fact[] = [
+  // llama-models (github.com/meta-llama/llama-models), the model registry of Meta's reference code.
+  f(
+    "llamaModels.mp16Degree",
+    16,
+    "",
+    "meta2024llamamodels",
+    "models/sku_list.py: the Llama3.1-405B-MP16 entry (pth_file_count 16)",
+  ),
+  f(
+    "llamaModels.mp16KvHeads",
+    16,
+    "",
+    "meta2024llamamodels",
+    "models/sku_list.py: the Llama3.1-405B-MP16 entry, arch_args n_kv_heads",
+  ),
+  // Overlap communication with dependent computation (ASPLOS 2023).
+  f("wangOverlap.speedupLow", 1.14, "×", "wang2023overlap", "Abstract", "exact", {
+    decimals: 2,
+    says: "1.14x to 1.38x",
+  }),
+  f("wangOverlap.speedupHigh", 1.38, "×", "wang2023overlap", "Abstract", "exact", {
+    decimals: 2,
+    says: "1.14x to 1.38x",
+  }),
+  f(
+    "wangOverlap.smallestBillions",
+    10,
+    "billion",
+    "wang2023overlap",
+    "Abstract (models of 10 billion to 1 trillion parameters)",
+  ),
+  f(
+    "wangOverlap.largestTrillions",
+    1,
+    "trillion",
+    "wang2023overlap",
+    "Abstract (models of 10 billion to 1 trillion parameters)",
+  ),
+  f("wangOverlap.peakShare", 72, "%", "wang2023overlap", "Abstract", "nearest", { says: "72% peak FLOPS utilization" }),
+  f("wangOverlap.chips", 1024, "TPU v4 chips", "wang2023overlap", "Abstract"),
+  f("wangOverlap.modelBillions", 500, "billion", "wang2023overlap", "Abstract (the 500 billion parameter model)"),
+  // NVIDIA GB200 NVL72 product page.
+  f(
+    "nvl72.gpus",
+    72,
+    "GPUs",
+    "nvidia2024gb200nvl72",
+    "Specifications table: GB200 NVL72 configuration (72 Blackwell GPUs, one NVLink domain)",
+  ),
   // NVIDIA H100 architecture whitepaper (GH100 in the H100 SXM5 product).
   f(
     "hopper.registerFileKiB",
@@ -157,6 +206,7 @@ export const FACTS: readonly Fact[] = [
       says: "16M",
     },
   ),
+  f("llama3.tp", 8, "", "grattafiori2024llama3", "Table 4 (TP column, every configuration)"),
   // Llama 2 (arXiv:2307.09288).
   f("llama2.batchTokensM", 4, "M tokens", "touvron2023llama2", "§2.2 (Training Details): global batch size", "exact", {
     says: "a global batch-size of 4M tokens",
@@ -268,6 +318,14 @@ export const FACTS: readonly Fact[] = [
   f("megatron.layers1T", 128, "", "narayanan2021efficient", "Table 1 (1,008B row: number of layers)"),
   f("megatron.seqLength", 2048, "tokens", "narayanan2021efficient", "§5.1 (sequence length of every model in Table 1)"),
   f("megatron.vocab", 51200, "", "narayanan2021efficient", "§5.1 (vocabulary size of every model in Table 1)"),
+  // Megatron-LM source (github.com/NVIDIA/Megatron-LM).
+  f(
+    "megatronLm.spBackwardRegathers",
+    2,
+    "",
+    "megatronlm2024code",
+    "megatron/core/tensor_parallel/layers.py: LinearWithGradAccumulationAndAsyncCommunication.backward all-gathers the sequence-parallel input again for the weight gradient, once per column-parallel linear (QKV and the first MLP matmul)",
+  ),
   // Megatron Core developer guide, Distributed Optimizer (also Megatron-LM's README, "Distributed Optimizer").
   f(
     "megatronCore.fp16ParamFp16GradBytes",
@@ -294,6 +352,27 @@ export const FACTS: readonly Fact[] = [
     "byte",
     "korthikanti2023reducing",
     "§4.1 (Activations Memory Per Transformer Layer): dropout masks stored in one byte per element",
+  ),
+  f(
+    "korthikanti.tpAllReduces",
+    4,
+    "",
+    "korthikanti2023reducing",
+    "§4.2.2 (Sequence Parallelism): tensor parallelism needs four all-reduces per layer in the forward and backward passes",
+  ),
+  f(
+    "korthikanti.spAllGathers",
+    4,
+    "",
+    "korthikanti2023reducing",
+    "§4.2.2: with sequence parallelism, four all-gathers and four reduce-scatters per layer in the forward and backward passes",
+  ),
+  f(
+    "korthikanti.spReduceScatters",
+    4,
+    "",
+    "korthikanti2023reducing",
+    "§4.2.2: four all-gathers and four reduce-scatters per layer",
   ),
   f("korthikanti.gpt3Heads", 96, "", "korthikanti2023reducing", "Table 3 (model configurations), GPT-3 175B row"),
   f("korthikanti.gpt3Hidden", 12288, "", "korthikanti2023reducing", "Table 3, GPT-3 175B row"),
