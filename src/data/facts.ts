@@ -109,6 +109,23 @@ export const FACTS: readonly Fact[] = [
     "nvidia2024gb200nvl72",
     "Specifications table: GB200 NVL72 configuration (72 Blackwell GPUs, one NVLink domain)",
   ),
+  // Striped Attention (arXiv:2311.09431).
+  f(
+    "striped.speedup256k",
+    1.45,
+    "×",
+    "brandon2023striped",
+    "Abstract (causal transformer training at 256K tokens)",
+    "exact",
+    {
+      decimals: 2,
+      says: "up to 1.45x end-to-end throughput improvements over the original Ring Attention",
+    },
+  ),
+  f("striped.speedup786k", 1.65, "×", "brandon2023striped", "Abstract (786K tokens on 16 TPU v4 chips)", "exact", {
+    decimals: 2,
+  }),
+  f("striped.chips786k", 16, "TPU v4 chips", "brandon2023striped", "Abstract (786K tokens on 16 TPU v4 chips)"),
   // NVIDIA H100 architecture whitepaper (GH100 in the H100 SXM5 product).
   f(
     "hopper.registerFileKiB",
@@ -207,6 +224,16 @@ export const FACTS: readonly Fact[] = [
     },
   ),
   f("llama3.tp", 8, "", "grattafiori2024llama3", "Table 4 (TP column, every configuration)"),
+  f(
+    "llama3.longSeqLength",
+    131072,
+    "tokens",
+    "grattafiori2024llama3",
+    "Table 4, long-context row (sequence length 131,072)",
+  ),
+  f("llama3.longCp", 16, "", "grattafiori2024llama3", "Table 4, long-context row (CP column)"),
+  f("llama3.longPp", 16, "", "grattafiori2024llama3", "Table 4, long-context row (PP column)"),
+  f("llama3.longDp", 8, "", "grattafiori2024llama3", "Table 4, long-context row (DP column)"),
   // Llama 2 (arXiv:2307.09288).
   f("llama2.batchTokensM", 4, "M tokens", "touvron2023llama2", "§2.2 (Training Details): global batch size", "exact", {
     says: "a global batch-size of 4M tokens",
