@@ -126,6 +126,33 @@ export const FACTS: readonly Fact[] = [
     decimals: 2,
   }),
   f("striped.chips786k", 16, "TPU v4 chips", "brandon2023striped", "Abstract (786K tokens on 16 TPU v4 chips)"),
+  // BLOOM's layout (arXiv:2211.05100).
+  f("bloom.tp", 4, "", "bigscience2022bloom", "§3.4.2 (Training Framework / 3D parallelism)", "exact", {
+    says: "4-way tensor parallelism",
+  }),
+  f("bloom.pp", 12, "", "bigscience2022bloom", "§3.4.2", "exact", { says: "12-way pipeline parallelism" }),
+  f("bloom.dp", 8, "", "bigscience2022bloom", "§3.4.2", "exact", { says: "8-way data parallelism" }),
+  f("bloom.gpus", 384, "GPUs", "bigscience2022bloom", "§3.4.1 (Hardware): 48 nodes of 8 A100 80GB GPUs"),
+  // NCCL issue 1264: the memory nvidia-smi reports for an H100 SXM "80 GB".
+  f(
+    "nvidiaSmi.h100MiB",
+    81559,
+    "MiB",
+    "nvidia2024nccl1264",
+    "the issue's nvidia-smi output (Memory-Usage column, total)",
+  ),
+  // Breadth-First Pipeline Parallelism (MLSys 2023).
+  f("breadthFirst.gain", 43, "%", "lamypoirier2023breadth", "Abstract", "exact", {
+    says: "up to 43% higher training throughput for a 52 billion-parameter model using a small batch size per GPU",
+  }),
+  f("breadthFirst.modelBillions", 52, "billion", "lamypoirier2023breadth", "Abstract"),
+  // Zero Bubble Pipeline Parallelism (ICLR 2024).
+  f("zeroBubble.gain", 23, "%", "qi2024zerobubble", "Abstract", "exact", {
+    says: "outperforms the 1F1B schedule up to 23% in throughput under a similar memory limit",
+  }),
+  f("zeroBubble.gainRelaxed", 31, "%", "qi2024zerobubble", "Abstract", "exact", {
+    says: "can be further pushed to 31% when the memory constraint is relaxed",
+  }),
   // NVIDIA H100 architecture whitepaper (GH100 in the H100 SXM5 product).
   f(
     "hopper.registerFileKiB",
@@ -234,6 +261,23 @@ export const FACTS: readonly Fact[] = [
   f("llama3.longCp", 16, "", "grattafiori2024llama3", "Table 4, long-context row (CP column)"),
   f("llama3.longPp", 16, "", "grattafiori2024llama3", "Table 4, long-context row (PP column)"),
   f("llama3.longDp", 8, "", "grattafiori2024llama3", "Table 4, long-context row (DP column)"),
+  f("llama3.pp", 16, "", "grattafiori2024llama3", "Table 4 (PP column, every configuration)"),
+  f("llama3.dp8k", 64, "", "grattafiori2024llama3", "Table 4, row 8,192 GPUs (DP column)"),
+  f("llama3.dp", 128, "", "grattafiori2024llama3", "Table 4, row 16,384 GPUs, CP 1 (DP column)"),
+  f(
+    "llama3.batchPerDp8k",
+    32,
+    "sequences",
+    "grattafiori2024llama3",
+    "Table 4, row 8,192 GPUs (batch size per DP group)",
+  ),
+  f(
+    "llama3.batchPerDp",
+    16,
+    "sequences",
+    "grattafiori2024llama3",
+    "Table 4, row 16,384 GPUs, CP 1 (batch size per DP group)",
+  ),
   // Llama 2 (arXiv:2307.09288).
   f("llama2.batchTokensM", 4, "M tokens", "touvron2023llama2", "§2.2 (Training Details): global batch size", "exact", {
     says: "a global batch-size of 4M tokens",
@@ -353,6 +397,33 @@ export const FACTS: readonly Fact[] = [
     "megatronlm2024code",
     "megatron/core/tensor_parallel/layers.py: LinearWithGradAccumulationAndAsyncCommunication.backward all-gathers the sequence-parallel input again for the weight gradient, once per column-parallel linear (QKV and the first MLP matmul)",
   ),
+  f("megatron.tp1T", 8, "", "narayanan2021efficient", "Table 1 (1,008B row: tensor-parallel size)"),
+  f("megatron.pp1T", 64, "", "narayanan2021efficient", "Table 1 (1,008B row: pipeline-parallel size)"),
+  f(
+    "megatron.pipelineBisectionGBps",
+    892,
+    "GB/s",
+    "narayanan2021efficient",
+    "§5.9 (Inter-Node Communication Bandwidth), 1T model",
+    "nearest",
+    {
+      says: "effective bisection bandwidth of 892 GB/s for pipeline-parallel communication",
+    },
+  ),
+  f(
+    "megatron.dataBisectionTBps",
+    13,
+    "TB/s",
+    "narayanan2021efficient",
+    "§5.9 (Inter-Node Communication Bandwidth), 1T model",
+    "nearest",
+    {
+      says: "13 TB/s for data-parallel communication",
+    },
+  ),
+  f("megatron.interleavedGain", 10, "%", "narayanan2021efficient", "Abstract; §5.4 (interleaved schedule)", "up", {
+    says: "improve throughput by 10+% with memory footprint comparable to existing approaches",
+  }),
   // Megatron Core developer guide, Distributed Optimizer (also Megatron-LM's README, "Distributed Optimizer").
   f(
     "megatronCore.fp16ParamFp16GradBytes",
@@ -443,6 +514,10 @@ export const FACTS: readonly Fact[] = [
   f("korthikanti.gpus530B", 2240, "GPUs", "korthikanti2023reducing", "Abstract; Table 5 (530B)", "exact", {
     says: "2240 NVIDIA A100 GPUs",
   }),
+  f("korthikanti.gpt3ParamsB", 175, "B", "korthikanti2023reducing", "Table 3 (model configurations), GPT-3 175B row"),
+  f("korthikanti.gpt3Tp", 8, "", "korthikanti2023reducing", "Table 3, GPT-3 175B row (tensor-parallel size)"),
+  f("korthikanti.gpt3Pp", 8, "", "korthikanti2023reducing", "Table 3, GPT-3 175B row (pipeline-parallel size)"),
+  f("korthikanti.microBatch", 1, "", "korthikanti2023reducing", "Table 3 (micro-batch size of every model)"),
   // ZeRO (SC20, arXiv:1910.02054).
   f("zero.stage3Traffic", 1.5, "times", "rajbhandari2020zero", "§7.2.2 (communication volume of Pos+g+p)", "exact", {
     decimals: 1,
