@@ -153,6 +153,34 @@ export const FACTS: readonly Fact[] = [
   f("zeroBubble.gainRelaxed", 31, "%", "qi2024zerobubble", "Abstract", "exact", {
     says: "can be further pushed to 31% when the memory constraint is relaxed",
   }),
+  // GShard (ICLR 2021) and Switch Transformers (JMLR 2022).
+  f("gshard.topK", 2, "", "lepikhin2021gshard", "§2.2 (Gating function, Algorithm 1: top-2 gating)"),
+  f(
+    "gshard.chips",
+    2048,
+    "TPU v3 chips",
+    "lepikhin2021gshard",
+    "Abstract (600B model trained on 2048 TPU v3 accelerators)",
+  ),
+  f("switch.topK", 1, "", "fedus2022switch", "§2.1 (Simplifying Sparse Routing: route to a single expert)"),
+  f(
+    "switch.capacityLow",
+    1.0,
+    "",
+    "fedus2022switch",
+    "§2.2, Table 1 (capacity factors 1.0 and 1.25 compared)",
+    "exact",
+    { decimals: 1 },
+  ),
+  f("switch.capacityHigh", 1.25, "", "fedus2022switch", "§2.2, Table 1", "exact", { decimals: 2 }),
+  // MegaBlocks (MLSys 2023) and its code.
+  f(
+    "megablocks.blockSize",
+    128,
+    "rows",
+    "megablocks2023code",
+    "megablocks/layers/dmoe.py: the block size of the block-sparse kernels (blocking = 128)",
+  ),
   // NVIDIA H100 architecture whitepaper (GH100 in the H100 SXM5 product).
   f(
     "hopper.registerFileKiB",
@@ -352,6 +380,77 @@ export const FACTS: readonly Fact[] = [
     "B tokens",
     "deepseekai2024v3",
     "§4.2 (Hyper-Parameters): batch size scheduling",
+  ),
+  f("deepseekV3.epNodes", 8, "nodes", "deepseekai2024v3", "§3.2 (Training Framework)", "exact", {
+    says: "64-way Expert Parallelism spanning 8 nodes",
+  }),
+  f(
+    "deepseekV3.nvlinkGBps",
+    160,
+    "GB/s",
+    "deepseekai2024v3",
+    "§3.2.2 (Efficient Implementation of Cross-Node All-to-All Communication)",
+    "nearest",
+    {
+      says: "NVLink offers a bandwidth of 160 GB/s, roughly 3.2 times that of IB (50 GB/s)",
+    },
+  ),
+  f("deepseekV3.ibGBps", 50, "GB/s", "deepseekai2024v3", "§3.2.2", "nearest", { says: "IB (50 GB/s)" }),
+  f("deepseekV3.nvlinkOverIb", 3.2, "times", "deepseekai2024v3", "§3.2.2", "nearest", {
+    decimals: 1,
+    says: "roughly 3.2 times",
+  }),
+  f(
+    "deepseekV3.maxNodesPerToken",
+    4,
+    "nodes",
+    "deepseekai2024v3",
+    "§3.2.2; §2.1.2 (node-limited routing: at most M = 4 nodes)",
+  ),
+  f("deepseekV3.expertsPerNode", 3.2, "experts", "deepseekai2024v3", "§3.2.2", "nearest", {
+    decimals: 1,
+    says: "each token can efficiently select an average of 3.2 experts per node",
+  }),
+  f("deepseekV3.maxExpertsSameCost", 13, "experts", "deepseekai2024v3", "§3.2.2", "exact", {
+    says: "scale up to 13 experts (4 nodes × 3.2 experts/node) while preserving the same communication cost",
+  }),
+  f("deepseekV3.commSms", 20, "SMs", "deepseekai2024v3", "§3.2.2", "exact", {
+    says: "only 20 SMs are sufficient to fully utilize the bandwidths of IB and NVLink",
+  }),
+  f(
+    "deepseekV3.biasUpdateSpeed",
+    0.001,
+    "",
+    "deepseekai2024v3",
+    "§4.2 (Hyper-Parameters): bias update speed γ",
+    "exact",
+    { decimals: 3 },
+  ),
+  f(
+    "deepseekV3.biasUpdateTokensT",
+    14.3,
+    "T",
+    "deepseekai2024v3",
+    "§4.2 (Hyper-Parameters): γ = 0.001 for the first 14.3T tokens",
+    "exact",
+    { decimals: 1 },
+  ),
+  f(
+    "deepseekV3.biasUpdateSpeedFinal",
+    0,
+    "",
+    "deepseekai2024v3",
+    "§4.2 (Hyper-Parameters): γ = 0.0 for the remaining 500B tokens",
+  ),
+  f("deepseekV3.finalTokensB", 500, "B", "deepseekai2024v3", "§4.2 (Hyper-Parameters): the remaining 500B tokens"),
+  f(
+    "deepseekV3.seqBalanceAlpha",
+    0.0001,
+    "",
+    "deepseekai2024v3",
+    "§4.2 (Hyper-Parameters): balance factor α of the sequence-wise balance loss",
+    "exact",
+    { decimals: 4 },
   ),
   // PaLM (arXiv:2204.02311).
   f("palm.chips", 6144, "TPU v4 chips", "chowdhery2022palm", "Abstract; §4 (Training Infrastructure)", "exact", {

@@ -49,7 +49,6 @@ export type NumberClass =
  */
 export const UNMIGRATED_CHAPTERS: readonly string[] = [
   "data-parallelism",
-  "expert-parallelism",
   "five-d-parallelism",
   "mixed-precision",
   "beyond-one-datacenter",

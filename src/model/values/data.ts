@@ -12,7 +12,8 @@
  * - `net.<gpu id>.`: `nvlinkRingBus`, `nvlsBus`, `nicLine`, `nicBus` (GB/s), `nicLineGbps` (Gb/s),
  *   `gpusPerNode` (GPUs); src/data/interconnects.ts.
  * - `model.<id>.`: `params` (published total), `activeParams`, `layers`, `hidden`, `heads`, `kvHeads`,
- *   `headDim`, `ffn` (the MLP's width), `vocab`; ids of src/data/models.ts.
+ *   `headDim`, `ffn` (the MLP's width), `vocab`, and for a mixture of experts `experts` (routed, per MoE
+ *   layer), `expertsPerToken`, `sharedExperts`, `expertFfn` (one routed expert's width); ids of src/data/models.ts.
  * - `format.<id>.`: `bits` and `bytes` (storage of one value), `exponentBits`, `mantissaBits`, `bias`;
  *   ids of src/data/number-formats.ts (`fp32`, `tf32`, `fp16`, `bf16`, `fp8-e4m3`, `fp8-e5m2`).
  */
@@ -91,6 +92,10 @@ export function dataValues(put: PutValue): void {
     p("headDim", a.headDim);
     p("ffn", a.intermediateSize);
     p("vocab", a.vocabSize);
+    p("experts", a.moe?.routedExperts);
+    p("expertsPerToken", a.moe?.expertsPerToken);
+    p("sharedExperts", a.moe?.sharedExperts);
+    p("expertFfn", a.moe?.expertIntermediateSize);
   }
   for (const id of numberFormatIds) {
     const fmt = numberFormats[id];
