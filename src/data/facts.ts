@@ -181,6 +181,65 @@ export const FACTS: readonly Fact[] = [
     "megablocks2023code",
     "megablocks/layers/dmoe.py: the block size of the block-sparse kernels (blocking = 128)",
   ),
+  // Mixed Precision Training (ICLR 2018).
+  f(
+    "micikevicius.ssdLossScale",
+    8,
+    "",
+    "micikevicius2018mixed",
+    "§4.2 (Detection, SSD): loss scaling by a factor of 8 recovers the fp32 accuracy",
+  ),
+  // PyTorch automatic mixed precision (torch/amp/grad_scaler.py, GradScaler.__init__ defaults).
+  f(
+    "pytorch.gradScalerGrowthInterval",
+    2000,
+    "steps",
+    "pytorch2024amp",
+    "GradScaler: growth_interval (default 2000); torch/amp/grad_scaler.py, GradScaler.__init__",
+  ),
+  // Transformer Engine (transformer_engine/common/recipe.py, DelayedScaling defaults).
+  f("te.margin", 0, "", "nvidia2024transformerengine", "DelayedScaling: margin (default 0)"),
+  f(
+    "te.amaxHistoryLen",
+    1024,
+    "steps",
+    "nvidia2024transformerengine",
+    "DelayedScaling: amax_history_len (default 1024)",
+  ),
+  // OCP Microscaling (MX) formats (arXiv:2310.10537) and NVFP4 (arXiv:2509.25149).
+  f(
+    "mx.blockSize",
+    32,
+    "elements",
+    "rouhani2023microscaling",
+    "§3 (MX formats), Table 1: block size k = 32 for every concrete MX format",
+  ),
+  f("mx.scaleBits", 8, "bits", "rouhani2023microscaling", "§3, Table 1: shared scale E8M0, 8 bits"),
+  f("mx.e2m1ExponentBits", 2, "bits", "rouhani2023microscaling", "§3, Table 1: MXFP4 element E2M1"),
+  f("mx.e2m1MantissaBits", 1, "bit", "rouhani2023microscaling", "§3, Table 1: MXFP4 element E2M1"),
+  f(
+    "mx.e2m1Bias",
+    1,
+    "",
+    "rouhani2023microscaling",
+    "OCP MX v1.0 specification, §5.3.3 (FP4 E2M1: exponent bias 1, no infinities or NaN)",
+  ),
+  f(
+    "nvfp4.blockSize",
+    16,
+    "elements",
+    "nvidia2025nvfp4",
+    "§2 (NVFP4 format): 16-element micro-blocks with an E4M3 scale, plus an fp32 scale per tensor",
+  ),
+  f("nvfp4.mxfp8Speedup", 2, "×", "nvidia2025nvfp4", "§1, Table 1 (Blackwell GEMM throughput relative to BF16): MXFP8"),
+  f("nvfp4.gb200Speedup", 4, "×", "nvidia2025nvfp4", "§1, Table 1: NVFP4 on GB200"),
+  f("nvfp4.gb300Speedup", 6, "×", "nvidia2025nvfp4", "§1, Table 1: NVFP4 on GB300"),
+  f("nvfp4.modelParamsB", 12, "B", "nvidia2025nvfp4", "Abstract (a 12-billion-parameter model)"),
+  f("nvfp4.tokensT", 10, "trillion tokens", "nvidia2025nvfp4", "Abstract (trained on 10 trillion tokens)"),
+  f("nvfp4.mmluPro", 62.58, "%", "nvidia2025nvfp4", "§4, Table 2 (MMLU-Pro, NVFP4 run)", "exact", { decimals: 2 }),
+  f("nvfp4.mmluProFp8", 62.62, "%", "nvidia2025nvfp4", "§4, Table 2 (MMLU-Pro, FP8 baseline)", "exact", {
+    decimals: 2,
+  }),
   // NVIDIA H100 architecture whitepaper (GH100 in the H100 SXM5 product).
   f(
     "hopper.registerFileKiB",
@@ -452,6 +511,60 @@ export const FACTS: readonly Fact[] = [
     "exact",
     { decimals: 4 },
   ),
+  f(
+    "deepseekV3.tileWidth",
+    128,
+    "channels",
+    "deepseekai2024v3",
+    "§3.3.2 (Fine-Grained Quantization): 1×128 activation tiles, 128×128 weight blocks",
+  ),
+  f(
+    "deepseekV3.activationTileRows",
+    1,
+    "token",
+    "deepseekai2024v3",
+    "§3.3.2 (Fine-Grained Quantization): 1×128 tiles, per token per 128 channels",
+  ),
+  f(
+    "deepseekV3.accumulationBits",
+    14,
+    "bits",
+    "deepseekai2024v3",
+    "§3.3.2 (Increasing Accumulation Precision)",
+    "nearest",
+    {
+      says: "limited to retaining around 14 bits",
+    },
+  ),
+  f(
+    "deepseekV3.accumulationTestK",
+    4096,
+    "",
+    "deepseekai2024v3",
+    "§3.3.2 (Increasing Accumulation Precision): two random matrices with K = 4096",
+  ),
+  f(
+    "deepseekV3.accumulationError",
+    2,
+    "%",
+    "deepseekai2024v3",
+    "§3.3.2 (Increasing Accumulation Precision)",
+    "nearest",
+    {
+      says: "the maximum relative error is nearly 2%",
+    },
+  ),
+  f(
+    "deepseekV3.promotionInterval",
+    128,
+    "elements",
+    "deepseekai2024v3",
+    "§3.3.2 (Increasing Accumulation Precision): N_C = 128 elements, equivalent to 4 WGMMAs",
+  ),
+  f("deepseekV3.fp8LossError", 0.25, "%", "deepseekai2024v3", "§3.3 (FP8 Training), and Appendix B.1", "up", {
+    decimals: 2,
+    says: "the relative loss error of our FP8-training model remains consistently below 0.25%",
+  }),
   // PaLM (arXiv:2204.02311).
   f("palm.chips", 6144, "TPU v4 chips", "chowdhery2022palm", "Abstract; §4 (Training Infrastructure)", "exact", {
     says: "6144 TPU v4 chips",
@@ -530,6 +643,13 @@ export const FACTS: readonly Fact[] = [
     "bytes",
     "megatroncore2025distoptimizer",
     'Table of theoretical bytes per parameter, row "fp16 param, fp16 grads", column Non-distributed optim',
+  ),
+  f(
+    "megatronCore.bf16ParamFp32GradBytes",
+    18,
+    "bytes",
+    "megatroncore2025distoptimizer",
+    'Table of theoretical bytes per parameter, row "bf16 param, fp32 grads", column Non-distributed optim',
   ),
   // Reducing activation recomputation (MLSys 2023, arXiv:2205.05198).
   f(
