@@ -240,6 +240,87 @@ export const FACTS: readonly Fact[] = [
   f("nvfp4.mmluProFp8", 62.62, "%", "nvidia2025nvfp4", "§4, Table 2 (MMLU-Pro, FP8 baseline)", "exact", {
     decimals: 2,
   }),
+  // DiLoCo (arXiv:2311.08105), OpenDiLoCo (arXiv:2407.07852), Streaming DiLoCo (arXiv:2501.18512).
+  f("diloco.workers", 8, "workers", "douillard2023diloco", "Abstract; §3 (C4 experiments with 8 workers)"),
+  f("diloco.innerSteps", 500, "steps", "douillard2023diloco", "§3 (H = 500 inner steps)"),
+  f("diloco.commReduction", 500, "times", "douillard2023diloco", "Abstract", "exact", {
+    says: "performs as well as fully synchronous optimization while communicating 500 times less",
+  }),
+  f("openDiloco.utilizationLow", 90, "%", "jaghouar2024opendiloco", "Abstract", "exact", {
+    says: "90-95% compute utilization",
+  }),
+  f("openDiloco.utilizationHigh", 95, "%", "jaghouar2024opendiloco", "Abstract", "exact", {
+    says: "90-95% compute utilization",
+  }),
+  f(
+    "streamingDiloco.bits",
+    4,
+    "bits",
+    "douillard2025streaming",
+    "Abstract; §2.3 (quantizing the outer gradients to 4 bits)",
+  ),
+  // INTELLECT-1 (arXiv:2412.01152), its release post and its model card.
+  f("intellect1.paramsBillions", 10, "billion", "jaghouar2024intellect1", "Abstract (a 10-billion-parameter model)"),
+  f("intellect1.tokensTrillions", 1, "trillion", "jaghouar2024intellect1", "Abstract (trained on 1 trillion tokens)"),
+  f("intellect1.gpusPerNode", 8, "GPUs", "primeintellect2024intellect1blog", "§Training details: nodes of 8 H100 GPUs"),
+  f(
+    "intellect1.maxNodes",
+    14,
+    "nodes",
+    "primeintellect2024intellect1blog",
+    "§Training details: up to 14 concurrent nodes",
+  ),
+  f(
+    "intellect1.maxGpus",
+    112,
+    "GPUs",
+    "primeintellect2024intellect1blog",
+    "§Training details: 112 H100 GPUs at once across five countries",
+  ),
+  f(
+    "intellect1.providers",
+    30,
+    "providers",
+    "jaghouar2024intellect1",
+    "Abstract; §1 (30 independent compute providers)",
+  ),
+  f(
+    "intellect1.innerSteps",
+    100,
+    "steps",
+    "primeintellect2024intellect1card",
+    "Training details: DiLoCo with 100 inner steps",
+  ),
+  f(
+    "intellect1.bytesPerValue",
+    1,
+    "byte",
+    "jaghouar2024intellect1",
+    "§2 (int8 quantization of the pseudo-gradients in the all-reduce)",
+  ),
+  f("intellect1.commReduction", 400, "×", "jaghouar2024intellect1", "Abstract", "exact", {
+    says: "reducing communication bandwidth by 400x compared to data-parallel training",
+  }),
+  f(
+    "intellect1.utilizationIntercontinental",
+    83,
+    "%",
+    "jaghouar2024intellect1",
+    "Abstract; §4 (compute utilization across three continents)",
+    "nearest",
+  ),
+  f(
+    "intellect1.utilizationUs",
+    96,
+    "%",
+    "jaghouar2024intellect1",
+    "Abstract; §4 (compute utilization with all nodes in the United States)",
+    "nearest",
+  ),
+  f("intellect1.mfuLow", 36.2, "%", "jaghouar2024intellect1", "§4 (model FLOPs utilization)", "exact", { decimals: 1 }),
+  f("intellect1.mfuHigh", 41.4, "%", "jaghouar2024intellect1", "§4 (model FLOPs utilization)", "exact", {
+    decimals: 1,
+  }),
   // NVIDIA H100 architecture whitepaper (GH100 in the H100 SXM5 product).
   f(
     "hopper.registerFileKiB",

@@ -230,10 +230,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch10.bf16LossThreshold", v(2 ** 8 * 1e-4, "", { decimals: 4 }));
   put("ch10.deepseekTileBits", v(8 + 32 / 128, "bits", d2));
 
-  // Chapter 11: 141.1 GB per round, 500 inner steps of 18.24 s (stated in @sec:why, from chapter 8's search).
-  put("ch11.roundMBps", v((141.1 * GB) / (500 * 18.24) / MB, "MB/s", d1));
-  put("ch11.idleShare", v((100 * (500 * 18.24 * 0.2)) / (500 * 18.24 * 1.2), "%", d1));
-  put("ch11.roundSeconds", v(500 * 18.24 * 1.2, "s", d0));
+  // Chapter 11's exercise values are computed from its step model: values/beyond-one-datacenter.ts.
 
   // Appendix A (collectives).
   put("a0.gatherGB", v(((63 / 64) * 2 * psi8b) / GB, "GB", d2));

@@ -50,7 +50,6 @@ export type NumberClass =
 export const UNMIGRATED_CHAPTERS: readonly string[] = [
   "data-parallelism",
   "five-d-parallelism",
-  "beyond-one-datacenter",
   "conclusion",
   "collectives",
   "profiling",
