@@ -321,6 +321,15 @@ export const FACTS: readonly Fact[] = [
   f("intellect1.mfuHigh", 41.4, "%", "jaghouar2024intellect1", "§4 (model FLOPs utilization)", "exact", {
     decimals: 1,
   }),
+  // nccl-tests issue 309: a user's NCCL_DEBUG log of all_reduce_perf on an HGX H100 server.
+  f(
+    "ncclTests309.ringUpToMB",
+    1,
+    "MB",
+    "nccltests2025issue309",
+    "the log in the issue: the algorithm column reads RING up to 1 MB messages",
+  ),
+  f("ncclTests309.nvlsFromMB", 2, "MB", "nccltests2025issue309", "the log in the issue: NVLS from 2 MB messages on"),
   // NVIDIA H100 architecture whitepaper (GH100 in the H100 SXM5 product).
   f(
     "hopper.registerFileKiB",

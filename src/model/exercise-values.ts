@@ -156,7 +156,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch4.tpLayerMB", v((2 * tpElements) / MB, "MB", d1));
   put("ch4.tpLayerElementsMB", v(tpElements / MB, "MB", d1));
   put("ch4.tpLayerNoFactorMB", v((2 * 8 * 2 * 4096 * 4096) / MB, "MB", d1));
-  put("ch4.minHidden", v((4 * 7 * h100.bf16FlopsPerSecond) / (3 * 450 * GB), "", d0));
+  put("ch4.minHidden", v((4 * 7 * h100.bf16FlopsPerSecond) / (3 * (h100.nvlinkBytesPerSecond / 2)), "", d0));
   const sbh = 2048 * 12288;
   put("ch4.actTpMiB", v((23 * sbh) / MiB, "MiB", d0));
   put("ch4.actSpMiB", v((14.25 * sbh) / MiB, "MiB", d0));
@@ -181,7 +181,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch6.bubbleAfterP", v((100 * 16) / 8, "%", d1));
   put("ch6.boundaryMB", v((2 * 8192 * 8192) / MB, "MB", d1));
   put("ch6.boundaryBf16TwiceMB", v((2 * 2 * 8192 * 8192) / MB, "MB", d1));
-  put("ch6.boundaryMs", v(((2 * 8192 * 8192) / (50 * GB)) * 1000, "ms", d2));
+  put("ch6.boundaryMs", v(((2 * 8192 * 8192) / interconnect("h100-sxm").nicLineBytesPerSecond) * 1000, "ms", d2));
 
   // Chapter 7.
   put("ch7.mixtralWeightsGB", v((2 * psiMixtral) / GB, "GB", d1));
@@ -235,13 +235,14 @@ function values(): Record<string, ExerciseValue> {
   // Appendix A (collectives).
   put("a0.gatherGB", v(((63 / 64) * 2 * psi8b) / GB, "GB", d2));
   put("a0.gatherBf16TwiceGB", v(((63 / 64) * 4 * psi8b) / GB, "GB", d2));
-  put("a0.gatherMs", v((((63 / 64) * 2 * psi8b) / (50 * GB)) * 1000, "ms", d1));
-  put("a0.gatherAllMs", v(((2 * psi8b) / (50 * GB)) * 1000, "ms", d1));
+  put("a0.gatherMs", v((((63 / 64) * 2 * psi8b) / interconnect("h100-sxm").nicLineBytesPerSecond) * 1000, "ms", d1));
+  put("a0.gatherAllMs", v(((2 * psi8b) / interconnect("h100-sxm").nicLineBytesPerSecond) * 1000, "ms", d1));
   put("a0.busAllReduce", v(180 * 2 * (7 / 8), "GB/s", d0));
   put("a0.busAllGather", v(180 * (7 / 8), "GB/s", d1));
-  put("a0.crossoverMB", v((10e-6 * 50 * GB * (1024 - 1 - 10)) / (10 - 1023 / 1024) / MB, "MB", d2));
+  const a0Beta = interconnect("h100-sxm").nicLineBytesPerSecond; // the appendix's β, printed {=net.h100-sxm.nicLine}
+  put("a0.crossoverMB", v((10e-6 * a0Beta * (1024 - 1 - 10)) / (10 - 1023 / 1024) / MB, "MB", d2));
   const latency = 2 * 1023 * 10e-6;
-  const bandwidth = ((2 * 1023) / 1024) * (25e6 / 50e9);
+  const bandwidth = ((2 * 1023) / 1024) * (25e6 / a0Beta);
   put("a0.latencyShare", v((100 * latency) / (latency + bandwidth), "%", d1));
 
   // Appendix B (profiling): 4.0e14 FLOPs per step, 1,250 ms step, 1,000 ms compute, H100 dense peak.

@@ -50,9 +50,6 @@ export type NumberClass =
 export const UNMIGRATED_CHAPTERS: readonly string[] = [
   "data-parallelism",
   "five-d-parallelism",
-  "conclusion",
-  "collectives",
-  "profiling",
   "typical-scales",
   "overlap-math",
 ];
