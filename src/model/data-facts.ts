@@ -10,6 +10,7 @@ import { GPUS } from "../data/gpus.ts";
 import { INTERCONNECTS } from "../data/interconnects.ts";
 import { MODEL_PRESETS } from "../data/models.ts";
 import { at } from "./errors.ts";
+import { parseModelConfig } from "./architecture.ts";
 
 export type FactUnit = "flops" | "bytes" | "bytesPerSecond" | "watts" | "sms" | "parameters";
 
@@ -159,4 +160,63 @@ export function matchDataFact(
     ) ??
     matches[0]
   );
+}
+
+/** The book's symbols for a model's attributes (the preface's notation) and their names in src/model/values/data.ts. */
+const MODEL_SYMBOLS: Readonly<Record<string, { attr: string; what: string }>> = {
+  h: { attr: "hidden", what: "hidden size" },
+  L: { attr: "layers", what: "layer count" },
+  a: { attr: "heads", what: "query heads" },
+  V: { attr: "vocab", what: "vocabulary" },
+  d: { attr: "headDim", what: "head dimension" },
+  f: { attr: "ffn", what: "MLP width" },
+  "n_{kv}": { attr: "kvHeads", what: "KV heads" },
+  "n_\\text{kv}": { attr: "kvHeads", what: "KV heads" },
+  "n_{\\text{kv}}": { attr: "kvHeads", what: "KV heads" },
+};
+
+/** A model's attribute that a symbol names, given to it in the text, with the value src/data holds. */
+export interface ModelAttributeMatch {
+  /** The value name that prints it, "model.llama-3.1-70b.hidden". */
+  ref: string;
+  /** What src/data holds. */
+  value: number;
+  /** "Llama 3.1 70B's hidden size h". */
+  label: string;
+}
+
+const normalizeName = (s: string) => s.toLowerCase().replace(/[-\s]+/g, " ");
+
+/**
+ * The model attribute a number given to a symbol names (`$h = 8192$` after "Llama-3.1-70B"): the
+ * symbol is one of the book's notation for a model's shape, and the text before it, in the same
+ * paragraph, last names a model preset of src/data/models.ts. Undefined when either is missing.
+ */
+export function matchModelAttribute(symbol: string, before: string): ModelAttributeMatch | undefined {
+  const sym = MODEL_SYMBOLS[symbol.replace(/\s+/g, "")];
+  if (!sym) return undefined;
+  const text = normalizeName(before);
+  let best: { at: number; id: string; name: string } | undefined;
+  for (const m of MODEL_PRESETS) {
+    const at = text.lastIndexOf(normalizeName(m.name));
+    // "llama 3.1 8b" must not match inside "llama 3.1 8b instruct"-like longer names only by prefix.
+    if (at >= 0 && (!best || at > best.at || (at === best.at && m.name.length > best.name.length)))
+      best = { at, id: m.id, name: m.name };
+  }
+  if (!best) return undefined;
+  const preset = MODEL_PRESETS.find((m) => m.id === best.id);
+  if (!preset) return undefined;
+  const a = parseModelConfig(preset.config).architecture;
+  const values: Readonly<Record<string, number>> = {
+    hidden: a.hiddenSize,
+    layers: a.numLayers,
+    heads: a.numHeads,
+    vocab: a.vocabSize,
+    headDim: a.headDim,
+    ffn: a.intermediateSize,
+    kvHeads: a.numKvHeads,
+  };
+  const value = values[sym.attr];
+  if (value === undefined) return undefined;
+  return { ref: `model.${best.id}.${sym.attr}`, value, label: `${best.name}'s ${sym.what} ${symbol}` };
 }

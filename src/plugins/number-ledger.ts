@@ -35,7 +35,7 @@ import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { BookError } from "./errors.ts";
 import { docState, sourceLine, type DocState } from "./doc-state.ts";
 import { checkChain, evaluateSide, printedHalfUnit, splitRelations } from "./tex-arithmetic.ts";
-import { exerciseValue, matchDataFact } from "../model/index.ts";
+import { exerciseValue, matchDataFact, matchModelAttribute } from "../model/index.ts";
 import { printInput, printReference } from "./exercise-check.ts";
 
 export type NumberClass =
@@ -403,6 +403,20 @@ interface Context {
   strict: boolean;
 }
 
+/**
+ * "data by what it names": a number given to one of the book's symbols for a model's shape ($h$, $L$,
+ * $a$, $d$, $V$, $f$, $n_{kv}$) after the paragraph names a model preset is that model's attribute,
+ * printed by name; a different number is an error naming the attribute and its value.
+ */
+function modelAttributeClass(symbol: string, text: string, before: string): [NumberClass, string] | undefined {
+  const match = matchModelAttribute(symbol, before);
+  if (!match) return undefined;
+  const value = Number(text.replace(/\{,\}|,/g, ""));
+  return value === match.value
+    ? ["unaccounted", `it is ${match.label}: print it by name, {=${match.ref}}`]
+    : ["unaccounted", `${match.label} is ${String(match.value)} in src/data ({=${match.ref}}), not ${text}`];
+}
+
 const CITED_NOT_FACT =
   "it is in a cited sentence but is not a recorded fact: record it in src/data/facts.ts and print it {=fact.<id>}, " +
   "compute it from facts ({=name}), or print src/data by name ({=gpu.…}, {=model.…})";
@@ -468,6 +482,12 @@ function proseClass(
     /^(?:,\s*|\s*(?:and|or|to|through|–|-|,\s*and)\s*)$/.test(masked.slice(previousEnd, start))
   ) {
     return ["structural", previous.reason];
+  }
+  if (ctx.strict) {
+    // "($h$ = 4,096, ...)": a value given to a symbol in prose.
+    const given = /\$([^$]{1,16})\$\s*=\s*$/.exec(src.slice(Math.max(0, start - 24), start));
+    const named = given ? modelAttributeClass(given[1]!.trim(), text, src.slice(0, start)) : undefined;
+    if (named) return named;
   }
   if (cited) return ctx.strict ? ["unaccounted", CITED_NOT_FACT] : ["cited", "the sentence cites its source"];
   if (ctx.question) {
@@ -575,7 +595,12 @@ function mathEntries(
         push(offset + at, text, "formula", "a multiple (1×) in a formula table");
         continue;
       }
-      if (chain.checked.has(i)) push(offset + at, text, "arithmetic", "arithmetic checked by the build");
+      const named =
+        ctx.strict && assignment && side.text.trim() === m[0]
+          ? modelAttributeClass(sides[i - 1]!.text.trim(), text, paragraph.slice(0, offset) + tex.slice(0, side.start))
+          : undefined;
+      if (named) push(offset + at, text, ...named);
+      else if (chain.checked.has(i)) push(offset + at, text, "arithmetic", "arithmetic checked by the build");
       else if (data) push(offset + at, text, ...data);
       else if (symbolic && !numeric) push(offset + at, text, "formula", "a constant in a formula");
       else if (assignment && /^\d+(?:,\d{3})*$/.test(text) && side.text.trim() === m[0] && !(cited && ctx.strict))

@@ -204,6 +204,24 @@ describe("data by name and cited facts (issue #53)", () => {
     assert.match(entry("An H100 SXM or an H200 SXM (989.4 TFLOPS).\n").reason, /\{=gpu\.h200-sxm\.bf16\}/);
   });
 
+  test("a value given to a model's symbol after the model is named is that model's attribute, printed by name", () => {
+    assert.match(
+      entry("For Llama-3.1-70B ($h = 8192$) the volume grows.\n").reason,
+      /Llama 3\.1 70B's hidden size h: print it by name, \{=model\.llama-3\.1-70b\.hidden\}/,
+    );
+    assert.match(
+      entry("For Llama-3.1-70B ($h = 8000$) the volume grows.\n").reason,
+      /Llama 3\.1 70B's hidden size h is 8192 in src\/data \(\{=model\.llama-3\.1-70b\.hidden\}\), not 8000/,
+    );
+    assert.equal(entry("For Llama-3.1-70B ($h = {=model.llama-3.1-70b.hidden}$) it grows.\n").cls, "data");
+    assert.match(
+      ledger("For Llama 3.1 8B ($h$ = 4,096) in prose.\n").find((e) => e.text === "4,096")!.reason,
+      /\{=model\.llama-3\.1-8b\.hidden\}/,
+    );
+    assert.equal(entry("A width ($h = 8000$) of our choosing.\n").cls, "input", "no model named: a chosen value");
+    assert.equal(entry("For Llama-3.1-70B ($h = 8000$).\n", UNMIGRATED).cls, "input", "not enforced before migration");
+  });
+
   test("a number in a cited sentence is a recorded fact, not a citation", () => {
     const e = entry("A warp has 32 threads [@rajbhandari2020zero].\n");
     assert.equal(e.cls, "unaccounted");
