@@ -1,33 +1,43 @@
 /**
- * The number ledger (issue #27): every number in a chapter's prose, captions, tables, exercises
- * and solutions, math included, is accounted for as one of
+ * The number ledger (issues #27, #53): every number in a chapter's prose, captions, tables,
+ * exercises and solutions, math included, is accounted for as one of
  *
  * - **computed**: `{=name}`, printed at build time from src/model and src/data (exercise-values.ts);
  * - **data**: src/data printed by name, `{=gpu.h100-sxm.l2}`, `{=net.h100-sxm.nicLine}`,
- *   `{=model.llama-3.1-8b.params}` (src/model/values/data.ts); in a chapter not yet migrated
- *   (UNMIGRATED_CHAPTERS), also a typed number with a unit that equals a datasheet or model-card
- *   fact at the precision printed ("989 TFLOPS"; src/model/data-facts.ts);
+ *   `{=model.llama-3.1-8b.params}`, `{=format.bf16.bytes}` (src/model/values/data.ts); in a chapter
+ *   not yet migrated (UNMIGRATED_CHAPTERS), also a typed number with a unit that equals a datasheet
+ *   or model-card fact at the precision printed ("989 TFLOPS"; src/model/data-facts.ts);
  * - **fact**: a cited fact printed by name, `{=fact.llama3.gpus}`: a record of src/data/facts.ts with
- *   its unit, bibliography key and locator (issue #53);
+ *   its unit, bibliography key and locator;
  * - **arithmetic**: part of a chain in math whose numeric sides the build evaluates and compares
  *   (`$4 + 12/64 = 4.1875$`; tex-arithmetic.ts); a chain that does not hold fails the build;
  * - **cited**: only in a chapter not yet migrated: a typed number in a sentence (a table row, a
- *   caption) that carries a citation `[@key]`. In every other chapter such a number fails the
- *   build: it is a recorded fact (`{=fact.…}`), computed from facts, or src/data by name;
+ *   caption) that carries a citation `[@key]`;
  * - **input**: a value the text chooses, marked `{:8,192}` (printed as written), an integer given
  *   to a symbol in math (`$b = 8$`), or a given of an exercise's question (outside its solution);
  * - **structural**: a year, a label's number ("chapter 8", "Table 3", "stage 2", "GPU 0"), a
- *   product or version name ("Llama 3.1", "CUDA 12"), an index or a power in math (`x_1`,
- *   `2^{30}`), a number spelled into a name (H100, ZeRO-3, 1F1B: not counted at all);
+ *   product or version name ("Llama 3.1", "CUDA 12"), a format's width ("16-bit", "8-bit"), an
+ *   index or a power in math (`x_1`, `2^{30}`), a number spelled into a name (H100, ZeRO-3, 1F1B,
+ *   405B: not counted at all);
  * - **formula**: a constant in a symbolic formula (`$16N$`, `$(p-1)/m$`).
  *
  * Anything else is **unaccounted** and fails the build at file:line:column (`npm run ledger`
- * lists a chapter's numbers by class). In a migrated chapter a typed number that equals a src/data
- * attribute, or a hardware figure given in an exercise's question, is unaccounted too: it is printed
- * by name, so a changed digit cannot pass as data or as a citation. A `{=gpu.…}`, `{=net.…}` or
- * `{=fact.…}` value with a symbol unit (GB/s, TFLOPS, %) must be followed by that unit. Code, widget and answer blocks, link targets, ids and
- * citations' own text are not prose and are skipped. The rule reads the Markdown source of each
- * token (before `{=name}` and math are rendered), so it sees what the author wrote.
+ * lists a chapter's numbers by class). In a migrated chapter (every chapter but those listed in
+ * UNMIGRATED_CHAPTERS) the ledger is strict, so that a changed digit cannot pass as data or as a
+ * citation: a typed number in a cited sentence or table row is unaccounted (it is a recorded fact,
+ * computed from facts, or src/data by name); a typed number that equals a src/data attribute is
+ * unaccounted, the message naming the attribute to print; a count before what it counts ("671B
+ * parameters", "14.8T tokens") is a number, not a name; a hardware figure (a number with a unit of
+ * src/data: TFLOPS, GB/s, GB, W…) given in an exercise's question is printed by name or marked
+ * `{:x}`, and a marked one may not be a datasheet figure; a number given to one of the book's
+ * symbols for a model's shape ($h$, $L$, $a$, $d$, $V$, $f$, $n_{kv}$) after the paragraph names a
+ * model preset is that model's attribute, printed by name, and a different number fails naming the
+ * attribute and its value (data by what it names). In prose, a `{=gpu.…}`, `{=net.…}` or
+ * `{=fact.…}` value with a symbol unit (GB/s, TFLOPS, %, ×) must be followed by that unit.
+ *
+ * Code, widget and answer blocks, link targets, ids and citations' own text are not prose and are
+ * skipped. The rule reads the Markdown source of each token (before `{=name}` and math are
+ * rendered), so it sees what the author wrote.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
