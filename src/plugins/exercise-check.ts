@@ -2,10 +2,11 @@
  * Self-checked exercises and computed values (issue #28).
  *
  * - `{=name}` prints a named value of src/model/exercise-values.ts through the book's formatter
- *   (`{=name:N}` with N decimals, as the value's record allows: src/data/facts.ts, FactRounding)
  *   (src/figures/kit/format.ts), in text and inside `$…$`/`$$…$$` math (where "1,234" becomes
- *   "1{,}234"). An inline rule makes a token of it in text; math sources are rewritten on their
- *   tokens before KaTeX runs. An unknown name fails the build at file:line.
+ *   "1{,}234"); `{=name:N}` prints N decimals, as the value's record allows (src/data/facts.ts,
+ *   FactRounding). An inline rule makes a token of it in text; math sources are rewritten on their
+ *   tokens before KaTeX runs. An unknown name fails the build at file:line:column, with the nearest
+ *   known name.
  * - `::: answer` inside an `::: exercise` holds YAML: a list of answers, each with a `label`, the
  *   `value` (a name from the same module, never a typed number), a relative `tolerance`, and
  *   optional `hints` (a value name or a number → what that wrong answer probably means):
@@ -66,7 +67,7 @@ export function printValue(value: ExerciseValue, inMath = false, decimals?: numb
 }
 
 /** `{=name}` or `{=name:N}` (N decimals): the name and the decimals. */
-export const referencePattern = /\{=([A-Za-z][\w.-]*?)(?::(\d))?\}/g;
+const referencePattern = /\{=([A-Za-z][\w.-]*?)(?::(\d))?\}/g;
 
 /** Every value name, for a did-you-mean. */
 function valueNames(): string[] {
