@@ -198,13 +198,19 @@ export const FACTS: readonly Fact[] = [
     "GradScaler: growth_interval (default 2000); torch/amp/grad_scaler.py, GradScaler.__init__",
   ),
   // Transformer Engine (transformer_engine/common/recipe.py, DelayedScaling defaults).
-  f("te.margin", 0, "", "nvidia2024transformerengine", "DelayedScaling: margin (default 0)"),
+  f(
+    "te.margin",
+    0,
+    "",
+    "nvidia2024transformerengine",
+    "DelayedScaling: margin (default 0); transformer_engine/common/recipe.py, class DelayedScaling",
+  ),
   f(
     "te.amaxHistoryLen",
     1024,
     "steps",
     "nvidia2024transformerengine",
-    "DelayedScaling: amax_history_len (default 1024)",
+    "DelayedScaling: amax_history_len (default 1024); transformer_engine/common/recipe.py, class DelayedScaling",
   ),
   // OCP Microscaling (MX) formats (arXiv:2310.10537) and NVFP4 (arXiv:2509.25149).
   f(
