@@ -10,10 +10,13 @@
  * Each record is checkable in a minute: `key` is the bibliography key, `locator` the table,
  * figure, section, page or URL anchor that holds the number, and `says`, where the source's own
  * words differ from the printed value (a range, a rounding, another unit), what it prints there.
- * The audit of the records against their locators is in docs/fact-check.md.
+ * An independent audit of the records against their locators goes in docs/fact-check.md; until it
+ * is recorded there, a record is the migration's reading of its source, not a checked fact.
  *
- * Hardware datasheets (GPUs, interconnects) and model configurations live in their own files of
- * src/data and print as `{=gpu.…}`, `{=net.…}` and `{=model.…}` (src/model/values/data.ts).
+ * Hardware datasheets (GPUs, interconnects), model configurations and number formats live in their
+ * own files of src/data and print as `{=gpu.…}`, `{=net.…}`, `{=model.…}` and `{=format.…}`
+ * (src/model/values/data.ts). The records are grouped by source; `npm run ledger -- --facts` lists
+ * which chapter prints which.
  */
 
 /**
