@@ -15,11 +15,12 @@
  * Pure: no DOM, no formatting, no Node APIs (architecture.md: src/model imports src/data only).
  */
 import { KERNEL_EFFICIENCY } from "./step.ts";
-import { memoryBudget, PLANNING_MEMORY_FRACTION } from "./scenario.ts";
+import { memoryBudget } from "./scenario.ts";
 import { clusterShape, groupLink } from "./placement.ts";
 import { AUTO_FRAMEWORK } from "./config-search.ts";
 import { findFrameworkProfile } from "../data/frameworks.ts";
-import { d0, d1, d2, gpu, lazy, params, v } from "./values/put.ts";
+import { d0, d1, d2, gpu, interconnect, params, v } from "./values/put.ts";
+import { fact } from "./values/facts.ts";
 import { prefaceValues } from "./values/preface.ts";
 import { introductionValues } from "./values/introduction.ts";
 import { oneGpuValues } from "./values/one-gpu.ts";
@@ -31,12 +32,15 @@ import { expertParallelismValues } from "./values/expert-parallelism.ts";
 import { fiveDParallelismValues } from "./values/five-d-parallelism.ts";
 import { gpuKernelsValues } from "./values/gpu-kernels.ts";
 import { mixedPrecisionValues } from "./values/mixed-precision.ts";
-import { beyondOneDatacenterValues, chapterElevenStepSeconds } from "./values/beyond-one-datacenter.ts";
+import { beyondOneDatacenterValues } from "./values/beyond-one-datacenter.ts";
 import { conclusionValues } from "./values/conclusion.ts";
 import { collectivesValues } from "./values/collectives.ts";
 import { profilingValues } from "./values/profiling.ts";
 import { typicalScalesValues } from "./values/typical-scales.ts";
 import { overlapMathValues } from "./values/overlap-math.ts";
+import { dataValues } from "./values/data.ts";
+import { factValues } from "./values/facts.ts";
+import type { FactRounding } from "../data/facts.ts";
 
 /** How a value prints: the option names of `Digits` in src/figures/kit/format.ts. */
 export interface PrintDigits {
@@ -52,6 +56,13 @@ export interface ExerciseValue {
   unit: string;
   /** How the solution prints it (`formatNumber(value, digits)`). */
   digits: PrintDigits;
+  /**
+   * How a print with fewer decimals (`{=name:N}`) may round it (src/data/facts.ts, FactRounding):
+   * "exact" refuses, "down" and "up" round one way only; default "nearest".
+   */
+  rounding?: FactRounding;
+  /** The id of the recorded fact (src/data/facts.ts) the value prints, for a cited fact. */
+  fact?: string;
 }
 
 const GB = 1e9;
@@ -85,16 +96,18 @@ function values(): Record<string, ExerciseValue> {
   };
 
   // Preface: 80 GB in GiB.
-  put("pre.gib80", v((80 * GB) / GiB, "GiB", d1));
+  put("pre.gib80", v(h100.hbmBytes / GiB, "GiB", d1));
 
   // Chapter 1. Stated inputs: N = 70.55e9, D = 15e12, 1,024 GPUs, 40% MFU, 989 TFLOPS dense (1,979 sparse).
   const trainSeconds = (peak: number) => (6 * 70.55e9 * 15e12) / (1024 * 0.4 * peak);
   put("ch1.trainDays", v(trainSeconds(989e12) / 86_400, "days", d0));
   put("ch1.trainDaysSparse", v(trainSeconds(1979e12) / 86_400, "days", d0));
-  put("ch1.statesGpus", v(Math.ceil((16 * psi70b) / (80 * GB)), "GPUs", d0));
-  put("ch1.statesGpusFloor", v(Math.floor((16 * psi70b) / (80 * GB)), "GPUs", d0));
-  put("ch1.mfuDense", v((100 * 400) / 989, "%", d1));
-  put("ch1.mfuSparse", v((100 * 400) / 1979, "%", d1));
+  put("ch1.statesGpus", v(Math.ceil((16 * psi70b) / h100.hbmBytes), "GPUs", d0));
+  put("ch1.statesGpusFloor", v(Math.floor((16 * psi70b) / h100.hbmBytes), "GPUs", d0));
+  // Llama 3 405B's 400 TFLOPS per GPU (grattafiori2024llama3, Table 4) over the H100's dense and sparse peaks.
+  const llama3Tflops = fact("llama3.tflopsPerGpu").value * 1e12;
+  put("ch1.mfuDense", v((100 * llama3Tflops) / h100.bf16FlopsPerSecond, "%", d1));
+  put("ch1.mfuSparse", v((100 * llama3Tflops) / (2 * h100.bf16FlopsPerSecond), "%", d1));
 
   // Chapter 2.
   put("ch2.llama2StatesGB", v((16 * psi7b) / GB, "GB", d1));
@@ -112,11 +125,7 @@ function values(): Record<string, ExerciseValue> {
   const stepSeconds = (256 * 4096 * 9.03e9) / (0.4 * 989e12);
   put("ch2.stepSeconds", v(stepSeconds, "s", d1));
   put("ch2.trainYears", v(9e12 / ((256 * 4096) / stepSeconds) / (365.25 * 86_400), "years", d1));
-  // The memory timeline of the exercise (stated, GB): weights+master 7.4, moments 9.9, activations 7.1 per sequence.
-  put("ch2.secondStepPeakGB", v(7.4 + 9.9 + 7.1 * 10, "GB", d1));
-  put("ch2.steadyMicroBatch", v(Math.floor((80 - 7.4 - 9.9) / 7.1), "", d0));
-  put("ch2.firstStepMicroBatch", v(Math.floor((80 - 7.4) / 7.1), "", d0));
-  put("ch2.marginMicroBatch", v(Math.floor((PLANNING_MEMORY_FRACTION * 80 - 7.4 - 9.9) / 7.1), "", d0));
+  // The first-step exercise's answers are computed with its givens, from the model: values/one-gpu.ts.
   put("ch2.mfu", v(50 * (6 / 8), "%", d1));
   put("ch2.mfuInverted", v(50 * (8 / 6), "%", d1));
 
@@ -127,7 +136,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch4.tpLayerMB", v((2 * tpElements) / MB, "MB", d1));
   put("ch4.tpLayerElementsMB", v(tpElements / MB, "MB", d1));
   put("ch4.tpLayerNoFactorMB", v((2 * 8 * 2 * 4096 * 4096) / MB, "MB", d1));
-  put("ch4.minHidden", v((4 * 7 * h100.bf16FlopsPerSecond) / (3 * 450 * GB), "", d0));
+  put("ch4.minHidden", v((4 * 7 * h100.bf16FlopsPerSecond) / (3 * (h100.nvlinkBytesPerSecond / 2)), "", d0));
   const sbh = 2048 * 12288;
   put("ch4.actTpMiB", v((23 * sbh) / MiB, "MiB", d0));
   put("ch4.actSpMiB", v((14.25 * sbh) / MiB, "MiB", d0));
@@ -139,7 +148,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch5.kvForwardMB", v((15 * kvBlockBytes) / MB, "MB", d1));
   put("ch5.kvForwardAllMB", v((16 * kvBlockBytes) / MB, "MB", d1));
   put("ch5.contiguousEfficiency", v((100 * 16) / (2 * 16 - 1), "%", d1));
-  const ringMha = h100.bf16FlopsPerSecond / (50 * GB);
+  const ringMha = h100.bf16FlopsPerSecond / interconnect("h100-sxm").nicLineBytesPerSecond;
   put("ch5.ringTokensMha", v(ringMha, "tokens", d0));
   put("ch5.ringTokensGqa", v(ringMha * (8 / 128), "tokens", d0));
   put("ch5.ringTokensCausal", v(ringMha * (8 / 128) * 2, "tokens", d0));
@@ -152,7 +161,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch6.bubbleAfterP", v((100 * 16) / 8, "%", d1));
   put("ch6.boundaryMB", v((2 * 8192 * 8192) / MB, "MB", d1));
   put("ch6.boundaryBf16TwiceMB", v((2 * 2 * 8192 * 8192) / MB, "MB", d1));
-  put("ch6.boundaryMs", v(((2 * 8192 * 8192) / (50 * GB)) * 1000, "ms", d2));
+  put("ch6.boundaryMs", v(((2 * 8192 * 8192) / interconnect("h100-sxm").nicLineBytesPerSecond) * 1000, "ms", d2));
 
   // Chapter 7.
   put("ch7.mixtralWeightsGB", v((2 * psiMixtral) / GB, "GB", d1));
@@ -162,7 +171,10 @@ function values(): Record<string, ExerciseValue> {
   put("ch7.capacityFactor", v(1.5, "", d1));
   put("ch7.dispatchMB", v((4096 * 8 * 7168 * 1 * (63 / 64)) / MB, "MB", d1));
   put("ch7.dispatchAllMB", v((4096 * 8 * 7168) / MB, "MB", d1));
-  put("ch7.dispatchMs", v(((4096 * 8 * 7168 * (63 / 64)) / (50 * GB)) * 1000, "ms", d2));
+  put(
+    "ch7.dispatchMs",
+    v(((4096 * 8 * 7168 * (63 / 64)) / interconnect("h100-sxm").nicLineBytesPerSecond) * 1000, "ms", d2),
+  );
 
   // Chapter 8.
   put("ch8.states405GB", v((16 * psi405b) / GB, "GB", d1));
@@ -207,28 +219,19 @@ function values(): Record<string, ExerciseValue> {
   put("ch10.bf16LossThreshold", v(2 ** 8 * 1e-4, "", { decimals: 4 }));
   put("ch10.deepseekTileBits", v(8 + 32 / 128, "bits", d2));
 
-  // Chapter 11: the bf16 gradients of the 70B model over a round of 500 inner steps of chapter 8's top
-  // configuration (beyond-one-datacenter.ts: the step as printed); site B 20% slower (exercise 3).
-  put(
-    "ch11.roundMBps",
-    lazy(() => (2 * psi70b) / (500 * chapterElevenStepSeconds()) / MB, "MB/s", d1),
-  );
-  put("ch11.idleShare", v((100 * 0.2) / 1.2, "%", d1));
-  put(
-    "ch11.roundSeconds",
-    lazy(() => 500 * chapterElevenStepSeconds() * 1.2, "s", d0),
-  );
+  // Chapter 11's exercise values are computed from its step model: values/beyond-one-datacenter.ts.
 
   // Appendix A (collectives).
   put("a0.gatherGB", v(((63 / 64) * 2 * psi8b) / GB, "GB", d2));
   put("a0.gatherBf16TwiceGB", v(((63 / 64) * 4 * psi8b) / GB, "GB", d2));
-  put("a0.gatherMs", v((((63 / 64) * 2 * psi8b) / (50 * GB)) * 1000, "ms", d1));
-  put("a0.gatherAllMs", v(((2 * psi8b) / (50 * GB)) * 1000, "ms", d1));
+  put("a0.gatherMs", v((((63 / 64) * 2 * psi8b) / interconnect("h100-sxm").nicLineBytesPerSecond) * 1000, "ms", d1));
+  put("a0.gatherAllMs", v(((2 * psi8b) / interconnect("h100-sxm").nicLineBytesPerSecond) * 1000, "ms", d1));
   put("a0.busAllReduce", v(180 * 2 * (7 / 8), "GB/s", d0));
   put("a0.busAllGather", v(180 * (7 / 8), "GB/s", d1));
-  put("a0.crossoverMB", v((10e-6 * 50 * GB * (1024 - 1 - 10)) / (10 - 1023 / 1024) / MB, "MB", d2));
+  const a0Beta = interconnect("h100-sxm").nicLineBytesPerSecond; // the appendix's β, printed {=net.h100-sxm.nicLine}
+  put("a0.crossoverMB", v((10e-6 * a0Beta * (1024 - 1 - 10)) / (10 - 1023 / 1024) / MB, "MB", d2));
   const latency = 2 * 1023 * 10e-6;
-  const bandwidth = ((2 * 1023) / 1024) * (25e6 / 50e9);
+  const bandwidth = ((2 * 1023) / 1024) * (25e6 / a0Beta);
   put("a0.latencyShare", v((100 * latency) / (latency + bandwidth), "%", d1));
 
   // Appendix B (profiling): 4.0e14 FLOPs per step, 1,250 ms step, 1,000 ms compute, H100 dense peak.
@@ -265,6 +268,9 @@ function values(): Record<string, ExerciseValue> {
   profilingValues(put);
   typicalScalesValues(put);
   overlapMathValues(put);
+  // src/data printed by name ({=gpu.…}, {=net.…}, {=model.…}) and the cited facts ({=fact.…}), issue #53.
+  dataValues(put);
+  factValues(put);
   return out;
 }
 

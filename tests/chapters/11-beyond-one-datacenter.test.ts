@@ -78,7 +78,7 @@ test("DiLoCo round with H = 500", () => {
   );
   assertMentions(
     text,
-    `needs\nabout ${(bytes / round / 1e6).toFixed(1)} MB/s, or about ${((8 * bytes) / round / 1e9).toFixed(3)} Gb/s`,
+    `\\approx ${(bytes / round / 1e6).toFixed(1)}$ MB/s, or about ${((8 * bytes) / round / 1e9).toFixed(3)} Gb/s`,
     "exercise 1",
   );
   assertMentions(
@@ -110,7 +110,12 @@ test("exercise 3: a slower site", () => {
   );
   assertMentions(
     text,
-    `idles ${Math.round(b - a).toLocaleString("en-US")} s of it, $0.2/1.2 = ${((100 * (b - a)) / b).toFixed(1)}\\%$`,
+    `idles $${Math.round(b - a)
+      .toLocaleString("en-US")
+      .replace(
+        ",",
+        "{,}",
+      )} / ${Math.round(b).toLocaleString("en-US").replace(",", "{,}")} = ${((100 * (b - a)) / b).toFixed(1)}\\%$`,
     "idle fraction",
   );
   assertMentions(text, `Site A takes ${printedStep} s per inner step`, "exercise 3 givens");

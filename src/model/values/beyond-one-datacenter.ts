@@ -8,8 +8,10 @@ import { bytesPerValue } from "../number-formats.ts";
 import { countParameters } from "../parameters.ts";
 import { chapterEightTop, evaluateRanked } from "./five-d-parallelism.ts";
 import { d0, d1, d2, d3, lazy, once, preset, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
 
 const GB = 1e9;
+const MB = 1e6;
 
 export function beyondOneDatacenterValues(put: PutValue): void {
   const config70 = preset("llama-3.1-70b").config;
@@ -70,17 +72,36 @@ export function beyondOneDatacenterValues(put: PutValue): void {
   const siteTimes = [1, 1.1];
   put("ch11.roundSlowdownPercent", v(100 * (Math.max(...siteTimes) / Math.min(...siteTimes) - 1), "%", d0));
 
-  // Exercise 3: site A at the printed step for H = 500, and for H = 600; site B 20% slower (a given):
-  // the seconds site A idles while site B finishes.
+  // Exercise 1: the round's outer gradient (as printed, 0.1 GB) over the round (as printed) in MB/s.
+  const printedGradientGB = Math.round((gradientBytes / GB) * 10) / 10;
+  put(
+    "ch11.roundMBps",
+    lazy(() => (printedGradientGB * GB) / round() / MB, "MB/s", d1),
+  );
+  // Exercise 3: site A at the printed step for H = 500, and for H = 600; site B 20% slower (stated):
+  // the seconds site A idles while site B finishes, and that share of the round.
+  const slowRound = () => round() * 1.2;
   put("ch11.siteARoundSeconds", lazy(round, "s", d0));
   put(
     "ch11.siteAH600Seconds",
     lazy(() => 600 * chapterElevenStepSeconds(), "s", d0),
   );
+  put("ch11.roundSeconds", lazy(slowRound, "s", d0));
   put(
     "ch11.siteAIdleSeconds",
-    lazy(() => round() * 0.2, "s", d0),
+    lazy(() => slowRound() - round(), "s", d0),
   );
+  put(
+    "ch11.idleShare",
+    lazy(() => (100 * (slowRound() - round())) / slowRound(), "%", d1),
+  );
+
+  // INTELLECT-1 (src/data/facts.ts): fp32 data parallelism's bytes per parameter per step against one
+  // int8 byte every H steps, and one outer gradient of its ten billion parameters in int8.
+  const intellectH = fact("intellect1.innerSteps").value;
+  const intellectBytes = fact("intellect1.bytesPerValue").value;
+  put("ch11.intellectReduction", v((intellectH * bytesPerValue("fp32")) / intellectBytes, "", d0));
+  put("ch11.intellectOuterGB", v((fact("intellect1.paramsBillions").value * 1e9 * intellectBytes) / GB, "GB", d0));
 }
 
 /**
