@@ -309,7 +309,10 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
     schedule === "interleaved" ? requirePositiveInteger(setup.virtualStages ?? 2, "virtualStages") : 1;
   const attention = requireOneOf(setup.attention ?? "flash", ["flash", "eager"] as const, "attention");
   const dropout = requireBoolean(setup.dropout ?? arch.dropout, "dropout");
-  const reshardAfterForward = requireBoolean(setup.reshardAfterForward ?? true, "reshardAfterForward");
+  const reshardAfterForward = requireBoolean(
+    setup.reshardAfterForward ?? defaultReshardAfterForward(setup.framework, pp),
+    "reshardAfterForward",
+  );
   const framework =
     setup.framework === undefined
       ? null
@@ -395,6 +398,15 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
     framework,
     reshardAfterForward,
   };
+}
+
+/**
+ * Whether ZeRO-3 frees gathered weights after the forward pass when the caller does not say: FSDP2
+ * as torchtitan applies it keeps them when pipeline parallelism is on (src/data/frameworks.ts,
+ * `reshardAfterForward`); every other case frees them.
+ */
+export function defaultReshardAfterForward(framework: FrameworkId | null | undefined, pp: number): boolean {
+  return !(framework === "fsdp2" && pp > 1);
 }
 
 /**

@@ -82,7 +82,14 @@ import {
 import { matmulParameters, modelFlopsPerToken } from "./compute.ts";
 import { isArchitecture, layerParameters } from "./parameters.ts";
 import { isMoeLayer } from "./architecture.ts";
-import { layoutMode, trainingMemory, type MemoryBreakdown, type TrainingSetup, type ZeroStage } from "./memory.ts";
+import {
+  defaultReshardAfterForward,
+  layoutMode,
+  trainingMemory,
+  type MemoryBreakdown,
+  type TrainingSetup,
+  type ZeroStage,
+} from "./memory.ts";
 import type { Collective } from "./communication.ts";
 import { clusterShape, groupSeconds } from "./placement.ts";
 import { findGpu, type GpuSpec } from "../data/gpus.ts";
@@ -363,7 +370,7 @@ export function stepTime(input: StepInput): StepResult {
   // FSDP2 as torchtitan applies it keeps gathered weights after the forward pass when pipeline
   // parallelism is on (src/data/frameworks.ts, reshardAfterForward); otherwise frees them.
   const reshard = requireBoolean(
-    input.reshardAfterForward ?? !(input.framework === "fsdp2" && pp > 1),
+    input.reshardAfterForward ?? defaultReshardAfterForward(input.framework, pp),
     "reshardAfterForward",
   );
   const hsdp = requireBoolean(input.hsdp ?? false, "hsdp");
