@@ -183,7 +183,8 @@ const FSDP_API = "pytorch/pytorch@05f814fecfca7d2a17f28cbe7e1cb2d8d4c13230";
 const FSDP_COLLECTIVES = "pytorch/pytorch@8fc2039decebd92b15b38296df8bf9aa13275be0";
 const FSDP_PREFETCH_COMMIT = "https://github.com/pytorch/pytorch/commit/f2805a0408cfeb01c4d77a960dd4ca8e9a49db49";
 const DEEPSPEED = "microsoft/DeepSpeed@v0.16.4";
-const PIPELINING_STAGE = "pytorch/pytorch@0138610331c90b8053a0bfc6df0175b200a1cad2";
+const PIPELINING_STAGE =
+  "https://github.com/pytorch/pytorch/blob/0138610331c90b8053a0bfc6df0175b200a1cad2/torch/distributed/pipelining/stage.py";
 
 // Sources several fields share.
 const MEGATRON_FP32_GRADS =
@@ -555,7 +556,7 @@ export const FRAMEWORK_PROFILES: readonly FrameworkProfile[] = [
       2: {
         value: false,
         source:
-          `${PIPELINING_STAGE}, torch/distributed/pipelining/stage.py, PipelineStage.backward_maybe_with_nosync: ` +
+          `${PIPELINING_STAGE}, _PipelineStageBase.backward_maybe_with_nosync: ` +
           `under a pipeline schedule (which is when torchtitan keeps weights unsharded after forward) an FSDP ` +
           `stage's backward runs with set_reshard_after_backward(False) and set_requires_gradient_sync(False); ` +
           `_post_backward turns both back on after the last microbatch, so the stage's gradients are ` +
