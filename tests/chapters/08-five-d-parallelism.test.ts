@@ -145,7 +145,11 @@ test("@eq:zero3-tokens: (2 + g)/4 · F/W with W from where the group sits", () =
   const perSequence = (z3Factor * F) / nic / 8192;
   assert.ok(perSequence > 2 && perSequence < 2.5, `more than two sequences: ${perSequence}`);
   assertMentions(text, `tokens, more than two 8,192-token\nsequences`, "one NIC in sequences");
-  assertMentions(text, `needs about ${fmt(Math.round((z3Factor * F) / nic / 1000) * 1000)} tokens, more than\ntwo 8,192-token sequences`, "rule");
+  assertMentions(
+    text,
+    `needs about ${fmt(Math.round((z3Factor * F) / nic / 1000) * 1000)} tokens, more than\ntwo 8,192-token sequences`,
+    "rule",
+  );
   assertMentions(text, `(${fmt(F / nic)} with bf16 gradients)`, "bf16 threshold");
   assertMentions(text, `about ${eight / 1e9} GB/s, and needs only ${fmt((z3Factor * F) / eight)} tokens`, "eight NICs");
   assertMentions(text, `H100 figure of ${fmt((z3Factor * F) / nic)} tokens`, "H100 figure in exercise 3");
@@ -172,7 +176,8 @@ test("the step model agrees: TP 8 with ZeRO-3 hides its per-layer traffic at two
 });
 
 const cp4 = find(
-  (c) => c.tp === 1 && c.pp === 1 && c.cp === 4 && c.zeroStage === 3 && c.recompute === "none" && c.microBatchSize === 1,
+  (c) =>
+    c.tp === 1 && c.pp === 1 && c.cp === 4 && c.zeroStage === 3 && c.recompute === "none" && c.microBatchSize === 1,
 );
 
 test("per-layer ring latency: the per-layer CP 4 layout on 256 GPUs, the same layout on 1,024", () => {
@@ -191,7 +196,9 @@ test("per-layer ring latency: the per-layer CP 4 layout on 256 GPUs, the same la
   // §8.5: the backward window is shorter than its gather and reduce-scatter, so they are exposed.
   assert.equal(fwd.exposedSeconds, 0, "the forward gather hides");
   assert.ok(bwd.secondsPerCall > bwd.windowSeconds && bwd.exposedSeconds > 0, "the backward calls are exposed");
-  assert.ok(8192 / cp4.cp < (z3Factor * F) / groupLink(cluster, "all-gather", { ranks: 256, stride: 1 }).busBytesPerSecond);
+  assert.ok(
+    8192 / cp4.cp < (z3Factor * F) / groupLink(cluster, "all-gather", { ranks: 256, stride: 1 }).busBytesPerSecond,
+  );
   assertMentions(
     text,
     `take ${ms(bwd.secondsPerCall)} against a ${ms(bwd.windowSeconds)}\nbackward pass: ${secs(cp4.exposedSeconds.dp)} of sharding traffic per step stay exposed`,
@@ -322,7 +329,11 @@ test("§8.4.3 and §8.5: the ranking, its largest overheads, and what it assumes
   // With TP overlap on: only the attention block's collectives stay exposed; the bubble is the largest overhead.
   const ov = evalRow(hand, { tpCommOverlap: true });
   assert.ok(ov.breakdown.tp > 0 && ov.breakdown.tp < hand.exposedSeconds.tp / 10);
-  assertMentions(text, `(${secs(ov.breakdown.tp)} of the ${secs(hand.exposedSeconds.tp, 3)} stays exposed)`, "TP overlap residue");
+  assertMentions(
+    text,
+    `(${secs(ov.breakdown.tp)} of the ${secs(hand.exposedSeconds.tp, 3)} stays exposed)`,
+    "TP overlap residue",
+  );
   for (const other of [ov.breakdown.dp, ov.breakdown.pp, ov.breakdown.cp, ov.breakdown.tp])
     assert.ok(ov.breakdown.bubble > other);
   assertMentions(text, `it takes ${secs(ov.stepSeconds)} (${pct(ov.mfu)} MFU)`, "hand with TP overlap");
@@ -358,7 +369,11 @@ test("§8.4.3 and §8.5: the ranking, its largest overheads, and what it assumes
   );
   for (const other of [top.exposedSeconds.cp, top.exposedSeconds.pp, top.exposedSeconds.dp, top.exposedSeconds.tp])
     assert.ok(top.bubbleSeconds > other, "the bubble is the largest overhead");
-  assertMentions(text, `the bubble, its largest overhead: ${secs(top.bubbleSeconds)}, with $(p-1)/m = 1/16$`, "top bubble");
+  assertMentions(
+    text,
+    `the bubble, its largest overhead: ${secs(top.bubbleSeconds)}, with $(p-1)/m = 1/16$`,
+    "top bubble",
+  );
   assertMentions(text, `Context parallelism\nexposes ${secs(top.exposedSeconds.cp, 3)}, small because`, "top CP cost");
   const old = search.ranked.findIndex((c) => c.cp === 8 && c.pp === 32 && c.tp === 1);
   const oc = search.ranked[old];
@@ -402,7 +417,10 @@ test("MFU above the kernel efficiency: attention counted whole, computed half", 
   // "within a point of the kernel efficiency, although 6.6% of the step is overhead": in hardware FLOPs
   // the step would sit that far below η; MFU stays below the ceiling of a step with no overhead.
   const overhead = (top.stepSeconds - top.computeSeconds) / top.stepSeconds;
-  assert.ok(Math.abs(top.mfu - KERNEL_EFFICIENCY.hopper) < 0.01 && top.mfu < ceiling(8192), "near η, below the ceiling");
+  assert.ok(
+    Math.abs(top.mfu - KERNEL_EFFICIENCY.hopper) < 0.01 && top.mfu < ceiling(8192),
+    "near η, below the ceiling",
+  );
   assert.ok(top.mfu > KERNEL_EFFICIENCY.hopper * (1 - overhead), "above what hardware FLOPs would allow");
   assertMentions(text, `although ${(100 * overhead).toFixed(1)}% of the step is bubble and exposed`, "top overhead");
   const eta = `${Math.round(100 * KERNEL_EFFICIENCY.hopper)}%`;

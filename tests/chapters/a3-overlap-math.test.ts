@@ -138,7 +138,10 @@ test("tensor and pipeline parallelism with measured bandwidths", () => {
   );
   // TP overlap hides most of it but not all: the attention block's collectives outlast its projections' GEMMs.
   assert.ok(overlapped.breakdown.tp > 0, "something stays exposed");
-  assert.ok(overlapped.breakdown.tp < 0.1 * run("llama-3.1-70b", 64, "megatron", { tp: 8, pp: 4, dp: 2, zeroStage: 1 }, 16).breakdown.tp);
+  assert.ok(
+    overlapped.breakdown.tp <
+      0.1 * run("llama-3.1-70b", 64, "megatron", { tp: 8, pp: 4, dp: 2, zeroStage: 1 }, 16).breakdown.tp,
+  );
   assertMentions(text, `across servers, ${n.RPPSP} with sequence parallelism and ${n.RPPNOSP} without`, "R_PP");
   assertMentions(text, `peak grew\n${n.PEAKGROWTH}× while NVLink grew ${n.NVGROWTH}× (600 to 900 GB/s)`, "growth");
 });

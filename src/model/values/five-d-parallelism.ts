@@ -147,12 +147,7 @@ export function fiveDParallelismValues(put: PutValue): void {
       search,
       "CP 4 · DP 64, ZeRO-3, b = 1",
       (c) =>
-        c.tp === 1 &&
-        c.pp === 1 &&
-        c.cp === 4 &&
-        c.zeroStage === 3 &&
-        c.recompute === "none" &&
-        c.microBatchSize === 1,
+        c.tp === 1 && c.pp === 1 && c.cp === 4 && c.zeroStage === 3 && c.recompute === "none" && c.microBatchSize === 1,
     );
   const hand = () =>
     find(
