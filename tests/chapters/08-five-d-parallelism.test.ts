@@ -371,7 +371,7 @@ test("§8.4.3 and §8.5: the ranking, its largest overheads, and what it assumes
     assert.ok(top.bubbleSeconds > other, "the bubble is the largest overhead");
   assertMentions(
     text,
-    `the bubble, its largest overhead: ${secs(top.bubbleSeconds)}, with $(p-1)/m = 1/16$`,
+    `the bubble, its largest overhead: ${secs(top.bubbleSeconds)}, with $(p-1)/m$ = ${((100 * (top.pp - 1)) / top.microbatches).toFixed(2)}%`,
     "top bubble",
   );
   assertMentions(text, `Context parallelism\nexposes ${secs(top.exposedSeconds.cp, 3)}, small because`, "top CP cost");

@@ -490,8 +490,8 @@ export function fiveDParallelismValues(put: PutValue): void {
     lazy(() => top().pp, "", d0),
   );
   put(
-    "ch8.topMicrobatches",
-    lazy(() => top().microbatches, "microbatches", d0),
+    "ch8.topBubblePct",
+    lazy(() => (100 * (top().pp - 1)) / top().microbatches, "%", d2),
   );
   put(
     "ch8.topBubbleSeconds",
