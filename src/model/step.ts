@@ -103,15 +103,17 @@ export type GpuGeneration = "ampere" | "hopper" | "blackwell";
 /**
  * Kernel efficiency $\eta$: the fraction of the dense bf16 peak that a transformer layer's
  * matmuls and attention kernels reach, one named constant per GPU generation. These are the
- * only numbers fitted to the published runs (src/data/published-runs.ts): each is the value that
- * minimizes the median absolute MFU error over that generation's runs, rounded to 0.01
- * (tests/model/step-validation.test.ts recomputes the fit). Blackwell has no runs in the data
- * set; its value is Hopper's, an assumption.
+ * only numbers fitted to the published runs (src/data/published-runs.ts, 287 runs from 11
+ * sources): each is the value on a grid of whole percents that minimizes the median absolute MFU
+ * error over that generation's runs (validation.ts's fitKernelEfficiency; 0.57 over the A100 runs,
+ * 0.52 over the H100 runs). tests/model/step-validation.test.ts recomputes the fit and fails when
+ * these constants differ from it. Blackwell has no runs in the data set; its value is Hopper's, an
+ * assumption, not a fit.
  */
 export const KERNEL_EFFICIENCY: Readonly<Record<GpuGeneration, number>> = {
-  ampere: 0.53,
-  hopper: 0.41,
-  blackwell: 0.41,
+  ampere: 0.57,
+  hopper: 0.52,
+  blackwell: 0.52,
 };
 
 /** The generation of a GPU id from gpus.ts. */

@@ -9,6 +9,7 @@ import {
   EXCLUDED_RUNS,
   evaluateInSample,
   fitKernelEfficiency,
+  KERNEL_EFFICIENCY,
   leaveOneSourceOut,
   PUBLISHED_RUNS,
   RUN_SOURCES,
@@ -76,6 +77,10 @@ test("the fitted constants and the sources table", () => {
     `${Math.round(fit.ampere! * 100)}% of peak on A100 and ${Math.round(fit.hopper! * 100)}% on H100`,
     "efficiencies",
   );
+  // "These are the constants of the whole book" and "the B200 … the H100's value".
+  assert.deepEqual({ ampere: KERNEL_EFFICIENCY.ampere, hopper: KERNEL_EFFICIENCY.hopper }, fit);
+  assert.equal(KERNEL_EFFICIENCY.blackwell, KERNEL_EFFICIENCY.hopper);
+  assertMentions(text, "These are the constants of the whole book: `KERNEL_EFFICIENCY`", "one model");
   for (const s of report.bySource) {
     const o = s.leaveOneSourceOut!;
     assertMentions(text, `| ${pct1(s.inSample!.median)} | ${pct1(o.median)} | ${pct1(o.worst)} |`, `source ${s.key}`);

@@ -11,6 +11,7 @@ import {
   evaluateInSample,
   fitKernelEfficiency,
   isAssumed,
+  KERNEL_EFFICIENCY,
   layoutClass,
   leaveOneSourceOut,
   ModelInputError,
@@ -100,6 +101,14 @@ describe("the errors, in and out of sample", () => {
   test("the fit: two constants, one kernel efficiency per generation with runs", () => {
     assert.deepEqual(fitKernelEfficiency(), RECORDED.fitted);
     assert.equal(report.fitted.constants, 2);
+  });
+
+  test("the model's constants are the fit: KERNEL_EFFICIENCY equals it, Blackwell takes Hopper's", () => {
+    // Every chapter, widget and exercise reads KERNEL_EFFICIENCY; the appendix prints the fit. Once the
+    // data set moves the fit, this fails until the constants (and the prose computed from them) follow.
+    const fit = fitKernelEfficiency();
+    assert.deepEqual({ ampere: KERNEL_EFFICIENCY.ampere, hopper: KERNEL_EFFICIENCY.hopper }, fit);
+    assert.equal(KERNEL_EFFICIENCY.blackwell, KERNEL_EFFICIENCY.hopper, "Blackwell: Hopper's value, an assumption");
   });
 
   test("in sample and leave one source out: the figures the appendix prints", () => {
