@@ -153,7 +153,6 @@ function values(): Record<string, ExerciseValue> {
   put("ch7.capacityFactor", v(1.5, "", d1));
   put("ch7.dispatchMB", v((4096 * 8 * 7168 * 1 * (63 / 64)) / MB, "MB", d1));
   put("ch7.dispatchAllMB", v((4096 * 8 * 7168) / MB, "MB", d1));
-  put("ch7.dispatchMs", v(((4096 * 8 * 7168 * (63 / 64)) / (50 * GB)) * 1000, "ms", d2));
 
   // Chapter 8.
   put("ch8.states405GB", v((16 * psi405b) / GB, "GB", d1));
