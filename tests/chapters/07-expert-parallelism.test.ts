@@ -8,18 +8,19 @@ import assert from "node:assert/strict";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 import {
   bytesPerParameter,
+  clusterShape,
   countParameters,
   expertCapacity,
   expertDispatchBytes,
   findGpu,
+  findInterconnect,
   findModelPreset,
+  groupLink,
   layerParameters,
   parseModelConfig,
   simulateMoeRouting,
   switchBalanceLoss,
 } from "../../src/model/index.ts";
-import { clusterShape, groupLink } from "../../src/model/placement.ts";
-import { findInterconnect } from "../../src/data/interconnects.ts";
 import { moeRoutingDefaults, parseMoeRoutingSettings } from "../../src/figures/moe-routing.ts";
 
 const text = readChapter("07-expert-parallelism");

@@ -11,14 +11,15 @@ import {
   alphaBetaSeconds,
   busBandwidthFactor,
   ceilLog2,
+  clusterShape,
   collectiveSeconds,
   collectiveSteps,
   countParameters,
   findGpu,
+  findInterconnect,
   findModelPreset,
+  groupLink,
 } from "../../src/model/index.ts";
-import { clusterShape, groupLink } from "../../src/model/placement.ts";
-import { findInterconnect } from "../../src/data/interconnects.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
