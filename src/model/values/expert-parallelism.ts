@@ -20,7 +20,8 @@ import {
 } from "../moe-routing.ts";
 import { countParameters, layerParameters } from "../parameters.ts";
 import { clusterShape, groupLink } from "../placement.ts";
-import { d0, d1, d2, d3, gpu, interconnect, preset, v, type PutValue } from "./put.ts";
+import { d0, d1, d2, d3, gpu, interconnect, params, preset, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
 
 const GB = 1e9;
 const MB = 1e6;
@@ -38,6 +39,11 @@ export function expertParallelismValues(put: PutValue): void {
   // Mixtral 8x7B counted from its configuration (src/data/models.ts).
   put("ch7.mixtralActiveParams", v(counts.active, "parameters", d0));
   put("ch7.mixtralTopK", v(moe.expertsPerToken, "experts", d0));
+  put("ch7.mixtralParamsB", v(params("mixtral-8x7b") / 1e9, "B", d1));
+  // DeepSeek-V3's routed experts over its 64-way EP (deepseekai2024v3 §3.2; config in src/data/models.ts).
+  const dsMoe = parseModelConfig(preset("deepseek-v3").config).architecture.moe;
+  if (!dsMoe) throw new Error("expert-parallelism values: DeepSeek-V3 has no MoE spec");
+  put("ch7.deepseekExpertsPerGpu", v(dsMoe.routedExperts / fact("deepseekV3.ep").value, "experts", d0));
   put("ch7.mixtralExperts", v(moe.routedExperts, "experts", d0));
   put("ch7.mixtralLayers", v(arch.numLayers, "layers", d0));
   put("ch7.mixtralUnusedExperts", v(moe.routedExperts - moe.expertsPerToken, "experts", d0));
@@ -141,12 +147,13 @@ export function expertParallelismValues(put: PutValue): void {
   put("ch7.realAssignments", v(2 * 8192, "assignments", d0));
 
   // @sec:ep-recipe: DeepSeek-V3's bf16 weights per GPU without pipeline parallelism: everything but
-  // the routed experts on every GPU, and 1/G of the routed experts, at EP 8 and at EP 64.
+  // the routed experts on every GPU, and 1/G of the routed experts, at EP 8 (stated) and at the
+  // 64-way EP it trained with (src/data/facts.ts).
   const ds = countParameters(preset("deepseek-v3").config);
   const dsRouted = ds.layers.reduce((sum, l) => sum + l.routedExperts, 0);
   const dsWeightsGB = (ep: number) => (2 * (ds.total - dsRouted + dsRouted / ep)) / GB;
   put("ch7.dsEp8WeightsGB", v(dsWeightsGB(8), "GB", d0));
-  put("ch7.dsEp64WeightsGB", v(dsWeightsGB(64), "GB", d0));
+  put("ch7.dsEp64WeightsGB", v(dsWeightsGB(fact("deepseekV3.ep").value), "GB", d0));
 
   // Exercise 5: 4,096 tokens, h = 7,168, fp8, over InfiniBand at the report's 50 GB/s per GPU, the
   // line rate of a 400 Gb/s NIC (interconnects.ts; the chapter test checks that they agree).
@@ -155,7 +162,7 @@ export function expertParallelismValues(put: PutValue): void {
     tokensPerGpu: 4096,
     hidden: 7168,
     topK: 8,
-    epDegree: 64,
+    epDegree: fact("deepseekV3.ep").value,
     bytesPerElement: 1,
   });
   put("ch7.dispatchMs", v((fullDispatch / ibLine) * 1e3, "ms", d2));
