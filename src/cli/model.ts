@@ -15,22 +15,29 @@ import {
   trainingMemory,
   GPUS,
   INTERCONNECTS,
+  findGpu,
+  memoryBudget,
+  type GpuSpec,
   type PipelineSchedule,
   type StepInput,
   type TrainingSetup,
 } from "../model/index.ts";
+import { FRAMEWORK_PROFILES } from "../data/frameworks.ts";
 
 const USAGE = `usage: model <command> [options]
   params <config.json|preset>
   memory <config.json|preset> [--seq N] [--micro-batch N] [--dp N] [--tp N] [--sp] [--pp N] [--cp N] [--ep N]
          [--zero 0|1|2|3] [--recompute none|selective|full] [--precision fp32|bf16] [--fp32-grad-accum]
          [--schedule afab|1f1b|interleaved] [--microbatches N] [--chunks V] [--attention flash|eager]
+         [--framework megatron|ddp|fsdp2|deepspeed] [--no-reshard] [--gpu ID]
   pipeline --schedule afab|1f1b|interleaved|zb-h1|dualpipe --stages P --microbatches M [--chunks V]
          [--forward T] [--backward T] [--weight-grad T] [--forward-backward T]
   step <config.json|preset> --gpu ID --gpus N [--tp T] [--pp P] [--cp C] [--ep E] [--dp D] [--zero 0|1|2|3]
          [--no-reshard] [--hsdp] [--sp|--no-sp] [--recompute none|selective|full] --seq S --micro-batch B
          --global-batch G [--schedule 1f1b|interleaved] [--chunks V] [--grad-reduce fp32|bf16]
          [--stage-layers a,b,…] [--rank-order tp-cp-dp-pp|tp-cp-pp-dp] [--no-nvls] [--efficiency F]
+         [--framework megatron|ddp|fsdp2|deepspeed] [--tp-overlap|--no-tp-overlap] [--no-overlap-grad-reduce]
+         [--gpus-per-server N] [--nvlink-domain N] [--nics-per-server N]
   presets`;
 
 class UsageError extends Error {}
@@ -103,6 +110,9 @@ function runMemory(args: string[]): void {
       microbatches: { type: "string" },
       chunks: { type: "string" },
       attention: { type: "string" },
+      framework: { type: "string" },
+      "no-reshard": { type: "boolean" },
+      gpu: { type: "string" },
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
@@ -124,13 +134,29 @@ function runMemory(args: string[]): void {
     microbatches: numeric(values.microbatches),
     virtualStages: numeric(values.chunks),
     attention: values.attention,
+    framework: values.framework,
+    reshardAfterForward: values["no-reshard"] ? false : undefined,
   } as unknown as TrainingSetup;
+  if (values["no-reshard"] && values.zero !== "3")
+    throw new ModelInputError("zeroStage", "--no-reshard applies to --zero 3 only");
+  if (values.framework !== undefined && (values.precision !== undefined || values["fp32-grad-accum"]))
+    throw new ModelInputError(
+      "framework",
+      "--framework fixes the precision and the gradient buffers; drop --precision and --fp32-grad-accum",
+    );
+  let gpu: GpuSpec | undefined;
+  if (values.gpu !== undefined) {
+    gpu = findGpu(values.gpu);
+    if (!gpu) throw new ModelInputError("gpu", `unknown GPU "${values.gpu}"`);
+  }
   if (values.chunks !== undefined && values.schedule !== "interleaved") {
     throw new ModelInputError("chunks", "--chunks applies to --schedule interleaved only");
   }
   const result = trainingMemory(config, setup);
+  const budget = gpu ? memoryBudget(gpu) : null;
   print({
     perGpu: result.perGpu,
+    ...(budget ? { budget, fits: result.perGpu.total <= budget.usableBytes } : {}),
     peakStage: result.peakStage,
     gpuCount: result.gpuCount,
     setup: result.setup,
@@ -214,6 +240,13 @@ function runStep(args: string[]): void {
       "rank-order": { type: "string" },
       "no-nvls": { type: "boolean" },
       efficiency: { type: "string" },
+      framework: { type: "string" },
+      "tp-overlap": { type: "boolean" },
+      "no-tp-overlap": { type: "boolean" },
+      "no-overlap-grad-reduce": { type: "boolean" },
+      "gpus-per-server": { type: "string" },
+      "nvlink-domain": { type: "string" },
+      "nics-per-server": { type: "string" },
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
@@ -228,6 +261,8 @@ function runStep(args: string[]): void {
     if (values[flag] === undefined) throw new ModelInputError(name, `--${flag} is required`);
   }
   if (values.sp && values["no-sp"]) throw new UsageError("--sp and --no-sp contradict each other");
+  if (values["tp-overlap"] && values["no-tp-overlap"])
+    throw new UsageError("--tp-overlap and --no-tp-overlap contradict each other");
   if (values.chunks !== undefined && values.schedule !== "interleaved") {
     throw new ModelInputError("chunks", "--chunks applies to --schedule interleaved only");
   }
@@ -258,8 +293,13 @@ function runStep(args: string[]): void {
     rankOrder: values["rank-order"],
     nvls: values["no-nvls"] ? false : undefined,
     kernelEfficiency: numeric(values.efficiency),
+    framework: values.framework,
+    tpCommOverlap: values["tp-overlap"] ? true : values["no-tp-overlap"] ? false : undefined,
+    overlapGradReduce: values["no-overlap-grad-reduce"] ? false : undefined,
+    cluster: clusterFlags(values),
   } as unknown as StepInput;
   const r = stepTime(input);
+  const gpuSpec = findGpu(String(values.gpu));
   print({
     stepSeconds: r.stepSeconds,
     tokensPerSecondPerGpu: r.tokensPerSecondPerGpu,
@@ -267,6 +307,9 @@ function runStep(args: string[]): void {
     breakdown: r.breakdown,
     memoryPerGpu: r.memory,
     memoryNote: r.memoryNote,
+    ...(gpuSpec && r.memory
+      ? { budget: memoryBudget(gpuSpec), fits: r.memory.total <= memoryBudget(gpuSpec).usableBytes }
+      : {}),
     microbatches: r.microbatches,
     slowestStage: r.slowestStage,
     stageImbalance: r.stageImbalance,
@@ -277,8 +320,27 @@ function runStep(args: string[]): void {
   });
 }
 
+/** The cluster-shape flags of `step`, as overrides of the GPU system's record. */
+function clusterFlags(values: Record<string, string | boolean | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [flag, field] of [
+    ["gpus-per-server", "gpusPerServer"],
+    ["nvlink-domain", "nvlinkDomain"],
+    ["nics-per-server", "nicsPerServer"],
+  ] as const) {
+    const value = values[flag];
+    if (typeof value === "string") out[field] = numeric(value);
+  }
+  return out;
+}
+
 function runPresets(): void {
   print({
+    frameworks: FRAMEWORK_PROFILES.map((f) => ({
+      id: f.id,
+      name: f.name,
+      zeroStages: Object.keys(f.layouts).map(Number),
+    })),
     presets: MODEL_PRESETS.map((p) => ({ id: p.id, name: p.name, hfRepo: p.hfRepo, publishedTotal: p.publishedTotal })),
     gpus: GPUS.filter((g) => INTERCONNECTS.some((i) => i.gpuId === g.id)).map((g) => ({ id: g.id, name: g.name })),
   });
