@@ -9,7 +9,7 @@ import { WidgetSettingsError } from "../widget.ts";
 import { formatNumber } from "../kit/format.ts";
 import {
   maxConfigChars,
-  memoryCheckboxes,
+  type memoryCheckboxes,
   memoryControls,
   memoryDefaults,
   parseField,

@@ -239,11 +239,12 @@ export function breakdownRows(memory: TrainingMemory, stage: StageMemory): Break
 
   const weights = perParam(layout.weights, dtypeLabel(layout.weights.bytes, "weights"));
   const units = layout.gatheredUnits;
-  const gathered = units
-    ? s.zeroStage === 3 && !s.reshardAfterForward
-      ? `every layer’s weights gathered whole in ${units.bytes === 2 ? "bf16" : "fp32"} (${units.bytes} bytes per parameter, kept until its backward: no resharding after the forward pass)`
-      : `${units.units} layers’ weights gathered whole in ${units.bytes === 2 ? "bf16" : "fp32"} (${units.bytes} bytes per parameter: the layer computing and the one prefetched)`
-    : "";
+  const gathered =
+    units && units.units > 0
+      ? s.zeroStage === 3 && !s.reshardAfterForward
+        ? `every layer’s weights gathered whole in ${units.bytes === 2 ? "bf16" : "fp32"} (${units.bytes} bytes per parameter, kept until its backward: no resharding after the forward pass)`
+        : `${units.units} ${units.units === 1 ? "layer’s weights" : "layers’ weights"} gathered whole in ${units.bytes === 2 ? "bf16" : "fp32"} (${units.bytes} bytes per parameter: ${units.units === 1 ? "the layer computing" : "the layer computing and the one prefetched"})`
+      : "";
   const master = layout.master;
   const moments = layout.moments;
   const optimizer =
