@@ -20,7 +20,14 @@ import { dom, figureSvg, tableHead, type Attrs } from "./kit/dom.ts";
 import { numberField, selectField } from "./kit/field.ts";
 import { formatInteger, formatNumber, formatPercent, formatSeconds } from "./kit/format.ts";
 import { legendLayout } from "./kit/legend.ts";
-import { FRAMEWORK_LABELS, budgetLabel, efficiencyLabel, gbAttribute, gbShown } from "./kit/scenario.ts";
+import {
+  FRAMEWORK_LABELS,
+  FRAMEWORK_SHORT,
+  budgetLabel,
+  efficiencyLabel,
+  gbAttribute,
+  gbShown,
+} from "./kit/scenario.ts";
 import { encodeMemoryStateFull } from "./memory-explorer/url.ts";
 import type { MemoryExplorerState } from "./memory-explorer/state.ts";
 import {
@@ -181,7 +188,7 @@ export function drawConfigBars(
     height - 6,
     narrow
       ? "Step time, same scale for every bar."
-      : `Step time (same scale for every bar); compute at ${efficiencyLabel(options.gpu)}, only exposed communication drawn.`,
+      : `Step time, same scale for every bar; compute at ${efficiencyLabel(options.gpu, true)}; only exposed communication drawn.`,
     { "font-size": "11", opacity: "0.75" },
   );
   root.append(svg);
@@ -195,10 +202,10 @@ const tableColumns: ReadonlyArray<{ head: string; label: string; value: (c: Rank
   { head: "PP", label: "PP", value: (c) => String(c.pp) },
   { head: "CP", label: "CP", value: (c) => String(c.cp) },
   { head: "EP", label: "EP", value: (c) => String(c.ep) },
-  { head: "ZeRO", label: "ZeRO", value: (c) => `${c.zeroStage} ${FRAMEWORK_LABELS[c.framework]}` },
+  { head: "ZeRO", label: "ZeRO", value: (c) => `${c.zeroStage}\u00a0${FRAMEWORK_SHORT[c.framework]}` },
   { head: "b", label: "b", value: (c) => String(c.microBatchSize) },
   { head: "m", label: "m", value: (c) => String(c.microbatches) },
-  { head: "Recompute", label: "recompute", value: (c) => c.recompute },
+  { head: "Recomp.", label: "recompute", value: (c) => c.recompute },
   { head: "GB/GPU", label: "GB/GPU", value: (c) => gbShown(c.memoryBytes) },
   { head: "Step", label: "step", value: (c) => seconds(c.stepSeconds).replace(" ", "\u00a0") },
   { head: "MFU", label: "MFU", value: (c) => formatPercent(c.mfu) },

@@ -36,8 +36,8 @@ function fillFormulaTable(table: Element, view: MemoryView): void {
     "caption",
     {},
     view.memory.stages.length > 1
-      ? `How each number of stage ${view.memory.peakStage + 1} (the fullest GPU) is computed, in ${layoutName(view.memory)}’s state layout`
-      : `How each number is computed, in ${layoutName(view.memory)}’s state layout`,
+      ? `How each number of stage ${view.memory.peakStage + 1} (the fullest GPU) is computed (state layout: ${layoutName(view.memory)})`
+      : `How each number is computed (state layout: ${layoutName(view.memory)})`,
   );
   const thead = tableHead(table.ownerDocument, ["Category", "Per GPU", "Formula"]);
   const tbody = el("tbody");

@@ -30,12 +30,34 @@ import {
   type OverlapRow,
 } from "./overlap-calculator-state.ts";
 
+/** `text` broken at spaces into lines of at most `max` characters. */
+function wrap(text: string, max: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > max) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(line);
+  return lines;
+}
+
 /** Horizontal bars: per transfer, its window (compute that could hide it) over its time per call, on one scale per row. */
 export function renderOverlapChart(container: Element, rows: readonly OverlapRow[], svgId: string, width = 640): void {
   const doc = container.ownerDocument;
-  const rowH = 54;
   const left = 10;
-  const height = Math.max(40, rows.length * rowH + 10);
+  const lineH = 15;
+  const maxChars = Math.max(20, Math.floor((width - 2 * left) / 6.6));
+  const labels = rows.map((r) =>
+    wrap(
+      `${r.label}: ${r.ratio === null ? "no window, exposed" : `R ${formatRatio(r.ratio)}, ${rowVerdict(r)}`}`,
+      maxChars,
+    ),
+  );
+  const rowHeights = labels.map((l) => 40 + l.length * lineH);
+  const height = Math.max(40, rowHeights.reduce((a, h) => a + h, 0) + 6);
   const { svg: mk } = dom(doc);
   container.textContent = "";
   const svg = figureSvg(doc, {
@@ -43,7 +65,7 @@ export function renderOverlapChart(container: Element, rows: readonly OverlapRow
     height,
     idPrefix: svgId,
     title: rows.length ? overlapLines(rows).join(" ") : "No communication: every degree is 1.",
-    attrs: { width, height, class: "ovl-svg" },
+    attrs: { width: "100%", class: "ovl-svg" },
   });
   svg.append(
     mk("style", {}, ".ovl-svg text{font:12px system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;fill:var(--c-text)}"),
@@ -52,22 +74,18 @@ export function renderOverlapChart(container: Element, rows: readonly OverlapRow
     svg.append(mk("text", { x: left, y: 24 }, "No communication: every degree is 1."));
   }
   const barMax = width - left - 10;
+  let y = 6;
   rows.forEach((r, i) => {
     const scale = barMax / Math.max(r.commSeconds, r.windowSeconds);
-    const y = i * rowH + 6;
     const hides = r.ratio !== null && r.ratio < 1;
-    svg.append(
-      mk(
-        "text",
-        { x: left, y: y + 10 },
-        `${r.label}: ${r.ratio === null ? "no window" : `R ${formatRatio(r.ratio)}`}, ${rowVerdict(r)}`,
-      ),
-    );
+    const lines = labels[i]!;
+    lines.forEach((line, k) => svg.append(mk("text", { x: left, y: y + 10 + k * lineH }, line)));
+    const top = y + (lines.length - 1) * lineH;
     if (r.windowSeconds > 0)
       svg.append(
         mk("rect", {
           x: left,
-          y: y + 16,
+          y: top + 16,
           width: Math.max(1, r.windowSeconds * scale),
           height: 12,
           fill: "var(--c-params)",
@@ -77,13 +95,14 @@ export function renderOverlapChart(container: Element, rows: readonly OverlapRow
     svg.append(
       mk("rect", {
         x: left,
-        y: y + 31,
+        y: top + 31,
         width: Math.max(1, r.commSeconds * scale),
         height: 12,
         fill: hides ? "var(--c-comm)" : "var(--c-grads)",
         rx: 2,
       }),
     );
+    y += rowHeights[i]!;
   });
   container.append(svg);
 }

@@ -48,4 +48,6 @@ export function mount(root: HTMLElement, _settings: OverlapCalculatorSettings): 
     f!.disabled = false;
     f!.addEventListener(f instanceof HTMLSelectElement ? "change" : "input", update);
   }
+  // The build drew the chart 640 px wide; redraw at the real width when it differs.
+  if (chart.clientWidth > 0 && Math.abs(chart.clientWidth - 640) > 40) update();
 }

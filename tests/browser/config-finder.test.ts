@@ -222,6 +222,12 @@ describe("config-finder widget", () => {
     const phone = await site.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     const page = await phone.newPage();
     await openWidget(page);
+    // The build drew the bars 640 px wide; the widget redraws them at the phone's width once its worker answers.
+    await page.waitForFunction(
+      (s) =>
+        Number(document.querySelector(`${s} .config-finder-figure svg`)?.getAttribute("viewBox")?.split(" ")[2]) < 560,
+      sel,
+    );
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `page overflows by ${overflow}px`);
     const cell = page.locator(`${sel} tbody tr`).first().locator("td").nth(11);

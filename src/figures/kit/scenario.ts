@@ -27,6 +27,14 @@ export const FRAMEWORK_LABELS: Readonly<Record<FrameworkId, string>> = {
   deepspeed: "DeepSpeed",
 };
 
+/** Short names for narrow places (a table cell). */
+export const FRAMEWORK_SHORT: Readonly<Record<FrameworkId, string>> = {
+  megatron: "Megatron",
+  ddp: "DDP",
+  fsdp2: "FSDP2",
+  deepspeed: "DeepSpeed",
+};
+
 /** The framework select's options, [id, label], in src/data/frameworks.ts's order. */
 export const frameworkOptions: readonly (readonly [FrameworkId, string])[] = FRAMEWORK_IDS.map(
   (id) => [id, FRAMEWORK_LABELS[id]] as const,
@@ -67,9 +75,12 @@ export function budgetLabel(gpu: GpuSpec): string {
   return memoryBudget(gpu).label;
 }
 
-/** The kernel efficiency the step model uses on a GPU, in words: "41% of the dense bf16 peak (Hopper)". */
-export function efficiencyLabel(gpuId: string): string {
+/**
+ * The kernel efficiency the step model uses on a GPU, in words: "41% of the dense bf16 peak
+ * (Hopper)", or with `short` "41% of peak (Hopper)".
+ */
+export function efficiencyLabel(gpuId: string, short = false): string {
   const generation = gpuGeneration(gpuId);
   const name = generation[0]!.toUpperCase() + generation.slice(1);
-  return `${Math.round(KERNEL_EFFICIENCY[generation] * 100)}% of the dense bf16 peak (${name})`;
+  return `${Math.round(KERNEL_EFFICIENCY[generation] * 100)}% of ${short ? "peak" : "the dense bf16 peak"} (${name})`;
 }
