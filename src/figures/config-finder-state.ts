@@ -274,6 +274,17 @@ export function diagnosisText(d: ConfigFinderDiagnosis): string {
     : `${d.cause} No batch or GPU count near these fits either: try another framework, a GPU with more memory or a shorter sequence.`;
 }
 
+/** Rows the widget draws (bars; the table shows the first five of them). */
+export const SHOWN_ROWS = 6;
+
+/** A search result cut to the rows the widget shows, with the count of all that fit. */
+export type ShownResult = ConfigSearchResult & { fitting?: number };
+
+/** The result as the worker sends it: the shown rows only (cheap to copy between threads) and how many fit. */
+export function shownResult(r: ConfigSearchResult): ShownResult {
+  return { ...r, ranked: r.ranked.slice(0, SHOWN_ROWS), fitting: r.ranked.length };
+}
+
 /** A search request the page sends to the worker (`id` matches the reply to the latest request). */
 export interface FinderJob {
   id: number;
@@ -282,7 +293,7 @@ export interface FinderJob {
 
 /** The worker's reply: the result (and the diagnosis when nothing fits), or the input the model rejected. */
 export type FinderReply =
-  | { id: number; ok: true; result: ConfigSearchResult; diagnosis: ConfigFinderDiagnosis | null }
+  | { id: number; ok: true; result: ShownResult; diagnosis: ConfigFinderDiagnosis | null }
   | { id: number; ok: false; field: string; message: string };
 
 /** One search with its diagnosis; never throws for bad input (the reply names the field). */
@@ -290,7 +301,7 @@ export function runConfigFinderJob(job: FinderJob): FinderReply {
   try {
     const result = runConfigFinder(job.settings);
     const diagnosis = result.ranked.length === 0 ? diagnoseConfigFinder(job.settings, result) : null;
-    return { id: job.id, ok: true, result, diagnosis };
+    return { id: job.id, ok: true, result: shownResult(result), diagnosis };
   } catch (e) {
     if (e instanceof ModelInputError) return { id: job.id, ok: false, field: e.field, message: e.message };
     throw e;

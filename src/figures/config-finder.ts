@@ -40,6 +40,7 @@ import {
   runConfigFinder,
   type ConfigFinderDiagnosis,
   type ConfigFinderSettings,
+  type ShownResult,
 } from "./config-finder-state.ts";
 
 export {
@@ -87,7 +88,7 @@ function partSeconds(c: RankedConfig, key: (typeof configFinderParts)[number]["k
 /** Sentences explaining the result: the top choice and why, and what was ruled out; or, when nothing fits, why. */
 export function explainConfigFinder(
   s: ConfigFinderSettings,
-  r: ConfigSearchResult,
+  r: ShownResult,
   diagnosis: ConfigFinderDiagnosis | null = null,
 ): string {
   const preset = findModelPreset(s.model);
@@ -115,7 +116,7 @@ export function explainConfigFinder(
     `${seconds(top.computeSeconds)} of compute, ${seconds(top.bubbleSeconds)} of pipeline bubble ((p − 1)/m = ${formatNumber((top.pp - 1) / top.microbatches, { decimals: 3 })}), ` +
     `${seconds(comm)} of exposed communication${parts.length > 0 ? ` (${parts.join(", ")})` : ""}; ` +
     `MFU ${formatPercent(top.mfu)}, ${gbShown(top.memoryBytes)} GB per GPU, within ${budget}. ` +
-    `${formatInteger(r.ranked.length)} configurations fit. ${tried}`
+    `${formatInteger(r.fitting ?? r.ranked.length)} configurations fit. ${tried}`
   );
 }
 

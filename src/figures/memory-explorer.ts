@@ -106,7 +106,7 @@ function renderMemoryStatic(root: Element, settings: MemoryExplorerSettings): vo
   const view = computeMemoryView(settings);
   const out = dom(root.ownerDocument).el("div", { class: "mx-output" });
   root.append(out);
-  renderMemoryOutputs(out, view, memoryCurve(settings, "seqLength", view.arch), "seqLength");
+  renderMemoryOutputs(out, view, memoryCurve(settings, "seqLength", view), "seqLength");
 }
 
 export const memoryExplorerWidget = defineWidget<MemoryExplorerSettings>({

@@ -165,7 +165,10 @@ export function computeOverlap(s: OverlapCalculatorSettings): OverlapResult {
   if (!findGpu(s.gpu)) return { ok: false, field: "gpu", message: `Unknown GPU ${s.gpu}.` };
   try {
     const configured = evaluateScenario(overlapScenario(s));
-    const overlapped = evaluateScenario(overlapScenario(s, true));
+    // The windows: the same step with data-parallel overlap on (the configured step already is, unless the framework does not overlap).
+    const overlapped = configured.step.layout.overlapGradReduce
+      ? configured
+      : evaluateScenario(overlapScenario(s, true));
     const rows = overlapRows(configured, overlapped);
     for (const r of rows) {
       const numbers = [r.commSeconds, r.windowSeconds, r.exposedSeconds, r.ratio ?? 0];

@@ -131,7 +131,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     if (titleEl && baseModelName !== "")
       titleEl.textContent = titleFor(baseTitle, baseModelName, titleName(state, view.modelName));
     const axis = axisSelect.value as CurveAxis;
-    renderMemoryOutputs(out, view, memoryCurve(state, axis, view.arch), axis);
+    renderMemoryOutputs(out, view, memoryCurve(state, axis, view), axis);
     live.textContent = summarizeMemory(view);
   };
 

@@ -205,9 +205,28 @@ describe("memory-explorer: numbers from the engine", () => {
     );
     const arch = resolveModel(s).arch;
     for (const p of curve) assert.equal(p.total, evaluateScenario(scenarioOf(s, arch, { seqLength: p.x })).bytesPerGpu);
-    const withCp = memoryCurve(state({ cp: 3, seqLength: 3072 }), "seqLength");
+    const cpState = state({ cp: 3, seqLength: 3072 });
+    const withCp = memoryCurve(cpState, "seqLength");
     assert.equal(withCp.find((p) => p.x === 4096)!.total, null);
     assert.ok(withCp.find((p) => p.x === 3072)!.total! > 0);
+    // A gap exactly where the engine refuses the scenario; elsewhere the engine's bytes.
+    for (const [st, axis] of [
+      [cpState, "seqLength"],
+      [state({ preset: "llama-3.1-70b", tp: 8, sp: true, pp: 2, zero: 1, dp: 4, microbatches: 4 }), "seqLength"],
+      [state({ preset: "mixtral-8x7b", zero: 3, dp: 8, ep: 8, framework: "fsdp2" }), "microBatch"],
+    ] as const) {
+      const arch = resolveModel(st).arch;
+      for (const p of memoryCurve(st, axis)) {
+        const over = axis === "seqLength" ? { seqLength: p.x } : { microBatch: p.x };
+        let engine: number | null = null;
+        try {
+          engine = evaluateScenario(scenarioOf(st, arch, over)).bytesPerGpu;
+        } catch {
+          engine = null;
+        }
+        assert.equal(p.total, engine, `${axis} = ${p.x}`);
+      }
+    }
     const byBatch = memoryCurve(state({}), "microBatch");
     assert.deepEqual(
       byBatch.map((p) => p.x),

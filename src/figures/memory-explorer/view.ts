@@ -17,6 +17,7 @@ import {
   findModelPreset,
   frameworkLayout,
   parseModelConfig,
+  trainingMemory,
   type Evaluation,
   type GpuSpec,
   type MemoryBudget,
@@ -353,15 +354,27 @@ function curveXs(axis: CurveAxis, current: number): number[] {
   return [...xs].sort((a, b) => a - b);
 }
 
-/** Per-GPU memory (peak stage) against sequence length or micro-batch size, other settings fixed (the engine for every point). */
-export function memoryCurve(state: MemoryExplorerState, axis: CurveAxis, arch?: ModelArchitecture): CurvePoint[] {
-  const a = arch ?? resolveModel(state).arch;
+/**
+ * Per-GPU memory (peak stage) against sequence length or micro-batch size, other settings fixed.
+ * Each point is the engine's memory for the scenario with that value: `trainingMemory` on the
+ * setup the engine used for the current state (`step.memorySetup`), with the one value changed.
+ * Neither value enters a check of the step model that the memory model does not make too, so a
+ * point is a gap exactly where the engine refuses the scenario (tests/figures/memory-explorer.test.ts
+ * holds every point against evaluateScenario).
+ */
+export function memoryCurve(state: MemoryExplorerState, axis: CurveAxis, view?: MemoryView): CurvePoint[] {
+  const v = view ?? computeMemoryView(state);
+  const setup = v.evaluation.step.memorySetup;
   const current = axis === "seqLength" ? state.seqLength : state.microBatch;
   return curveXs(axis, current).map((x) => {
     try {
-      const e = evaluateScenario(scenarioOf(state, a, axis === "seqLength" ? { seqLength: x } : { microBatch: x }));
-      const st = e.memory.stages[e.memory.peakStage]!;
-      return { x, total: e.bytesPerGpu, modelStates: st.parameters + st.gradients + st.optimizer };
+      const m = trainingMemory(v.arch, {
+        ...setup,
+        attention: state.attention,
+        ...(axis === "seqLength" ? { seqLength: x } : { microBatchSize: x }),
+      });
+      const st = m.stages[m.peakStage]!;
+      return { x, total: m.perGpu.total, modelStates: st.parameters + st.gradients + st.optimizer };
     } catch (err) {
       if (err instanceof ModelInputError) return { x, total: null, modelStates: null };
       throw err;
