@@ -3,8 +3,8 @@
  * config-finder`, the URL and the form all read through {@link parseConfigFinderSettings}), the
  * search (searchConfigurations in src/model/config-search.ts, which evaluates each layout with the
  * engine's step and memory models and its one budget), the diagnosis when nothing fits (the cause,
- * and the nearest batches and GPU counts that work), the link state, and the memory-explorer
- * state of a result row. The browser runs {@link runConfigFinderJob} in a Worker
+ * and the nearest batches and GPU counts that work, with one sentence for the input to change), and
+ * the link state. The browser runs {@link runConfigFinderJob} in a Worker
  * (src/widgets/workers/config-search.ts), so a search never blocks the page.
  */
 import {
@@ -180,6 +180,9 @@ export interface ConfigFinderDiagnosis {
   batches: number[];
   /** The nearest GPU counts that fit (below and above), at most two. */
   gpuCounts: number[];
+  /** The input to change, and one sentence for next to it. */
+  field: SettingKey;
+  hint: string;
 }
 
 /** Scans from `start` in each direction of `steps` for the nearest value that passes `cheap`, then `fits`. */
@@ -242,6 +245,9 @@ export function diagnoseConfigFinder(s: ConfigFinderSettings, r: ConfigSearchRes
     batchSteps = [];
     gpuSteps = s.framework === "ddp" ? [] : [1];
   }
+  let field: SettingKey = "gpuCount";
+  if (r.configsTried > 0 && r.ruledOutMemory === 0 && !(odd > 1 && b % odd !== 0)) field = "globalBatch";
+  if (s.framework !== "auto" && r.ruledOutMemory > 0 && anythingFits({ ...s, framework: "auto" })) field = "framework";
   const batches = nearest(
     b,
     configFinderBounds.globalBatch.min,
@@ -260,7 +266,16 @@ export function diagnoseConfigFinder(s: ConfigFinderSettings, r: ConfigSearchRes
     (v) => anythingFits({ ...s, gpuCount: v }),
     8,
   );
-  return { cause, batches, gpuCounts };
+  const list = (xs: number[]) => xs.map((x) => formatInteger(x)).join(" or ");
+  const hint =
+    field === "framework"
+      ? `Nothing fits under ${FRAMEWORK_LABELS[s.framework as FrameworkId]} here; Auto finds configurations that do.`
+      : field === "globalBatch"
+        ? `A batch of ${formatInteger(b)} does not split over ${gpus}${batches.length > 0 ? `; ${list(batches)} does` : ""}.`
+        : odd > 1 && b % odd !== 0 && r.ruledOutMemory === 0
+          ? `${gpus} do not divide a batch of ${formatInteger(b)}${gpuCounts.length > 0 ? `; ${list(gpuCounts)} GPUs do` : ""}.`
+          : `Nothing fits on ${gpus}${gpuCounts.length > 0 ? `; ${list(gpuCounts)} GPUs is the nearest count that fits` : ""}.`;
+  return { cause, batches, gpuCounts, field, hint };
 }
 
 /** The diagnosis in words: the cause and what to change. */

@@ -83,7 +83,8 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
 
   let shown = base; // the settings the drawing shows
   let wanted = base; // the settings of the latest valid edit
-  let jobId = 0;
+  let jobId = 0; // the latest search; a reply with another id is dropped
+  let posted = base; // the settings of that search
   let worker: Worker | null = null;
   let busy = false;
   let workersWork = typeof Worker !== "undefined";
@@ -95,7 +96,7 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
   };
 
   const accept = (reply: FinderReply, s: ConfigFinderSettings) => {
-    if (reply.id !== jobId) return; // an older search: a newer edit replaced it
+    if (reply.id !== jobId) return; // an older search: a newer edit replaced it (or will)
     if (!reply.ok) {
       const target = field(controlOfSearchField(reply.field));
       if (target) setFieldProblem(target, `${reply.message}.`);
@@ -108,12 +109,17 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
     });
     shown = s;
     setStale(output, undefined);
+    // Nothing fits: one sentence next to the input to change (the readout has the whole diagnosis).
+    if (reply.diagnosis) {
+      const target = field(reply.diagnosis.field);
+      if (target) setFieldProblem(target, reply.diagnosis.hint);
+    }
     if (live) live.textContent = text;
   };
 
   const onWorkerMessage = (event: MessageEvent<FinderReply>) => {
     busy = false;
-    accept(event.data, wanted);
+    accept(event.data, posted);
   };
   const onWorkerError = () => {
     // The worker could not run (a blocked script, an old browser): search on the page from now on.
@@ -126,6 +132,7 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
 
   const search = (s: ConfigFinderSettings) => {
     const job: FinderJob = { id: ++jobId, settings: s };
+    posted = s;
     if (workersWork) {
       if (busy) {
         // The running search is for older settings: stop it rather than wait for it.
@@ -179,6 +186,7 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
     const next = read();
     if (timer !== undefined) clearTimeout(timer);
     if (!next) {
+      jobId++; // nor is one that arrives while a field is invalid
       setStale(output, staleNote());
       return;
     }
@@ -189,6 +197,7 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
       return;
     }
     setStale(output, "Searching the configurations for the new settings…");
+    jobId++; // a reply to a search started before this edit is no longer wanted
     timer = setTimeout(() => search(next), delay);
   };
 

@@ -221,6 +221,13 @@ describe("config-finder diagnosis", () => {
     assert.match(d.cause, /^248 GPUs do not divide the global batch of 512 sequences: .*factor 31 \(248 = 8 × 31/);
     assert.ok(d.batches.includes(496), JSON.stringify(d));
     assert.deepEqual(d.gpuCounts, [128, 256]);
+    assert.equal(d.field, "gpuCount");
+    assert.equal(d.hint, "248 GPUs do not divide a batch of 512; 128 or 256 GPUs do.");
+    const ddp = { ...configFinderDefaults, framework: "ddp" as const };
+    const dd = diagnoseConfigFinder(ddp, runConfigFinder(ddp));
+    assert.equal(dd.field, "framework");
+    assert.match(dd.hint, /^Nothing fits under PyTorch DDP here; Auto finds configurations that do\.$/);
+    assert.match(dd.cause, /PyTorch DDP keeps the whole model/);
     for (const batch of d.batches) assert.ok(runConfigFinder({ ...s, globalBatch: batch }, 1).ranked.length > 0);
     const text = explainConfigFinder(s, r, d);
     assert.match(text, /Nearest settings that fit: a global batch of 496 or 527 sequences, or 128 or 256 GPUs\./);
