@@ -11,7 +11,7 @@
  * the front matter, i.e. it is the line an editor shows; `column` (1-based) is there when the
  * offending text is known. `line` is undefined when a problem concerns a whole file (for
  * example a page generated from a layout). `npm run build` prints a BookError as that one line
- * (tools/build-errors.ts), not Eleventy's wrapper with a stack trace.
+ * (tools/eleventy-preload.ts), not Eleventy's wrapper with a stack trace.
  */
 export class BookError extends Error {
   readonly file: string;

@@ -20,7 +20,7 @@
  * citations' own text are not prose and are skipped. The rule reads the Markdown source of each
  * token (before `{=name}` and math are rendered), so it sees what the author wrote.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { BookError } from "./errors.ts";
 import { docState, sourceLine, type DocState } from "./doc-state.ts";
@@ -512,17 +512,25 @@ function inlineLedger(
   return out.filter((e, k) => k === 0 || e.line !== out[k - 1]!.line || e.column !== out[k - 1]!.column);
 }
 
-const fileCache = new Map<string, string[]>();
+// Kept while the file is unchanged: the dev server renders an edited chapter in the same process.
+const fileCache = new Map<string, { stamp: string; lines: string[] }>();
 function fileLines(file: string): string[] {
-  let lines = fileCache.get(file);
-  if (!lines) {
-    try {
-      lines = readFileSync(file, "utf8").replace(/\r\n?/g, "\n").split("\n");
-    } catch {
-      lines = [];
-    }
-    fileCache.set(file, lines);
+  let stamp = "";
+  try {
+    const st = statSync(file);
+    stamp = `${st.mtimeMs}:${st.size}`;
+  } catch {
+    return [];
   }
+  const cached = fileCache.get(file);
+  if (cached?.stamp === stamp) return cached.lines;
+  let lines: string[];
+  try {
+    lines = readFileSync(file, "utf8").replace(/\r\n?/g, "\n").split("\n");
+  } catch {
+    lines = [];
+  }
+  fileCache.set(file, { stamp, lines });
   return lines;
 }
 
