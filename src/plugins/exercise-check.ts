@@ -29,7 +29,9 @@
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { load as loadYaml } from "js-yaml";
 import { docState, escapeHtml, fail, lineInContent, type DocState } from "./doc-state.ts";
-import { exerciseValue, type ExerciseValue } from "../model/index.ts";
+import { existsSync } from "node:fs";
+import { allExerciseValues, exerciseValue, type ExerciseValue } from "../model/index.ts";
+import { didYouMean } from "./errors.ts";
 import { formatNumber } from "../figures/kit/format.ts";
 import { docId } from "./edition.ts";
 
@@ -126,9 +128,22 @@ function checkInput(doc: DocState, line: number, text: string): void {
   }
 }
 
-function resolve(doc: DocState, line: number, name: string): ExerciseValue {
+/** Where a page's values are defined: its chapter's module of src/model/values/, when it has one. */
+function valuesHome(doc: DocState): string {
+  const own = doc.chapter ? `src/model/values/${doc.chapter.slug}.ts` : undefined;
+  return own && existsSync(own) ? own : "src/model/exercise-values.ts";
+}
+
+/**
+ * The named value; an unknown name fails at `line` (and, with `needle`, the column where that
+ * text starts), naming the module to define it in and the nearest known name.
+ */
+function resolve(doc: DocState, line: number, name: string, needle = `{=${name}}`): ExerciseValue {
   const value = exerciseValue(name);
-  if (!value) fail(doc, line, `unknown value "{=${name}}" (define it in src/model/exercise-values.ts)`);
+  if (!value) {
+    const hint = didYouMean(name, Object.keys(allExerciseValues()));
+    fail(doc, line, `unknown value "{=${name}}" (define it in ${valuesHome(doc)})${hint}`, undefined, needle);
+  }
   return value;
 }
 
@@ -203,49 +218,76 @@ function parseAnswerBlock(doc: DocState, line: number, yaml: string): AnswerSpec
   if (!Array.isArray(data) || data.length === 0) {
     fail(doc, line, `"::: answer" holds a YAML list of answers ("- label: …", "value: …", "tolerance: …")`);
   }
+  const known = ["label", "value", "tolerance", "hints"];
   return data.map((item: unknown, i: number): AnswerSpec => {
     const where = `answer ${i + 1}`;
-    if (!item || typeof item !== "object") fail(doc, line, `${where}: expected "label", "value" and "tolerance"`);
+    // The line of this answer's `key:` (or of the answer itself), in the file.
+    const at = (key?: string) => line + 1 + answerKeyLine(yaml, i, key);
+    if (!item || typeof item !== "object") fail(doc, at(), `${where}: expected "label", "value" and "tolerance"`);
     const rec = item as Record<string, unknown>;
     for (const key of Object.keys(rec)) {
-      if (!["label", "value", "tolerance", "hints"].includes(key))
-        fail(doc, line, `${where}: unknown key "${key}" (known: label, value, tolerance, hints)`);
+      if (!known.includes(key)) {
+        const hint = didYouMean(key, known);
+        fail(doc, at(key), `${where}: unknown key "${key}" (known: ${known.join(", ")})${hint}`, undefined, `${key}:`);
+      }
     }
     if (typeof rec.label !== "string" || rec.label.trim() === "")
-      fail(doc, line, `${where}: "label" must be a short text`);
-    if (typeof rec.value !== "string") {
+      fail(doc, at("label"), `${where}: "label" must be a short text`);
+    if (typeof rec.value !== "string" || !/^[A-Za-z][\w.-]*$/.test(rec.value)) {
+      const got = typeof rec.value === "number" ? `the number ${rec.value}` : JSON.stringify(rec.value ?? null);
       fail(
         doc,
-        line,
-        `${where}: "value" must name a value of src/model/exercise-values.ts (the number is never typed twice)`,
+        at("value"),
+        `${where}: "value" is ${got}, not a name: answers are named numeric values, so write the name of one ` +
+          `defined in ${valuesHome(doc)} (e.g. value: ch2.llama2StatesGB) and print it in the solution with ` +
+          `{=name} (the number is never typed twice)`,
+        undefined,
+        "value:",
       );
     }
-    const value = resolve(doc, line, rec.value);
+    const value = resolve(doc, at("value"), rec.value, rec.value);
     const tolerance = rec.tolerance;
     if (typeof tolerance !== "number" || !(tolerance > 0 && tolerance < 0.5)) {
       fail(
         doc,
-        line,
+        at("tolerance"),
         `${where}: "tolerance" must be a relative tolerance between 0 and 0.5 (e.g. 0.01), got ${String(tolerance)}`,
       );
     }
     const hints: AnswerHint[] = [];
     if (rec.hints !== undefined) {
       if (!rec.hints || typeof rec.hints !== "object" || Array.isArray(rec.hints)) {
-        fail(doc, line, `${where}: "hints" maps a value name or a number to a text`);
+        fail(doc, at("hints"), `${where}: "hints" maps a value name or a number to a text`);
       }
       for (const [key, text] of Object.entries(rec.hints as Record<string, unknown>)) {
-        if (typeof text !== "string" || text.trim() === "") fail(doc, line, `${where}: hint "${key}" needs a text`);
+        if (typeof text !== "string" || text.trim() === "")
+          fail(doc, at("hints"), `${where}: hint "${key}" needs a text`);
         const n = Number(key);
-        const hintValue = Number.isFinite(n) && key.trim() !== "" ? n : resolve(doc, line, key).value;
+        const hintValue = Number.isFinite(n) && key.trim() !== "" ? n : resolve(doc, at("hints"), key, key).value;
         if (Math.abs(hintValue - value.value) <= tolerance * Math.abs(value.value)) {
-          fail(doc, line, `${where}: hint "${key}" (${hintValue}) is within the tolerance of the answer itself`);
+          fail(doc, at("hints"), `${where}: hint "${key}" (${hintValue}) is within the tolerance of the answer itself`);
         }
         hints.push({ value: round(hintValue), text: text.trim() });
       }
     }
     return { label: rec.label.trim(), name: rec.value, value: round(value.value), unit: value.unit, tolerance, hints };
   });
+}
+
+/**
+ * The 0-based line, in an answer block's YAML, of answer `index`'s `key:` (or of its "- " when
+ * `key` is undefined or not found): the list items start with "-" at the block's least indent.
+ */
+function answerKeyLine(yaml: string, index: number, key?: string): number {
+  const lines = yaml.split("\n");
+  const indent = Math.min(...lines.filter((l) => /^\s*-/.test(l)).map((l) => l.search(/\S/)));
+  const starts = lines.flatMap((l, k) => (/^\s*-/.test(l) && l.search(/\S/) === indent ? [k] : []));
+  const start = starts[index] ?? 0;
+  const end = starts[index + 1] ?? lines.length;
+  if (key === undefined) return start;
+  const pattern = new RegExp(`^\\s*(?:-\\s*)?${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*:`);
+  for (let k = start; k < end; k++) if (pattern.test(lines[k]!)) return k;
+  return start;
 }
 
 /** Ten significant digits: enough for any tolerance, and no binary noise in the attribute. */
