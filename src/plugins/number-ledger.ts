@@ -515,7 +515,7 @@ function inlineLedger(
 // Kept while the file is unchanged: the dev server renders an edited chapter in the same process.
 const fileCache = new Map<string, { stamp: string; lines: string[] }>();
 function fileLines(file: string): string[] {
-  let stamp = "";
+  let stamp: string;
   try {
     const st = statSync(file);
     stamp = `${st.mtimeMs}:${st.size}`;
