@@ -299,6 +299,8 @@ interface AnswerMeta {
   name: string;
   answers?: AnswerSpec[];
   exerciseKey?: string;
+  /** The key of the same exercise when keys were positions (src/widgets/runtime/exercise-check.ts moves it). */
+  legacyKey?: string;
   exerciseId?: string;
 }
 
@@ -307,6 +309,8 @@ interface ContainerMeta {
   attrs: { id?: string };
   number?: number;
   checkable?: boolean;
+  exerciseId?: string;
+  legacyId?: string;
 }
 
 /** The label as shown: the author's text, with the unit in parentheses unless it names it already. */
@@ -344,11 +348,12 @@ function answersCoreRule(state: StateCore): boolean {
     parentMeta.checkable = true;
     checkable++;
     t.type = "book_answer";
-    const exerciseId = parentMeta.attrs.id ?? `exercise-${parentMeta.number}`;
+    const exerciseId = parentMeta.exerciseId ?? parentMeta.attrs.id ?? `exercise-${parentMeta.number}`;
     const meta = t.meta as AnswerMeta;
     meta.answers = parseAnswerBlock(doc, line, t.content);
     meta.exerciseId = exerciseId;
     meta.exerciseKey = `${slug}/${exerciseId}`;
+    meta.legacyKey = `${slug}/${parentMeta.legacyId ?? exerciseId}`;
   }
   // The exercises' heading: the last h2 before the first exercise.
   if (firstExercise >= 0) {
@@ -386,7 +391,7 @@ function renderAnswer(meta: AnswerMeta, env: unknown): string {
   // whole part out for that: on /book/, every chapter (docs/performance.md, "Paint", sixteenth look).
   return (
     `<template class="exercise-check-template">` +
-    `<form class="exercise-check" hidden data-exercise-key="${escapeHtml(meta.exerciseKey!)}">\n` +
+    `<form class="exercise-check" hidden data-exercise-key="${escapeHtml(meta.exerciseKey!)}"${meta.legacyKey !== meta.exerciseKey ? ` data-exercise-legacy-key="${escapeHtml(meta.legacyKey!)}"` : ""}>\n` +
     `<p class="exercise-check-title">Check your answer</p>\n${fields}` +
     `<div class="exercise-check-actions"><button type="submit">Check</button></div>\n` +
     `<p class="exercise-check-verdict" role="status" aria-live="polite"></p>\n</form></template>\n`

@@ -118,7 +118,8 @@ test("::: answer renders a hidden form.exercise-check in a template inside secti
   assert.ok(form, "form in the template");
   assert.equal(template.content.children.length, 1, "the form alone");
   assert.equal(form.hasAttribute("hidden"), true, "hidden until JavaScript reveals it");
-  assert.equal(form.getAttribute("data-exercise-key"), "sample/exercise-1");
+  assert.equal(form.getAttribute("data-exercise-key"), "sample/exercise-fine-tuning-on-one-gpu");
+  assert.equal(form.getAttribute("data-exercise-legacy-key"), "sample/exercise-1");
   const input = form.querySelector("input")!;
   const label = form.querySelector(`label[for="${input.id}"]`)!;
   assert.equal(label.textContent, "Model states (GB)");
