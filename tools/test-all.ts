@@ -6,8 +6,8 @@
  *
  * Lane 1 is the long path: the build, then the browser tests on it. Lane 2 takes the rest in
  * order: typecheck, lint, unit tests, the companion's tests, the whole-site tests, then, once the
- * build is there, the PDF, its test, and the sub-path deployment test (which builds its own copy
- * of the site). Nothing is dropped: every step of the old sequence runs, and every test file once.
+ * build is there, the HTML validation of every page, the PDF and its test, and the sub-path
+ * deployment test (which builds its own copy of the site). Nothing is dropped: every step of the old sequence runs, and every test file once.
  *
  * Each step's output is printed when it ends (so two steps' lines do not interleave), with its
  * time; a failed step's output is printed whole, a step whose input failed is skipped, and the run
@@ -28,8 +28,16 @@ export interface Step {
   env?: Record<string, string>;
 }
 
-/** Browser test files that lane 2 runs on its own (after the PDF; with a build of their own). */
-const separateBrowserTests = ["tests/browser/pdf.test.ts", "tests/browser/reader-base-path.test.ts"];
+/**
+ * Files of tests/browser/ that lane 2 runs: the two that need no browser (every page through
+ * html-validate, a few minutes; the PDF's bytes, after the PDF), and the sub-path deployment's,
+ * which builds its own copy of the site.
+ */
+const separateBrowserTests = [
+  "tests/browser/html-valid.test.ts",
+  "tests/browser/pdf.test.ts",
+  "tests/browser/reader-base-path.test.ts",
+];
 
 /** The browser test files lane 1 runs, sorted: every file of tests/browser/ but the separate ones. */
 export function laneOneBrowserTests(dir = "tests/browser"): string[] {
@@ -59,6 +67,7 @@ export function steps(): Step[] {
     { name: "unit tests", command: npm("test:unit"), lane: 2 },
     { name: "companion tests", command: npm("test:companion"), lane: 2 },
     { name: "site tests", command: npm("test:site"), lane: 2 },
+    { name: "html-validate", command: nodeTest(["tests/browser/html-valid.test.ts"]), lane: 2, after: ["build"] },
     { name: "pdf", command: npm("pdf"), lane: 2, after: ["build"] },
     { name: "pdf test", command: nodeTest(["tests/browser/pdf.test.ts"]), lane: 2, after: ["pdf"] },
     {
