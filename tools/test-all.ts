@@ -78,7 +78,7 @@ export function steps(): Step[] {
   ];
 }
 
-interface Result {
+export interface Result {
   step: Step;
   ok: boolean;
   seconds: number;
@@ -123,12 +123,12 @@ async function lane(list: readonly Step[], outcomes: Outcomes): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  const all = steps();
-  if (process.argv.includes("--list")) {
-    for (const s of all) console.log(`lane ${s.lane}: ${s.name}: ${s.command.join(" ")}`);
-    return;
-  }
+/**
+ * Runs `all` on their lanes (each lane in order, the lanes at once); a step waits for its `after`
+ * steps, whatever their lane, and is skipped when one failed. Returns every step's result, in the
+ * order of `all`, and the wall time.
+ */
+export async function runSteps(all: readonly Step[]): Promise<{ results: Result[]; seconds: number }> {
   const started = performance.now();
   const outcomes: Outcomes = new Map();
   for (const s of all) {
@@ -136,24 +136,34 @@ async function main(): Promise<void> {
     const promise = new Promise<Result>((resolve) => (settle = resolve));
     outcomes.set(s.name, { promise, settle });
   }
+  const lanes = [...new Set(all.map((s) => s.lane))];
   await Promise.all(
-    [1, 2].map((n) =>
+    lanes.map((n) =>
       lane(
         all.filter((s) => s.lane === n),
         outcomes,
       ),
     ),
   );
-  const finished = await Promise.all(all.map((s) => outcomes.get(s.name)!.promise));
-  const wall = (performance.now() - started) / 1000;
+  const results = await Promise.all(all.map((s) => outcomes.get(s.name)!.promise));
+  return { results, seconds: (performance.now() - started) / 1000 };
+}
+
+async function main(): Promise<void> {
+  const all = steps();
+  if (process.argv.includes("--list")) {
+    for (const s of all) console.log(`lane ${s.lane}: ${s.name}: ${s.command.join(" ")}`);
+    return;
+  }
+  const { results, seconds } = await runSteps(all);
   console.log("\n=== npm test: time per step");
-  for (const r of finished) {
+  for (const r of results) {
     const time = r.skipped ? "skipped" : `${r.seconds.toFixed(1)} s`;
     console.log(`${r.step.name.padEnd(18)} lane ${r.step.lane}  ${time}${r.ok || r.skipped ? "" : "  FAILED"}`);
   }
-  const failed = finished.filter((r) => !r.ok);
+  const failed = results.filter((r) => !r.ok);
   console.log(
-    `${"total (wall)".padEnd(18)}         ${wall.toFixed(1)} s` +
+    `${"total (wall)".padEnd(18)}         ${seconds.toFixed(1)} s` +
       (failed.length ? `; failed: ${failed.map((r) => r.step.name).join(", ")}` : ""),
   );
   if (failed.length > 0) process.exitCode = 1;

@@ -6,8 +6,10 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync } from "node:fs";
-import { steps } from "../../tools/test-all.ts";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { runSteps, steps, type Result } from "../../tools/test-all.ts";
 
 test("every check of the old sequence is a step, each browser test file runs once", () => {
   const all = steps();
@@ -40,4 +42,45 @@ test("steps wait for what they read: the build, then the PDF", () => {
       assert.ok(all[at]!.lane !== s.lane || at < i, `${s.name} would wait for ${input}, later in its own lane`);
     }
   }
+});
+
+test("the lanes run at once; a step waits for its input in the other lane and is skipped when it failed", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "test-all-"));
+  const order = path.join(dir, "order");
+  // Each step notes its name in `order` when it ends, after `ms`.
+  const step = (name: string, ms: number, code = 0) => [
+    process.execPath,
+    "-e",
+    `setTimeout(() => { require("node:fs").appendFileSync(${JSON.stringify(order)}, ${JSON.stringify(name)} + "\\n"); process.exit(${code}); }, ${ms})`,
+  ];
+  const log = console.log;
+  console.log = () => undefined; // runSteps prints each step's output
+  let results: Result[];
+  try {
+    ({ results } = await runSteps([
+      { name: "slow build", command: step("slow build", 3000), lane: 1 },
+      { name: "broken", command: step("broken", 0, 1), lane: 1 },
+      { name: "quick", command: step("quick", 0), lane: 2 },
+      { name: "needs the build", command: step("needs the build", 0), lane: 2, after: ["slow build"] },
+      { name: "needs broken", command: step("needs broken", 0), lane: 2, after: ["broken"] },
+    ]));
+  } finally {
+    console.log = log;
+  }
+  const by = new Map(results.map((r) => [r.step.name, r]));
+  assert.equal(by.get("slow build")?.ok, true);
+  assert.equal(by.get("broken")?.ok, false);
+  assert.equal(by.get("needs the build")?.ok, true);
+  assert.equal(by.get("needs broken")?.skipped, "broken failed");
+  const ended = readFileSync(order, "utf8").trim().split("\n");
+  assert.ok(
+    ended.indexOf("quick") < ended.indexOf("slow build"),
+    `lane 2 did not wait for lane 1: ${ended.join(", ")}`,
+  );
+  assert.ok(
+    ended.indexOf("slow build") < ended.indexOf("needs the build"),
+    `the build came first: ${ended.join(", ")}`,
+  );
+  assert.ok(!ended.includes("needs broken"), "skipped");
+  rmSync(dir, { recursive: true, force: true });
 });
