@@ -626,7 +626,11 @@ function ledgerRule(state: StateCore): boolean {
     throw new BookError(
       doc.file,
       first.line,
-      `number "${first.text}" is not accounted for: compute it ({=name}), cite it in its sentence, or mark it as an input ({:${first.text}})${more}`,
+      // {:N} is offered last and only for a number the text chooses: a derived number marked as an
+      // input would no longer follow the model. The chapter's values have one home, named here.
+      `number "${first.text}" is not accounted for: compute it in src/model/values/${slug}.ts and print it ` +
+        `with {=name} if it follows from other numbers, cite its source in its sentence, or, only if the text ` +
+        `chooses it, mark it as an input ({:${first.text}})${more}`,
       { column: first.column },
     );
   }
