@@ -6,8 +6,9 @@
  *
  * Lane 1 is the long path: the build, then the browser tests on it. Lane 2 takes the rest in
  * order: typecheck, lint, unit tests, the companion's tests, the whole-site tests, then, once the
- * build is there, the HTML validation of every page, the PDF and its test, and the sub-path
- * deployment test (which builds its own copy of the site). Nothing is dropped: every step of the old sequence runs, and every test file once.
+ * build is there, the HTML validation of every page, the PDF and its test, the sub-path
+ * deployment test (which builds its own copy of the site) and two long browser test files, which
+ * keep the lanes about even. Nothing is dropped: every step of the old sequence runs, and every test file once.
  *
  * Each step's output is printed when it ends (so two steps' lines do not interleave), with its
  * time; a failed step's output is printed whole, a step whose input failed is skipped, and the run
@@ -30,21 +31,22 @@ export interface Step {
 
 /**
  * Files of tests/browser/ that lane 2 runs: the two that need no browser (every page through
- * html-validate, a few minutes; the PDF's bytes, after the PDF), and the sub-path deployment's,
- * which builds its own copy of the site.
+ * html-validate; the PDF's bytes, after the PDF), the sub-path deployment's, which builds its own
+ * copy of the site, and two long ones that keep the lanes about even (measured: docs/ci-time.md).
  */
 const separateBrowserTests = [
   "tests/browser/html-valid.test.ts",
   "tests/browser/pdf.test.ts",
   "tests/browser/reader-base-path.test.ts",
 ];
+const laneTwoBrowserTests = ["tests/browser/critical-css.test.ts", "tests/browser/stylesheet-minified.test.ts"];
 
 /** The browser test files lane 1 runs, sorted: every file of tests/browser/ but the separate ones. */
 export function laneOneBrowserTests(dir = "tests/browser"): string[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith(".test.ts"))
     .map((f) => path.posix.join(dir, f))
-    .filter((f) => !separateBrowserTests.includes(f))
+    .filter((f) => !separateBrowserTests.includes(f) && !laneTwoBrowserTests.includes(f))
     .sort();
 }
 
@@ -75,6 +77,7 @@ export function steps(): Step[] {
       command: nodeTest(["tests/browser/reader-base-path.test.ts"]),
       lane: 2,
     },
+    { name: "browser tests 2", command: nodeTest(laneTwoBrowserTests), lane: 2, after: ["build"] },
   ];
 }
 
