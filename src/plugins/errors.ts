@@ -38,7 +38,7 @@ export class BookError extends Error {
 }
 
 /**
- * Edit distance (insertions, deletions, substitutions, and swaps of two neighbouring characters,
+ * Edit distance (insertions, deletions, substitutions, and swaps of two neighboring characters,
  * the commonest typo: "alpah") between two strings.
  */
 export function editDistance(a: string, b: string): number {

@@ -26,10 +26,10 @@
  * - The heading of a chapter's exercises gets `data-exercise-count` (checkable exercises); the
  *   table of contents lists every exercise under that heading (src/plugins/summary.ts).
  */
+import { existsSync } from "node:fs";
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { load as loadYaml } from "js-yaml";
 import { docState, escapeHtml, fail, lineInContent, type DocState } from "./doc-state.ts";
-import { existsSync } from "node:fs";
 import { allExerciseValues, exerciseValue, type ExerciseValue } from "../model/index.ts";
 import { didYouMean } from "./errors.ts";
 import { formatNumber } from "../figures/kit/format.ts";
