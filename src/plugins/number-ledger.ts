@@ -39,7 +39,7 @@
  * skipped. The rule reads the Markdown source of each token (before `{=name}` and math are
  * rendered), so it sees what the author wrote.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { BookError } from "./errors.ts";
@@ -704,17 +704,25 @@ function inlineLedger(
   return out.filter((e, k) => k === 0 || e.line !== out[k - 1]!.line || e.column !== out[k - 1]!.column);
 }
 
-const fileCache = new Map<string, string[]>();
+// Kept while the file is unchanged: the dev server renders an edited chapter in the same process.
+const fileCache = new Map<string, { stamp: string; lines: string[] }>();
 function fileLines(file: string): string[] {
-  let lines = fileCache.get(file);
-  if (!lines) {
-    try {
-      lines = readFileSync(file, "utf8").replace(/\r\n?/g, "\n").split("\n");
-    } catch {
-      lines = [];
-    }
-    fileCache.set(file, lines);
+  let stamp: string;
+  try {
+    const st = statSync(file);
+    stamp = `${st.mtimeMs}:${st.size}`;
+  } catch {
+    return [];
   }
+  const cached = fileCache.get(file);
+  if (cached?.stamp === stamp) return cached.lines;
+  let lines: string[];
+  try {
+    lines = readFileSync(file, "utf8").replace(/\r\n?/g, "\n").split("\n");
+  } catch {
+    lines = [];
+  }
+  fileCache.set(file, { stamp, lines });
   return lines;
 }
 
@@ -809,12 +817,15 @@ function ledgerRule(state: StateCore): boolean {
     const first = unaccounted[0]!;
     const more = unaccounted.length > 1 ? ` (and ${unaccounted.length - 1} more: npm run ledger -- ${slug})` : "";
     const what = first.text.startsWith("{") ? first.text : `number "${first.text}"`;
+    // {:N} is offered last and only for a number the text chooses: a derived number marked as an
+    // input would no longer follow the model. The chapter's values have one home, named here.
+    const home = `compute it in src/model/values/${slug}.ts and print it with {=name} if it follows from other numbers`;
+    const input = `or, only if the text chooses it, mark it as an input ({:${first.text}})`;
     const fix = first.reason
       ? first.reason
       : strict
-        ? `compute it ({=name}), record it as a cited fact ({=fact.<id>}, src/data/facts.ts), print src/data by name ` +
-          `({=gpu.…}), or mark it as an input ({:${first.text}})`
-        : `compute it ({=name}), cite it in its sentence, or mark it as an input ({:${first.text}})`;
+        ? `${home}, record it as a cited fact ({=fact.<id>}, src/data/facts.ts), print src/data by name ({=gpu.…}), ${input}`
+        : `${home}, cite its source in its sentence, ${input}`;
     throw new BookError(doc.file, first.line, `${what} is not accounted for: ${fix}${more}`, {
       column: first.column,
     });

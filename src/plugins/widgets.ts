@@ -14,7 +14,7 @@ import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { widgetRegistry } from "../figures/index.ts";
 import { WidgetSettingsError, type WidgetDefinition } from "../figures/widget.ts";
 import { docState, fail } from "./doc-state.ts";
-import { nearestName } from "./errors.ts";
+import { didYouMean, nearestName } from "./errors.ts";
 import { editionAttribute, editionOf } from "./edition.ts";
 
 export interface WidgetsOptions {
@@ -152,7 +152,9 @@ function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, Wid
     } catch (e) {
       if (!(e instanceof WidgetSettingsError)) throw e;
       const keyLine = t.content.split("\n").findIndex((l) => l.trimStart().startsWith(`${e.field}:`));
-      fail(doc, keyLine >= 0 ? line + 1 + keyLine : line, `widget "${name}": ${e.message}`, e);
+      const hint = e.known ? didYouMean(e.field, e.known) : "";
+      const at = keyLine >= 0 ? line + 1 + keyLine : line;
+      fail(doc, at, `widget "${name}": ${e.message}${hint}`, e, keyLine >= 0 ? `${e.field}:` : undefined);
     }
     const n = (counts.get(name) ?? 0) + 1;
     counts.set(name, n);

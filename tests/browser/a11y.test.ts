@@ -1,8 +1,9 @@
 /**
  * Accessibility of every built page (issue #15), in Chromium:
- * - axe-core (WCAG 2.0/2.1 A and AA rules) finds nothing on any page, in the light and the dark
- *   theme (color scheme emulated, and `data-theme` set on <html> as the theme toggle does),
- *   with every widget mounted so its controls are checked too; and again at phone width (390px);
+ * - axe-core (WCAG 2.0/2.1 A and AA rules) finds nothing on any page, in the light theme and
+ *   at phone width (390px), with every widget mounted so its controls are checked too; in the
+ *   dark theme (color scheme emulated, and `data-theme` set on <html> as the theme toggle does)
+ *   the rules about colors find nothing (the theme changes colors only);
  * - every control of every widget is reached with the Tab key, in order from the page before it,
  *   and shows a visible focus indicator when focused from the keyboard;
  * - every widget announces its result: changing a control with the keyboard alone changes the
@@ -29,14 +30,17 @@ const site = useSiteAndBrowser();
  * 77,000 elements that axe needs minutes for; tests/browser/reader-book.test.ts runs axe on the
  * parts /book/ adds (cover, contents) and one chapter in place.
  */
-async function axeEveryPage(page: Page): Promise<string[]> {
+async function axeEveryPage(page: Page, rules?: readonly string[]): Promise<string[]> {
   const found: string[] = [];
   for (const p of sitePages().filter((path) => path !== "/book/")) {
     await page.goto(site.server.url + p, { waitUntil: "load" });
     await mountAllWidgets(page);
     await page.evaluate(() => document.fonts.ready);
     await page.evaluate(() => window.scrollTo(0, 0));
-    const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const axe = new AxeBuilder({ page });
+    const result = await (
+      rules ? axe.withRules([...rules]) : axe.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    ).analyze();
     for (const v of result.violations) {
       const where = v.nodes
         .slice(0, 3)
@@ -48,12 +52,23 @@ async function axeEveryPage(page: Page): Promise<string[]> {
   return found;
 }
 
+/**
+ * The rules whose outcome depends on colors. The dark theme changes nothing but colors (book.css
+ * sets only custom properties under `data-theme="dark"` and `prefers-color-scheme: dark`; the
+ * widgets draw with the same variables), so the other rules, checked in the light theme, would
+ * give the same answers on the same markup: in the dark theme axe runs these alone (they are
+ * half of its time on a chapter).
+ */
+const colorRules = ["color-contrast", "link-in-text-block"] as const;
+
 describe("axe-core", () => {
   for (const theme of ["light", "dark"] as const) {
-    test(`no WCAG 2.1 A/AA violation on any page, ${theme} theme, widgets mounted`, async () => {
+    const what = theme === "light" ? "no WCAG 2.1 A/AA violation" : `no ${colorRules.join(" or ")} violation`;
+    test(`${what} on any page, ${theme} theme, widgets mounted`, async () => {
       const context = await site.browser.newContext({ ...desktop, colorScheme: theme });
       await context.addInitScript((t) => document.documentElement.setAttribute("data-theme", t), theme);
-      assert.deepEqual(await axeEveryPage(await context.newPage()), []);
+      const page = await context.newPage();
+      assert.deepEqual(await axeEveryPage(page, theme === "dark" ? colorRules : undefined), []);
       await context.close();
     });
   }

@@ -276,6 +276,9 @@ describe("build errors", () => {
   test("an unaccounted number fails the build at file:line:column with what to do", () => {
     const message = buildError("First line.\nThe run used 37 nodes.\n");
     assert.match(message, /^content\/chapters\/03-zero\.md:2:14 number "37" is not accounted for: compute it/);
+    // The chapter's one home for values is named; an input is offered only for a number the text chooses.
+    assert.match(message, / compute it in src\/model\/values\/zero\.ts and print it with \{=name\} if it follows/);
+    assert.match(message, /, or, only if the text chooses it, mark it as an input \(\{:37\}\)$/);
   });
 
   test("arithmetic that does not hold fails the build, naming both values", () => {
