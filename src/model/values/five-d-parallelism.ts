@@ -627,6 +627,10 @@ export function fiveDParallelismValues(put: PutValue): void {
     lazy(() => old().c.stageImbalance, "", d3),
   );
   put(
+    "ch8.oldMicrobatches",
+    lazy(() => old().c.microbatches, "microbatches", d0),
+  );
+  put(
     "ch8.oldRank",
     lazy(() => old().rank, "", d0),
   );
