@@ -206,7 +206,12 @@ test("per-layer ring latency: the per-layer CP 4 layout on 256 GPUs, the same la
   );
   const rank = search.ranked.indexOf(cp4) + 1;
   assert.ok(rank > 10);
-  assertMentions(text, `gathering every layer, comes only at rank ${rank}, at\n${secs(cp4.stepSeconds)}`, "CP 4 rank");
+  // It is the fastest row without tensor parallelism.
+  assert.equal(
+    search.ranked.findIndex((c) => c.tp === 1),
+    rank - 1,
+  );
+  assertMentions(text, `ZeRO-3 over 64 replicas, comes at rank ${rank},\nat ${secs(cp4.stepSeconds)}`, "CP 4 rank");
   assertMentions(text, `processes ${fmt(8192 / cp4.cp)} tokens per microbatch, just under the`, "CP 4 tokens");
   const wide = evalRow(cp4, { dp: 256 }, 1024);
   const wf = transfer(wide, "parameter all-gather (forward");
@@ -310,8 +315,23 @@ test("§8.4.3 and §8.5: the ranking, its largest overheads, and what it assumes
   assertMentions(text, `fastest configuration is ${secs(top.computeSeconds)} per step`, "compute term");
   assertMentions(
     text,
-    `adds a ${secs(hand.bubbleSeconds, 3)} bubble, ${secs(hand.exposedSeconds.tp, 3)} of exposed tensor-parallel traffic and ${secs(hand.exposedSeconds.dp)} of gradient reduction`,
+    `adds a\n${secs(hand.bubbleSeconds, 3)} bubble, ${secs(hand.exposedSeconds.tp, 3)} of exposed tensor-parallel traffic, ${secs(hand.exposedSeconds.dp)} of gradient reduction`,
     "hand config overheads",
+  );
+  // The parts add up: compute of the top layout + stage imbalance + bubble + exposed traffic.
+  const imbalance = hand.computeSeconds - top.computeSeconds;
+  assert.ok(imbalance > 0, "the last stage (with the LM head) is slower than the mean");
+  const e = hand.exposedSeconds;
+  assert.ok(
+    Math.abs(
+      top.computeSeconds + imbalance + hand.bubbleSeconds + e.tp + e.cp + e.pp + e.dp + e.ep - hand.stepSeconds,
+    ) < 0.02,
+    "the hand-built step adds up",
+  );
+  assertMentions(
+    text,
+    `${secs(e.pp, 3)} of pipeline sends and ${secs(imbalance)} of stage imbalance`,
+    "hand imbalance",
   );
   assertMentions(text, `for ${secs(hand.stepSeconds)} and ${pct(hand.mfu)} MFU`, "hand config step");
   assertMentions(
@@ -348,33 +368,37 @@ test("§8.4.3 and §8.5: the ranking, its largest overheads, and what it assumes
     `and ${fmt(search.ruledOutMemory)} do not fit. Of the ${fmt(search.ranked.length)} that remain`,
     "counts 2",
   );
-  // "the fastest uses no tensor parallelism and a short pipeline: CP 4 and PP 2 over 32 replicas", FSDP2
-  // without resharding, so its sharding traffic is once per step and hides; the bubble is its largest overhead.
+  // The fastest: TP 2 and CP 2 with ZeRO-3 (FSDP2) over 64 replicas, no pipeline; its per-layer backward
+  // gathers and reduce-scatters outlast their window (four GPUs of each server in the sharding group).
   assert.deepEqual(
     [top.tp, top.cp, top.pp, top.dp, top.zeroStage, top.microBatchSize, top.framework, top.microbatches],
-    [1, 4, 2, 32, 3, 1, "fsdp2", 16],
+    [2, 2, 1, 64, 3, 1, "fsdp2", 8],
   );
-  assertMentions(text, `CP 4 and PP 2 over 32 data-parallel replicas`, "top layout");
+  assertMentions(text, `TP 2 and CP 2 with ZeRO-3 over 64 data-parallel replicas`, "top layout");
   assertMentions(text, `${secs(top.stepSeconds)} per step and ${pct(top.mfu)} MFU`, "top config");
+  assert.equal(top.bubbleSeconds, 0);
   const tr = evalRow(top);
-  const rs = transfer(tr, "gradient reduce-scatter");
-  const ag = transfer(tr, "parameter all-gather (next step");
-  assert.equal(rs.exposedSeconds + ag.exposedSeconds, 0, "both hide");
-  assert.ok(!tr.dpTransfers.some((t) => t.name.startsWith("parameter all-gather (forward")), "no per-layer gathers");
-  const msInt = (x: number) => `${Math.round(1000 * x)} ms`;
+  const fwd = transfer(tr, "parameter all-gather (forward");
+  const bwd = transfer(tr, "parameter all-gather (backward");
+  assert.equal(fwd.ranks, 128);
+  assert.ok(bwd.secondsPerCall > bwd.windowSeconds && top.exposedSeconds.dp > 0, "the backward calls are exposed");
+  // Four GPUs of each server: the group crosses on four NICs, and its threshold exceeds the tokens per GPU.
+  const four = groupLink(cluster, "all-gather", { ranks: 128, stride: 2 });
+  assert.ok(8192 / top.cp < (z3Factor * F) / four.busBytesPerSecond);
   assertMentions(
     text,
-    `${rs.ranks}-rank sharding group the gradient reduce-scatter takes ${msInt(rs.secondsPerCall)} behind the last backward pass of ${msInt(rs.windowSeconds)},\nand the parameter all-gather ${msInt(ag.secondsPerCall)} behind the next step's first forward pass of ${msInt(ag.windowSeconds)}`,
+    `take ${ms(bwd.secondsPerCall)} against a\n${ms(bwd.windowSeconds)} backward pass: ${secs(top.exposedSeconds.dp)} of sharding traffic per step stay exposed. Tensor parallelism exposes ${secs(top.exposedSeconds.tp)}`,
     "top sharding",
   );
-  for (const other of [top.exposedSeconds.cp, top.exposedSeconds.pp, top.exposedSeconds.dp, top.exposedSeconds.tp])
-    assert.ok(top.bubbleSeconds > other, "the bubble is the largest overhead");
+  assertMentions(text, `and context parallelism ${secs(top.exposedSeconds.cp, 3)}, small because`, "top CP cost");
+  // The next rows: TP 2 or 4, no pipeline; the fastest pipelined row further down.
+  for (const c of search.ranked.slice(0, 12)) assert.ok([2, 4].includes(c.tp) && c.pp === 1 && c.zeroStage === 3);
+  const ppRank = search.ranked.findIndex((c) => c.pp > 1);
   assertMentions(
     text,
-    `the bubble, its largest overhead: ${secs(top.bubbleSeconds)}, with $(p-1)/m$ = ${((100 * (top.pp - 1)) / top.microbatches).toFixed(2)}%`,
-    "top bubble",
+    `rank ${ppRank + 1}, with PP ${search.ranked[ppRank].pp}, at ${secs(search.ranked[ppRank].stepSeconds)}`,
+    "best pipelined row",
   );
-  assertMentions(text, `Context parallelism\nexposes ${secs(top.exposedSeconds.cp, 3)}, small because`, "top CP cost");
   const old = search.ranked.findIndex((c) => c.cp === 8 && c.pp === 32 && c.tp === 1);
   const oc = search.ranked[old];
   assertMentions(
@@ -406,7 +430,7 @@ test("the ranking with TP communication overlap on: TP 8 leads, within a small m
   assert.ok(spread < 0.5 * summarizeErrors(evaluateInSample()).median, `a small margin: ${spread}`);
   assertMentions(
     text,
-    `TP ${first.row.tp} with ZeRO-3 over ${first.row.dp} replicas and ${first.row.microBatchSize} sequences per microbatch becomes the fastest, at ${secs(first.step.stepSeconds)}, and the CP 4 layout above falls to place ${place + 1}, ${(100 * spread).toFixed(1)}% slower`,
+    `TP ${first.row.tp} with ZeRO-3 over ${first.row.dp} replicas and ${first.row.microBatchSize} sequences per microbatch becomes the fastest, at ${secs(first.step.stepSeconds)}, and the default winner above falls to place ${place + 1}, ${(100 * spread).toFixed(1)}% slower`,
     "TP overlap ranking",
   );
 });
@@ -414,15 +438,15 @@ test("the ranking with TP communication overlap on: TP 8 leads, within a small m
 test("MFU above the kernel efficiency: attention counted whole, computed half", () => {
   const f = (s: number) => modelFlopsPerToken(llama70b, s);
   const ceiling = (s: number) => (KERNEL_EFFICIENCY.hopper * f(s).total) / (f(s).total - f(s).attentionTerm / 2);
-  // "within a point of the kernel efficiency, although 6.6% of the step is overhead": in hardware FLOPs
-  // the step would sit that far below η; MFU stays below the ceiling of a step with no overhead.
+  // "only a few points below the kernel efficiency, although 11% of the step is overhead": in hardware
+  // FLOPs the step would sit that far below η; MFU stays below the ceiling of a step with no overhead.
   const overhead = (top.stepSeconds - top.computeSeconds) / top.stepSeconds;
   assert.ok(
-    Math.abs(top.mfu - KERNEL_EFFICIENCY.hopper) < 0.01 && top.mfu < ceiling(8192),
-    "near η, below the ceiling",
+    KERNEL_EFFICIENCY.hopper - top.mfu > 0 && KERNEL_EFFICIENCY.hopper - top.mfu < 0.05 && top.mfu < ceiling(8192),
+    "a few points below η, below the ceiling",
   );
   assert.ok(top.mfu > KERNEL_EFFICIENCY.hopper * (1 - overhead), "above what hardware FLOPs would allow");
-  assertMentions(text, `although ${(100 * overhead).toFixed(1)}% of the step is bubble and exposed`, "top overhead");
+  assertMentions(text, `although ${(100 * overhead).toFixed(1)}% of the step is exposed`, "top overhead");
   const eta = `${Math.round(100 * KERNEL_EFFICIENCY.hopper)}%`;
   assertMentions(text, `all would show ${pct(ceiling(8192))} MFU at ${eta} kernel efficiency`, "8K ceiling");
   assertMentions(text, `the ceiling ${pct(ceiling(131072))}`, "long ceiling");
@@ -486,16 +510,15 @@ test("Things to try: 1,024 GPUs, Mixtral, an A100 40 GB", () => {
     globalBatchSequences: 512,
   });
   const b = big.ranked[0];
-  // The winner keeps the 256-GPU shape (CP 4, PP 2) with four times the replicas, and fewer microbatches each.
-  assert.deepEqual([b.tp, b.cp, b.pp, b.dp], [top.tp, top.cp, top.pp, 4 * top.dp], "the same shape");
+  // The winner: TP 4 with ZeRO-3 over 256 replicas, no pipeline and no CP; MFU falls.
+  assert.deepEqual([b.tp, b.cp, b.pp, b.dp, b.zeroStage, b.microBatchSize], [4, 1, 1, 256, 3, 1]);
   assert.ok(b.mfu < top.mfu, "MFU falls");
-  assert.ok(b.bubbleSeconds / b.stepSeconds > top.bubbleSeconds / top.stepSeconds, "the bubble weighs more");
   const wide = evalRow(cp4, { dp: 256 }, 1024);
   assert.ok(wide.stepSeconds > b.stepSeconds, "the per-layer CP layout pays its latency");
   assertMentions(text, `pay the\nlatency of @sec:zero3-vs-pp (${secs(wide.stepSeconds)} per step)`, "wide CP layout");
   assertMentions(
     text,
-    `CP ${b.cp} and PP ${b.pp}\nover ${b.dp} replicas, at ${secs(b.stepSeconds)} and ${pct(b.mfu)} MFU, below the ${pct(top.mfu)} of 256 GPUs: each replica now runs only\n${b.microbatches} microbatches, and the bubble takes ${secs(b.bubbleSeconds)} of the step`,
+    `TP ${b.tp} with ZeRO-3 over ${b.dp} replicas, ${512 / b.dp} sequences each, with no pipeline\n(PP ${b.pp}) and no CP (CP ${b.cp}), at ${secs(b.stepSeconds)} and ${pct(b.mfu)} MFU, below the ${pct(top.mfu)} of 256 GPUs`,
     "1,024 GPUs",
   );
   const mixtral = searchConfigurations({

@@ -288,29 +288,50 @@ export function fiveDParallelismValues(put: PutValue): void {
     lazy(() => wideCp4().stepSeconds, "s", d2),
   );
 
-  // The top layout's sharding: FSDP2 without resharding under a pipeline gathers once per step, so its
-  // transfers are ZeRO-1's: the gradient reduce-scatter behind the last backward pass and the parameter
-  // all-gather behind the next step's first forward pass.
+  // The top layout is ZeRO-3 without a pipeline: FSDP2 regathers every layer for every microbatch, so its
+  // sharding traffic is the per-layer gathers and reduce-scatters; its exposed TP, CP and sharding time.
   const topEval = once(() => evaluateRanked(top()).step);
   put(
     "ch8.topShardRanks",
-    lazy(() => transfer(topEval(), "gradient reduce-scatter").ranks, "ranks", d0),
+    lazy(() => layerCalls(topEval()).forward.ranks, "ranks", d0),
   );
   put(
-    "ch8.topRsMs",
-    lazy(() => transfer(topEval(), "gradient reduce-scatter").secondsPerCall * 1e3, "ms", d0),
+    "ch8.topBackwardMs",
+    lazy(() => layerCalls(topEval()).backward.secondsPerCall * 1e3, "ms", d1),
   );
   put(
-    "ch8.topRsWindowMs",
-    lazy(() => transfer(topEval(), "gradient reduce-scatter").windowSeconds * 1e3, "ms", d0),
+    "ch8.topBackwardWindowMs",
+    lazy(() => layerCalls(topEval()).backward.windowSeconds * 1e3, "ms", d1),
   );
   put(
-    "ch8.topAgMs",
-    lazy(() => transfer(topEval(), "parameter all-gather (next step").secondsPerCall * 1e3, "ms", d0),
+    "ch8.topTokensPerMicrobatch",
+    lazy(() => (S / top().cp) * top().microBatchSize, "tokens", d0),
   );
   put(
-    "ch8.topAgWindowMs",
-    lazy(() => transfer(topEval(), "parameter all-gather (next step").windowSeconds * 1e3, "ms", d0),
+    "ch8.topTp",
+    lazy(() => top().tp, "", d0),
+  );
+  put(
+    "ch8.topTpSeconds",
+    lazy(() => top().exposedSeconds.tp, "s", d2),
+  );
+  put(
+    "ch8.topDpSeconds",
+    lazy(() => top().exposedSeconds.dp, "s", d2),
+  );
+  // The fastest pipelined row of the default search, and its rank.
+  const bestPp = () => find(search, "with a pipeline", (c) => c.pp > 1);
+  put(
+    "ch8.bestPpRank",
+    lazy(() => bestPp().rank, "", d0),
+  );
+  put(
+    "ch8.bestPpPp",
+    lazy(() => bestPp().c.pp, "", d0),
+  );
+  put(
+    "ch8.bestPpStepSeconds",
+    lazy(() => bestPp().c.stepSeconds, "s", d2),
   );
 
   // Narayanan et al.'s ZeRO-3 comparison, GPT 175B on A100s (the shape of their Table 2's model; one
@@ -425,6 +446,16 @@ export function fiveDParallelismValues(put: PutValue): void {
     "ch8.handDpSeconds",
     lazy(() => hand().exposedSeconds.dp, "s", d2),
   );
+  // The hand-built layout's stage imbalance: its slowest stage (the last, with the LM head) over the
+  // evenly spread compute of the top layout; and its pipeline sends.
+  put(
+    "ch8.handImbalanceSeconds",
+    lazy(() => hand().computeSeconds - top().computeSeconds, "s", d2),
+  );
+  put(
+    "ch8.handPpSeconds",
+    lazy(() => hand().exposedSeconds.pp, "s", d3),
+  );
   put(
     "ch8.handStepSeconds",
     lazy(() => hand().stepSeconds, "s", d2),
@@ -484,18 +515,6 @@ export function fiveDParallelismValues(put: PutValue): void {
   put(
     "ch8.topCp",
     lazy(() => top().cp, "", d0),
-  );
-  put(
-    "ch8.topPp",
-    lazy(() => top().pp, "", d0),
-  );
-  put(
-    "ch8.topBubblePct",
-    lazy(() => (100 * (top().pp - 1)) / top().microbatches, "%", d2),
-  );
-  put(
-    "ch8.topBubbleSeconds",
-    lazy(() => top().bubbleSeconds, "s", d2),
   );
   put(
     "ch8.topStepSeconds",
@@ -608,6 +627,10 @@ export function fiveDParallelismValues(put: PutValue): void {
     lazy(() => old().c.stageImbalance, "", d3),
   );
   put(
+    "ch8.oldMicrobatches",
+    lazy(() => old().c.microbatches, "microbatches", d0),
+  );
+  put(
     "ch8.oldRank",
     lazy(() => old().rank, "", d0),
   );
@@ -640,6 +663,10 @@ export function fiveDParallelismValues(put: PutValue): void {
     lazy(() => llamaShape().c.exposedSeconds.tp, "s", d3),
   );
   // Llama 3's 16M-token batch (2^24 tokens, Table 4) in 8,192-token sequences.
+  // @sec:failures: Llama 3's 16,384-GPU layout (PP 16, 16 sequences per data-parallel rank, Table 4) with
+  // one sequence per microbatch and four chunks per stage, as the appendix on published runs models it (the
+  // paper gives neither): the interleaved bubble (p − 1)/(v·m) in percent of the busy time.
+  put("ch8.llamaBubblePct", v((100 * (16 - 1)) / (4 * 16), "%", d0));
   put("ch8.llamaBatchSequences", v(2 ** 24 / S, "sequences", d0));
   // Llama 3 405B on 16,384 GPUs under FSDP without resharding (weights gathered whole from the forward
   // pass to the backward): the weights each GPU holds with TP 8 or, in its place, CP 8 (PP 16 with one
@@ -668,20 +695,20 @@ export function fiveDParallelismValues(put: PutValue): void {
     lazy(() => bigTop().dp, "", d0),
   );
   put(
-    "ch8.bigTopCp",
-    lazy(() => bigTop().cp, "", d0),
+    "ch8.bigTopTp",
+    lazy(() => bigTop().tp, "", d0),
   );
   put(
     "ch8.bigTopPp",
     lazy(() => bigTop().pp, "", d0),
   );
   put(
-    "ch8.bigTopMicrobatches",
-    lazy(() => bigTop().microbatches, "microbatches", d0),
+    "ch8.bigTopCp",
+    lazy(() => bigTop().cp, "", d0),
   );
   put(
-    "ch8.bigTopBubbleSeconds",
-    lazy(() => bigTop().bubbleSeconds, "s", d2),
+    "ch8.bigTopSequencesPerReplica",
+    lazy(() => BATCH / bigTop().dp, "sequences", d0),
   );
   put(
     "ch8.bigTopStepSeconds",
