@@ -58,7 +58,11 @@ function chapterBasics() {
   const layers = Number(preset.config.num_hidden_layers);
   const gradientBytes = 2 * preset.publishedTotal;
   // The timelines split the bf16 gradients evenly into DDP's real number of buckets.
-  const buckets = ddpModelBucketCount(parseModelConfig(preset.config).architecture, chapterAssumptions.bucketCapBytes, 4);
+  const buckets = ddpModelBucketCount(
+    parseModelConfig(preset.config).architecture,
+    chapterAssumptions.bucketCapBytes,
+    4,
+  );
   return {
     bucketBytes: gradientBytes / buckets,
     preset,
