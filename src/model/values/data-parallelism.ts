@@ -330,6 +330,8 @@ export function dataParallelismValues(put: PutValue): void {
   put("ch3.pcieOneWayGBps", v(pcie / GB, "GB/s", d0));
   put("ch3.offloadTokens", v(offloadHidingTokens(F, pcie), "tokens", d0));
   put("ch3.offloadFp32Tokens", v(offloadHidingTokens(F, pcie, 4), "tokens", d0));
+  // How far under one (two) 4096-token sequences each bound sits: the same margin for both.
+  put("ch3.offloadMarginPct", v(100 * (1 - offloadHidingTokens(F, pcie) / 4096), "%", d1));
   put("ch3.offloadTransferMs", v(((2 * psi8) / pcie) * 1000, "ms", d0));
   put("ch3.offloadFp32TransferMs", v(((4 * psi8) / pcie) * 1000, "ms", d0));
   put("ch3.offloadCpuGB", v((12 * psi8) / GB, "GB", d1));
