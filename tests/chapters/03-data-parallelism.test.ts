@@ -364,7 +364,7 @@ test("ZeRO-3 prefetch buffers and the tokens-per-microbatch bound with its laten
     "all eight at 64",
   );
   assert.ok(need(64, ALL) < 4096);
-  assertMentions(text, `it needs ${grouped(need(64, ONE))} tokens, three sequences`, "one per server at 64");
+  assertMentions(text, `it needs ${grouped(need(64, ONE))} tokens, just under three sequences`, "one per server at 64");
   assert.equal(Math.ceil(need(64, ONE) / 4096), 3);
   assertMentions(
     text,
@@ -393,7 +393,12 @@ test("ZeRO-3 prefetch buffers and the tokens-per-microbatch bound with its laten
   // The recipe quotes both layouts.
   assertMentions(
     text,
-    `needs about ${grouped(need(64, ALL))} tokens per microbatch if the group fills its servers and ${grouped(need(64, ONE))} with one rank per server`,
+    `needs about ${grouped(need(64, ALL))} tokens per microbatch with bf16 gradient reduction`,
+    "recipe, bf16",
+  );
+  assertMentions(
+    text,
+    `if the group fills its servers and ${grouped(need(64, ONE))} with one rank per server`,
     "recipe",
   );
 });
@@ -572,4 +577,14 @@ test("exercise: which ZeRO stage fits Llama 3.1 70B in 60 GB", () => {
     "ZeRO-3 at 24",
   );
   assertMentions(text, `so 32 (${gb(modelStateBytes(psi70, { zeroStage: 3, dp: 32 }).total)})`, "ZeRO-3 at 32");
+});
+
+test("memory fits under the framework profiles: DDP's 22 bytes per parameter, Megatron ZeRO-1 over 80 GB", () => {
+  const fw = (framework: "ddp" | "megatron" | "deepspeed", zeroStage: 0 | 1) =>
+    trainingMemory(preset8.config, { seqLength: 4096, microBatchSize: 1, dp: 8, zeroStage, framework }).perGpu;
+  const ddp = fw("ddp", 0);
+  assert.equal(Math.round((ddp.parameters + ddp.gradients + ddp.optimizer) / psi8), 22);
+  assert.ok(fw("megatron", 1).total > h100.hbmBytes, "Megatron-LM's ZeRO-1 at d = 8 does not fit");
+  assert.ok(fw("deepspeed", 1).total < h100.hbmBytes, "DeepSpeed's ZeRO-1 at d = 8 fits");
+  assertMentions(text, `under Megatron-LM, whose distributed`, "the framework named for the 80.6 GB");
 });
