@@ -139,7 +139,7 @@ export function renderChapterFigures(doc: Document): Record<string, string> {
     title: "One data-parallel step of Llama 3.1 8B on 64 replicas, one per server, four ways",
     description:
       "Four timelines on one time axis, each with a compute row (forward and backward passes) and an all-reduce row. " +
-      "(a) Without overlap the all-reduce starts after the backward pass. (b) With overlap the buckets start during the backward pass, which hides part of the all-reduce (the whole backward pass, about a third of it here). " +
+      "(a) Without overlap the all-reduce starts after the backward pass. (b) With overlap the buckets start during the backward pass, which hides part of the all-reduce (the whole backward pass, over a third of it here). " +
       "(c) With four microbatches that each synchronize, the wait is paid four times. (d) With no_sync only the last microbatch communicates.",
     idPrefix: "dp-timelines",
   });
