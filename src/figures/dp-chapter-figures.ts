@@ -7,6 +7,7 @@ import {
   clusterShape,
   dataParallelScaling,
   dataParallelTimeline,
+  ddpModelBucketCount,
   findGpu,
   findModelPreset,
   gpuGeneration,
@@ -14,6 +15,7 @@ import {
   KERNEL_EFFICIENCY,
   modelFlopsPerToken,
   ModelInputError,
+  parseModelConfig,
   type DpScalingPoint,
   type DpTimelineInput,
 } from "../model/index.ts";
@@ -30,7 +32,8 @@ const chapterAssumptions = {
   gpu: "h100-sxm",
   sequenceTokens: 4096,
   dp: 64,
-  bucketBytes: 25 * 2 ** 20,
+  /** DDP's bucket_cap_mb (25 MiB), applied to whole fp32 gradient tensors (dp-overlap.ts ddpModelBucketCount). */
+  bucketCapBytes: 25 * 2 ** 20,
   collectiveLatencySeconds: 50e-6,
   globalBatchSequences: 1024,
 } as const;
@@ -53,13 +56,21 @@ function chapterBasics() {
   const effectiveFlopsPerSecond = KERNEL_EFFICIENCY[gpuGeneration(gpu.id)] * gpu.bf16FlopsPerSecond;
   const microbatchSeconds = (flopsPerToken * chapterAssumptions.sequenceTokens) / effectiveFlopsPerSecond;
   const layers = Number(preset.config.num_hidden_layers);
+  const gradientBytes = 2 * preset.publishedTotal;
+  // The timelines split the bf16 gradients evenly into DDP's real number of buckets.
+  const buckets = ddpModelBucketCount(
+    parseModelConfig(preset.config).architecture,
+    chapterAssumptions.bucketCapBytes,
+    4,
+  );
   return {
+    bucketBytes: gradientBytes / buckets,
     preset,
     flopsPerToken,
     effectiveFlopsPerSecond,
     microbatchSeconds,
     layers,
-    gradientBytes: 2 * preset.publishedTotal,
+    gradientBytes,
   };
 }
 
@@ -76,7 +87,7 @@ export function chapterTimelinePanels(): DpTimelinePanel[] {
     backwardSeconds: (2 * b.microbatchSeconds) / 3,
     microbatches: 1,
     dp: chapterAssumptions.dp,
-    bucketBytes: chapterAssumptions.bucketBytes,
+    bucketBytes: b.bucketBytes,
     busBandwidthBytesPerSecond: chapterBusBandwidth("one-per-server"),
     collectiveLatencySeconds: chapterAssumptions.collectiveLatencySeconds,
     overlap: false,
@@ -110,7 +121,7 @@ export function chapterScalingPoints(layout: ChapterLayout): DpScalingPoint[] {
       dpDegrees: [dp],
       gradientBytes: b.gradientBytes,
       layers: b.layers,
-      bucketBytes: chapterAssumptions.bucketBytes,
+      bucketBytes: b.bucketBytes,
       busBandwidthBytesPerSecond: chapterBusBandwidth(layout, Math.max(2, dp)),
       collectiveLatencySeconds: chapterAssumptions.collectiveLatencySeconds,
     });
@@ -128,7 +139,7 @@ export function renderChapterFigures(doc: Document): Record<string, string> {
     title: "One data-parallel step of Llama 3.1 8B on 64 replicas, one per server, four ways",
     description:
       "Four timelines on one time axis, each with a compute row (forward and backward passes) and an all-reduce row. " +
-      "(a) Without overlap the all-reduce starts after the backward pass. (b) With overlap the buckets start during the backward pass, which hides about half of the all-reduce. " +
+      "(a) Without overlap the all-reduce starts after the backward pass. (b) With overlap the buckets start during the backward pass, which hides part of the all-reduce (the whole backward pass, over a third of it here). " +
       "(c) With four microbatches that each synchronize, the wait is paid four times. (d) With no_sync only the last microbatch communicates.",
     idPrefix: "dp-timelines",
   });

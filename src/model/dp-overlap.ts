@@ -36,6 +36,7 @@ import {
   requirePositiveInteger,
   requirePositiveNumber,
 } from "./errors.ts";
+import type { ModelArchitecture } from "./architecture.ts";
 
 /** Input of {@link dataParallelTimeline}. Times in seconds, sizes in bytes. */
 export interface DpTimelineInput {
@@ -144,6 +145,92 @@ export function bucketCount(gradientBytes: number, bucketBytes: number): number 
   requirePositiveNumber(gradientBytes, "gradientBytes");
   requirePositiveNumber(bucketBytes, "bucketBytes");
   return Math.ceil(gradientBytes / bucketBytes - 1e-9);
+}
+
+/**
+ * DDP's cap on its first bucket: `dist._DEFAULT_FIRST_BUCKET_BYTES`, 1 MiB, passed with the user's cap as
+ * `[dist._DEFAULT_FIRST_BUCKET_BYTES, self.bucket_bytes_cap]` (pytorch/pytorch@v1.13.1,
+ * torch/nn/parallel/distributed.py, `_ddp_init_helper`).
+ */
+export const DDP_FIRST_BUCKET_BYTES = 2 ** 20;
+
+/**
+ * The number of buckets PyTorch DDP makes from whole gradient tensors, as its bucketer assigns them
+ * (pytorch/pytorch@v1.13.1, torch/csrc/distributed/c10d/reducer.cpp, `compute_bucket_assignment_by_size`):
+ * tensors are taken in the order their gradients become ready, each bucket adds whole tensors
+ * (numel × element size, in the gradients' own data type) and closes as soon as its size reaches its cap;
+ * the first bucket's cap is `firstCapBytes` (1 MiB), every later one's `capBytes`. A tensor is never split,
+ * so a tensor larger than the cap is a bucket of its own. `tensorBytes` lists the tensors in ready order
+ * (for a transformer, the reverse of the order the modules register them: DDP rebuilds its buckets in that
+ * order after the first step).
+ */
+export function ddpBucketCount(
+  tensorBytes: readonly number[],
+  capBytes: number,
+  firstCapBytes: number = DDP_FIRST_BUCKET_BYTES,
+): number {
+  requirePositiveNumber(capBytes, "bucketBytes");
+  requirePositiveNumber(firstCapBytes, "firstBucketBytes");
+  if (tensorBytes.length === 0) throw new ModelInputError("tensorBytes", "tensorBytes must list at least one tensor");
+  let buckets = 0;
+  let filled = 0;
+  for (const bytes of tensorBytes) {
+    requirePositiveNumber(bytes, "tensorBytes");
+    filled += bytes;
+    if (filled >= (buckets === 0 ? firstCapBytes : capBytes)) {
+      buckets += 1;
+      filled = 0;
+    }
+  }
+  return filled > 0 ? buckets + 1 : buckets;
+}
+
+/**
+ * Element counts of a dense model's parameter tensors in the order the Hugging Face modules register
+ * them: the embedding (and learned position table), then per layer Q, K, V, O (each weight, then its
+ * bias where the architecture has one), the MLP's matrices (gate, up, down; or in, out), the two norms,
+ * then the final norm and an untied LM head. They sum to countParameters' total. Mixture-of-experts and
+ * latent-attention models are refused (their tensor lists are not modelled here).
+ */
+export function denseParameterTensors(arch: ModelArchitecture): number[] {
+  if (arch.moe || arch.mla) {
+    throw new ModelInputError("architecture", "denseParameterTensors models dense, standard-attention models only");
+  }
+  const h = arch.hiddenSize;
+  const q = arch.numHeads * arch.headDim;
+  const kv = arch.numKvHeads * arch.headDim;
+  const f = arch.intermediateSize;
+  const normTensors = arch.norm === "layernorm" ? [h, h] : [h];
+  const tensors: number[] = [arch.vocabSize * h];
+  if (arch.learnedPositions) tensors.push(arch.maxPositions * h);
+  for (let layer = 0; layer < arch.numLayers; layer++) {
+    tensors.push(h * q, ...(arch.qkvBias ? [q] : []));
+    tensors.push(h * kv, ...(arch.qkvBias ? [kv] : []));
+    tensors.push(h * kv, ...(arch.qkvBias ? [kv] : []));
+    tensors.push(q * h, ...(arch.outputBias ? [h] : []));
+    if (arch.mlp === "swiglu") tensors.push(h * f, h * f, ...(arch.mlpBias ? [f, f] : []), f * h);
+    else tensors.push(h * f, ...(arch.mlpBias ? [f] : []), f * h);
+    if (arch.mlpBias) tensors.push(h);
+    tensors.push(...normTensors, ...normTensors);
+  }
+  tensors.push(...normTensors);
+  if (!arch.tiedEmbeddings) tensors.push(arch.vocabSize * h);
+  return tensors;
+}
+
+/**
+ * DDP's bucket count for a dense model: its tensors in ready order (the reverse of registration),
+ * at `bytesPerElement` bytes (the gradients' data type: 4 for fp32 gradients under autocast, also when
+ * a bf16 compression hook casts each bucket afterwards), with DDP's 1 MiB first bucket.
+ */
+export function ddpModelBucketCount(arch: ModelArchitecture, capBytes: number, bytesPerElement: number): number {
+  requirePositiveNumber(bytesPerElement, "bytesPerElement");
+  return ddpBucketCount(
+    denseParameterTensors(arch)
+      .reverse()
+      .map((n) => n * bytesPerElement),
+    capBytes,
+  );
 }
 
 /** Checks a {@link DpTimelineInput}; throws {@link ModelInputError} naming the first bad field. */

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
   allReduceSeconds,
-  bucketCount,
+  ddpModelBucketCount,
   clusterShape,
   countParameters,
   dataParallelScaling,
@@ -69,6 +69,11 @@ const ONE = cluster.gpusPerServer;
 const link = (collective: Collective, ranks: number, stride: number) =>
   groupLink(cluster, collective, { ranks, stride });
 const bus = (ranks: number, stride: number) => link("all-reduce", ranks, stride).busBytesPerSecond;
+// DDP's whole-tensor buckets in fp32 (reducer.cpp compute_bucket_assignment_by_size; 1 MiB first bucket).
+const arch8 = parseModelConfig(preset8.config).architecture;
+const arch70 = parseModelConfig(preset70.config).architecture;
+const buckets8 = ddpModelBucketCount(arch8, 25 * MiB, 4);
+const buckets70 = ddpModelBucketCount(arch70, 25 * MiB, 4);
 const base8: DpTimelineInput = {
   gradientBytes: grad8,
   layers: 32,
@@ -76,7 +81,7 @@ const base8: DpTimelineInput = {
   backwardSeconds: (2 * mb8) / 3,
   microbatches: 1,
   dp: 64,
-  bucketBytes: 25 * MiB,
+  bucketBytes: grad8 / buckets8,
   busBandwidthBytesPerSecond: bus(64, ONE),
   collectiveLatencySeconds: 50e-6,
   overlap: true,
@@ -165,26 +170,24 @@ test("one microbatch of 4096 tokens at the kernel efficiency of Hopper, against 
   assert.ok(mb8 + arOne > 2 * mb8, "more than doubles the step");
 });
 
-test("buckets: 613 of 25 MiB, 15,317 of 1 MiB", () => {
-  assert.equal(bucketCount(grad8, 25 * MiB), 613);
-  assertMentions(text, "make 613 buckets", "buckets at 25 MiB");
-  assertMentions(text, "fill 613 buckets of 25 MiB", "buckets in the exercise");
-  const small = bucketCount(grad8, MiB);
-  assertMentions(text, `paid ${grouped(small)} times`, "buckets at 1 MiB in the widget text");
-  assertMentions(
-    text,
-    `$${tex(grad8)} / ${tex(MiB)} = ${(grad8 / MiB).toFixed(1).replace(/\B(?=(\d{3})+(?!\d))/g, "{,}")}$`,
-    "1 MiB division",
-  );
+test("buckets: DDP's whole tensors make 194 of 25 MiB and 226 of 1 MiB, not 613 and 15,317", () => {
+  assert.equal(buckets8, 194);
+  assertMentions(text, "DDP makes 194 buckets, not the\n613 that dividing the bytes", "buckets at 25 MiB");
+  assertMentions(text, "fill 194 buckets (cap 25 MiB)", "buckets in the exercise");
+  const small = ddpModelBucketCount(arch8, MiB, 4);
+  assert.equal(small, 7 * 32 + 2, "seven per layer, the LM head and the embedding");
+  const sliced = Math.ceil(grad8 / MiB);
+  assert.equal(sliced, 15_317);
+  assertMentions(text, `paid ${grouped(sliced)} times`, "byte-sliced buckets in the widget text");
   assertMentions(
     text,
     `$${tex(small)} \\times 50\\ \\mu\\text{s} = ${(small * 50e-6).toFixed(3)}$ s`,
     "per-call cost of 1 MiB buckets",
   );
-  assert.ok(small * 50e-6 > (2 * mb8) / 3, "more than the whole backward pass");
-  const t = dataParallelTimeline({ ...base8, bucketBytes: MiB });
+  const t = dataParallelTimeline({ ...base8, bucketBytes: grad8 / small });
   const ref = dataParallelTimeline(base8);
-  assertMentions(text, `of ${s3(t.stepSeconds)} instead of ${s3(ref.stepSeconds)}`, "1 MiB step");
+  assert.ok(t.stepSeconds - ref.stepSeconds < 0.01, "1 MiB DDP buckets barely change the step");
+  assertMentions(text, `step of\n${s3(t.stepSeconds)} instead of ${s3(ref.stepSeconds)}`, "1 MiB step");
 });
 
 test("the widget text: the tails at eight NICs per server and inside one server", () => {
@@ -252,7 +255,7 @@ test("the scaling figure's efficiencies (dataParallelScaling) in both layouts", 
       dpDegrees: [d],
       gradientBytes: grad8,
       layers: 32,
-      bucketBytes: 25 * MiB,
+      bucketBytes: grad8 / buckets8,
       busBandwidthBytesPerSecond: bus(d, stride),
       collectiveLatencySeconds: 50e-6,
     })[0]!;
@@ -361,7 +364,7 @@ test("ZeRO-3 prefetch buffers and the tokens-per-microbatch bound with its laten
     "all eight at 64",
   );
   assert.ok(need(64, ALL) < 4096);
-  assertMentions(text, `it needs ${grouped(need(64, ONE))} tokens, three sequences`, "one per server at 64");
+  assertMentions(text, `it needs ${grouped(need(64, ONE))} tokens, just under three sequences`, "one per server at 64");
   assert.equal(Math.ceil(need(64, ONE) / 4096), 3);
   assertMentions(
     text,
@@ -390,7 +393,12 @@ test("ZeRO-3 prefetch buffers and the tokens-per-microbatch bound with its laten
   // The recipe quotes both layouts.
   assertMentions(
     text,
-    `needs about ${grouped(need(64, ALL))} tokens per microbatch if the group fills its servers and ${grouped(need(64, ONE))} with one rank per server`,
+    `needs about ${grouped(need(64, ALL))} tokens per microbatch with bf16 gradient reduction`,
+    "recipe, bf16",
+  );
+  assertMentions(
+    text,
+    `if the group fills its servers and ${grouped(need(64, ONE))} with one rank per server`,
     "recipe",
   );
 });
@@ -503,6 +511,7 @@ test("exercise: the 70B all-reduce in both layouts and the microbatches that hid
   const input70 = (stride: number): DpTimelineInput => ({
     ...base8,
     gradientBytes: grad70,
+    bucketBytes: grad70 / buckets70,
     layers: 80,
     forwardSeconds: mb70 / 3,
     backwardSeconds: (2 * mb70) / 3,
@@ -511,10 +520,10 @@ test("exercise: the 70B all-reduce in both layouts and the microbatches that hid
   const tail = dataParallelTimeline(input70(ALL)).exposedCommSeconds;
   assertMentions(text, `a tail of ${ms(tail)}, under 5% of the step at any $m$`, "all eight: tail");
   assert.ok(tail / (mb70 + tail) < 0.05);
-  const buckets = bucketCount(grad70, 25 * MiB);
+  const buckets = buckets70;
   assertMentions(
     text,
-    `$\\alpha$ of ${grouped(buckets)} buckets contributes ${(buckets * 50e-6).toFixed(3)} s`,
+    `$\\alpha$ of DDP's ${grouped(buckets)} whole-tensor buckets contributes ${(buckets * 50e-6).toFixed(3)} s`,
     "70B per-call cost",
   );
   const exposed = dataParallelTimeline(input70(ONE)).exposedCommSeconds;
@@ -568,4 +577,14 @@ test("exercise: which ZeRO stage fits Llama 3.1 70B in 60 GB", () => {
     "ZeRO-3 at 24",
   );
   assertMentions(text, `so 32 (${gb(modelStateBytes(psi70, { zeroStage: 3, dp: 32 }).total)})`, "ZeRO-3 at 32");
+});
+
+test("memory fits under the framework profiles: DDP's 22 bytes per parameter, Megatron ZeRO-1 over 80 GB", () => {
+  const fw = (framework: "ddp" | "megatron" | "deepspeed", zeroStage: 0 | 1) =>
+    trainingMemory(preset8.config, { seqLength: 4096, microBatchSize: 1, dp: 8, zeroStage, framework }).perGpu;
+  const ddp = fw("ddp", 0);
+  assert.equal(Math.round((ddp.parameters + ddp.gradients + ddp.optimizer) / psi8), 22);
+  assert.ok(fw("megatron", 1).total > h100.hbmBytes, "Megatron-LM's ZeRO-1 at d = 8 does not fit");
+  assert.ok(fw("deepspeed", 1).total < h100.hbmBytes, "DeepSpeed's ZeRO-1 at d = 8 fits");
+  assertMentions(text, `under Megatron-LM, whose distributed`, "the framework named for the 80.6 GB");
 });

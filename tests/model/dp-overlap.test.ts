@@ -4,6 +4,9 @@ import fc from "fast-check";
 import {
   allReduceSeconds,
   bucketCount,
+  ddpBucketCount,
+  ddpModelBucketCount,
+  denseParameterTensors,
   dataParallelScaling,
   dataParallelTimeline,
   offloadHidingTokens,
@@ -13,6 +16,8 @@ import {
   type DpTimelineInput,
 } from "../../src/model/dp-overlap.ts";
 import { ModelInputError } from "../../src/model/errors.ts";
+import { parseModelConfig } from "../../src/model/architecture.ts";
+import { findModelPreset } from "../../src/data/models.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 const MiB = 2 ** 20;
@@ -255,5 +260,31 @@ describe("hiding bounds", () => {
       () => offloadHidingTokens(395.76e12, 64e9, 0),
       (e) => e instanceof ModelInputError && e.field === "gradientBytesPerParameter",
     );
+  });
+});
+
+describe("ddpBucketCount (DDP's whole-tensor buckets)", () => {
+  it("never splits a tensor and caps the first bucket at 1 MiB", () => {
+    // 0.5 MiB + 0.75 MiB reach the 1 MiB first cap; 30 MiB alone exceeds 25 MiB; 10 + 10 + 10 reach it; 1 left over.
+    assert.equal(
+      ddpBucketCount(
+        [0.5, 0.75, 30, 10, 10, 10, 1].map((x) => x * MiB),
+        25 * MiB,
+      ),
+      4,
+    );
+    assert.equal(ddpBucketCount([100 * MiB, 100 * MiB], 25 * MiB), 2);
+    assert.throws(() => ddpBucketCount([], 25 * MiB), ModelInputError);
+  });
+  it("Llama 3.1 8B: 194 buckets of fp32 tensors at 25 MiB, 226 at 1 MiB, 162 in bf16", () => {
+    const arch = parseModelConfig(findModelPreset("llama-3.1-8b")!.config).architecture;
+    assert.equal(denseParameterTensors(arch).length, 291);
+    assert.equal(
+      denseParameterTensors(arch).reduce((a, b) => a + b, 0),
+      8_030_261_248,
+    );
+    assert.equal(ddpModelBucketCount(arch, 25 * MiB, 4), 194);
+    assert.equal(ddpModelBucketCount(arch, MiB, 4), 226);
+    assert.equal(ddpModelBucketCount(arch, 25 * MiB, 2), 162);
   });
 });

@@ -21,8 +21,8 @@ import { modelFlopsPerToken } from "../compute.ts";
 import type { Collective } from "../communication.ts";
 import {
   allReduceSeconds,
-  bucketCount,
   dataParallelScaling,
+  ddpModelBucketCount,
   dataParallelTimeline,
   offloadHidingTokens,
   ringAllReduceBytesPerGpu,
@@ -121,7 +121,14 @@ export function dataParallelismValues(put: PutValue): void {
   put("ch3.ar64AllOfBwdPct", v((100 * ar(64, ALL)) / ((2 * mb8) / 3), "%", d0));
   put("ch3.ar64AllOfStepPct", v((100 * ar(64, ALL)) / mb8, "%", d0));
   put("ch3.ar64OneOverBwd", v(ar(64, ONE) / ((2 * mb8) / 3), "", d1));
-  put("ch3.buckets25MiB", v(bucketCount(grad8, 25 * MiB), "buckets", d0));
+  // DDP's buckets: whole fp32 gradient tensors (autocast keeps the parameters, hence the gradients, in
+  // fp32; a bf16 compression hook casts each bucket after it is filled), 1 MiB first bucket (dp-overlap.ts).
+  const FP32 = bytesPerValue("fp32");
+  const buckets8 = ddpModelBucketCount(arch8, 25 * MiB, FP32);
+  const buckets8At1MiB = ddpModelBucketCount(arch8, MiB, FP32);
+  put("ch3.buckets25MiB", v(buckets8, "buckets", d0));
+  put("ch3.tensors8b", v(arch8.numLayers * 9 + 3, "tensors", d0));
+  put("ch3.bytesOver25MiBBuckets", v(Math.ceil(grad8 / (25 * MiB)), "buckets", d0));
 
   // @fig:dp-timelines: one rank per server (the same inputs as dp-chapter-figures.ts chapterTimelinePanels).
   const common: DpTimelineInput = {
@@ -131,7 +138,9 @@ export function dataParallelismValues(put: PutValue): void {
     backwardSeconds: (2 * mb8) / 3,
     microbatches: 1,
     dp: 64,
-    bucketBytes: 25 * MiB,
+    // The timeline splits the gradients evenly into DDP's real number of buckets (its whole-tensor
+    // buckets differ in size; the count sets the per-call cost).
+    bucketBytes: grad8 / buckets8,
     busBandwidthBytesPerSecond: arBus(64, ONE),
     collectiveLatencySeconds: 50e-6,
     overlap: false,
@@ -178,14 +187,16 @@ export function dataParallelismValues(put: PutValue): void {
   // Exercise "Too many buckets": timeline (b) with 1 MiB buckets.
   put(
     "ch3.tl1MiBStepSeconds",
-    v(dataParallelTimeline({ ...common, overlap: true, bucketBytes: MiB }).stepSeconds, "s", d3),
+    v(dataParallelTimeline({ ...common, overlap: true, bucketBytes: grad8 / buckets8At1MiB }).stepSeconds, "s", d3),
   );
-  put("ch3.buckets1MiB", v(bucketCount(grad8, MiB), "buckets", d0));
-  put("ch3.buckets1MiBFloor", v(Math.floor(grad8 / MiB), "buckets", d0));
-  put("ch3.bucketLatencySeconds", v(bucketCount(grad8, MiB) * 50e-6, "s", d3));
+  put("ch3.buckets1MiB", v(buckets8At1MiB, "buckets", d0));
+  // The count a byte-slicing bucketer would make (⌈bytes / 1 MiB⌉ of bf16 gradients): the trap in the exercise.
+  put("ch3.buckets1MiBSliced", v(Math.ceil(grad8 / MiB), "buckets", d0));
+  put("ch3.bucketLatencySeconds", v(buckets8At1MiB * 50e-6, "s", d3));
+  put("ch3.bucketLatency25Ms", v(buckets8 * 50e-6 * 1000, "ms", d1));
 
   // @fig:dp-scaling: a fixed batch of 1024 sequences, both layouts (as dp-chapter-figures.ts chapterScalingPoints).
-  const scaling = (stride: number) =>
+  const scaling = (stride: number, ringAlpha = false) =>
     [64, 256, 1024].flatMap((dp) =>
       dataParallelScaling({
         globalBatchSequences: 1024,
@@ -196,9 +207,10 @@ export function dataParallelismValues(put: PutValue): void {
         dpDegrees: [dp],
         gradientBytes: grad8,
         layers: arch8.numLayers,
-        bucketBytes: 25 * MiB,
+        bucketBytes: grad8 / buckets8,
         busBandwidthBytesPerSecond: arBus(dp, stride),
-        collectiveLatencySeconds: 50e-6,
+        // The chapter's 50 µs per call, or a ring's own latency at this degree (2(d − 1) steps).
+        collectiveLatencySeconds: ringAlpha ? ringLatency(dp) : 50e-6,
       }),
     );
   const at = (points: ReturnType<typeof scaling>, dp: number) => {
@@ -210,6 +222,11 @@ export function dataParallelismValues(put: PutValue): void {
   const one = scaling(ONE);
   put("ch3.eff1024AllPct", v(100 * at(all, 1024).efficiency, "%", d1));
   put("ch3.tokens1024AllMillions", v(at(all, 1024).tokensPerSecond / 1e6, "M tokens/s", d2));
+  // M2: the same layout with each call paying the ring's latency instead of 50 µs.
+  const allRing = scaling(ALL, true);
+  put("ch3.eff64AllRingPct", v(100 * at(allRing, 64).efficiency, "%", d1));
+  put("ch3.eff256AllRingPct", v(100 * at(allRing, 256).efficiency, "%", d1));
+  put("ch3.eff1024AllRingPct", v(100 * at(allRing, 1024).efficiency, "%", d1));
   put("ch3.eff64Pct", v(100 * at(one, 64).efficiency, "%", d1));
   put("ch3.eff256Pct", v(100 * at(one, 256).efficiency, "%", d1));
   put("ch3.eff1024Pct", v(100 * at(one, 1024).efficiency, "%", d1));
@@ -233,6 +250,16 @@ export function dataParallelismValues(put: PutValue): void {
       put(`ch3.zeroMem.d${dp}.z${z}`, v(modelStateBytes(psi8, { zeroStage: z, dp }).total / GB, "GB", d1));
   }
   put("ch3.zero1FreeGB", v((h100.hbmBytes - modelStateBytes(psi8, { zeroStage: 1, dp: 8 }).total) / GB, "GB", d0));
+  // The same fits under the framework profiles (frameworks.ts): d = 8, s = 4096, b = 1, with activations.
+  const fw = (framework: "ddp" | "megatron" | "deepspeed", zeroStage: ZeroStage) =>
+    trainingMemory(preset8.config, { seqLength: 4096, microBatchSize: 1, dp: 8, zeroStage, framework }).perGpu;
+  const ddpMem = fw("ddp", 0);
+  const ddpStates = ddpMem.parameters + ddpMem.gradients + ddpMem.optimizer;
+  put("ch3.ddpStatesGB", v(ddpStates / GB, "GB", d1));
+  put("ch3.ddpBytesPerParam", v(ddpStates / psi8, "bytes", d0));
+  put("ch3.megatronZ1TotalGB", v(fw("megatron", 1).total / GB, "GB", d1));
+  put("ch3.deepspeedZ1TotalGB", v(fw("deepspeed", 1).total / GB, "GB", d1));
+  put("ch3.hbmGB", v(h100.hbmBytes / GB, "GB", d0));
   const dpBytes = ringAllReduceBytesPerGpu(grad8, 64);
   put("ch3.dpVolumeGB", v(dpBytes / GB, "GB", d1));
   put("ch3.zero3VolumeGB", v((1.5 * dpBytes) / GB, "GB", d1));
@@ -303,6 +330,8 @@ export function dataParallelismValues(put: PutValue): void {
   put("ch3.pcieOneWayGBps", v(pcie / GB, "GB/s", d0));
   put("ch3.offloadTokens", v(offloadHidingTokens(F, pcie), "tokens", d0));
   put("ch3.offloadFp32Tokens", v(offloadHidingTokens(F, pcie, 4), "tokens", d0));
+  // How far under one (two) 4096-token sequences each bound sits: the same margin for both.
+  put("ch3.offloadMarginPct", v(100 * (1 - offloadHidingTokens(F, pcie) / 4096), "%", d1));
   put("ch3.offloadTransferMs", v(((2 * psi8) / pcie) * 1000, "ms", d0));
   put("ch3.offloadFp32TransferMs", v(((4 * psi8) / pcie) * 1000, "ms", d0));
   put("ch3.offloadCpuGB", v((12 * psi8) / GB, "GB", d1));
@@ -325,8 +354,11 @@ export function dataParallelismValues(put: PutValue): void {
   // and 80 layers, 25 MiB buckets, α = 50 µs, no_sync; exposed under 5% of the step.
   const grad70 = 2 * psi70;
   const mb70 = (modelFlopsPerToken(preset70.config, 4096).total * 4096) / F;
+  const arch70 = parseModelConfig(preset70.config).architecture;
+  const buckets70 = ddpModelBucketCount(arch70, 25 * MiB, FP32);
   const input70 = (stride: number): DpTimelineInput => ({
     ...common,
+    bucketBytes: grad70 / buckets70,
     overlap: true,
     gradientBytes: grad70,
     layers: parseModelConfig(preset70.config).architecture.numLayers,
@@ -340,10 +372,11 @@ export function dataParallelismValues(put: PutValue): void {
   put("ch3.bwd70Seconds", v((2 * mb70) / 3, "s", d3));
   put("ch3.allReduce70Seconds", v(allReduceSeconds(grad70, 64, arBus(64, ALL)), "s", d3));
   put("ch3.allReduce70OneSeconds", v(allReduceSeconds(grad70, 64, arBus(64, ONE)), "s", d3));
+  put("ch3.ar70OneOverBwd", v(allReduceSeconds(grad70, 64, arBus(64, ONE)) / ((2 * mb70) / 3), "", d1));
+  put("ch3.ar70AllOfBwdPct", v((100 * allReduceSeconds(grad70, 64, arBus(64, ALL))) / ((2 * mb70) / 3), "%", d0));
   put("ch3.allReduce70OneHalfSeconds", v(allReduceSeconds(grad70, 64, arBus(64, ONE)) / 2, "s", d3));
   put("ch3.exposed70AllMs", v(dataParallelTimeline(input70(ALL)).exposedCommSeconds * 1000, "ms", d0));
   const exposed70 = dataParallelTimeline(input70(ONE)).exposedCommSeconds;
-  const buckets70 = bucketCount(grad70, 25 * MiB);
   put("ch3.exposed70Seconds", v(exposed70, "s", d3));
   put("ch3.buckets70", v(buckets70, "buckets", d0));
   put("ch3.bucketCost70Seconds", v(buckets70 * 50e-6, "s", d3));
