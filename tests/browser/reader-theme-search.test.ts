@@ -24,13 +24,17 @@ describe("theme button", () => {
     const problems = watchPage(page, site.server.url);
     await page.goto(`${site.server.url}/one-gpu/`);
     const button = page.locator("button.theme-toggle");
-    assert.equal(await button.getAttribute("aria-label"), "Switch to light theme");
+    await page.waitForFunction(() => document.querySelector<HTMLElement>("button.theme-toggle")?.dataset.themeChoice);
+    assert.equal(
+      await button.getAttribute("aria-label"),
+      "Theme: follow the system (now dark). Switch to light",
+    );
     assert.equal(await page.evaluate(() => document.documentElement.getAttribute("data-theme")), null);
     const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert.equal(await bg(), "rgb(20, 22, 26)");
     await button.click();
     assert.equal(await page.evaluate(() => document.documentElement.getAttribute("data-theme")), "light");
-    assert.equal(await button.getAttribute("aria-label"), "Switch to dark theme");
+    assert.equal(await button.getAttribute("aria-label"), "Theme: light. Switch to dark");
     assert.equal(await bg(), "rgb(255, 255, 255)");
 
     // Next page: the choice is applied by the blocking theme.js in <head>, before book.js (a
@@ -48,11 +52,66 @@ describe("theme button", () => {
       await page.evaluate(() => (window as unknown as { themeAtParse: string | null }).themeAtParse),
       "light",
     );
-    assert.equal(await button.getAttribute("aria-label"), "Switch to dark theme");
+    assert.equal(await button.getAttribute("aria-label"), "Theme: light. Switch to dark");
     assert.equal(await bg(), "rgb(255, 255, 255)");
     await button.press("Enter");
     assert.equal(await page.evaluate(() => localStorage.getItem("scaling-out-theme")), "dark");
+    assert.equal(await button.getAttribute("aria-label"), "Theme: dark. Switch to follow the system (now dark)");
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
+    await context.close();
+  });
+
+  test("cycles light → dark → system, and the system choice follows prefers-color-scheme", async () => {
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
+    const page = await context.newPage();
+    await page.goto(`${site.server.url}/preface/`);
+    const button = page.locator("button.theme-toggle");
+    await page.waitForFunction(() => document.querySelector<HTMLElement>("button.theme-toggle")?.dataset.themeChoice);
+    const state = () =>
+      page.evaluate(() => ({
+        theme: document.documentElement.getAttribute("data-theme"),
+        stored: localStorage.getItem("scaling-out-theme"),
+        choice: document.querySelector<HTMLElement>("button.theme-toggle")?.dataset.themeChoice,
+        bg: getComputedStyle(document.body).backgroundColor,
+      }));
+    const dark = "rgb(20, 22, 26)";
+    const light = "rgb(255, 255, 255)";
+    await button.click();
+    assert.deepEqual(await state(), { theme: "light", stored: "light", choice: "light", bg: light });
+    await button.click();
+    assert.deepEqual(await state(), { theme: "dark", stored: "dark", choice: "dark", bg: dark });
+    // A fixed dark theme stays dark when the system turns light.
+    await page.emulateMedia({ colorScheme: "light" });
+    assert.equal((await state()).bg, dark);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await button.click();
+    assert.deepEqual(await state(), { theme: null, stored: null, choice: "system", bg: dark });
+    // Back to the system: the page now follows prefers-color-scheme, on this page and the next.
+    await page.emulateMedia({ colorScheme: "light" });
+    assert.equal((await state()).bg, light);
+    assert.equal(await button.getAttribute("aria-label"), "Theme: follow the system (now light). Switch to dark");
+    await page.goto(`${site.server.url}/one-gpu/`);
+    assert.deepEqual(
+      { ...(await state()), choice: undefined },
+      { theme: null, stored: null, choice: undefined, bg: light },
+    );
+    await page.emulateMedia({ colorScheme: "dark" });
+    assert.equal((await state()).bg, dark);
+    // The icon shows the choice: half filled for the system, no fill for light, filled for dark.
+    const iconFill = () =>
+      page.evaluate(() => {
+        const svg = document.querySelector("button.theme-toggle svg")!;
+        return {
+          half: getComputedStyle(svg.querySelector("path")!).display !== "none",
+          full: getComputedStyle(svg.querySelector("circle")!).fill !== "none",
+        };
+      });
+    await page.waitForFunction(() => document.querySelector<HTMLElement>("button.theme-toggle")?.dataset.themeChoice);
+    assert.deepEqual(await iconFill(), { half: true, full: false });
+    await button.click(); // system (dark) → light
+    assert.deepEqual(await iconFill(), { half: false, full: false });
+    await button.click(); // → dark
+    assert.deepEqual(await iconFill(), { half: true, full: true });
     await context.close();
   });
 
