@@ -25,10 +25,7 @@ describe("theme button", () => {
     await page.goto(`${site.server.url}/one-gpu/`);
     const button = page.locator("button.theme-toggle");
     await page.waitForFunction(() => document.querySelector<HTMLElement>("button.theme-toggle")?.dataset.themeChoice);
-    assert.equal(
-      await button.getAttribute("aria-label"),
-      "Theme: follow the system (now dark). Switch to light",
-    );
+    assert.equal(await button.getAttribute("aria-label"), "Theme: follow the system (now dark). Switch to light");
     assert.equal(await page.evaluate(() => document.documentElement.getAttribute("data-theme")), null);
     const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert.equal(await bg(), "rgb(20, 22, 26)");
@@ -172,6 +169,55 @@ describe("search", () => {
       await context.close();
     });
   }
+});
+
+describe("search index", () => {
+  test("titles carry the chapter number, glossary terms are found, formulas read as text", async () => {
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${site.server.url}/search/`);
+    // Pagefind's own API, as its UI uses it: the top hits with their titles, excerpts and sub-results.
+    const search = (q: string) =>
+      page.evaluate(async (query) => {
+        const url = "/pagefind/pagefind.js";
+        const pf = (await import(url)) as {
+          search(q: string): Promise<{ results: Array<{ data(): Promise<Record<string, unknown>> }> }>;
+        };
+        const r = await pf.search(query);
+        const out = [];
+        for (const hit of r.results.slice(0, 5)) {
+          const d = (await hit.data()) as {
+            url: string;
+            meta: { title: string };
+            excerpt: string;
+            sub_results: Array<{ url: string; title: string; excerpt: string }>;
+          };
+          out.push({ url: d.url, title: d.meta.title, excerpt: d.excerpt, subs: d.sub_results });
+        }
+        return out;
+      }, q);
+    const ridge = await search("ridge point");
+    assert.equal(ridge[0]?.url, "/gpu-kernels/");
+    assert.equal(ridge[0]?.title, "Chapter 9 · Inside the GPU");
+    // The roofline's formula reads I* = P/B in the snippet, not KaTeX's flattened drawing "I∗=BP".
+    const snippets = ridge[0]!.subs.map((s) => s.excerpt.replace(/<\/?mark>/g, "")).join(" | ");
+    assert.match(snippets, /I\* = P\/B/, snippets);
+    assert.doesNotMatch(snippets, /I∗=BP/);
+    const units = (await search("GiB")).flatMap((h) => [h.excerpt, ...h.subs.map((s) => s.excerpt)]).join(" ");
+    assert.doesNotMatch(units, /\b230 bytes/, "2^30 is not printed as 230");
+    // A glossary term is a sub-result that opens the glossary at the term.
+    const glossary = (await search("all-to-all")).find((h) => h.url === "/glossary/");
+    assert.ok(glossary, "the glossary is indexed");
+    assert.equal(glossary.title, "Glossary");
+    assert.ok(
+      glossary.subs.some((s) => s.url === "/glossary/#term-all-to-all" && s.title === "All-to-all"),
+      JSON.stringify(glossary.subs.map((s) => s.url)),
+    );
+    // The byline is not text to search.
+    const byline = await search("contributors published");
+    assert.ok(!byline.some((h) => /Authors\s*The Scaling Out contributors/.test(h.excerpt)));
+    await context.close();
+  });
 });
 
 describe("edit and report links", () => {
