@@ -9,6 +9,7 @@ import { escapeHtml } from "./doc-state.ts";
 import { coverArtSvg } from "./cover.ts";
 import { normalizeFile } from "./errors.ts";
 import { gitLastModified, pageUpdated } from "./git-dates.ts";
+import { widgetSkipTargets } from "./widgets.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
 /** Minutes at 230 words per minute, at least 1. */
@@ -53,6 +54,7 @@ export function layoutHelpersPlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.addFilter("citeBibtex", (meta: BookMetadata, url: string, title?: string) =>
     citeBibtex(meta, url, title),
   );
+  eleventyConfig.addFilter("widgetSkipTargets", (html: unknown) => widgetSkipTargets(String(html ?? "")));
   eleventyConfig.addShortcode("coverArt", coverArtSvg);
   eleventyConfig.addFilter("escapeHtml", (s: unknown) => escapeHtml(String(s ?? "")));
 }

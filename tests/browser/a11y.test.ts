@@ -242,6 +242,67 @@ describe("keyboard", () => {
   });
 });
 
+describe("skip to a widget", () => {
+  // Issue #54: reaching the configuration finder by Tab took 331 presses.
+  test("each widget has a skip link near the top of the Tab order that focuses it; Tab then reaches its controls", async () => {
+    const context = await site.browser.newContext(desktop);
+    const page = await context.newPage();
+    for (const [p, id, title] of [
+      ["/five-d-parallelism/", "widget-config-finder-1", "Searching the parallel configurations that fit"],
+      [
+        "/pipeline-parallelism/",
+        "widget-pipeline-explorer-4",
+        "Zero bubble (ZB-H1): weight gradients fill the idle time",
+      ],
+    ] as const) {
+      await page.goto(site.server.url + p, { waitUntil: "load" });
+      const links = await page
+        .locator("nav.widget-skip a")
+        .evaluateAll((as) => as.map((a) => ({ href: a.getAttribute("href"), text: a.textContent })));
+      const widgets = await page.locator("[data-widget]").evaluateAll((ws) => ws.map((w) => `#${w.id}`));
+      assert.deepEqual(
+        links.map((l) => l.href),
+        widgets,
+        `${p}: one skip link per widget, in order`,
+      );
+      // Skip link to the text, then the widget links: the wanted one within a few presses.
+      let presses = 0;
+      let focused = "";
+      while (presses < 12 && focused !== `#${id}`) {
+        await page.keyboard.press("Tab");
+        presses++;
+        if (presses === 1) {
+          await page.keyboard.press("Enter"); // "Skip to the text"
+          presses++;
+        }
+        focused = await page.evaluate(() => document.activeElement?.getAttribute("href") ?? "");
+      }
+      assert.equal(focused, `#${id}`, `${p}: no skip link to #${id} in the first presses`);
+      assert.ok(presses <= 8, `${p}: ${presses} presses to the widget's skip link`);
+      const link = await page.evaluate(() => {
+        const a = document.activeElement as HTMLElement;
+        const r = a.getBoundingClientRect();
+        return { text: a.textContent, top: r.top, bottom: r.bottom, visible: getComputedStyle(a).position };
+      });
+      assert.equal(link.text, `Skip to the widget: ${title}`);
+      assert.ok(link.top >= 0 && link.bottom <= 900, `${p}: the focused skip link is on screen (${link.top})`);
+      await page.keyboard.press("Enter");
+      assert.equal(await page.evaluate(() => document.activeElement?.id), id, `${p}: Enter focuses the widget`);
+      await page.waitForFunction((w) => document.getElementById(w)?.dataset.widgetState === "mounted", id);
+      await page.keyboard.press("Tab");
+      const inside = await page.evaluate(
+        (w) => ({
+          inWidget: Boolean(document.activeElement?.closest(`#${w}`)),
+          tag: document.activeElement?.tagName,
+        }),
+        id,
+      );
+      assert.ok(inside.inWidget, `${p}: Tab after the widget lands on ${inside.tag} outside it`);
+    }
+    await context.close();
+  });
+});
+
 describe("reduced motion", () => {
   test("no CSS transition or animation longer than 0.01 s, no smooth scrolling, on any page", async () => {
     const context = await site.browser.newContext({ ...desktop, reducedMotion: "reduce" });
