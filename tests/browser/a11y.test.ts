@@ -303,6 +303,48 @@ describe("skip to a widget", () => {
   });
 });
 
+describe("touch targets", () => {
+  // Issue #54: controls were 33-38 px tall on phones; the aim is 44 px (check boxes 24 px square).
+  test("at 390 px every control is at least 44 px tall, every check box 24 px, widgets mounted", async () => {
+    const context = await site.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      reducedMotion: "reduce",
+    });
+    const page = await context.newPage();
+    const small: string[] = [];
+    let checked = 0;
+    for (const p of sitePages().filter((path) => path !== "/book/")) {
+      await page.goto(site.server.url + p, { waitUntil: "load" });
+      await mountAllWidgets(page);
+      const found = await page.evaluate(() => {
+        for (const d of document.querySelectorAll("details")) d.open = true;
+        const out: string[] = [];
+        let n = 0;
+        const sel = "button, select, textarea, summary, input:not([type=hidden])";
+        for (const el of document.querySelectorAll<HTMLElement>(sel)) {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 || getComputedStyle(el).visibility === "hidden") continue;
+          n++;
+          const box = el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio");
+          const need = box ? 24 : 44;
+          if (r.height < need - 0.5 || (box && r.width < need - 0.5))
+            out.push(
+              `<${el.tagName.toLowerCase()} ${el.getAttribute("name") ?? el.className}> ${Math.round(r.height)} px`,
+            );
+        }
+        return { out: out.slice(0, 5), n };
+      });
+      checked += found.n;
+      for (const f of found.out) small.push(`${p} ${f}`);
+    }
+    assert.deepEqual(small, []);
+    assert.ok(checked > 300, `only ${checked} controls measured`);
+    await context.close();
+  });
+});
+
 describe("reduced motion", () => {
   test("no CSS transition or animation longer than 0.01 s, no smooth scrolling, on any page", async () => {
     const context = await site.browser.newContext({ ...desktop, reducedMotion: "reduce" });
