@@ -240,15 +240,18 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     const result = readPipelineControls(values);
     showControlProblems({ controls, messages, fields, hidden }, pipelineControls, result.problems);
     if (!result.ok) {
-      // Keep the last valid timeline, dimmed, and say which values it shows.
+      // Keep the last valid timeline, dimmed, and say which values it shows. Dimming repaints the
+      // whole chart, so it waits for the edit's paint too (and replaces a redraw still pending).
       const bad = result.problems.map((p) => p.control);
-      if (last) setStale(out, staleNote(last.state, bad));
+      later(() => {
+        if (last) setStale(out, staleNote(last.state, bad));
+      });
       return;
     }
-    setStale(out, undefined);
     stopPlaying();
     // The timeline (hundreds of boxes) is rebuilt after the edit has painted (after-paint.ts).
     const draw = () => {
+      setStale(out, undefined);
       const svg = renderPipelineOutputs(out, result.view);
       last = { state: result.state, view: result.view, svg, times: eventTimes(result.view) };
       cursor = null;

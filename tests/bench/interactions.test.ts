@@ -32,6 +32,7 @@ test("summarizeInteractions: median of all keys, worst as the median of each pas
     control,
     key,
     ms,
+    handlerMs: ms / 4,
     reported: ms > eventTimingFloorMs,
   });
   const row = summarizeInteractions({ build: "current", page: "/p/", widget: "w", id: "widget-w-1" }, [
@@ -44,6 +45,7 @@ test("summarizeInteractions: median of all keys, worst as the median of each pas
   assert.equal(row.worstMs, 120, "one pass's 300 ms hiccup does not make the row");
   assert.equal(row.maxMs, 300);
   assert.equal(row.maxAt, "b ArrowDown");
+  assert.equal(row.worstHandlerMs, 30, "handlers: median of 30, 20 and 75");
   assert.equal(median([3, 1, 2]), 2);
   assert.equal(median([4, 1, 3, 2]), 2, "the lower middle of an even count");
 });

@@ -20,7 +20,9 @@
  * A row per widget instance: how many interactions, their median, and the worst one (with the
  * control and key), over `--reps N` passes (default 2): "worst" is the median over the passes of
  * each pass's worst interaction, so one hiccup of a busy machine does not make the row, and "max"
- * is the worst of all. With `--baseline DIR` (another build, e.g. of an earlier commit) every page
+ * is the worst of all. "handlers" is the same median of each pass's longest event-handler run
+ * (processingStart to processingEnd of any of a key's events): the widget's own synchronous work,
+ * which on a shared machine says more than the paint time around it. With `--baseline DIR` (another build, e.g. of an earlier commit) every page
  * is measured on both builds in alternation, in the same run, so a before/after comparison sees the
  * same machine load. `--pages /a/,/b/` limits the pages; `--widgets name,name` the widgets;
  * `--out FILE` writes the rows as JSON (default bench/interactions.json). Needs `npm run build`.
@@ -54,6 +56,12 @@ export interface InteractionSample {
   key: string;
   /** Longest Event Timing entry of the interaction; `eventTimingFloorMs` when none was reported. */
   ms: number;
+  /**
+   * Longest time the page's handlers ran for one of its events (processingEnd − processingStart,
+   * the `input` event's included): the part of `ms` that the widget's own code costs, which a
+   * busy machine inflates less than the wait for the paint. 0 when no entry was reported.
+   */
+  handlerMs: number;
   /** False when Chromium reported no entry (the interaction took less than the floor). */
   reported: boolean;
 }
@@ -71,6 +79,8 @@ export interface InteractionRow {
   /** Worst interaction of all passes, and where it happened. */
   maxMs: number;
   maxAt: string;
+  /** Median over the passes of each pass's longest handler time. */
+  worstHandlerMs: number;
 }
 
 /**
@@ -132,6 +142,9 @@ export function summarizeInteractions(
     worstMs: median(worstPerPass),
     maxMs: max?.ms ?? NaN,
     maxAt: max ? `${max.control} ${max.key}` : "",
+    worstHandlerMs: median(
+      passes.filter((p) => p.length > 0).map((p) => Math.max(...p.map((s) => s.handlerMs))),
+    ),
   };
 }
 
@@ -141,7 +154,12 @@ const recorder = `(() => {
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
-        window.__eventTimings.push({ name: e.name, id: e.interactionId || 0, duration: e.duration });
+        window.__eventTimings.push({
+          name: e.name,
+          id: e.interactionId || 0,
+          duration: e.duration,
+          processing: e.processingEnd - e.processingStart,
+        });
       }
     }).observe({ type: "event", durationThreshold: ${eventTimingFloorMs}, buffered: true });
   } catch (err) {
@@ -204,12 +222,13 @@ async function passOverWidget(page: Page, id: string, settleMs: number): Promise
       }
       await page.keyboard.press(key);
       await settle(page, settleMs);
-      const entries: Array<{ name: string; id: number; duration: number }> = await page.evaluate(
-        "window.__eventTimings.splice(0)",
-      );
+      const entries: Array<{ name: string; id: number; duration: number; processing: number }> =
+        await page.evaluate("window.__eventTimings.splice(0)");
       const mine = entries.filter((e) => e.id > 0);
       const ms = mine.length > 0 ? Math.max(...mine.map((e) => e.duration)) : eventTimingFloorMs;
-      samples.push({ control: edit.control, key, ms, reported: mine.length > 0 });
+      // The `input` event carries no interactionId; its handlers are this key's all the same.
+      const handlerMs = Math.max(0, ...entries.map((e) => e.processing));
+      samples.push({ control: edit.control, key, ms, handlerMs, reported: mine.length > 0 });
     }
   }
   return samples;
@@ -281,7 +300,7 @@ export async function measureInteractions(opts: InteractionOptions): Promise<Int
 export function formatRow(r: InteractionRow): string {
   const ms = (x: number) => `${Math.round(x)}`.padStart(4);
   const over = r.worstMs >= interactionGoalMs ? "  over 100 ms" : "";
-  return `  ${r.build.padEnd(9)} ${`${r.page} ${r.id}`.padEnd(56)} ${String(r.interactions).padStart(4)} keys  median ${ms(r.medianMs)} ms  worst ${ms(r.worstMs)} ms  max ${ms(r.maxMs)} ms (${r.maxAt})${over}`;
+  return `  ${r.build.padEnd(9)} ${`${r.page} ${r.id}`.padEnd(56)} ${String(r.interactions).padStart(4)} keys  median ${ms(r.medianMs)} ms  worst ${ms(r.worstMs)} ms  max ${ms(r.maxMs)} ms (${r.maxAt})  handlers ${ms(r.worstHandlerMs)} ms${over}`;
 }
 
 function option(name: string): string | undefined {
