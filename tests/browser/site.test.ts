@@ -39,7 +39,7 @@ describe("chapter dates", () => {
     for (const file of files) {
       const info = chapterInfo(file);
       if (!info) continue;
-      let committed = "";
+      let committed: string;
       try {
         committed = execFileSync("git", ["log", "-1", "--format=%cs", "--", `content/chapters/${file}`], {
           encoding: "utf8",
