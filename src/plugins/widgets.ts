@@ -127,8 +127,7 @@ export function widgetSkipTargets(html: string): Array<{ id: string; title: stri
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
   return [...document.querySelectorAll("[data-widget][id]")].map((root) => ({
     id: root.getAttribute("id")!,
-    title:
-      root.querySelector(".widget-title")?.textContent?.trim() || `the ${root.getAttribute("data-widget")} widget`,
+    title: root.querySelector(".widget-title")?.textContent?.trim() || `the ${root.getAttribute("data-widget")} widget`,
   }));
 }
 
