@@ -865,6 +865,20 @@ export const FACTS: readonly Fact[] = [
   // CUDA C++ Programming Guide.
   f("cuda.warpSize", 32, "threads", "nvidia2024cudaguide", `${CUDA_CC}: Warp size`),
   f(
+    "cuda.clusterPortableBlocks",
+    8,
+    "blocks",
+    "nvidia2024cudaguide",
+    "CUDA C++ Programming Guide, Programming Model, Thread Block Clusters: a portable cluster size of up to 8 blocks",
+  ),
+  f(
+    "cuda.clusterNonPortableBlocksH100",
+    16,
+    "blocks",
+    "nvidia2025hoppertuning",
+    "Hopper Tuning Guide, Thread Block Clusters: H100 supports a non-portable cluster size of 16 with an opt-in attribute",
+  ),
+  f(
     "cuda.registersPerSm",
     65536,
     "registers",

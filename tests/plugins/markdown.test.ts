@@ -197,7 +197,7 @@ describe("widgets", () => {
     const html = render("::: widget unit-converter\nvalue: 1\nunit: GiB\n:::");
     assert.ok(
       html.startsWith(
-        '<div data-settings="{&quot;value&quot;:1,&quot;unit&quot;:&quot;GiB&quot;}" data-widget="unit-converter" id="widget-unit-converter-1" class="widget">',
+        '<div tabindex="-1" data-settings="{&quot;value&quot;:1,&quot;unit&quot;:&quot;GiB&quot;}" data-widget="unit-converter" id="widget-unit-converter-1" class="widget">',
       ),
       html,
     );
