@@ -145,6 +145,10 @@ export function a3Numbers(): Record<string, string> {
     RTPSP: `$${r2(rTp(tpsp))}$`,
     RTPNOSP: `$${r2(rTp(tpno))}$`,
     TPSTEP: `${formatNumber(withSp.breakdown.tp, { decimals: 2 })} s`,
+    // Under TP overlap: one all-gather + reduce-scatter pair (the stage's TP time over 4 calls per layer)
+    // against the attention block's GEMMs on t GPUs; it stops hiding at η / R.
+    RTPATTN: `$${r2(tpsp.tp / (4 * tpsp.layers) / ((4096 * 2 * layerParameters(arch, 0).attention) / 8 / F))}$`,
+    ETABREAK: `${Math.round((100 * KERNEL_EFFICIENCY.hopper * ((4096 * 2 * layerParameters(arch, 0).attention) / 8 / F)) / (tpsp.tp / (4 * tpsp.layers)))}%`,
     TPOVERLAP: `${formatNumber(tpLayout({ tpCommOverlap: true }).breakdown.tp, { decimals: 2 })} s`,
     RTPIB: `$${formatNumber(rTp(across), { decimals: 1 })}$`,
     RPPSP: `$${formatNumber(tpsp.pp / (tpsp.compute / 3), { significant: 2 })}$`,
@@ -153,8 +157,8 @@ export function a3Numbers(): Record<string, string> {
     NVGROWTH: formatNumber(h100.nvlinkBytesPerSecond / a100.nvlinkBytesPerSecond, { decimals: 1 }),
     ETAA: `${Math.round(KERNEL_EFFICIENCY.ampere * 100)}%`,
     ANIC: `${anic / 1e9}`,
-    ETAAFRAC: `${KERNEL_EFFICIENCY.ampere}`,
-    TSTARA: tokens(FA / anic),
+    FATFLOPS: formatNumber(FA / 1e12, { decimals: 1 }),
+    TSTARA: formatInteger(FA / anic),
     FGROWTH: formatNumber(F / FA, { decimals: 2 }),
     BGROWTH: formatNumber(nic / anic, { decimals: 1 }),
     TGROWTH: formatNumber(F / nic / (FA / anic), { decimals: 2 }),

@@ -109,6 +109,33 @@ export function overlapMathValues(put: PutValue): void {
   put("a3.agWindowMs", v(ag.windowSeconds * 1000, "ms", d1));
   put("a3.rAg", v(ratio(ag), "", d2));
   put("a3.agExposedMs", v(ag.exposedSeconds * 1000, "ms", d1));
+  // Whether the 70B layout fits (memoryBudget through evaluateScenario): ZeRO-0 and ZeRO-1 without
+  // recomputation, and ZeRO-1 with full recomputation, whose recomputed forward lengthens the
+  // backward window of the reduce-scatter.
+  const mem70 = (zeroStage: ZeroStage, gradReduce: "fp32" | "bf16", recompute?: "full") =>
+    evaluateScenario({
+      model: "llama-3.1-70b",
+      cluster: { gpu: "h100-sxm", gpuCount: 64 },
+      framework: "megatron",
+      layout: { tp: 8, dp: 8, zeroStage, gradReduce, overlapGradReduce: true },
+      recompute,
+      batch: { seqLength: 4096, microBatchSize: 1, globalBatch: 64 },
+    });
+  const z0mem = mem70(0, "fp32");
+  const z1mem = mem70(1, "fp32");
+  const z1rec32 = mem70(1, "fp32", "full");
+  const z1rec16 = mem70(1, "bf16", "full");
+  if (z0mem.fits || z1mem.fits || !z1rec16.fits)
+    throw new Error("overlap-math values: the prose says ZeRO-0/1 do not fit and ZeRO-1 with recomputation does");
+  put("a3.z0Gb", v(z0mem.bytesPerGpu / 1e9, "GB", d1));
+  put("a3.z1Gb", v(z1mem.bytesPerGpu / 1e9, "GB", d1));
+  put("a3.budgetGb", v(z1mem.budget.usableBytes / 1e9, "GB", d0));
+  put("a3.z1RecomputeGb", v(z1rec16.bytesPerGpu / 1e9, "GB", d1));
+  const rsRec32 = transfer(z1rec32.step, "gradient reduce-scatter");
+  const rsRec16 = transfer(z1rec16.step, "gradient reduce-scatter");
+  put("a3.rsRecomputeWindowMs", v(rsRec16.windowSeconds * 1000, "ms", d1));
+  put("a3.rRsFp32Recompute", v(ratio(rsRec32), "", d2));
+  put("a3.rRsBf16Recompute", v(ratio(rsRec16), "", d2));
 
   // @sec:zero3: break-even tokens of the forward window (F/B) and of the backward window
   // ((2 + g)/4 · F/B, g the bytes per gradient value of the FSDP2 profile) for three placements;
@@ -148,6 +175,26 @@ export function overlapMathValues(put: PutValue): void {
   put("a3.rZ370Backward", v(ratio(transfer(z370, "parameter all-gather (backward")), "", d2));
   put("a3.z370ExposedSeconds", v(z370.breakdown.dp, "s", d2));
   put("a3.z370Microbatches", v(z370.microbatches, "microbatches", d0));
+  // Hybrid sharding of that layout (shard groups inside a server: one rank each, so a replica) and
+  // the layout with less TP, TP 2 × DP 32 (four sharding ranks per server), under FSDP2.
+  const z70 = (layout: ScenarioLayout) =>
+    evaluateScenario({
+      model: "llama-3.1-70b",
+      cluster: { gpu: "h100-sxm", gpuCount: 64 },
+      framework: "fsdp2",
+      layout,
+      batch: { seqLength: 4096, microBatchSize: 1, globalBatch: 64 },
+    });
+  const hsdp8 = z70({ tp: 8, dp: 8, zeroStage: 3, hsdp: true });
+  const tp2 = z70({ tp: 2, dp: 32, zeroStage: 3 });
+  if (hsdp8.fits || !tp2.fits)
+    throw new Error("overlap-math values: the prose says HSDP at TP 8 does not fit, TP 2 does");
+  put("a3.hsdpTp8Gb", v(hsdp8.bytesPerGpu / 1e9, "GB", d1));
+  put("a3.tp2Gb", v(tp2.bytesPerGpu / 1e9, "GB", d1));
+  put("a3.tp2RanksPerServer", v(per / 2, "ranks", d0));
+  put("a3.tp2ExposedSeconds", v(tp2.step.breakdown.dp, "s", d2));
+  put("a3.tp2StepSeconds", v(tp2.step.stepSeconds, "s", d2));
+  put("a3.tp8Z3StepSeconds", v(z370.stepSeconds, "s", d2));
 
   // @sec:tp: h* = (t − 1)F/(3B) at t = 8 for the line rate (half the GPU's NVLink figure, one direction),
   // the ring and NVLink SHARP; R_TP from the step model's first stage of TP 8 · PP 4 · DP 2 under
@@ -169,6 +216,20 @@ export function overlapMathValues(put: PutValue): void {
   put("a3.rTpNoSp", v(rTp(tpno), "", d2));
   put("a3.tpStepSeconds", v(withSp.breakdown.tp, "s", d2));
   put("a3.tpOverlapStepSeconds", v(tpLayout({ tpCommOverlap: true }).breakdown.tp, "s", d2));
+  // Under TP overlap (step.ts) each block's all-gather + reduce-scatter pair hides behind that block's
+  // GEMMs: one pair's time (the stage's TP time over its 4 calls per layer) against the attention
+  // block's projections (Q, K, V, output) and the MLP's, each at F over t GPUs; the attention block
+  // stops hiding at the efficiency where the two are equal.
+  const arch70 = parseModelConfig(c70).architecture;
+  const lp = layerParameters(arch70, 0);
+  const pairSeconds = tpsp.tp / (4 * tpsp.layers);
+  const gemm = (params: number) => (4096 * 2 * params) / 8 / F;
+  const attnRatio = pairSeconds / gemm(lp.attention);
+  put("a3.tpPairMs", v(pairSeconds * 1000, "ms", d2));
+  put("a3.tpAttnGemmMs", v(gemm(lp.attention) * 1000, "ms", d2));
+  put("a3.tpAttnRatio", v(attnRatio, "", d2));
+  put("a3.tpMlpRatio", v(pairSeconds / gemm(lp.total - lp.attention - 2 * arch70.hiddenSize), "", d2));
+  put("a3.tpOverlapEtaBreak", v((100 * eta) / attnRatio, "%", d0));
   const across = stage0(
     stepTime({
       config: c70,
@@ -199,9 +260,14 @@ export function overlapMathValues(put: PutValue): void {
   put("a3.fGrowth", v(F / FA, "×", d2));
   put("a3.nicGrowth", v(nic / anic, "×", d1));
   put("a3.tStarGrowth", v(F / nic / (FA / anic), "×", d2));
+  put("a3.fAmpereTflops", v(FA / 1e12, "TFLOPS", d1));
+  put("a3.anicGBps", v(anic / 1e9, "GB/s", d1));
   put("a3.hopLatencyMicroseconds", v(ringLink.hopLatencySeconds * 1e6, "µs", d0));
   const arch = parseModelConfig(c70).architecture;
-  put("a3.swigluLayerParams", v(layerParameters(arch, 0).total - 2 * arch.hiddenSize, "", d0));
+  const swiglu = layerParameters(arch, 0).total - 2 * arch.hiddenSize;
+  put("a3.swigluLayerParams", v(swiglu, "", d0));
+  put("a3.rTpClosed", v((4 * arch.hiddenSize * 7 * F) / (swiglu * ring), "", d2));
   // Kernel efficiency from the Hopper constant (52%) to 65% (the exercise's given).
   put("a3.kernelSpeedup", v(0.65 / eta, "×", d2));
+  put("a3.exposedShare", v(100 * (1 - eta / 0.65), "%", d0));
 }
