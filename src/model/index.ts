@@ -32,7 +32,9 @@ export {
 } from "./activations.ts";
 export {
   bytesPerParameter,
+  defaultReshardAfterForward,
   frameworkLayout,
+  layoutMode,
   modelStateBytes,
   trainingMemory,
   resolveTrainingSetup,
