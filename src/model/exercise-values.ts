@@ -18,7 +18,7 @@ import { KERNEL_EFFICIENCY } from "./step.ts";
 import { PLANNING_MEMORY_FRACTION } from "./scenario.ts";
 import { d0, d1, d2, gpu, interconnect, params, v } from "./values/put.ts";
 import { prefaceValues } from "./values/preface.ts";
-import { introductionValues } from "./values/introduction.ts";
+import { EXERCISE_MFU, introductionValues } from "./values/introduction.ts";
 import { oneGpuValues } from "./values/one-gpu.ts";
 import { dataParallelismValues } from "./values/data-parallelism.ts";
 import { tensorParallelismValues } from "./values/tensor-parallelism.ts";
@@ -78,12 +78,13 @@ function values(): Record<string, ExerciseValue> {
   // Preface: 80 GB in GiB.
   put("pre.gib80", v((80 * GB) / GiB, "GiB", d1));
 
-  // Chapter 1. Stated inputs: N = 70.55e9, D = 15e12, 1,024 GPUs, 40% MFU, 989 TFLOPS dense (1,979 sparse).
-  const trainSeconds = (peak: number) => (6 * 70.55e9 * 15e12) / (1024 * 0.4 * peak);
+  // Chapter 1. Stated inputs: N = 70.55e9, D = 15e12, 1,024 GPUs, the expected MFU (EXERCISE_MFU, 40%),
+  // 989 TFLOPS dense (1,979 sparse).
+  const trainSeconds = (peak: number) => (6 * 70.55e9 * 15e12) / (1024 * EXERCISE_MFU * peak);
   put("ch1.trainDays", v(trainSeconds(989e12) / 86_400, "days", d0));
   put("ch1.trainDaysSparse", v(trainSeconds(1979e12) / 86_400, "days", d0));
-  put("ch1.statesGpus", v(Math.ceil((16 * psi70b) / (80 * GB)), "GPUs", d0));
-  put("ch1.statesGpusFloor", v(Math.floor((16 * psi70b) / (80 * GB)), "GPUs", d0));
+  put("ch1.statesGpus", v(Math.ceil((16 * psi70b) / h100.hbmBytes), "GPUs", d0));
+  put("ch1.statesGpusFloor", v(Math.floor((16 * psi70b) / h100.hbmBytes), "GPUs", d0));
   put("ch1.mfuDense", v((100 * 400) / 989, "%", d1));
   put("ch1.mfuSparse", v((100 * 400) / 1979, "%", d1));
 
