@@ -120,7 +120,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch4.tpLayerMB", v((2 * tpElements) / MB, "MB", d1));
   put("ch4.tpLayerElementsMB", v(tpElements / MB, "MB", d1));
   put("ch4.tpLayerNoFactorMB", v((2 * 8 * 2 * 4096 * 4096) / MB, "MB", d1));
-  put("ch4.minHidden", v((4 * 7 * h100.bf16FlopsPerSecond) / (3 * 450 * GB), "", d0));
+  // ch4.minHidden: in values/tensor-parallelism.ts (the NVLS bus bandwidth from placement.ts).
   const sbh = 2048 * 12288;
   put("ch4.actTpMiB", v((23 * sbh) / MiB, "MiB", d0));
   put("ch4.actSpMiB", v((14.25 * sbh) / MiB, "MiB", d0));
