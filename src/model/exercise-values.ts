@@ -132,10 +132,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch5.kvForwardMB", v((15 * kvBlockBytes) / MB, "MB", d1));
   put("ch5.kvForwardAllMB", v((16 * kvBlockBytes) / MB, "MB", d1));
   put("ch5.contiguousEfficiency", v((100 * 16) / (2 * 16 - 1), "%", d1));
-  const ringMha = h100.bf16FlopsPerSecond / (50 * GB);
-  put("ch5.ringTokensMha", v(ringMha, "tokens", d0));
-  put("ch5.ringTokensGqa", v(ringMha * (8 / 128), "tokens", d0));
-  put("ch5.ringTokensCausal", v(ringMha * (8 / 128) * 2, "tokens", d0));
+  // ch5.ringTokensMha, ringTokensGqa, ringTokensCausal: in values/context-parallelism.ts (placement.ts's link).
 
   // Chapter 6.
   put("ch6.bubble1f1b", v((100 * 15) / 48, "%", d1));
