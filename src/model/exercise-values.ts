@@ -142,7 +142,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch6.bubbleAfterP", v((100 * 16) / 8, "%", d1));
   put("ch6.boundaryMB", v((2 * 8192 * 8192) / MB, "MB", d1));
   put("ch6.boundaryBf16TwiceMB", v((2 * 2 * 8192 * 8192) / MB, "MB", d1));
-  put("ch6.boundaryMs", v(((2 * 8192 * 8192) / (50 * GB)) * 1000, "ms", d2));
+  // ch6.boundaryMs: in values/pipeline-parallelism.ts (placement.ts's link).
 
   // Chapter 7.
   put("ch7.mixtralWeightsGB", v((2 * psiMixtral) / GB, "GB", d1));
