@@ -5,9 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { findGpu } from "../../src/model/index.ts";
-import { clusterShape, groupLink } from "../../src/model/placement.ts";
-import { memoryBudget } from "../../src/model/scenario.ts";
+import { clusterShape, findGpu, groupLink, memoryBudget } from "../../src/model/index.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 
 const text = readChapter("00-preface");
@@ -34,7 +32,11 @@ test("the warning: 80 GB is 74.5 GiB, but an H100 sold as 80 GB reports 79.6 GiB
 test("the book's budget: 90% of the advertised 80 GB, 72 GB, and the headroom on a real H100", () => {
   assert.ok(h100);
   const budget = memoryBudget(h100);
-  assertMentions(text, `fill at most ${Math.round(100 * budget.fraction)}% of it, ${budget.usableBytes / 1e9} GB`, "budget");
+  assertMentions(
+    text,
+    `fill at most ${Math.round(100 * budget.fraction)}% of it, ${budget.usableBytes / 1e9} GB`,
+    "budget",
+  );
   assertMentions(text, `leaves about ${((smiBytes - budget.usableBytes) / 1e9).toFixed(1)} GB`, "headroom");
 });
 

@@ -5,9 +5,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { countParameters, findGpu, findModelPreset, modelStateBytes, trainingFlops } from "../../src/model/index.ts";
-import { clusterShape, groupLink } from "../../src/model/placement.ts";
-import { KERNEL_EFFICIENCY } from "../../src/model/step.ts";
+import {
+  clusterShape,
+  countParameters,
+  findGpu,
+  findModelPreset,
+  groupLink,
+  KERNEL_EFFICIENCY,
+  modelStateBytes,
+  trainingFlops,
+} from "../../src/model/index.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 
 const text = readChapter("01-introduction");
@@ -43,7 +50,11 @@ test("the H100 peak quoted in the chapter is the data file's dense bf16 figure (
   assert.equal(h100.hbmBytes, 80e9);
   assertMentions(text, "80 GB of HBM", "H100 memory");
   assert.equal(h100.nvlinkBytesPerSecond, 900e9);
-  assertMentions(text, "450 GB/s in each direction per H100, the 900 GB/s of the datasheet counting both", "NVLink bandwidth");
+  assertMentions(
+    text,
+    "450 GB/s in each direction per H100, the 900 GB/s of the datasheet counting both",
+    "NVLink bandwidth",
+  );
 });
 
 test("links: both line rates per direction, and the book's model's 370 GB/s NVLink ring against 45 GB/s per NIC, about 8 times", () => {
@@ -62,7 +73,11 @@ test("links: both line rates per direction, and the book's model's 370 GB/s NVLi
 
 test("no efficiency of the chapter's own in the prose: the one-GPU time uses the model's Hopper kernel efficiency", () => {
   assert.doesNotMatch(source, /sustained \{:40\}%/);
-  assertMentions(text, `kept its kernels at ${Math.round(100 * KERNEL_EFFICIENCY.hopper)}% of its 989 TFLOPS peak`, "eta");
+  assertMentions(
+    text,
+    `kept its kernels at ${Math.round(100 * KERNEL_EFFICIENCY.hopper)}% of its 989 TFLOPS peak`,
+    "eta",
+  );
 });
 
 test("6ND for Llama 3.1 405B on 15.6T tokens reproduces the paper's 3.8e25 FLOPs", () => {
@@ -92,7 +107,11 @@ test("model states of Llama 3.1 405B at 16 bytes per parameter: 6,494 GB, 81.2 H
   assertMentions(text, `${ratio.toFixed(1)} times the 80 GB`, "ratio to one H100");
   assertMentions(text, `fewer than ${Math.ceil(ratio)} GPUs`, "minimum GPUs");
   assert.equal(Math.ceil(bytes / smiBytes), 76);
-  assertMentions(text, `85.5 GB, which lowers the floor to ${Math.ceil(bytes / smiBytes)} GPUs`, "floor at nvidia-smi's count");
+  assertMentions(
+    text,
+    `85.5 GB, which lowers the floor to ${Math.ceil(bytes / smiBytes)} GPUs`,
+    "floor at nvidia-smi's count",
+  );
 });
 
 test("MFU examples: 400 TFLOPS on an H100 is 40.4%, 163 TFLOPS on an A100 is 52.2%, and 400 over the sparse peak is 20.2%", () => {

@@ -10,6 +10,7 @@ import {
   countParameters,
   findGpu,
   findModelPreset,
+  KERNEL_EFFICIENCY,
   korthikantiHardwareFlopsSelective,
   korthikantiModelFlops,
   layerActivations,
@@ -21,7 +22,6 @@ import {
   stepTimeSeconds,
   trainingMemory,
 } from "../../src/model/index.ts";
-import { KERNEL_EFFICIENCY } from "../../src/model/step.ts";
 import { timelinePeaks } from "../../src/figures/memory-timeline.ts";
 import { memoryTimelineInput } from "../../tools/figures/one-gpu.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
@@ -349,5 +349,9 @@ test("the quadratic term quadruples from s = 1,024 to 2,048: its share grows fro
     const q = (5 * gpt2.numHeads * s) / gpt2.hiddenSize;
     return `${Math.round((100 * q) / (34 + q))}%`;
   };
-  assertMentions(text, `quadratic term quadruples, its share of the layer grows from ${share(1024)} to ${share(2048)}`, "share");
+  assertMentions(
+    text,
+    `quadratic term quadruples, its share of the layer grows from ${share(1024)} to ${share(2048)}`,
+    "share",
+  );
 });

@@ -5,21 +5,23 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  clusterShape,
+  evaluateScenario,
   findGpu,
   findModelPreset,
+  groupLink,
   korthikantiLayerActivationBytes,
   maxFinite,
+  type ModelArchitecture,
   parseModelConfig,
+  type Scenario,
   tpCommElementsPerLayer,
   tpCommToComputeRatio,
   tpDegreeProblem,
   tpShardingLayout,
   tpSpCommElementsPerLayer,
   tpSpRegatherElementsPerLayer,
-  type ModelArchitecture,
 } from "../../src/model/index.ts";
-import { clusterShape, groupLink } from "../../src/model/placement.ts";
-import { evaluateScenario, type Scenario } from "../../src/model/scenario.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 
 const text = readChapter("04-tensor-parallelism");
@@ -119,7 +121,11 @@ test("comm/compute ratio: 0.54 at NVLink's line rate, 0.65 on the ring, 0.50 wit
     `take ${ratio(two, 16).toFixed(1)} times the ideal compute instead of ${ratio(nvlsBus).toFixed(2)}: about three times`,
     "exercise: t = 16 on two servers",
   );
-  assertMentions(text, "about three times that for $t = 16$ on two whole servers, and about ten times with one member per server", "takeaway");
+  assertMentions(
+    text,
+    "about three times that for $t = 16$ on two whole servers, and about ten times with one member per server",
+    "takeaway",
+  );
   assert.doesNotMatch(text, /about nine times|about ten times as long as the ideal compute/);
 });
 
@@ -144,8 +150,15 @@ test("sequence parallelism in the step model: Llama 3.1 70B on 512 H100s exposes
   );
   assertMentions(text, `needs ${(off.bytesPerGpu / 1e9).toFixed(1)} GB per GPU`, "memory without SP");
   assertMentions(text, `(${(100 * overlap.step.mfu).toFixed(1)}% MFU)`, "with TP overlap");
-  assertMentions(text, `the same bytes can take up to ${Math.round(100 * (nvlsBus / ringBus - 1))}% longer`, "ring vs NVLS");
-  assert.doesNotMatch(text, /cost what they cost before|Always turn on sequence parallelism|Sequence parallelism adds nothing to the critical path/);
+  assertMentions(
+    text,
+    `the same bytes can take up to ${Math.round(100 * (nvlsBus / ringBus - 1))}% longer`,
+    "ring vs NVLS",
+  );
+  assert.doesNotMatch(
+    text,
+    /cost what they cost before|Always turn on sequence parallelism|Sequence parallelism adds nothing to the critical path/,
+  );
 });
 
 test("Megatron-Core supports t > n_kv since 0.16 by all-gathering the QKV output (attention.py at core_v0.19.0)", () => {

@@ -5,10 +5,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  clusterShape,
+  evaluateScenario,
   findGpu,
   findModelPreset,
+  groupLink,
   headsPerTensorParallelRank,
   layerActivations,
+  type ModelArchitecture,
   parseModelConfig,
   planRingAttention,
   ringForwardBytesPerLayer,
@@ -17,10 +21,7 @@ import {
   ulyssesForwardBytesPerLayer,
   ulyssesHeadProblem,
   ulyssesReplicatedForwardBytesPerLayer,
-  type ModelArchitecture,
 } from "../../src/model/index.ts";
-import { clusterShape, groupLink } from "../../src/model/placement.ts";
-import { evaluateScenario } from "../../src/model/scenario.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 
 const text = readChapter("05-context-parallelism");

@@ -6,11 +6,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
-import { clusterShape, groupLink } from "../../src/model/placement.ts";
 import {
+  clusterShape,
   countParameters,
   findGpu,
   findModelPreset,
+  groupLink,
   korthikantiLayerActivationBytes,
   layerParameters,
   matmulParameters,
@@ -50,11 +51,7 @@ test("Llama 3.1 70B stage sizes", () => {
 
 test("point-to-point volume and time vs a stage's compute (70B, b = 1, s = 4096)", () => {
   const bytes = 2 * 1 * 4096 * 8192;
-  assertMentions(
-    text,
-    `it is ${mb(bytes)}.`,
-    "p2p bytes",
-  );
+  assertMentions(text, `it is ${mb(bytes)}.`, "p2p bytes");
   assert.equal(sendBus, 45e9);
   assertMentions(text, `of which the book's model counts ${sendBus / 1e9} GB/s`, "the link");
   assertMentions(text, `#sec:allreduce-cost)): ${((bytes / sendBus) * 1e3).toFixed(2)} ms.`, "p2p time");
@@ -177,7 +174,11 @@ test("exercise 5: m < p; no schedule rescues it (DualPipe needs m ≥ 2p; a zero
   const m = 8;
   const p = 16;
   assertMentions(text, `$(m + 2p)T$ = ${m + 2 * p}$T$`, "critical path");
-  assertMentions(text, `$3mT$ = ${3 * m}$T$ of work: a bubble of at least ${pct((m + 2 * p - 3 * m) / (3 * m))}`, "floor");
+  assertMentions(
+    text,
+    `$3mT$ = ${3 * m}$T$ of work: a bubble of at least ${pct((m + 2 * p - 3 * m) / (3 * m))}`,
+    "floor",
+  );
   assertMentions(text, "$2 \\times 16 = 32$ microbatches here", "DualPipe's requirement");
   assert.doesNotMatch(text, /use a\s+zero-bubble or DualPipe schedule/);
 });
