@@ -115,6 +115,11 @@ test("comm/compute ratio: 0.54 at NVLink's line rate, 0.65 on the ring, 0.50 wit
     "t = 16 on two servers",
   );
   assertMentions(text, `would give ${ratio(nvlsBus, 16).toFixed(2)})`, "t − 1 alone");
+  assertMentions(
+    text,
+    `the ratio would be ${ratio(one, 16).toFixed(1)}, about ${Math.round(ratio(one, 16) / ratio(nvlsBus))} times the in-server figure`,
+    "exercise: one member on each of sixteen servers",
+  );
   assert.ok(ratio(nvlsBus, 16) - ratio(nvlsBus) > (ratio(two, 16) - ratio(nvlsBus)) / 2, "more than half is t − 1");
   assertMentions(
     text,
@@ -123,7 +128,7 @@ test("comm/compute ratio: 0.54 at NVLink's line rate, 0.65 on the ring, 0.50 wit
   );
   assertMentions(
     text,
-    "about three times that for $t = 16$ on two whole servers, and about ten times with one member per server",
+    "about three times that for $t = 16$ on two whole servers, and about ten times for $t = 8$ with one member per server",
     "takeaway",
   );
   assert.doesNotMatch(text, /about nine times|about ten times as long as the ideal compute/);

@@ -120,6 +120,9 @@ export function tensorParallelismValues(put: PutValue): void {
   put("ch4.ratioTwoServers", v(ratio(twoServerBus, 16), "", d2));
   put("ch4.ratioTwoServersRounded", v(ratio(twoServerBus, 16), "", d1));
   put("ch4.twoServersOverNvls", v(ratio(twoServerBus, 16) / ratio(nvlsBus), "", d1));
+  // Exercise 3's alternative: t = 16 with one member on each of sixteen servers.
+  put("ch4.ratioT16OnePerServer", v(ratio(onePerServerBus, 16), "", d1));
+  put("ch4.t16OnePerServerOverNvls", v(ratio(onePerServerBus, 16) / ratio(nvlsBus), "", d0));
   // Sixteen GPUs inside one NVLink domain (a GB200 NVL72 rack would allow it) at the NVLS figure: the
   // part of the growth that is t − 1 alone.
   put("ch4.ratioT16Nvls", v(ratio(nvlsBus, 16), "", d2));
