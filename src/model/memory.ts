@@ -15,6 +15,14 @@
  *   replaces them, 4 bytes instead of 2 (18 in total: Megatron-LM's bf16 `main_grad`, into which each
  *   bf16 gradient is added and then freed). With `fp32` precision it changes nothing.
  *
+ * With a framework profile (`framework`, src/data/frameworks.ts) the profile's state layout for the
+ * ZeRO stage replaces these generic bytes: each store (weights, gradients, master weights, moments
+ * and the profile's further stores such as DDP's bucket copy of the gradients or DeepSpeed's
+ * reduction bucket) is held whole or divided by the sharding group, and ZeRO-3's gathered units
+ * (one layer each: the one computing and the one prefetched, with its unsharded gradient while it is
+ * reduced) are counted under parameters. Stores that exist only during the optimizer step are
+ * counted as if held at the peak, an upper bound.
+ *
  * ZeRO over the sharding group of $N_d$ ranks (ZeRO §5): stage 1 ($P_{os}$) divides the optimizer
  * states by $N_d$, stage 2 ($P_{os+g}$) also the gradients, stage 3 ($P_{os+g+p}$) also the
  * parameters. For $\Psi = 7.5$B and $N_d = 64$ that is 120, 31.4, 16.6 and 1.9 GB.
@@ -301,7 +309,10 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
     schedule === "interleaved" ? requirePositiveInteger(setup.virtualStages ?? 2, "virtualStages") : 1;
   const attention = requireOneOf(setup.attention ?? "flash", ["flash", "eager"] as const, "attention");
   const dropout = requireBoolean(setup.dropout ?? arch.dropout, "dropout");
-  const reshardAfterForward = requireBoolean(setup.reshardAfterForward ?? true, "reshardAfterForward");
+  const reshardAfterForward = requireBoolean(
+    setup.reshardAfterForward ?? defaultReshardAfterForward(setup.framework, pp),
+    "reshardAfterForward",
+  );
   const framework =
     setup.framework === undefined
       ? null
@@ -387,6 +398,15 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
     framework,
     reshardAfterForward,
   };
+}
+
+/**
+ * Whether ZeRO-3 frees gathered weights after the forward pass when the caller does not say: FSDP2
+ * as torchtitan applies it keeps them when pipeline parallelism is on (src/data/frameworks.ts,
+ * `reshardAfterForward`); every other case frees them.
+ */
+export function defaultReshardAfterForward(framework: FrameworkId | null | undefined, pp: number): boolean {
+  return !(framework === "fsdp2" && pp > 1);
 }
 
 /**

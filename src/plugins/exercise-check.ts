@@ -3,8 +3,10 @@
  *
  * - `{=name}` prints a named value of src/model/exercise-values.ts through the book's formatter
  *   (src/figures/kit/format.ts), in text and inside `$…$`/`$$…$$` math (where "1,234" becomes
- *   "1{,}234"). An inline rule makes a token of it in text; math sources are rewritten on their
- *   tokens before KaTeX runs. An unknown name fails the build at file:line.
+ *   "1{,}234"); `{=name:N}` prints N decimals, as the value's record allows (src/data/facts.ts,
+ *   FactRounding). An inline rule makes a token of it in text; math sources are rewritten on their
+ *   tokens before KaTeX runs. An unknown name fails the build at file:line:column, with the nearest
+ *   known name.
  * - `::: answer` inside an `::: exercise` holds YAML: a list of answers, each with a `label`, the
  *   `value` (a name from the same module, never a typed number), a relative `tolerance`, and
  *   optional `hints` (a value name or a number → what that wrong answer probably means):
@@ -29,17 +31,70 @@
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { load as loadYaml } from "js-yaml";
 import { docState, escapeHtml, fail, lineInContent, type DocState } from "./doc-state.ts";
-import { exerciseValue, type ExerciseValue } from "../model/index.ts";
+import { allExerciseValues, exerciseValue, type ExerciseValue } from "../model/index.ts";
+import { didYouMean } from "./errors.ts";
 import { formatNumber } from "../figures/kit/format.ts";
 import { docId } from "./edition.ts";
 
-/** What `{=name}` prints: the value through the book's formatter. */
-export function printValue(value: ExerciseValue, inMath = false): string {
-  const text = formatNumber(value.value, value.digits);
+/**
+ * What `{=name}` prints: the value through the book's formatter; `{=name:N}` (`decimals`) prints N
+ * decimals, rounded as the value's record allows (`rounding`: "exact" refuses fewer digits, "down"
+ * and "up" round one way). A value with a `rounding` never prints more digits than it records.
+ * Throws an Error whose message says what is wrong.
+ */
+export function printValue(value: ExerciseValue, inMath = false, decimals?: number): string {
+  let text: string;
+  if (decimals === undefined) text = formatNumber(value.value, value.digits);
+  else {
+    const recorded = value.digits.decimals;
+    if (value.rounding && recorded !== undefined && decimals > recorded) {
+      throw new Error(`prints ${decimals} decimals, more than the ${recorded} its record has`);
+    }
+    if (value.rounding === "exact" && recorded !== undefined && decimals < recorded) {
+      throw new Error(`is recorded exactly (rounding "exact"): print all ${recorded} decimals`);
+    }
+    const scale = 10 ** decimals;
+    const x = value.value * scale;
+    const rounded =
+      value.rounding === "down"
+        ? Math.floor(x + 1e-9 * Math.abs(x)) / scale
+        : value.rounding === "up"
+          ? Math.ceil(x - 1e-9 * Math.abs(x)) / scale
+          : value.value;
+    text = formatNumber(rounded, { decimals });
+  }
   return inMath ? text.replace(/,/g, "{,}") : text;
 }
 
-const referencePattern = /\{=([A-Za-z][\w.-]*)\}/g;
+/** `{=name}` or `{=name:N}` (N decimals): the name and the decimals. */
+const referencePattern = /\{=([A-Za-z][\w.-]*?)(?::(\d))?\}/g;
+
+/** Every value name, for a did-you-mean. */
+function valueNames(): string[] {
+  return Object.keys(allExerciseValues());
+}
+
+/**
+ * The text `{=name}` / `{=name:N}` prints, or an error message (an unknown name with the nearest
+ * known one, or a print its record does not allow).
+ */
+export function printReference(name: string, decimals: number | undefined, inMath = false): string | { error: string } {
+  const value = exerciseValue(name);
+  const marker = `{=${name}${decimals === undefined ? "" : `:${decimals}`}}`;
+  if (!value) {
+    const where = /^(?:gpu|net|model|format)\./.test(name)
+      ? "src/data (src/model/values/data.ts lists the names)"
+      : name.startsWith("fact.")
+        ? "src/data/facts.ts"
+        : "src/model/exercise-values.ts";
+    return { error: `unknown value "${marker}" (define it in ${where})${didYouMean(name, valueNames())}` };
+  }
+  try {
+    return printValue(value, inMath, decimals);
+  } catch (e) {
+    return { error: `"${marker}" ${(e as Error).message}` };
+  }
+}
 
 /**
  * Replaces every `{=name}` in a piece of Markdown source with its printed value, for the chapter
@@ -53,9 +108,9 @@ export function expandValueReferences(source: string): string {
   for (const m of source.matchAll(referencePattern)) {
     const before = source.slice(last, m.index);
     dollars += (before.replace(/\\\$/g, "").match(/\$/g) ?? []).length;
-    const value = exerciseValue(m[1]!);
-    if (!value) throw new Error(`unknown exercise value "${m[1]}"`);
-    out += before + printValue(value, dollars % 2 === 1);
+    const printed = printReference(m[1]!, m[2] === undefined ? undefined : Number(m[2]), dollars % 2 === 1);
+    if (typeof printed !== "string") throw new Error(printed.error);
+    out += before + printed;
     last = m.index + m[0].length;
   }
   return stripInputMarkers(out + source.slice(last));
@@ -90,11 +145,11 @@ function valueInlineRule(state: StateInline, silent: boolean): boolean {
   const src = state.src;
   const pos = state.pos;
   if (src.charCodeAt(pos) !== 0x7b /* { */ || src.charCodeAt(pos + 1) !== 0x3d /* = */) return false;
-  const m = /^\{=([A-Za-z][\w.-]*)\}/.exec(src.slice(pos));
+  const m = /^\{=([A-Za-z][\w.-]*?)(?::(\d))?\}/.exec(src.slice(pos));
   if (!m) return false;
   if (!silent) {
     const token = state.push("book_value", "", 0);
-    token.meta = { name: m[1], offset: pos };
+    token.meta = { name: m[1], decimals: m[2] === undefined ? undefined : Number(m[2]), offset: pos, marker: m[0] };
   }
   state.pos += m[0].length;
   return true;
@@ -128,13 +183,37 @@ function checkInput(doc: DocState, line: number, text: string): void {
 
 function resolve(doc: DocState, line: number, name: string): ExerciseValue {
   const value = exerciseValue(name);
-  if (!value) fail(doc, line, `unknown value "{=${name}}" (define it in src/model/exercise-values.ts)`);
+  if (!value) {
+    fail(
+      doc,
+      line,
+      `unknown value "{=${name}}" (define it in src/model/exercise-values.ts)${didYouMean(name, valueNames())}`,
+      undefined,
+      name,
+    );
+  }
   return value;
+}
+
+/** The printed text of a reference, or the build error at its line and column. */
+function printAt(
+  doc: DocState,
+  line: number,
+  marker: string,
+  name: string,
+  decimals: number | undefined,
+  inMath: boolean,
+): string {
+  const printed = printReference(name, decimals, inMath);
+  if (typeof printed !== "string") fail(doc, line, printed.error, undefined, marker);
+  return printed;
 }
 
 function substituteMath(doc: DocState, line: number, tex: string): string {
   return tex
-    .replace(referencePattern, (_all, name: string) => printValue(resolve(doc, line, name), true))
+    .replace(referencePattern, (all: string, name: string, decimals: string | undefined) =>
+      printAt(doc, line, all, name, decimals === undefined ? undefined : Number(decimals), true),
+    )
     .replace(inputPattern, (_all, text: string) => {
       checkInput(doc, line, text);
       return printInput(text, true);
@@ -160,8 +239,15 @@ function valuesCoreRule(state: StateCore): boolean {
 function resolveChildren(doc: DocState, line: number, content: string, children: Token[]): void {
   for (const child of children) {
     if (child.type === "book_value") {
-      const meta = child.meta as { name: string; offset: number };
-      child.content = printValue(resolve(doc, lineInContent(line, content, meta.offset), meta.name));
+      const meta = child.meta as { name: string; decimals?: number; offset: number; marker: string };
+      child.content = printAt(
+        doc,
+        lineInContent(line, content, meta.offset),
+        meta.marker,
+        meta.name,
+        meta.decimals,
+        false,
+      );
       child.type = "text"; // plain text from here on: alt text (renderInlineAsText) keeps it too
     } else if (child.type === "book_input") {
       const meta = child.meta as { offset: number };

@@ -167,8 +167,8 @@ test("sequence parallelism in the step model: Llama 3.1 70B on 512 H100s exposes
 });
 
 test("Megatron-Core supports t > n_kv since 0.16 by all-gathering the QKV output (attention.py at core_v0.19.0)", () => {
-  assertMentions(text, "until Megatron-Core 0.16 (December 2025)", "version");
-  assertMentions(text, "lines 353–367 and 1839–1918 at Megatron-Core 0.19.0", "file and lines");
+  assertMentions(text, "until Megatron-Core version 0.16 (December 2025)", "version");
+  assertMentions(text, "lines 353–367 and 1839–1918 at Megatron-Core version 0.19.0", "file and lines");
   assert.doesNotMatch(text, /simply divides the number of KV groups/);
 });
 
@@ -258,7 +258,7 @@ test("exercise: h ≥ 4(t−1)F/(3B) ≈ 19,238 for a 25% ratio at t = 8 with NV
   const h = (4 * 7 * F) / (3 * nvlsBus);
   assertMentions(text, `(3 \\cdot 480\\times10^{9}) \\approx ${texGrouped(h)}$`, "threshold");
   assertMentions(text, `the bound rises to about ${grouped((4 * 7 * F) / (3 * ringBus))}`, "with SP");
-  assertMentions(text, `$h = ${arch("llama-3.1-405b").hiddenSize}$`, "405B width");
+  assertMentions(text, `$h = ${texGrouped(arch("llama-3.1-405b").hiddenSize)}$`, "405B width");
 });
 
 test("exercise: overflow thresholds ln(65504) ≈ 11.1, ln(max bf16/fp32) ≈ 88.7", () => {

@@ -93,7 +93,7 @@ function chapterStrings(): [string, string][] {
   out.push([`dense peak of ${int(tflops(bf16Peak))} TFLOPS`, "H100 bf16 dense peak"]);
   out.push([`fp8 matrices at ${int(tflops(fp8Peak))} TFLOPS`, "H100 fp8 dense peak"]);
   out.push([`fp32 units manage ${int(tflops(h100.fp32FlopsPerSecond!))} TFLOPS`, "H100 fp32 non-tensor peak"]);
-  out.push([`${int(tflops(fp8Peak))} against ${int(tflops(bf16Peak))} dense TFLOPS`, "fp8 vs bf16 peaks"]);
+  out.push([`${int(tflops(fp8Peak))} TFLOPS against ${int(tflops(bf16Peak))} TFLOPS, both dense`, "fp8 vs bf16 peaks"]);
   out.push([`${Math.round(bf16Peak / h100.fp32FlopsPerSecond!)} times the H100's fp32`, "bf16 / fp32 peak ratio"]);
   out.push([`twice its tf32 rate`, "bf16 / tf32 = 2"]);
   if (Math.abs(bf16Peak / h100.tf32FlopsPerSecond - 2) > 1e-9) throw new Error("tf32 is not half of bf16");

@@ -1,13 +1,16 @@
 /**
  * Overlap appendix (a3-overlap-math): every printed time, ratio and break-even point is recomputed
- * from the step model (stepTime's data-parallel transfers and stage times), the kernel-efficiency
- * constants and the measured bandwidths of src/data/interconnects.ts (see a3-numbers.ts).
+ * from the engine (evaluateScenario's data-parallel transfers and stage times under a framework
+ * profile), the kernel-efficiency constants and groupLink's bandwidths (see a3-numbers.ts); and the
+ * conclusions the prose draws (what hides, what the framework overlaps by default) are checked.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { findInterconnect } from "../../src/model/index.ts";
+import { readFileSync } from "node:fs";
+import { findInterconnect, type ScenarioLayout } from "../../src/model/index.ts";
+import { findFrameworkProfile } from "../../src/data/frameworks.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
-import { a3Numbers } from "./a3-numbers.ts";
+import { a3Numbers, run, transfer } from "./a3-numbers.ts";
 
 const text = readChapter("a3-overlap-math");
 const n = a3Numbers();
@@ -18,7 +21,11 @@ test("inputs: kernel efficiency, compute rate and measured bus bandwidths", () =
   assertMentions(text, `reaches about ${n.NVLS} GB/s [@nvidia2024nccltests212]`, "NVLS");
   assertMentions(text, `assumes ${n.NIC} GB/s achieved`, "NIC");
   assertMentions(text, `$B = \\min(${n.RING}, ${n.NIC}\\,k)$ GB/s`, "group bandwidth");
-  assertMentions(text, `gets ${n.EIGHT} GB/s`, "eight per server");
+  assertMentions(
+    text,
+    `one rank per server gets ${n.NIC} GB/s and one that takes all eight GPUs of each server gets ${n.EIGHT} GB/s`,
+    "placements",
+  );
   const net = findInterconnect("h100-sxm")!;
   assert.equal(net.nvlinkRingBusBytesPerSecond, 370e9);
   assert.equal(net.nvlinkNvlsAllReduceBusBytesPerSecond, 480e9);
@@ -31,6 +38,23 @@ test("data parallelism: fp32 against bf16 gradient all-reduce", () => {
     "DP",
   );
   assert.equal(n.RDP32, "$3.76$");
+  assertMentions(
+    text,
+    `Without the flag, Megatron-LM's default, all ${n.DPDEFAULT} of the fp32 all-reduce show`,
+    "default",
+  );
+});
+
+test("the framework defaults the prose states (re-read @sec:inputs if one changes)", () => {
+  const megatron = findFrameworkProfile("megatron")!;
+  assert.equal(megatron.overlapGradReduce.value, false, "Megatron-LM does not overlap by default");
+  assert.equal(megatron.tpCommOverlap.value, false, "--tp-comm-overlap is off by default");
+  const fsdp2 = findFrameworkProfile("fsdp2")!;
+  assert.equal(fsdp2.overlapGradReduce.value, true, "FSDP2 overlaps by default");
+  assert.equal(fsdp2.gradientReduceDtype.value, "fp32", "g = 4 in the ZeRO-3 examples");
+  const source = readFileSync("src/model/values/overlap-math.ts", "utf8");
+  for (const field of ["nvlinkRingBusBytesPerSecond", "nicBusBytesPerSecond", "interconnect("])
+    assert.ok(!source.includes(field), `overlap-math.ts reads ${field}: use groupLink`);
 });
 
 test("ZeRO-1: reduce-scatter behind the backward, parameter all-gather behind the next forward (R ≈ 1.9)", () => {
@@ -49,14 +73,40 @@ test("ZeRO-1: reduce-scatter behind the backward, parameter all-gather behind th
   assertMentions(text, `the ${n.RAG} of the example`, "takeaway");
 });
 
-test("ZeRO-3: break-even tokens and two examples", () => {
+test("ZeRO-3: break-even tokens of both windows and two examples", () => {
   assertMentions(
     text,
-    `$T^* = F/B$: ${n.TSTAR45} tokens for a group with one rank per server, ${n.TSTAR8} when the\ngroup takes every GPU of each server, and ${n.TSTARNV} inside one server`,
+    `$T^* = F/B$ for the forward window, ${n.TSTAR45} tokens for a group with one rank per server, ${n.TSTAR8} when the group takes every GPU of each server, and ${n.TSTARNV} inside one server; 1.5 times that for the backward window, ${n.TSTAR45B}, ${n.TSTAR8B} and ${n.TSTARNVB} tokens`,
     "T*",
   );
-  assertMentions(text, `gathers in ${n.Z3AG} against a forward pass of ${n.Z3WIN}, $R$ = ${n.RZ3}`, "8B ZeRO-3");
-  assertMentions(text, `has $R$ = ${n.RZ370} and exposes ${n.Z3EXP} per step`, "70B ZeRO-3");
+  assertMentions(
+    text,
+    `layer in ${n.Z3AG} against a forward pass of ${n.Z3WIN}, $R$ = ${n.RZ3}, and gathers again and reduce-scatters in ${n.Z3BWD} against a backward pass of ${n.Z3BWDWIN}, $R$ = ${n.RZ3B}: well hidden, even though ${n.Z3LAT} of each gather`,
+    "8B ZeRO-3",
+  );
+  assertMentions(
+    text,
+    `has $R$ = ${n.RZ370} forward and ${n.RZ370B} backward and exposes ${n.Z3EXP} per step`,
+    "70B ZeRO-3",
+  );
+  // "Well hidden" and "exposes": the step model's verdicts.
+  const small = run("llama-3.1-8b", 64, "fsdp2", { dp: 64, zeroStage: 3 }, 64);
+  for (const prefix of ["parameter all-gather (forward", "parameter all-gather (backward"])
+    assert.equal(transfer(small, prefix).exposedSeconds, 0, prefix);
+  // "Try it": doubling the sequence about halves both ratios; with t = 8 the group has one rank per server
+  // and both ratios jump.
+  const r = (s: number, layout: ScenarioLayout = { dp: 64, zeroStage: 3 }) => {
+    const step = run("llama-3.1-8b", 64, "fsdp2", layout, 64, s);
+    return ["parameter all-gather (forward", "parameter all-gather (backward"].map((p) => {
+      const t = transfer(step, p);
+      return t.secondsPerCall / t.windowSeconds;
+    });
+  };
+  const [f4, b4] = r(4096);
+  const [f8, b8] = r(8192);
+  assert.ok(f8 / f4 > 0.4 && f8 / f4 < 0.55 && b8 / b4 > 0.4 && b8 / b4 < 0.55, "about half");
+  const [f16, b16] = r(16384, { tp: 8, dp: 8, zeroStage: 3 });
+  assert.ok(f16 > 2 * f8 && b16 > 2 * b8, "the ZeRO-3 ratios jump under TP 8");
 });
 
 test("tensor and pipeline parallelism with measured bandwidths", () => {
@@ -68,6 +118,19 @@ test("tensor and pipeline parallelism with measured bandwidths", () => {
   );
   assertMentions(text, `$R_\\text{TP}$ = ${n.RTPSP} with sequence parallelism and ${n.RTPNOSP} without`, "R_TP");
   assertMentions(text, `the same layout's ratio would be about ${n.RTPIB}`, "R_TP across servers");
+  assertMentions(
+    text,
+    `all ${n.TPSTEP} of this layout's exposed tensor-parallel traffic per step disappears`,
+    "TP overlap",
+  );
+  const overlapped = run(
+    "llama-3.1-70b",
+    64,
+    "megatron",
+    { tp: 8, pp: 4, dp: 2, zeroStage: 1, tpCommOverlap: true },
+    16,
+  );
+  assert.equal(overlapped.breakdown.tp, 0, "TP overlap hides it all");
   assertMentions(text, `across servers, ${n.RPPSP} with sequence parallelism and ${n.RPPNOSP} without`, "R_PP");
   assertMentions(text, `peak grew\n${n.PEAKGROWTH}× while NVLink grew ${n.NVGROWTH}× (600 to 900 GB/s)`, "growth");
 });

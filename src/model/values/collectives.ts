@@ -14,9 +14,9 @@ import { ceilLog2 } from "../collective-steps.ts";
 
 const GB = 1e9;
 
-/** The worked comparison of @sec:ring-vs-tree: α = 10 µs per step, β = 50 GB/s, n = 1,024. */
+/** The worked comparison of @sec:ring-vs-tree: α = 10 µs per step, β = the NIC line rate of src/data (50 GB/s), n = 1,024. */
 const ALPHA = 10e-6;
-const BETA = 50 * GB;
+const BETA = interconnect("h100-sxm").nicLineBytesPerSecond;
 const N = 1024;
 
 /** Ring all-reduce, @eq:ring-ar: 2(n − 1)α plus the bus-bandwidth factor 2(n − 1)/n times S/β. */

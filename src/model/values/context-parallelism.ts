@@ -16,7 +16,8 @@ import {
 } from "../ring-attention.ts";
 import { clusterShape, groupLink } from "../placement.ts";
 import { evaluateScenario } from "../scenario.ts";
-import { arch, d0, d1, d2, gpu, interconnect, v, type PutValue } from "./put.ts";
+import { arch, d0, d1, d2, gpu, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
 
 const GB = 1e9;
 const MB = 1e6;
@@ -27,9 +28,9 @@ export function contextParallelismValues(put: PutValue): void {
 
   // The chapter's example: Llama 3's long-context stage (grattafiori2024llama3): s = 131,072,
   // one sequence per microbatch, c = 16, TP 8 with SP inside each CP rank, bf16.
-  const S = 131072;
-  const cp = 16;
-  const tp = 8;
+  const S = fact("llama3.longSeqLength").value;
+  const cp = fact("llama3.longCp").value;
+  const tp = fact("llama3.tp").value;
   const opts = { seqLength: S, microBatchSize: 1, tp, sequenceParallel: true, attention: "flash" as const };
   const noCp = layerActivations(a, opts).totalBytes;
   put("ch5.actLayerGB", v(noCp / GB, "GB", d2));
@@ -65,9 +66,7 @@ export function contextParallelismValues(put: PutValue): void {
   // different servers (stride tp): placement.ts gives such a send one NIC's bus bandwidth.
   const F = h100.bf16FlopsPerSecond;
   const B = groupLink(clusterShape(h100.id), "send-recv", { ranks: cp, stride: tp }).busBytesPerSecond;
-  put("ch5.nicLineGBs", v(interconnect(h100.id).nicLineBytesPerSecond / GB, "GB/s", d0));
   put("ch5.nicBusGBs", v(B / GB, "GB/s", d0));
-  put("ch5.peakTflops", v(F / 1e12, "TFLOPS", d1));
   put("ch5.gqaRatio", v(a.numHeads / a.numKvHeads, "", d0));
   put("ch5.gqaRatioTp", v(perRank.heads / perRank.kvHeads, "", d0));
   const gqaTokens = ringOverlapMinTokensPerGpu(F, B, a.numHeads, a.numKvHeads, 2, false);

@@ -13,7 +13,8 @@ import {
   switchBalanceLoss,
 } from "../moe-routing.ts";
 import { countParameters, layerParameters } from "../parameters.ts";
-import { d0, d1, d2, d3, gpu, interconnect, preset, v, type PutValue } from "./put.ts";
+import { d0, d1, d2, d3, gpu, interconnect, params, preset, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
 
 const GB = 1e9;
 const MB = 1e6;
@@ -31,6 +32,11 @@ export function expertParallelismValues(put: PutValue): void {
   // Mixtral 8x7B counted from its configuration (src/data/models.ts).
   put("ch7.mixtralActiveParams", v(counts.active, "parameters", d0));
   put("ch7.mixtralTopK", v(moe.expertsPerToken, "experts", d0));
+  put("ch7.mixtralParamsB", v(params("mixtral-8x7b") / 1e9, "B", d1));
+  // DeepSeek-V3's routed experts over its 64-way EP (deepseekai2024v3 §3.2; config in src/data/models.ts).
+  const dsMoe = parseModelConfig(preset("deepseek-v3").config).architecture.moe;
+  if (!dsMoe) throw new Error("expert-parallelism values: DeepSeek-V3 has no MoE spec");
+  put("ch7.deepseekExpertsPerGpu", v(dsMoe.routedExperts / fact("deepseekV3.ep").value, "experts", d0));
   put("ch7.mixtralExperts", v(moe.routedExperts, "experts", d0));
   put("ch7.mixtralLayers", v(arch.numLayers, "layers", d0));
   put("ch7.mixtralUnusedExperts", v(moe.routedExperts - moe.expertsPerToken, "experts", d0));
@@ -114,5 +120,5 @@ export function expertParallelismValues(put: PutValue): void {
   // Exercise 5 (b): at most 4 nodes per token (M = 4), 4,096 tokens, h = 7,168, fp8, 50 GB/s.
   const nodeLimited = 4096 * 4 * 7168 * 1;
   put("ch7.nodeLimitedMB", v(nodeLimited / MB, "MB", d1));
-  put("ch7.nodeLimitedMs", v((nodeLimited / (50 * GB)) * 1e3, "ms", d2));
+  put("ch7.nodeLimitedMs", v((nodeLimited / ib) * 1e3, "ms", d2));
 }

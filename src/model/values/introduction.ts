@@ -12,6 +12,7 @@ import { bytesPerParameter, modelStateBytes } from "../memory.ts";
 import { clusterShape, groupLink } from "../placement.ts";
 import { gpuGeneration, KERNEL_EFFICIENCY } from "../step.ts";
 import { d0, d1, d2, gpu, interconnect, params, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
 
 const GB = 1e9;
 const MiB = 2 ** 20;
@@ -23,18 +24,24 @@ export function introductionValues(put: PutValue): void {
   const psi405b = params("llama-3.1-405b");
   const psi70b = params("llama-3.1-70b");
   const eta = KERNEL_EFFICIENCY[gpuGeneration(h100.id)];
-  // What nvidia-smi reports for an "80 GB" H100: 81,559 MiB (nvidia2024nccl1264, printed by the preface).
-  const smiBytes = 81_559 * MiB;
+  // What nvidia-smi reports for an "80 GB" H100 (nvidia2024nccl1264, a recorded fact printed by the preface).
+  const smiBytes = fact("nvidiaSmi.h100MiB").value * MiB;
 
   // 6ND for Llama 3.1 405B on the paper's 15.6T tokens (grattafiori2024llama3), printed as the mantissa of 10^25.
-  const flops405 = trainingFlops(15.6e12, 6 * psi405b);
+  const flops405 = trainingFlops(fact("llama3.tokensTrillions").value * 1e12, 6 * psi405b);
   put("ch1.flops405Mantissa", v(flops405 / 1e25, "1e25 FLOPs", d2));
   // Those FLOPs at the Hopper kernel efficiency of the H100's dense peak: on one GPU (years, one
   // significant digit, "about 3,000") and on the paper's 16,384 GPUs (days).
   put("ch1.etaPct", v(100 * eta, "%", d0));
   const oneGpuSeconds = flops405 / (eta * h100.bf16FlopsPerSecond);
   put("ch1.oneGpuYears", v(oneGpuSeconds / YEAR, "years", { significant: 1 }));
-  put("ch1.clusterDays", v(oneGpuSeconds / 16_384 / DAY, "days", d0));
+  put("ch1.clusterDays", v(oneGpuSeconds / fact("llama3.gpus").value / DAY, "days", d0));
+  // Megatron-LM's 1T run: its per-GPU throughput over the A100's dense bf16 peak (narayanan2021efficient, gpus.ts).
+  const a100 = gpu("a100-sxm-80gb");
+  put(
+    "ch1.megatronPeakShare",
+    v((100 * fact("megatron.tflopsPerGpu1T").value * 1e12) / a100.bf16FlopsPerSecond, "%", d1),
+  );
 
   // Model states (memory.ts, bf16 mixed precision with Adam) of Llama 3.1 405B against one H100's
   // advertised 80 GB, and against what nvidia-smi reports.
@@ -53,7 +60,6 @@ export function introductionValues(put: PutValue): void {
     stride: cluster.gpusPerServer,
   }).busBytesPerSecond;
   const nicLine = interconnect(h100.id).nicLineBytesPerSecond; // 400 Gb/s per GPU, in bytes per second
-  put("ch1.nvlinkPerDirectionGBs", v(h100.nvlinkBytesPerSecond / 2 / GB, "GB/s", d0));
   put("ch1.nvlinkRingGBs", v(ring / GB, "GB/s", d0));
   put("ch1.nicBusGBs", v(nic / GB, "GB/s", d0));
   put("ch1.linkGap", v(ring / nic, "", d0));

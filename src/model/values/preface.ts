@@ -7,6 +7,7 @@ import { bytesPerParameter } from "../memory.ts";
 import { clusterShape, groupLink } from "../placement.ts";
 import { PLANNING_MEMORY_FRACTION } from "../scenario.ts";
 import { d0, d1, d2, gpu, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
 
 const GB = 1e9;
 const GiB = 2 ** 30;
@@ -23,20 +24,17 @@ export function prefaceValues(put: PutValue): void {
   put("pre.tibOverTbPercent", v(100 * (TiB / TB - 1), "%", d2));
   // The warning: reading "80 GB" as 80 GiB overstates a device of exactly 80e9 bytes by this much.
   put("pre.gibOverBudget", v(80 - (80 * GB) / GiB, "GiB", d1));
-  // What nvidia-smi reports for an "80 GB" H100: 81,559 MiB (nvidia2024nccl1264, cited in the warning).
-  const smi = 81_559 * MiB;
+  // What nvidia-smi reports for an "80 GB" H100 (nvidia2024nccl1264, a recorded fact cited in the warning).
+  const smi = fact("nvidiaSmi.h100MiB").value * MiB;
   put("pre.h100SmiGiB", v(smi / GiB, "GiB", d1));
   put("pre.h100SmiGB", v(smi / GB, "GB", d1));
   // The book's one memory budget (scenario.ts): the advertised capacity (gpus.ts) times the planning
   // fraction, and what a real H100 has beyond it.
   put("pre.planPercent", v(100 * PLANNING_MEMORY_FRACTION, "%", d0));
   put("pre.planGB", v((h100.hbmBytes * PLANNING_MEMORY_FRACTION) / GB, "GB", d0));
-  put("pre.h100AdvertisedGB", v(h100.hbmBytes / GB, "GB", d0));
   put("pre.h100HeadroomGB", v((smi - h100.hbmBytes * PLANNING_MEMORY_FRACTION) / GB, "GB", d1));
-  // Bandwidth units: NVLink's bidirectional datasheet figure, one direction of it, and what an
-  // 8-GPU ring reaches (placement.ts, the NVLink ring of the H100 server).
-  put("pre.nvlinkTotalGBs", v(h100.nvlinkBytesPerSecond / GB, "GB/s", d0));
-  put("pre.nvlinkPerDirectionGBs", v(h100.nvlinkBytesPerSecond / 2 / GB, "GB/s", d0));
+  // Bandwidth units (the datasheet's NVLink figures print by name, gpu.h100-sxm.nvlink and
+  // nvlinkPerDirection): what an 8-GPU ring reaches (placement.ts, the NVLink ring of the H100 server).
   const cluster = clusterShape(h100.id);
   put(
     "pre.nvlinkRingGBs",
