@@ -67,6 +67,21 @@ export const scenarios: Scenario[] = [
     values: ["0.1", "3.5"],
   },
   {
+    name: "config-finder, chapter 8 (256 GPUs, 70B / 8B)",
+    page: "five-d-parallelism",
+    widget: "widget-config-finder-1",
+    control: "model",
+    values: ["llama-3.1-8b", "llama-3.1-70b"],
+    event: "change",
+  },
+  {
+    name: "overlap-calculator, appendix D (t = 1 / 8)",
+    page: "overlap-math",
+    widget: "widget-overlap-calculator-1",
+    control: "tp",
+    values: ["8", "1"],
+  },
+  {
     name: "memory-explorer, chapter 4 (70B, t = 8, d = 8)",
     page: "tensor-parallelism",
     widget: "widget-memory-explorer-1",

@@ -225,6 +225,16 @@ export const FACTS: readonly Fact[] = [
     "nvidia2024transformerengine",
     "DelayedScaling: amax_history_len (default 1024); transformer_engine/common/recipe.py, class DelayedScaling",
   ),
+  // Transformer Engine's source history: the 1,024-amax default replaced a history of one in release 0.7.
+  f(
+    "te.amaxHistoryDefaultSince",
+    0.7,
+    "",
+    "nvidia2026transformerenginecode",
+    'commit 80542a0 ("Change FP8 recipe defaults", PR 112), first in tag v0.7; v0.6 transformer_engine/common/recipe.py lines 128–129, class DelayedScaling: amax_history_len = 1',
+    "exact",
+    { decimals: 1, says: "v0.7" },
+  ),
   // OCP Microscaling (MX) formats (arXiv:2310.10537) and NVFP4 (arXiv:2509.25149).
   f(
     "mx.blockSize",

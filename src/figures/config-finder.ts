@@ -1,116 +1,62 @@
 /**
- * The `config-finder` widget: for a model, a GPU type, a GPU count, a sequence length and a
- * global batch, enumerate parallel configurations with `searchConfigurations` (src/model), and
- * show the fastest ones as stacked step-time bars (compute, bubble, exposed communication), a
- * table, and a sentence explaining the top choice. The same code draws the build-time SVG and the
- * browser's redraws; it never touches the `window`/`document` globals.
+ * The `config-finder` widget: for a model, a GPU type, a framework, a GPU count, a sequence length
+ * and a global batch, enumerate parallel configurations with `searchConfigurations` (src/model),
+ * and show the fastest ones as stacked step-time bars (compute, bubble, exposed communication), a
+ * table whose rows each open the memory explorer in the same state, and a sentence explaining the
+ * top choice, or, when nothing fits, the cause and the nearest batch and GPU count that work. The
+ * settings, the search and the diagnosis are ./config-finder-state.ts (the Worker runs them); the
+ * same code draws the build-time SVG and the browser's redraws and never touches the
+ * `window`/`document` globals.
  */
 import {
   findGpu,
   findModelPreset,
-  GPUS,
-  MODEL_PRESETS,
-  ModelInputError,
-  searchConfigurations,
   CONFIG_SEARCH_EXCLUSIONS,
   type ConfigSearchResult,
   type RankedConfig,
 } from "../model/index.ts";
-import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { defineWidget } from "./widget.ts";
 import { dom, figureSvg, tableHead, type Attrs } from "./kit/dom.ts";
 import { numberField, selectField } from "./kit/field.ts";
-import { formatBytes, formatInteger, formatNumber, formatPercent, formatSeconds } from "./kit/format.ts";
+import { formatInteger, formatNumber, formatPercent, formatSeconds } from "./kit/format.ts";
 import { legendLayout } from "./kit/legend.ts";
+import {
+  FRAMEWORK_LABELS,
+  FRAMEWORK_SHORT,
+  budgetLabel,
+  efficiencyLabel,
+  gbAttribute,
+  gbShown,
+} from "./kit/scenario.ts";
+import { encodeMemoryStateFull } from "./memory-explorer/url.ts";
+import type { MemoryExplorerState } from "./memory-explorer/state.ts";
+import {
+  configFinderFrameworks,
+  configFinderGpus,
+  configFinderModels,
+  diagnoseConfigFinder,
+  diagnosisText,
+  parseConfigFinderSettings,
+  runConfigFinder,
+  type ConfigFinderDiagnosis,
+  type ConfigFinderSettings,
+  type ShownResult,
+} from "./config-finder-state.ts";
 
-/** Settings of the widget (JSON-safe). */
-export interface ConfigFinderSettings {
-  /** Model preset id (src/data/models.ts). */
-  model: string;
-  /** GPU id (src/data/gpus.ts). */
-  gpu: string;
-  gpuCount: number;
-  seqLength: number;
-  /** Global batch in sequences. */
-  globalBatch: number;
-}
-
-/** Presets the widget offers: every preset except DeepSeek-V3, whose search is too slow to rerun on each keystroke. */
-const configFinderModels = MODEL_PRESETS.filter((p) => p.id !== "deepseek-v3").map((p) => ({ id: p.id, name: p.name }));
-/** GPUs the widget offers. */
-const configFinderGpus = GPUS.map((g) => ({ id: g.id, name: g.name }));
-
-/** Bounds of the numeric settings (inclusive, integers). */
-export const configFinderBounds = {
-  gpuCount: { min: 1, max: 16384 },
-  seqLength: { min: 128, max: 131072 },
-  globalBatch: { min: 1, max: 65536 },
-} as const;
-
-type NumericKey = keyof typeof configFinderBounds;
-
-/** The chapter's default case. */
-export const configFinderDefaults: ConfigFinderSettings = {
-  model: "llama-3.1-70b",
-  gpu: "h100-sxm",
-  gpuCount: 256,
-  seqLength: 8192,
-  globalBatch: 512,
-};
-
-/** A problem with one numeric value, or undefined. */
-export function configFinderProblem(key: NumericKey, value: number): string | undefined {
-  const { min, max } = configFinderBounds[key];
-  if (!Number.isFinite(value)) return "Enter a number.";
-  if (!Number.isInteger(value)) return "Enter a whole number.";
-  if (value < min || value > max) return `Enter a whole number from ${formatInteger(min)} to ${formatInteger(max)}.`;
-  return undefined;
-}
-
-function parseSettings(raw: unknown): ConfigFinderSettings {
-  const obj = settingsObject(raw, ["model", "gpu", "gpuCount", "seqLength", "globalBatch"]);
-  const out: ConfigFinderSettings = { ...configFinderDefaults };
-  if (obj.model !== undefined) {
-    if (typeof obj.model !== "string" || !configFinderModels.some((m) => m.id === obj.model)) {
-      throw new WidgetSettingsError("model", `must be one of ${configFinderModels.map((m) => m.id).join(", ")}`);
-    }
-    out.model = obj.model;
-  }
-  if (obj.gpu !== undefined) {
-    if (typeof obj.gpu !== "string" || !findGpu(obj.gpu))
-      throw new WidgetSettingsError("gpu", `must be one of ${configFinderGpus.map((g) => g.id).join(", ")}`);
-    out.gpu = obj.gpu;
-  }
-  for (const key of Object.keys(configFinderBounds) as NumericKey[]) {
-    const v = obj[key];
-    if (v === undefined) continue;
-    const problem = typeof v === "number" ? configFinderProblem(key, v) : "must be a number";
-    if (problem) throw new WidgetSettingsError(key, problem);
-    out[key] = v as number;
-  }
-  return out;
-}
-
-/** Runs the search for the settings (throws ModelInputError for inputs the model rejects). */
-export function runConfigFinder(s: ConfigFinderSettings): ConfigSearchResult {
-  const preset = findModelPreset(s.model);
-  const gpu = findGpu(s.gpu);
-  if (!preset) throw new ModelInputError("model", `unknown model ${s.model}`);
-  if (!gpu) throw new ModelInputError("gpu", `unknown GPU ${s.gpu}`);
-  return searchConfigurations({
-    config: preset.config,
-    gpu,
-    gpuCount: s.gpuCount,
-    seqLength: s.seqLength,
-    globalBatchSequences: s.globalBatch,
-  });
-}
+export {
+  configFinderBounds,
+  configFinderDefaults,
+  configFinderProblem,
+  runConfigFinder,
+  type ConfigFinderSettings,
+} from "./config-finder-state.ts";
 
 const RECOMPUTE_LABEL = { none: "no recompute", selective: "selective recompute", full: "full recompute" } as const;
 
-/** Short label of a configuration, e.g. "DP 4 · TP 8 · PP 8 · CP 1 · ZeRO-1 · b 1 · m 16 · no recompute". */
+/** Short label of a configuration, e.g. "DP 4 · TP 8 · PP 8 · CP 1 · ZeRO-1 (Megatron-LM) · b 1 · m 16 · no recompute". */
 export function configLabel(c: RankedConfig): string {
   const ep = c.ep > 1 ? ` · EP ${c.ep}` : "";
-  return `DP ${c.dp} · TP ${c.tp} · PP ${c.pp} · CP ${c.cp}${ep} · ZeRO-${c.zeroStage} · b ${c.microBatchSize} · m ${c.microbatches} · ${RECOMPUTE_LABEL[c.recompute]}`;
+  return `DP ${c.dp} · TP ${c.tp} · PP ${c.pp} · CP ${c.cp}${ep} · ZeRO-${c.zeroStage} (${FRAMEWORK_LABELS[c.framework]}) · b ${c.microBatchSize} · m ${c.microbatches} · ${RECOMPUTE_LABEL[c.recompute]}`;
 }
 
 /** Compact label for narrow drawings, e.g. "DP4 TP8 PP8 CP1 Z1 b1 m16 none". */
@@ -139,15 +85,22 @@ function partSeconds(c: RankedConfig, key: (typeof configFinderParts)[number]["k
   return c.exposedSeconds[key];
 }
 
-/** Sentences explaining the result: the top choice and why, and what was ruled out. */
-export function explainConfigFinder(s: ConfigFinderSettings, r: ConfigSearchResult): string {
+/** Sentences explaining the result: the top choice and why, and what was ruled out; or, when nothing fits, why. */
+export function explainConfigFinder(
+  s: ConfigFinderSettings,
+  r: ShownResult,
+  diagnosis: ConfigFinderDiagnosis | null = null,
+): string {
   const preset = findModelPreset(s.model);
   const name = preset ? preset.name : s.model;
-  const usable = formatBytes(r.memoryLimitBytes, "GB", { decimals: 0 });
-  const tried = `${formatInteger(r.configsTried)} configurations tried: ${formatInteger(r.ruledOutBatch)} cannot split the batch of ${formatInteger(s.globalBatch)} sequences into at least p microbatches per replica, ${formatInteger(r.ruledOutMemory)} need more than ${usable} per GPU.`;
+  const gpu = findGpu(s.gpu);
+  const budget = gpu ? budgetLabel(gpu) : `${gbShown(r.memoryLimitBytes)} GB usable`;
+  const tried = `${formatInteger(r.configsTried)} configurations tried: ${formatInteger(r.ruledOutBatch)} cannot split the batch of ${formatInteger(s.globalBatch)} sequences into at least p microbatches per replica, ${formatInteger(r.ruledOutMemory)} need more than ${budget} per GPU.`;
   const top = r.ranked[0];
-  if (!top)
-    return `Nothing fits: ${name} on ${formatInteger(s.gpuCount)} GPUs. ${tried} Add GPUs, change the batch, or pick a GPU with more memory.`;
+  if (!top) {
+    const d = diagnosis ?? diagnoseConfigFinder(s, r);
+    return `Nothing fits: ${name} on ${formatInteger(s.gpuCount)} GPU${s.gpuCount === 1 ? "" : "s"}. ${diagnosisText(d)} ${tried}`;
+  }
   const comm =
     top.exposedSeconds.tp +
     top.exposedSeconds.cp +
@@ -162,8 +115,8 @@ export function explainConfigFinder(s: ConfigFinderSettings, r: ConfigSearchResu
     `One step of ${formatInteger(s.globalBatch * s.seqLength)} tokens takes ${seconds(top.stepSeconds)}: ` +
     `${seconds(top.computeSeconds)} of compute, ${seconds(top.bubbleSeconds)} of pipeline bubble ((p − 1)/m = ${formatNumber((top.pp - 1) / top.microbatches, { decimals: 3 })}), ` +
     `${seconds(comm)} of exposed communication${parts.length > 0 ? ` (${parts.join(", ")})` : ""}; ` +
-    `MFU ${formatPercent(top.mfu)}, ${formatBytes(top.memoryBytes, "GB")} per GPU of ${usable} usable. ` +
-    `${formatInteger(r.ranked.length)} configurations fit. ${tried}`
+    `MFU ${formatPercent(top.mfu)}, ${gbShown(top.memoryBytes)} GB per GPU, within ${budget}. ` +
+    `${formatInteger(r.fitting ?? r.ranked.length)} configurations fit. ${tried}`
   );
 }
 
@@ -171,7 +124,7 @@ export function explainConfigFinder(s: ConfigFinderSettings, r: ConfigSearchResu
 export function drawConfigBars(
   root: Element,
   r: ConfigSearchResult,
-  options: { idPrefix: string; width?: number; count?: number },
+  options: { idPrefix: string; gpu: string; width?: number; count?: number },
 ): void {
   const doc = root.ownerDocument;
   const width = Math.max(300, Math.min(900, Math.round(options.width ?? 640)));
@@ -213,7 +166,7 @@ export function drawConfigBars(
     text(lx + 14, ly + 9, p.label);
   }
   if (rows.length === 0) {
-    text(0, top + 20, "No configuration fits in memory with this batch.");
+    text(0, top + 20, "No configuration fits: see the explanation below.");
   }
   const maxSeconds = Math.max(...rows.map((c) => c.stepSeconds), 1e-9);
   const barWidth = width - 70;
@@ -236,55 +189,138 @@ export function drawConfigBars(
     height - 6,
     narrow
       ? "Step time, same scale for every bar."
-      : "Step time (same scale for every bar); compute at 60% of peak, only exposed communication drawn.",
+      : `Step time, same scale for every bar; compute at ${efficiencyLabel(options.gpu, true)}; only exposed communication drawn.`,
     { "font-size": "11", opacity: "0.75" },
   );
   root.append(svg);
 }
 
-/** Fills a table body with the `count` fastest configurations. */
-export function fillConfigTable(table: Element, r: ConfigSearchResult, count = 5): void {
+/** The table's columns: header, the label a narrow screen prints before each value, and the value. */
+const tableColumns: ReadonlyArray<{ head: string; label: string; value: (c: RankedConfig, i: number) => string }> = [
+  { head: "#", label: "#", value: (_c, i) => String(i + 1) },
+  { head: "DP", label: "DP", value: (c) => String(c.dp) },
+  { head: "TP", label: "TP", value: (c) => String(c.tp) },
+  { head: "PP", label: "PP", value: (c) => String(c.pp) },
+  { head: "CP", label: "CP", value: (c) => String(c.cp) },
+  { head: "EP", label: "EP", value: (c) => String(c.ep) },
+  { head: "ZeRO", label: "ZeRO", value: (c) => `${c.zeroStage}\u00a0${FRAMEWORK_SHORT[c.framework]}` },
+  { head: "b", label: "b", value: (c) => String(c.microBatchSize) },
+  { head: "m", label: "m", value: (c) => String(c.microbatches) },
+  { head: "Recomp.", label: "recompute", value: (c) => c.recompute },
+  { head: "GB/GPU", label: "GB/GPU", value: (c) => gbShown(c.memoryBytes) },
+  { head: "Step", label: "step", value: (c) => seconds(c.stepSeconds).replace(" ", "\u00a0") },
+  { head: "MFU", label: "MFU", value: (c) => formatPercent(c.mfu) },
+];
+
+/** The memory explorer's state for a result row: the same scenario, so the same GB per GPU. */
+export function explorerStateOf(s: ConfigFinderSettings, c: RankedConfig): MemoryExplorerState {
+  return {
+    preset: s.model,
+    config: null,
+    gpu: s.gpu,
+    framework: c.framework,
+    seqLength: s.seqLength,
+    microBatch: c.microBatchSize,
+    recompute: c.recompute,
+    attention: "flash",
+    zero: c.zeroStage,
+    reshard: true,
+    dp: c.dp,
+    tp: c.tp,
+    sp: c.tp > 1,
+    pp: c.pp,
+    schedule: "1f1b",
+    microbatches: c.microbatches,
+    chunks: 2,
+    cp: c.cp,
+    ep: c.ep,
+  };
+}
+
+/** The chapter page whose memory explorer a result row opens, and that explorer's element id. */
+export const MEMORY_EXPLORER_PAGE = "tensor-parallelism";
+export const MEMORY_EXPLORER_ID = "widget-memory-explorer-1";
+
+/** The link, relative to the finder's page, to the memory explorer in a row's state. */
+export function explorerLinkOf(s: ConfigFinderSettings, c: RankedConfig): string {
+  return `../${MEMORY_EXPLORER_PAGE}/?${MEMORY_EXPLORER_ID}=${encodeMemoryStateFull(explorerStateOf(s, c))}#${MEMORY_EXPLORER_ID}`;
+}
+
+/**
+ * Fills the table with the `count` fastest configurations: one `tr[data-layout]` per row carrying
+ * its degrees, ZeRO stage, GB per GPU (as shown) and step seconds, and a link that opens the
+ * memory explorer in the row's state.
+ */
+export function fillConfigTable(table: Element, s: ConfigFinderSettings, r: ConfigSearchResult, count = 5): void {
   const doc = table.ownerDocument;
   const { el } = dom(doc);
   table.textContent = "";
   const caption = el("caption", {}, "Fastest configurations that fit (modeled)");
-  const head = tableHead(doc, [
-    "#",
-    "DP",
-    "TP",
-    "PP",
-    "CP",
-    "EP",
-    "ZeRO",
-    "b",
-    "m",
-    "Recompute",
-    "GB/GPU",
-    "Step",
-    "MFU",
-  ]);
+  const head = tableHead(doc, [...tableColumns.map((c) => c.head), "Memory"]);
   const body = el("tbody");
   r.ranked.slice(0, count).forEach((c, i) => {
-    const cells = [
-      i + 1,
-      c.dp,
-      c.tp,
-      c.pp,
-      c.cp,
-      c.ep,
-      c.zeroStage,
-      c.microBatchSize,
-      c.microbatches,
-      c.recompute,
-      formatNumber(c.memoryBytes / 1e9, { decimals: 1 }),
-      seconds(c.stepSeconds).replace(" ", "\u00a0"),
-      formatPercent(c.mfu),
-    ];
-    const tr = el("tr");
-    tr.append(...cells.map((v) => el("td", {}, String(v))));
+    const tr = el("tr", {
+      "data-layout": `dp${c.dp}-tp${c.tp}-pp${c.pp}-cp${c.cp}-ep${c.ep}-zero${c.zeroStage}`,
+      "data-dp": c.dp,
+      "data-tp": c.tp,
+      "data-pp": c.pp,
+      "data-cp": c.cp,
+      "data-ep": c.ep,
+      "data-zero": c.zeroStage,
+      "data-framework": c.framework,
+      "data-gb-per-gpu": gbAttribute(c.memoryBytes),
+      "data-step-seconds": String(c.stepSeconds),
+    });
+    tr.append(...tableColumns.map((col) => el("td", { "data-label": col.label }, col.value(c, i))));
+    const link = el(
+      "a",
+      {
+        href: explorerLinkOf(s, c),
+        "data-open-in": "memory-explorer",
+        "aria-label": `Open configuration ${i + 1} in the memory explorer`,
+      },
+      "open",
+    );
+    const cell = el("td", { "data-label": "memory" });
+    cell.append(link);
+    tr.append(cell);
     body.append(tr);
   });
   table.append(caption, head, body);
+}
+
+/** The model note under the table: the engine's assumptions for these settings, with the numbers it uses. */
+export function configFinderNote(s: ConfigFinderSettings): string {
+  const gpu = findGpu(s.gpu);
+  const frameworks =
+    s.framework === "auto"
+      ? "each ZeRO stage under the framework the search pairs it with (Megatron-LM for ZeRO-0 and ZeRO-1, DeepSpeed for ZeRO-2, PyTorch FSDP2 for ZeRO-3)"
+      : `${FRAMEWORK_LABELS[s.framework]} with the ZeRO stages it runs`;
+  return (
+    "Model: the step model of chapter 8 and appendix C, the engine every widget uses: " +
+    `compute at ${efficiencyLabel(s.gpu)}, one kernel efficiency per GPU generation; recomputation; ` +
+    "the slowest pipeline stage (end stages trimmed) and its bubble; exposed TP, CP, PP and EP traffic and the sharding windows of DP and ZeRO, " +
+    "each group at the bus bandwidth NCCL measures for where its ranks sit (one NVLink server, or across servers on their NICs); " +
+    `${frameworks}, with its state layout and overlap defaults. A configuration fits when its peak stage needs at most ${gpu ? budgetLabel(gpu) : "the usable memory"}. ` +
+    CONFIG_SEARCH_EXCLUSIONS
+  );
+}
+
+/** Draws the result: bars, explanation, table and note (the static build and every redraw). */
+export function drawConfigFinderResult(
+  parts: { figure: Element; readout: Element; table: Element; note: Element },
+  s: ConfigFinderSettings,
+  result: ConfigSearchResult,
+  diagnosis: ConfigFinderDiagnosis | null,
+  options: { idPrefix: string; width?: number },
+): string {
+  parts.figure.textContent = "";
+  drawConfigBars(parts.figure, result, { idPrefix: options.idPrefix, gpu: s.gpu, width: options.width });
+  const text = explainConfigFinder(s, result, diagnosis);
+  parts.readout.textContent = text;
+  fillConfigTable(parts.table, s, result);
+  parts.note.textContent = configFinderNote(s);
+  return text;
 }
 
 /** Draws the widget's controls (disabled until the script loads), chart, table and explanation. */
@@ -294,18 +330,19 @@ function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void 
   const { el } = dom(doc);
   const box = el("div", { class: "config-finder" });
   const controls = el("div", { class: "widget-controls" });
-  const select = (key: "model" | "gpu", label: string, options: { id: string; name: string }[]) =>
-    controls.append(
-      selectField(doc, {
-        idBase,
-        name: key,
-        label,
-        options: options.map((o) => [o.id, o.name] as const),
-        value: s[key],
-      }),
-    );
-  select("model", "Model", configFinderModels);
-  select("gpu", "GPU", configFinderGpus);
+  const select = (key: "model" | "gpu" | "framework", label: string, options: readonly (readonly [string, string])[]) =>
+    controls.append(selectField(doc, { idBase, name: key, label, options, value: s[key], message: true }));
+  select(
+    "model",
+    "Model",
+    configFinderModels.map((o) => [o.id, o.name] as const),
+  );
+  select(
+    "gpu",
+    "GPU",
+    configFinderGpus.map((o) => [o.id, o.name] as const),
+  );
+  select("framework", "Framework", configFinderFrameworks);
   for (const [key, label] of [
     ["gpuCount", "GPUs"],
     ["seqLength", "Sequence length s"],
@@ -314,33 +351,27 @@ function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void 
     controls.append(numberField(doc, { idBase, name: key, label, value: s[key], size: 8 }));
   }
   const result = runConfigFinder(s);
+  const output = el("div", { class: "config-finder-output" });
   const figure = el("div", { class: "config-finder-figure" });
-  drawConfigBars(figure, result, { idPrefix: `${idBase}-svg` });
-  const explanation = el("p", { class: "config-finder-readout" }, explainConfigFinder(s, result));
-  const scroll = el("div", { class: "table-scroll" });
+  const readout = el("p", { class: "config-finder-readout" });
+  const scroll = el("div", { class: "table-scroll config-finder-scroll" });
   const table = el("table", { class: "config-finder-table" });
-  fillConfigTable(table, result);
   scroll.append(table);
-  const note = el("p");
-  note.append(
-    el(
-      "small",
-      {},
-      "Model: the step model of chapter 8 and appendix C: compute at one kernel efficiency per GPU generation, recomputation, " +
-        "the slowest pipeline stage (end stages trimmed) and its bubble, exposed TP, CP, PP and EP traffic and the sharding windows of DP and ZeRO " +
-        "at NCCL's measured bus bandwidths; a configuration fits when its peak stage needs at most 90% of HBM. " +
-        CONFIG_SEARCH_EXCLUSIONS,
-    ),
-  );
+  const note = el("small", { class: "config-finder-note" });
+  const noteP = el("p");
+  noteP.append(note);
+  const diagnosis = result.ranked.length === 0 ? diagnoseConfigFinder(s, result) : null;
+  drawConfigFinderResult({ figure, readout, table, note }, s, result, diagnosis, { idPrefix: `${idBase}-svg` });
+  output.append(figure, readout, scroll, noteP);
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
-  box.append(controls, figure, explanation, scroll, note, live);
+  box.append(controls, output, live);
   root.append(box);
 }
 
 /** The `config-finder` widget. */
 export const configFinderWidget = defineWidget<ConfigFinderSettings>({
   description:
-    "enumerates DP/TP/PP/CP/EP/ZeRO/recomputation/micro-batch configurations, rules out those that do not fit, ranks the rest by a stated step-time model",
-  parseSettings,
+    "enumerates DP/TP/PP/CP/EP/ZeRO/recomputation/micro-batch configurations under a framework profile, rules out those that do not fit the usable memory, ranks the rest by the step model",
+  parseSettings: parseConfigFinderSettings,
   renderStatic: renderConfigFinderStatic,
 });

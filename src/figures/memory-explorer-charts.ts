@@ -219,6 +219,33 @@ export function drawMemoryBars(host: Element, view: MemoryView): SVGSVGElement {
       `${gpuShortName(gpu.name)}: ${formatBytes(gpu.hbmBytes)}`,
     ),
   );
+  // The one budget every "fits" applies (memoryBudget): a dotted line with its value under it.
+  const uy = y(view.budget.usableBytes);
+  svg.append(
+    b("line", {
+      class: "mx-budget",
+      x1: m.l,
+      x2: W - m.r,
+      y1: uy,
+      y2: uy,
+      stroke: "currentColor",
+      "stroke-width": 1.2,
+      "stroke-dasharray": "2 3",
+    }),
+    b(
+      "text",
+      {
+        x: m.l + 4,
+        y: uy + 13,
+        "font-size": 11,
+        "paint-order": "stroke",
+        stroke: "var(--c-surface)",
+        "stroke-width": 4,
+        "stroke-linejoin": "round",
+      },
+      `usable: ${formatBytes(view.budget.usableBytes)}`,
+    ),
+  );
 
   // legend, two rows of two
   const names = {

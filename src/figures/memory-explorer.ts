@@ -16,6 +16,7 @@ import { drawMemoryBars, drawMemoryCurve } from "./memory-explorer-charts.ts";
 import {
   computeMemoryView,
   formatBytes,
+  layoutName,
   memoryCurve,
   summarizeMemory,
   type CurveAxis,
@@ -25,6 +26,7 @@ import {
 import type { MemoryExplorerSettings } from "./memory-explorer/state.ts";
 import { parseMemorySettings } from "./memory-explorer/settings.ts";
 import { defineWidget } from "./widget.ts";
+import { gbAttribute } from "./kit/scenario.ts";
 
 /** The formula table: each number of the fullest GPU, and how it is computed. */
 function fillFormulaTable(table: Element, view: MemoryView): void {
@@ -34,8 +36,8 @@ function fillFormulaTable(table: Element, view: MemoryView): void {
     "caption",
     {},
     view.memory.stages.length > 1
-      ? `How each number of stage ${view.memory.peakStage + 1} (the fullest GPU) is computed`
-      : "How each number is computed",
+      ? `How each number of stage ${view.memory.peakStage + 1} (the fullest GPU) is computed (state layout: ${layoutName(view.memory)})`
+      : `How each number is computed (state layout: ${layoutName(view.memory)})`,
   );
   const thead = tableHead(table.ownerDocument, ["Category", "Per GPU", "Formula"]);
   const tbody = el("tbody");
@@ -52,7 +54,7 @@ function fillFormulaTable(table: Element, view: MemoryView): void {
   row(
     "Total",
     view.memory.perGpu.total,
-    "Not counted: CUDA context, allocator fragmentation, communication and ZeRO-3 gather buffers, other temporaries.",
+    `Compared with ${view.budget.label}. Not counted: CUDA context, allocator fragmentation, communication buffers, other temporaries.`,
   );
   table.append(caption, thead, tbody);
 }
@@ -64,10 +66,12 @@ function fillFormulaTable(table: Element, view: MemoryView): void {
 export function renderMemoryOutputs(out: Element, view: MemoryView, curve: CurvePoint[], axis: CurveAxis): void {
   const verdict = child(out, "p", "mx-verdict");
   verdict.setAttribute("data-verdict", view.verdict.kind);
+  // GB per GPU as the verdict prints it: what the configuration finder's rows carry too.
+  verdict.setAttribute("data-total-gb", gbAttribute(view.evaluation.bytesPerGpu));
   const edge =
     view.verdict.kind === "fits"
       ? "var(--c-optim)"
-      : view.verdict.kind === "tight"
+      : view.verdict.kind === "over"
         ? "var(--c-warning)"
         : "var(--c-invalid)";
   verdict.setAttribute(
@@ -102,12 +106,12 @@ function renderMemoryStatic(root: Element, settings: MemoryExplorerSettings): vo
   const view = computeMemoryView(settings);
   const out = dom(root.ownerDocument).el("div", { class: "mx-output" });
   root.append(out);
-  renderMemoryOutputs(out, view, memoryCurve(settings, "seqLength", view.arch), "seqLength");
+  renderMemoryOutputs(out, view, memoryCurve(settings, "seqLength", view), "seqLength");
 }
 
 export const memoryExplorerWidget = defineWidget<MemoryExplorerSettings>({
   description:
-    "memory per GPU (parameters, gradients, optimizer states, activations) for a model, batch, precision and parallelism, against a GPU",
+    "memory per GPU (parameters, gradients, optimizer states, activations) for a model, batch, framework profile and parallel layout, against a GPU's usable memory",
   parseSettings: parseMemorySettings,
   renderStatic: renderMemoryStatic,
 });

@@ -71,6 +71,12 @@ export interface ConfigSearchInput {
    * ZeRO stage with the framework the book pairs it with ({@link AUTO_FRAMEWORK}).
    */
   framework?: FrameworkId | "auto";
+  /**
+   * Stop once this many configurations fit (default: rank every one). With 1 the search answers
+   * "does anything fit?" in a fraction of the time: the configuration finder's diagnosis asks it of
+   * nearby batches and GPU counts. The ranking is then over the ones found.
+   */
+  maxRanked?: number;
 }
 
 /** The framework "auto" searches each ZeRO stage with: Megatron-LM for 0 and 1, DeepSpeed for 2, FSDP2 for 3. */
@@ -183,6 +189,7 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
     requirePositiveInteger(b, "microBatchSizes"),
   );
   const maxTp = requirePositiveInteger(input.maxTp ?? gpusPerNode, "maxTp");
+  const maxRanked = input.maxRanked === undefined ? Infinity : requirePositiveInteger(input.maxRanked, "maxRanked");
   if (gpuCount > 1_000_000) throw new ModelInputError("gpuCount", "gpuCount must be at most 1,000,000");
   if (seqLength > 10_000_000) throw new ModelInputError("seqLength", "seqLength must be at most 10,000,000");
   const net = { ...baseNet, gpusPerNode, nicBusBytesPerSecond: inter };
@@ -202,7 +209,7 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
   let ruledOutBatch = 0;
   let ruledOutMemory = 0;
 
-  for (const tp of powersOfTwoUpTo(Math.min(maxTp, gpuCount))) {
+  search: for (const tp of powersOfTwoUpTo(Math.min(maxTp, gpuCount))) {
     if (arch.numHeads % tp !== 0 || arch.numKvHeads % tp !== 0) continue;
     for (const cp of powersOfTwoUpTo(gpuCount / tp)) {
       if (seqLength % cp !== 0 || (seqLength / cp) % tp !== 0) continue;
@@ -259,6 +266,7 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
                 ranked.push(
                   rankOne(arch, setup, { dp, tp, pp, cp, ep, zeroStage, recompute, framework, b, m, memory }),
                 );
+                if (ranked.length >= maxRanked) break search;
               }
             }
           }

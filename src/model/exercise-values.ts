@@ -19,7 +19,7 @@ import { memoryBudget } from "./scenario.ts";
 import { clusterShape, groupLink } from "./placement.ts";
 import { AUTO_FRAMEWORK } from "./config-search.ts";
 import { findFrameworkProfile } from "../data/frameworks.ts";
-import { d0, d1, d2, gpu, interconnect, params, v } from "./values/put.ts";
+import { d0, d1, d2, gpu, params, v } from "./values/put.ts";
 import { fact } from "./values/facts.ts";
 import { prefaceValues } from "./values/preface.ts";
 import { EXERCISE_MFU, introductionValues } from "./values/introduction.ts";
@@ -170,10 +170,6 @@ function values(): Record<string, ExerciseValue> {
   put("ch7.capacityFactor", v(1.5, "", d1));
   put("ch7.dispatchMB", v((4096 * 8 * 7168 * 1 * (63 / 64)) / MB, "MB", d1));
   put("ch7.dispatchAllMB", v((4096 * 8 * 7168) / MB, "MB", d1));
-  put(
-    "ch7.dispatchMs",
-    v(((4096 * 8 * 7168 * (63 / 64)) / interconnect("h100-sxm").nicLineBytesPerSecond) * 1000, "ms", d2),
-  );
 
   // Chapter 8.
   put("ch8.states405GB", v((16 * psi405b) / GB, "GB", d1));
@@ -223,15 +219,8 @@ function values(): Record<string, ExerciseValue> {
   // Appendix A (collectives).
   put("a0.gatherGB", v(((63 / 64) * 2 * psi8b) / GB, "GB", d2));
   put("a0.gatherBf16TwiceGB", v(((63 / 64) * 4 * psi8b) / GB, "GB", d2));
-  put("a0.gatherMs", v((((63 / 64) * 2 * psi8b) / interconnect("h100-sxm").nicLineBytesPerSecond) * 1000, "ms", d1));
-  put("a0.gatherAllMs", v(((2 * psi8b) / interconnect("h100-sxm").nicLineBytesPerSecond) * 1000, "ms", d1));
   put("a0.busAllReduce", v(180 * 2 * (7 / 8), "GB/s", d0));
   put("a0.busAllGather", v(180 * (7 / 8), "GB/s", d1));
-  const a0Beta = interconnect("h100-sxm").nicLineBytesPerSecond; // the appendix's β, printed {=net.h100-sxm.nicLine}
-  put("a0.crossoverMB", v((10e-6 * a0Beta * (1024 - 1 - 10)) / (10 - 1023 / 1024) / MB, "MB", d2));
-  const latency = 2 * 1023 * 10e-6;
-  const bandwidth = ((2 * 1023) / 1024) * (25e6 / a0Beta);
-  put("a0.latencyShare", v((100 * latency) / (latency + bandwidth), "%", d1));
 
   // Appendix B (profiling): 4.0e14 FLOPs per step, 1,250 ms step, 1,000 ms compute, H100 dense peak.
   put("a1.mfu", v((100 * 4.0e14) / (1.25 * h100.bf16FlopsPerSecond), "%", d1));

@@ -32,6 +32,7 @@ export {
 } from "./activations.ts";
 export {
   bytesPerParameter,
+  frameworkLayout,
   modelStateBytes,
   trainingMemory,
   resolveTrainingSetup,
@@ -146,3 +147,4 @@ export * from "./exercise-values.ts";
 export * from "./data-facts.ts";
 export * from "./placement.ts";
 export * from "./scenario.ts";
+export * from "../data/frameworks.ts";

@@ -103,15 +103,17 @@ export type GpuGeneration = "ampere" | "hopper" | "blackwell";
 /**
  * Kernel efficiency $\eta$: the fraction of the dense bf16 peak that a transformer layer's
  * matmuls and attention kernels reach, one named constant per GPU generation. These are the
- * only numbers fitted to the published runs (src/data/published-runs.ts): each is the value that
- * minimizes the median absolute MFU error over that generation's runs, rounded to 0.01
- * (tests/model/step-validation.test.ts recomputes the fit). Blackwell has no runs in the data
- * set; its value is Hopper's, an assumption.
+ * only numbers fitted to the published runs (src/data/published-runs.ts, 287 runs from 11
+ * sources): each is the value on a grid of whole percents that minimizes the median absolute MFU
+ * error over that generation's runs (validation.ts's fitKernelEfficiency; 0.57 over the A100 runs,
+ * 0.52 over the H100 runs). tests/model/step-validation.test.ts recomputes the fit and fails when
+ * these constants differ from it. Blackwell has no runs in the data set; its value is Hopper's, an
+ * assumption, not a fit.
  */
 export const KERNEL_EFFICIENCY: Readonly<Record<GpuGeneration, number>> = {
-  ampere: 0.53,
-  hopper: 0.41,
-  blackwell: 0.41,
+  ampere: 0.57,
+  hopper: 0.52,
+  blackwell: 0.52,
 };
 
 /** The generation of a GPU id from gpus.ts. */
@@ -252,6 +254,30 @@ export interface DpTransfer {
   exposedSeconds: number;
 }
 
+/**
+ * Seconds of one call of the tensor- and pipeline-parallel transfers and of the compute windows
+ * the transfers can hide behind, for one microbatch on the slowest stage. The data-parallel
+ * transfers carry their own windows in {@link DpTransfer}.
+ */
+export interface StepWindows {
+  /** One average layer's forward pass on this GPU (matmuls and attention). */
+  layerForward: number;
+  /** One average layer's forward matmuls: what the layer's tensor-parallel collectives pair with. */
+  layerGemm: number;
+  /** The stage's forward pass (one chunk's share under interleaving is stageForward / chunks). */
+  stageForward: number;
+  /** The stage's backward pass with its recomputation: the window of the last microbatch's gradient reduction. */
+  stageBackward: number;
+  /** One tensor-parallel collective: an all-reduce, or an all-gather and a reduce-scatter with SP (0 when tp = 1). */
+  tpCall: number;
+  /** Tensor-parallel collectives per layer in the forward pass. */
+  tpCallsPerLayerForward: number;
+  /** One pipeline send of a microbatch's activations (0 when pp = 1). */
+  ppSend: number;
+  /** Chunks per stage (1 unless interleaved). */
+  chunks: number;
+}
+
 /** Result of {@link stepTime}. */
 export interface StepResult {
   stepSeconds: number;
@@ -268,6 +294,8 @@ export interface StepResult {
   /** Slowest stage time / mean stage time (1 = balanced). */
   stageImbalance: number;
   dpTransfers: DpTransfer[];
+  /** One call of each transfer next to the compute it could hide behind (the overlap calculator reads them). */
+  windows: StepWindows;
   /** Kernel efficiency used. */
   kernelEfficiency: number;
   /** Bytes per GPU from trainingMemory, or null with the reason when the memory model cannot describe the layout. */
@@ -507,6 +535,15 @@ export function stepTime(input: StepInput): StepResult {
   const collectiveSeconds = (collective: Collective, bytes: number, ranks: number, stride: number): number =>
     groupSeconds(cluster, collective, bytes, { ranks, stride }, { nvls: useNvls });
 
+  // One tensor-parallel collective on a microbatch's activations, and one pipeline send of them.
+  const activationBytes = tokens * h * valueBytes;
+  const tpPerCall = sp
+    ? collectiveSeconds("all-gather", activationBytes, tp, 1) +
+      collectiveSeconds("reduce-scatter", activationBytes, tp, 1)
+    : collectiveSeconds("all-reduce", activationBytes, tp, 1);
+  const ppSendSeconds =
+    pp > 1 ? collectiveSeconds("send-recv", sp ? activationBytes / tp : activationBytes, 2, strides.pp) : 0;
+
   // Per-stage, per-microbatch times.
   const stages: StageTime[] = [];
   let firstLayer = 0;
@@ -523,12 +560,7 @@ export function stepTime(input: StepInput): StepResult {
     const compute = flops / rate;
     const recomputeSeconds = recomputeFlops / rate;
     // Tensor parallel: 2 collectives forward, 2 backward, 2 more under full recomputation, per layer.
-    const activationBytes = tokens * h * valueBytes;
     const tpCalls = (4 + (recompute === "full" ? 2 : 0)) * n;
-    const tpPerCall = sp
-      ? collectiveSeconds("all-gather", activationBytes, tp, 1) +
-        collectiveSeconds("reduce-scatter", activationBytes, tp, 1)
-      : collectiveSeconds("all-reduce", activationBytes, tp, 1);
     let tpSeconds = tpCalls * tpPerCall;
     if (tpCommOverlap && tp > 1) {
       // Each block's all-gather and reduce-scatter pair with that block's GEMMs (forward, the
@@ -562,9 +594,8 @@ export function stepTime(input: StepInput): StepResult {
     // Pipeline sends: activations forward and gradients back, once per chunk.
     let ppSeconds = 0;
     if (pp > 1) {
-      const p2pBytes = sp ? activationBytes / tp : activationBytes;
       const sends = (i === 0 || isLast ? 1 : 2) * v;
-      ppSeconds = sends * collectiveSeconds("send-recv", p2pBytes, 2, strides.pp);
+      ppSeconds = sends * ppSendSeconds;
     }
     const total = compute + recomputeSeconds + tpSeconds + cpSeconds + epSeconds + ppSeconds;
     stages.push({
@@ -814,6 +845,16 @@ export function stepTime(input: StepInput): StepResult {
     slowestStage: slowest,
     stageImbalance: tMax / tMean,
     dpTransfers,
+    windows: {
+      layerForward: layerForwardSeconds,
+      layerGemm: (tokens * 2 * layerMatmul) / tp / rate,
+      stageForward: slow.compute / 3,
+      stageBackward: (2 * slow.compute) / 3 + slow.recompute,
+      tpCall: tp > 1 ? tpPerCall : 0,
+      tpCallsPerLayerForward: tp > 1 ? 2 : 0,
+      ppSend: ppSendSeconds,
+      chunks: v,
+    },
     kernelEfficiency: eta,
     memory,
     memoryNote,

@@ -292,6 +292,32 @@ export function fitKernelEfficiency(runs: readonly PublishedRun[] = PUBLISHED_RU
   return out;
 }
 
+/**
+ * How far the book's constants may drift from the fit before they are refitted: the median absolute
+ * MFU error at {@link KERNEL_EFFICIENCY} may exceed the grid minimum's by at most this much (two
+ * percentage points). The grid minimum of a median moves by whole percents with small changes to the
+ * model or the data; refitting on every such move would shift every number of the book without
+ * improving the fit by more than its noise, so the book refits only past this threshold (the
+ * step-validation test enforces it).
+ */
+export const REFIT_THRESHOLD = 0.02;
+
+/** Per generation with runs: the median absolute error at the book's constants, at the fit, and the gap. */
+export function bookConstantsGap(
+  runs: readonly PublishedRun[] = PUBLISHED_RUNS,
+): Partial<Record<GpuGeneration, { book: number; fit: number; gap: number }>> {
+  const fit = fitKernelEfficiency(runs);
+  const out: Partial<Record<GpuGeneration, { book: number; fit: number; gap: number }>> = {};
+  for (const generation of Object.keys(fit) as GpuGeneration[]) {
+    const own = runs.filter((r) => gpuGeneration(r.gpu) === generation);
+    const medianAt = (efficiency: Efficiencies) => summarizeErrors(evaluateRuns(own, efficiency)).median;
+    const book = medianAt({ [generation]: KERNEL_EFFICIENCY[generation] });
+    const best = medianAt({ [generation]: fit[generation] });
+    out[generation] = { book, fit: best, gap: book - best };
+  }
+  return out;
+}
+
 /** Every run predicted at the efficiencies fitted on all of `runs` (the in-sample evaluation). */
 export function evaluateInSample(runs: readonly PublishedRun[] = PUBLISHED_RUNS): RunEvaluation[] {
   return evaluateRuns(runs, fitKernelEfficiency(runs));

@@ -5,7 +5,10 @@
  *   ToC scroll-spy and drawer, citation/cross-reference/footnote previews, theme button),
  * - `src/widgets/runtime/theme.ts` → `/assets/js/theme.js` (classic script in `<head>`),
  * - every `src/widgets/<name>.ts` → `/assets/js/widgets/<name>.js` (ESM, code splitting, so
- *   d3 or Plotly chunks are shared and loaded only when a widget needs them), and
+ *   d3 or Plotly chunks are shared and loaded only when a widget needs them),
+ * - every `src/widgets/workers/<name>.ts` → `/assets/js/workers/<name>.js` (a classic script, one
+ *   file: a Worker a widget starts for work that would block the page, e.g. the configuration
+ *   finder's search), and
  * - `assets/css/book.css` → `/assets/css/book.css`, minified (7.3 KB gzip instead of 14.0 KB:
  *   every page loads it) with a source map. The critical-CSS step reads the source, not this
  *   copy (src/plugins/critical-css.ts).
@@ -75,6 +78,14 @@ async function bundleBrowserCode(outputDir: string): Promise<string[]> {
       format: "iife",
       entryPoints: [path.join(cwd, "src/widgets/runtime/theme.ts")],
       outfile: path.join(out, "assets/js/theme.js"),
+    }),
+    build({
+      ...common,
+      format: "iife",
+      entryPoints: widgetEntryNames(path.join(cwd, "src/widgets/workers")).map((n) =>
+        path.join(cwd, `src/widgets/workers/${n}.ts`),
+      ),
+      outdir: path.join(out, "assets/js/workers"),
     }),
     build({
       ...common,

@@ -6,9 +6,11 @@
  * (state, view, settings, url, controls) and is unit-tested there.
  *
  * Bad input never reaches the drawing: the field gets aria-invalid="true" and a message with
- * role="alert", and the charts keep the last valid state. Settings live in the URL under this
- * widget's id; the chapter's `hide` and `lock` lists remove or disable controls. The form itself
- * (labels, choices, groups, markup) is ./memory-explorer/controls.ts.
+ * role="alert", and the charts keep the last valid state, dimmed. Settings live in the URL under
+ * this widget's id, every control's (those under "More settings" too); the chapter's `hide` list
+ * moves controls into the "More settings" disclosure, its `lock` list disables them. The title
+ * follows the chosen model. The form itself (labels, choices, groups, markup) is
+ * ./memory-explorer/controls.ts.
  */
 import { renderMemoryOutputs } from "../figures/memory-explorer.ts";
 import {
@@ -17,7 +19,14 @@ import {
   type MemoryExplorerSettings,
   type MemoryExplorerState,
 } from "../figures/memory-explorer/state.ts";
-import { memoryCurve, summarizeMemory, type CurveAxis, type MemoryView } from "../figures/memory-explorer/view.ts";
+import {
+  memoryCurve,
+  resolveModel,
+  summarizeMemory,
+  titleFor,
+  type CurveAxis,
+  type MemoryView,
+} from "../figures/memory-explorer/view.ts";
 import { decodeMemoryState, encodeMemoryState } from "../figures/memory-explorer/url.ts";
 import { controlValuesOf, readMemoryControls, type MemoryControlValues } from "../figures/memory-explorer/controls.ts";
 import { copyLink, linkActions, readUrlParam, shareLink, urlWriter } from "./runtime/url-state.ts";
@@ -25,10 +34,12 @@ import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
 import { clearWidget, dom } from "../figures/kit/dom.ts";
 import { setStale, showControlProblems } from "../figures/kit/field.ts";
 import { formatNumber } from "../figures/kit/format.ts";
-import { expand, labels, memoryForm } from "./memory-explorer/controls.ts";
+import { expand, labels, memoryForm, syncZeroOptions } from "./memory-explorer/controls.ts";
 
 const css = `
 .mx-controls .mx-config textarea { min-height: 9rem; }
+.mx-controls details.mx-more { margin: 0 0 0.6rem; }
+.mx-controls details.mx-more > summary { cursor: pointer; font-weight: 600; font-size: 0.9rem; color: var(--c-accent); margin-bottom: 0.5rem; }
 `;
 
 export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void {
@@ -41,7 +52,8 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
 
   const hidden = expand(settings.hide);
   const locked = expand(settings.lock);
-  const fixed = [...new Set([...hidden, ...locked])];
+  // Controls under "More settings" are the reader's to change, from the form and from a link.
+  const fixed = [...locked];
   const base: MemoryExplorerState = { ...settings };
   delete (base as Partial<MemoryExplorerSettings>).hide;
   delete (base as Partial<MemoryExplorerSettings>).lock;
@@ -56,8 +68,26 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     else linkMessage = decoded.message;
   }
 
+  const titleEl = root.querySelector<HTMLElement>(":scope > .widget-title");
+  const baseTitle = titleEl?.textContent ?? "";
+  const titleName = (state: MemoryExplorerState, name: string) => (state.preset === "custom" ? "a pasted model" : name);
+  let baseModelName = "";
+  try {
+    baseModelName = titleName(base, resolveModel(base).name);
+  } catch {
+    baseModelName = "";
+  }
+
   clearWidget(root);
-  const { form, controls, fieldOf, messages, textarea } = memoryForm(doc, id, controlValuesOf(start), hidden, locked);
+  const { form, controls, fieldOf, messages, textarea, more } = memoryForm(
+    doc,
+    id,
+    controlValuesOf(start),
+    hidden,
+    locked,
+  );
+  // A link that changes a control under "More settings" opens it, so the reader sees the value.
+  if (more && [...hidden].some((name) => start[name] !== base[name])) more.open = true;
 
   const actions = el("div", { class: "explorer-actions" });
   const axisSelect = el("select", { id: `${id}-axis`, name: "axis" });
@@ -91,15 +121,17 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     (textarea.parentElement as HTMLElement).hidden = !custom;
     const ppText = controls.pp.value.trim();
     const pipelined = ppText !== "" && ppText !== "1";
-    for (const name of ["schedule", "microbatches"] as const) fieldOf[name].hidden = hidden.has(name) || !pipelined;
-    fieldOf.chunks.hidden = hidden.has("chunks") || !pipelined || controls.schedule.value !== "interleaved";
-    (controls.fp32GradAccum as HTMLInputElement).disabled =
-      locked.has("fp32GradAccum") || controls.precision.value === "fp32";
+    for (const name of ["schedule", "microbatches"] as const) fieldOf[name].hidden = !pipelined;
+    fieldOf.chunks.hidden = !pipelined || controls.schedule.value !== "interleaved";
+    fieldOf.reshard.hidden = controls.zero.value !== "3";
+    syncZeroOptions(controls.zero as HTMLSelectElement, controls.framework.value);
   };
 
   const draw = (state: MemoryExplorerState, view: MemoryView) => {
+    if (titleEl && baseModelName !== "")
+      titleEl.textContent = titleFor(baseTitle, baseModelName, titleName(state, view.modelName));
     const axis = axisSelect.value as CurveAxis;
-    renderMemoryOutputs(out, view, memoryCurve(state, axis, view.arch), axis);
+    renderMemoryOutputs(out, view, memoryCurve(state, axis, view), axis);
     live.textContent = summarizeMemory(view);
   };
 
@@ -120,7 +152,14 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     const targetOf = (control: MemoryControl) =>
       control === "preset" && controls.preset.value === "custom" ? textarea : controls[control];
     const problems = result.ok ? [] : result.problems;
-    showControlProblems({ controls, messages, fields: fieldOf, hidden }, memoryControls, problems, targetOf);
+    showControlProblems(
+      { controls, messages, fields: fieldOf, hidden: new Set<MemoryControl>() },
+      memoryControls,
+      problems,
+      targetOf,
+    );
+    // A problem in a control under "More settings" opens it: the message is next to the field.
+    if (more && problems.some((p) => more.contains(controls[p.control]))) more.open = true;
     if (!result.ok) {
       // Keep the last valid drawing, dimmed, and say which values it shows.
       const bad = result.problems.map((p) => p.control);

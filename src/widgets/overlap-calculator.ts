@@ -1,24 +1,31 @@
 /**
  * Browser entry of the `overlap-calculator` widget: enables the controls the build drew and
- * recomputes the chart and table from src/model on every change. A bad value marks its field
- * invalid (role="alert"); the chart keeps the last valid state. Nothing animates.
+ * recomputes the chart, table and note with the engine (src/figures/overlap-calculator-state.ts) on
+ * every change. A bad value, or a combination the engine rejects (a layout the framework cannot
+ * run, degrees that do not divide the model), marks the field it names (role="alert") with one
+ * sentence; the chart keeps the last valid state, dimmed. Nothing animates.
  */
 import { fillOverlapTable, renderOverlapChart } from "../figures/overlap-calculator.ts";
 import {
   overlapIntegerFields,
+  overlapNote,
   summarizeOverlap,
   validateOverlapControls,
   type OverlapCalculatorSettings,
 } from "../figures/overlap-calculator-state.ts";
-import { setFieldProblem } from "../figures/kit/field.ts";
+import { setFieldProblem, setStale } from "../figures/kit/field.ts";
 
 export function mount(root: HTMLElement, _settings: OverlapCalculatorSettings): void {
   const chart = root.querySelector<HTMLElement>(".ovl-figure");
   const tbody = root.querySelector<HTMLElement>(".ovl-table tbody");
+  const note = root.querySelector<HTMLElement>(".ovl-note");
+  const output = root.querySelector<HTMLElement>(".ovl-output");
   const live = root.querySelector<HTMLElement>("[aria-live]");
-  if (!chart || !tbody) throw new Error("overlap-calculator: static markup missing");
+  if (!chart || !tbody || !note || !output) throw new Error("overlap-calculator: static markup missing");
   const idBase = root.getAttribute("id") ?? "overlap-calculator";
-  const selects = ["model", "gpu", "zeroStage"].map((n) => root.querySelector<HTMLSelectElement>(`select[name=${n}]`));
+  const selects = ["model", "gpu", "framework", "zeroStage"].map((n) =>
+    root.querySelector<HTMLSelectElement>(`select[name=${n}]`),
+  );
   const inputs = overlapIntegerFields.map((f) => root.querySelector<HTMLInputElement>(`input[name=${f.key}]`));
   const fields = [...selects, ...inputs];
   if (fields.some((f) => !f)) throw new Error("overlap-calculator: control missing");
@@ -26,19 +33,21 @@ export function mount(root: HTMLElement, _settings: OverlapCalculatorSettings): 
     const raw: Record<string, string> = {};
     for (const f of fields) raw[f!.name] = f!.value;
     const result = validateOverlapControls(raw);
-    for (const input of inputs) setFieldProblem(input!, result.ok ? undefined : result.errors[input!.name]);
+    for (const f of fields) setFieldProblem(f!, result.ok ? undefined : result.errors[f!.name]);
     if (!result.ok) {
-      // Problems from the model (e.g. "heads must divide by tp") may name a field that is not a text input.
-      const other = Object.keys(result.errors).find((k) => !inputs.some((i) => i!.name === k));
-      if (other) setFieldProblem(inputs[0]!, result.errors[other]);
+      setStale(output, "Showing the last valid result until the field is fixed.");
       return;
     }
-    renderOverlapChart(chart, result.ratios, `${idBase}-svg`, Math.max(300, chart.clientWidth || 640));
-    fillOverlapTable(tbody, result.ratios);
-    if (live) live.textContent = summarizeOverlap(result.settings, result.ratios);
+    setStale(output, undefined);
+    renderOverlapChart(chart, result.rows, `${idBase}-svg`, Math.max(300, chart.clientWidth || 640));
+    fillOverlapTable(tbody, result.rows);
+    note.textContent = overlapNote(result);
+    if (live) live.textContent = summarizeOverlap(result);
   };
   for (const f of fields) {
     f!.disabled = false;
     f!.addEventListener(f instanceof HTMLSelectElement ? "change" : "input", update);
   }
+  // The build drew the chart 640 px wide; redraw at the real width when it differs.
+  if (chart.clientWidth > 0 && Math.abs(chart.clientWidth - 640) > 40) update();
 }

@@ -1,8 +1,10 @@
 /**
  * The config-finder widget in Chromium on the built 5D-parallelism chapter: it loads when scrolled
- * near, reruns the search when a control changes (drawn numbers checked against src/model), marks
- * hostile input invalid while keeping the last result, and leaves the page clean. Screenshots
- * (desktop, phone, dark) go to test-output/screenshots/.
+ * near, reruns the search in a Worker when a control changes (drawn numbers checked against
+ * src/model), keeps the inputs' names and its settings in the URL, dims the last result while a
+ * field is invalid, explains why nothing fits (248 GPUs and a batch of 512), opens a row in the
+ * memory explorer with the same GB per GPU, fits 1280 and 390 px without hiding a column, and
+ * leaves the page clean. Screenshots (desktop, phone, dark) go to test-output/screenshots/.
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -16,8 +18,8 @@ const shots = "test-output/screenshots";
 const sel = '[data-widget="config-finder"]';
 const site = useSiteAndBrowser();
 
-async function openWidget(page: Page): Promise<void> {
-  await page.goto(`${site.server.url}/five-d-parallelism/`);
+async function openWidget(page: Page, query = ""): Promise<void> {
+  await page.goto(`${site.server.url}/five-d-parallelism/${query}`);
   await page.locator(sel).scrollIntoViewIfNeeded();
   await page.waitForFunction((s) => {
     const input = document.querySelector<HTMLInputElement>(`${s} input[name=gpuCount]`);
@@ -35,9 +37,11 @@ async function shoot(page: Page, path: string): Promise<void> {
 
 const readout = async (page: Page) => (await page.locator(`${sel} .config-finder-readout`).textContent()) ?? "";
 const firstRow = async (page: Page) => (await page.locator(`${sel} tbody tr`).first().textContent()) ?? "";
+const settled = (page: Page) =>
+  page.waitForFunction((s) => document.querySelector(`${s} .config-finder-output.widget-stale`) === null, sel);
 
 describe("config-finder widget", () => {
-  it("loads lazily and the page logs no errors", async () => {
+  it("loads lazily, searches in a Worker, and the page logs no errors", async () => {
     const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const problems = watchPage(page, site.server.url);
@@ -46,27 +50,34 @@ describe("config-finder widget", () => {
     assert.ok(!site.server.requests.some((r) => r.endsWith("/widgets/config-finder.js")), "loaded before scrolling");
     await openWidget(page);
     assert.ok(site.server.requests.some((r) => r.endsWith("/widgets/config-finder.js")));
+    await page.fill(`${sel} input[name=gpuCount]`, "128");
+    await settled(page);
+    assert.ok(
+      site.server.requests.some((r) => r.endsWith("/workers/config-search.js")),
+      "the search ran in the worker",
+    );
     await shoot(page, `${shots}/config-finder-desktop.png`);
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await context.close();
   });
 
-  it("reruns the search with the model's numbers when controls change", async () => {
+  it("reruns the search with the model's numbers when controls change, and keeps them in the URL", async () => {
     const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
-    assert.match(await readout(page), /Fastest under this model: DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3 · b 1 · m 8/);
-    assert.match(await readout(page), /18\.24 s/);
+    assert.match(await readout(page), /^Fastest under this model: /);
     const expected = searchConfigurations({
       config: findModelPreset("llama-3.1-8b")!.config,
       gpu: findGpu("a100-sxm-80gb")!,
       gpuCount: 64,
       seqLength: 4096,
       globalBatchSequences: 256,
+      framework: "deepspeed",
     });
-    const top = expected.ranked[0];
+    const top = expected.ranked[0]!;
     await page.selectOption(`${sel} select[name=model]`, "llama-3.1-8b");
     await page.selectOption(`${sel} select[name=gpu]`, "a100-sxm-80gb");
+    await page.selectOption(`${sel} select[name=framework]`, "deepspeed");
     await page.fill(`${sel} input[name=gpuCount]`, "64");
     await page.fill(`${sel} input[name=seqLength]`, "4096");
     await page.fill(`${sel} input[name=globalBatch]`, "256");
@@ -74,21 +85,63 @@ describe("config-finder widget", () => {
       (s) => document.querySelector(`${s} .config-finder-readout`)?.textContent?.includes("1,048,576 tokens"),
       sel,
     );
-    const row = await firstRow(page);
-    assert.ok(
-      row.startsWith(
-        `1${top.dp}${top.tp}${top.pp}${top.cp}${top.ep}${top.zeroStage}${top.microBatchSize}${top.microbatches}${top.recompute}`,
-      ),
-      row,
-    );
+    await settled(page);
+    const row = page.locator(`${sel} tbody tr[data-layout]`).first();
+    for (const [attr, value] of [
+      ["data-dp", top.dp],
+      ["data-tp", top.tp],
+      ["data-pp", top.pp],
+      ["data-cp", top.cp],
+      ["data-ep", top.ep],
+      ["data-zero", top.zeroStage],
+      ["data-gb-per-gpu", (top.memoryBytes / 1e9).toFixed(1)],
+      ["data-step-seconds", top.stepSeconds],
+    ] as const)
+      assert.equal(await row.getAttribute(attr), String(value), attr);
+    assert.ok((await firstRow(page)).includes("DeepSpeed"));
     assert.match(
       await readout(page),
       new RegExp(`${expected.configsTried.toLocaleString("en-US")} configurations tried`),
     );
+    assert.match(await readout(page), /within 72\.0 GB usable of 80 GB \(90%\)/);
+    await page.waitForFunction(() => location.search.includes("widget-config-finder-1="));
+    const state = new URL(page.url()).searchParams.get("widget-config-finder-1")!;
+    assert.equal(
+      state,
+      "model:llama-3.1-8b,gpu:a100-sxm-80gb,framework:deepspeed,gpuCount:64,seqLength:4096,globalBatch:256",
+    );
+    await context.close();
+
+    // The link restores the same search.
+    const again = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const restored = await again.newPage();
+    await openWidget(restored, `?widget-config-finder-1=${state}`);
+    await settled(restored);
+    assert.equal(await restored.locator(`${sel} input[name=gpuCount]`).inputValue(), "64");
+    assert.equal(
+      await restored.locator(`${sel} tbody tr[data-layout]`).first().getAttribute("data-step-seconds"),
+      String(top.stepSeconds),
+    );
+    await again.close();
+  });
+
+  it("248 GPUs and 512 sequences: names the cause and the nearest batch and GPU counts that work", async () => {
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await openWidget(page);
+    await page.fill(`${sel} input[name=gpuCount]`, "248");
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} .config-finder-readout`)?.textContent?.startsWith("Nothing fits"),
+      sel,
+    );
+    const text = await readout(page);
+    assert.match(text, /248 GPUs do not divide the global batch of 512 sequences: .*factor 31/);
+    assert.match(text, /Nearest settings that fit: a global batch of 496 or 527 sequences, or 128 or 256 GPUs\./);
+    assert.equal(await page.locator(`${sel} tbody tr`).count(), 0);
     await context.close();
   });
 
-  it("marks hostile input invalid and keeps the last result", async () => {
+  it("marks hostile input invalid, dims the last result and keeps it", async () => {
     const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
@@ -110,6 +163,7 @@ describe("config-finder widget", () => {
       const message = await page.locator(`#${await input.getAttribute("aria-describedby")}`).textContent();
       assert.ok(message && message.length > 5, `message for ${name}=${value}`);
       assert.equal(await readout(page), before);
+      assert.equal(await page.locator(`${sel} .config-finder-output.widget-stale`).count(), 1, "dimmed");
       const svg = (await page.locator(`${sel} svg`).textContent()) ?? "";
       assert.doesNotMatch(svg + before, /NaN|Infinity|undefined/);
       await input.fill(name === "gpuCount" ? "256" : name === "seqLength" ? "8192" : "512");
@@ -118,6 +172,8 @@ describe("config-finder widget", () => {
         [sel, name],
       );
     }
+    await settled(page);
+    assert.equal(await readout(page), before);
     // A GPU count with nothing that fits explains why instead of drawing bars.
     await page.fill(`${sel} input[name=gpuCount]`, "1");
     await page.waitForFunction(
@@ -127,12 +183,57 @@ describe("config-finder widget", () => {
     await context.close();
   });
 
-  it("fits a phone and dark mode", async () => {
+  it("each row opens the memory explorer in the same state: the same GB per GPU", async () => {
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await openWidget(page);
+    const rows = page.locator(`${sel} tbody tr[data-layout]`);
+    assert.equal(await rows.count(), 5);
+    for (const i of [0, 4]) {
+      const row = rows.nth(i);
+      const gb = await row.getAttribute("data-gb-per-gpu");
+      const href = await row.locator('a[data-open-in="memory-explorer"]').getAttribute("href");
+      assert.ok(href && gb);
+      const explorer = await context.newPage();
+      await explorer.goto(new URL(href, page.url()).href);
+      await explorer.waitForFunction(() => document.querySelector('[data-widget="memory-explorer"] form') !== null);
+      const verdict = explorer.locator('[data-widget="memory-explorer"] [data-verdict]');
+      assert.equal(await verdict.getAttribute("data-total-gb"), gb, href);
+      assert.ok(((await verdict.textContent()) ?? "").includes(`${gb} GB per GPU`));
+      await explorer.close();
+    }
+    await context.close();
+  });
+
+  it("shows every column at 1280 px, fits a phone, and dark mode", async () => {
+    const wide = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const widePage = await wide.newPage();
+    await openWidget(widePage);
+    const table = widePage.locator(`${sel} .config-finder-table`);
+    const scroll = widePage.locator(`${sel} .config-finder-scroll`);
+    const [tableWidth, boxWidth] = await Promise.all([
+      table.evaluate((t) => t.scrollWidth),
+      scroll.evaluate((b) => b.clientWidth),
+    ]);
+    assert.ok(tableWidth <= boxWidth, `table ${tableWidth}px in a ${boxWidth}px box: a column is scrolled out of view`);
+    for (const head of ["Step", "MFU", "GB/GPU"])
+      assert.equal(await widePage.locator(`${sel} thead th`, { hasText: head }).first().isVisible(), true, head);
+    await wide.close();
     const phone = await site.browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     const page = await phone.newPage();
     await openWidget(page);
+    // The build drew the bars 640 px wide; the widget redraws them at the phone's width once its worker answers.
+    await page.waitForFunction(
+      (s) =>
+        Number(document.querySelector(`${s} .config-finder-figure svg`)?.getAttribute("viewBox")?.split(" ")[2]) < 560,
+      sel,
+    );
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `page overflows by ${overflow}px`);
+    const cell = page.locator(`${sel} tbody tr`).first().locator("td").nth(11);
+    assert.equal(await cell.isVisible(), true, "the step time is readable on a phone");
+    const box = await cell.boundingBox();
+    assert.ok(box && box.x + box.width <= 390, "the step time is inside the screen");
     await shoot(page, `${shots}/config-finder-phone.png`);
     await phone.close();
     const dark = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark" });

@@ -1,9 +1,10 @@
 /**
  * The memory-explorer widget in Chromium on the built chapters 2 (one GPU), 3 (ZeRO) and 4 (TP):
- * the static figure without JavaScript, lazy loading, every control redrawing with the model's
- * numbers (the expected strings are recomputed from the model in
- * tests/figures/memory-explorer.test.ts), hostile input in every field, settings in the URL,
- * keyboard use, and screenshots (light, dark, phone) in test-output/screenshots/.
+ * the static figure without JavaScript, lazy loading, every control redrawing with the engine's
+ * numbers (the expected verdicts are computed here with the same view the widget uses), the
+ * controls a chapter hides under "More settings", the framework select, the title following the
+ * model, hostile input in every field, settings in the URL (hidden controls included), keyboard
+ * use, and screenshots (light, dark, phone) in test-output/screenshots/.
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -11,6 +12,8 @@ import { keepScreenshot } from "../helpers/screenshots.ts";
 import type { BrowserContextOptions, Page } from "playwright-core";
 import { watchPage, settle } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
+import { parseMemorySettings } from "../../src/figures/memory-explorer/settings.ts";
+import { computeMemoryView } from "../../src/figures/memory-explorer/view.ts";
 
 const shots = "test-output/screenshots";
 const sel = '[data-widget="memory-explorer"]';
@@ -34,18 +37,26 @@ const waitVerdict = (page: Page, text: string) =>
     text,
   ] as const);
 const control = (page: Page, name: string) => page.locator(`${sel} [name=${name}]`);
+/** The verdict the engine gives for chapter settings (the expected strings come from the model). */
+const expect = (settings: Record<string, unknown>) => computeMemoryView(parseMemorySettings(settings)).verdict.text;
+const ch2 = { preset: "llama-3.2-1b", seqLength: 4096, microBatch: 4 };
+const ch3 = { preset: "llama-3.1-8b", zero: 1, dp: 8 };
+const ch4 = { preset: "llama-3.1-70b", seqLength: 8192, zero: 1, dp: 8, tp: 8, sp: false };
+const openMore = (page: Page) =>
+  page.locator(`${sel} details.mx-more`).evaluate((d) => ((d as HTMLDetailsElement).open = true));
 
 describe("memory-explorer widget", () => {
-  it("shows each chapter's default state without JavaScript", async () => {
+  it("shows each chapter's default state without JavaScript, with GB per GPU on the verdict", async () => {
     const context = await site.browser.newContext({ ...desktop, javaScriptEnabled: false });
     const page = await context.newPage();
-    for (const [slug, text] of [
-      ["one-gpu", "Fits: 48.2 GB of 80 GB (60%)."],
-      ["data-parallelism", "Fits: 64.6 GB of 80 GB (81%)."],
-      ["tensor-parallelism", "Out of memory: 109.4 GB needed, the H100 SXM5 has 80 GB."],
-    ]) {
+    for (const [slug, settings, gb] of [
+      ["one-gpu", ch2, "48.2"],
+      ["data-parallelism", ch3, "64.6"],
+      ["tensor-parallelism", ch4, "109.4"],
+    ] as const) {
       await page.goto(`${site.server.url}/${slug}/`);
-      assert.equal(await page.locator(`${sel} p.mx-verdict`).textContent(), text, slug);
+      assert.equal(await page.locator(`${sel} p.mx-verdict`).textContent(), expect(settings), slug);
+      assert.equal(await page.locator(`${sel} [data-verdict]`).getAttribute("data-total-gb"), gb, slug);
       assert.equal(await page.locator(`${sel} svg.mx-bars rect.mx-seg`).count(), 4);
       assert.equal(await page.locator(`${sel} table.mx-formula-table tbody tr`).count(), 5);
       assert.ok(!/NaN|undefined|Infinity/.test(await page.locator(sel).innerHTML()));
@@ -68,39 +79,25 @@ describe("memory-explorer widget", () => {
     await context.close();
   });
 
-  it("chapter 2: parallelism controls are hidden, and every other control redraws with the model's numbers", async () => {
+  it("chapter 2: parallelism controls wait under More settings, and every control redraws with the engine's numbers", async () => {
     const page = await open("one-gpu");
-    assert.equal(await verdict(page), "Fits: 48.2 GB of 80 GB (60%).");
+    assert.equal(await verdict(page), expect(ch2));
     for (const hidden of ["dp", "tp", "pp", "cp", "ep", "zero", "sp"])
       assert.equal(await control(page, hidden).isVisible(), false, hidden);
     const steps: Array<[() => Promise<unknown>, string]> = [
-      [() => control(page, "microBatch").fill("1"), "Fits: 26.9 GB of 80 GB (34%)."],
-      [() => control(page, "microBatch").fill("4"), "Fits: 48.2 GB of 80 GB (60%)."],
-      [() => control(page, "recompute").selectOption("full"), "Fits: 29.4 GB of 80 GB (37%)."],
-      [() => control(page, "recompute").selectOption("none"), "Fits: 48.2 GB of 80 GB (60%)."],
-      [
-        () => control(page, "attention").selectOption("eager"),
-        "Out of memory: 118.5 GB needed, the H100 SXM5 has 80 GB.",
-      ],
-      [() => control(page, "attention").selectOption("flash"), "Fits: 48.2 GB of 80 GB (60%)."],
-      [() => control(page, "fp32GradAccum").check(), "Fits: 53.1 GB of 80 GB (66%)."],
-      [() => control(page, "fp32GradAccum").uncheck(), "Fits: 48.2 GB of 80 GB (60%)."],
-      [() => control(page, "precision").selectOption("fp32"), "Fits: 68.2 GB of 80 GB (85%)."],
-      [() => control(page, "precision").selectOption("bf16"), "Fits: 48.2 GB of 80 GB (60%)."],
-      [
-        () => control(page, "seqLength").fill("8192"),
-        "Fits only just: 76.6 GB of 80 GB (96%), little room for the CUDA context and fragmentation.",
-      ],
-      [() => control(page, "seqLength").fill("4096"), "Fits: 48.2 GB of 80 GB (60%)."],
-      [
-        () => control(page, "gpu").selectOption("a100-sxm-40gb"),
-        "Out of memory: 48.2 GB needed, the A100 SXM4 has 40 GB.",
-      ],
-      [() => control(page, "gpu").selectOption("h100-sxm"), "Fits: 48.2 GB of 80 GB (60%)."],
-      [
-        () => control(page, "preset").selectOption("llama-3.2-3b"),
-        "Out of memory: 101.3 GB needed, the H100 SXM5 has 80 GB.",
-      ],
+      [() => control(page, "microBatch").fill("1"), expect({ ...ch2, microBatch: 1 })],
+      [() => control(page, "microBatch").fill("4"), expect(ch2)],
+      [() => control(page, "recompute").selectOption("full"), expect({ ...ch2, recompute: "full" })],
+      [() => control(page, "recompute").selectOption("none"), expect(ch2)],
+      [() => control(page, "attention").selectOption("eager"), expect({ ...ch2, attention: "eager" })],
+      [() => control(page, "attention").selectOption("flash"), expect(ch2)],
+      [() => control(page, "framework").selectOption("megatron"), expect({ ...ch2, framework: "megatron" })],
+      [() => control(page, "framework").selectOption("ddp"), expect(ch2)],
+      [() => control(page, "seqLength").fill("8192"), expect({ ...ch2, seqLength: 8192 })],
+      [() => control(page, "seqLength").fill("4096"), expect(ch2)],
+      [() => control(page, "gpu").selectOption("a100-sxm-40gb"), expect({ ...ch2, gpu: "a100-sxm-40gb" })],
+      [() => control(page, "gpu").selectOption("h100-sxm"), expect(ch2)],
+      [() => control(page, "preset").selectOption("llama-3.2-3b"), expect({ ...ch2, preset: "llama-3.2-3b" })],
     ];
     for (const [act, text] of steps) {
       await act();
@@ -111,8 +108,18 @@ describe("memory-explorer widget", () => {
       (await control(page, "preset").locator("option[value='llama-3.1-405b']").textContent()) ?? "",
       /Llama 3\.1 405B \(406B\)/,
     );
-    // The curve marks the current point with the same total.
+    // The curve marks the current point with the same total; the title follows the model.
     assert.equal(await page.locator(`${sel} svg.mx-curve text.mx-current-label`).textContent(), "101.3 GB");
+    assert.equal(await page.locator(`${sel} .widget-title`).textContent(), "Memory of one GPU training Llama 3.2 3B");
+    // Under More settings: the parallel degrees, and ZeRO stages the framework does not run are unavailable.
+    await openMore(page);
+    assert.equal(await control(page, "dp").isVisible(), true);
+    assert.equal(await control(page, "zero").locator("option[value='3']").isDisabled(), true);
+    await control(page, "framework").selectOption("fsdp2");
+    assert.equal(await control(page, "zero").getAttribute("aria-invalid"), "true");
+    await control(page, "zero").selectOption("3");
+    await control(page, "dp").fill("8");
+    await waitVerdict(page, expect({ ...ch2, preset: "llama-3.2-3b", framework: "fsdp2", zero: 3, dp: 8 }));
     await page.locator(`${sel} select[name=axis]`).selectOption("microBatch");
     await page.waitForFunction(
       (s) => document.querySelector(`${s} svg.mx-curve`)?.textContent?.includes("micro-batch size b"),
@@ -122,28 +129,42 @@ describe("memory-explorer widget", () => {
     await page.context().close();
   });
 
-  it("chapter 3 and 4: ZeRO stage, data-parallel degree and sequence parallelism", async () => {
+  it("chapter 3 and 4: ZeRO stage, data-parallel degree and sequence parallelism; the title follows the model", async () => {
     const dp = await open("data-parallelism");
     await control(dp, "zero").selectOption("3");
-    await waitVerdict(dp, "Fits: 36.5 GB of 80 GB (46%).");
+    await waitVerdict(dp, expect({ ...ch3, zero: 3 }));
     await control(dp, "dp").fill("16");
-    await waitVerdict(dp, "Fits: 28.5 GB of 80 GB (36%).");
+    await waitVerdict(dp, expect({ ...ch3, zero: 3, dp: 16 }));
     await dp.context().close();
     const tp = await open("tensor-parallelism");
-    assert.equal(await verdict(tp), "Out of memory: 109.4 GB needed, the H100 SXM5 has 80 GB.");
+    assert.equal(await verdict(tp), expect(ch4));
     for (const hidden of ["pp", "schedule", "microbatches", "chunks", "cp", "ep"])
       assert.equal(await control(tp, hidden).isVisible(), false, hidden);
-    for (const shown of ["zero", "dp", "tp", "sp", "seqLength"])
+    for (const shown of ["zero", "dp", "tp", "sp", "seqLength", "framework"])
       assert.equal(await control(tp, shown).isVisible(), true, shown);
     await control(tp, "sp").check();
-    await waitVerdict(tp, "Fits: 71.6 GB of 80 GB (89%).");
+    await waitVerdict(tp, expect({ ...ch4, sp: true }));
     await control(tp, "tp").fill("3");
     assert.equal(await control(tp, "tp").getAttribute("aria-invalid"), "true");
     assert.match(
       (await tp.locator(`${sel} #widget-memory-explorer-1-tp-message`).textContent()) ?? "",
       /tp \(3\) must divide the number of attention heads \(64\)/,
     );
-    assert.equal(await verdict(tp), "Fits: 71.6 GB of 80 GB (89%).");
+    assert.equal(await verdict(tp), expect({ ...ch4, sp: true }));
+    assert.equal(await tp.locator(`${sel} .mx-output.widget-stale`).count(), 1, "the last drawing is dimmed");
+    await control(tp, "tp").fill("16");
+    assert.match(
+      (await tp.locator(`${sel} #widget-memory-explorer-1-tp-message`).textContent()) ?? "",
+      /larger than one NVLink domain/,
+    );
+    await control(tp, "tp").fill("8");
+    await control(tp, "preset").selectOption("mixtral-8x7b");
+    await tp.waitForFunction(
+      (s) =>
+        document.querySelector(`${s} .widget-title`)?.textContent ===
+        "Memory per GPU of Mixtral 8x7B with tensor parallelism",
+      sel,
+    );
     await tp.context().close();
   });
 
@@ -152,9 +173,7 @@ describe("memory-explorer widget", () => {
     const problems = watchPage(page, site.server.url);
     const before = await bars(page);
     const fields = ["seqLength", "microBatch", "dp", "tp", "pp", "cp", "ep"];
-    await page.locator(`${sel} [data-control=pp]`).evaluate((e) => ((e as HTMLElement).hidden = false));
-    await page.locator(`${sel} [data-control=cp]`).evaluate((e) => ((e as HTMLElement).hidden = false));
-    await page.locator(`${sel} [data-control=ep]`).evaluate((e) => ((e as HTMLElement).hidden = false));
+    await openMore(page);
     for (const name of fields) {
       const input = control(page, name);
       const good = await input.inputValue();
@@ -217,18 +236,28 @@ describe("memory-explorer widget", () => {
     const restored = await open("one-gpu", desktop, "?widget-memory-explorer-1=microBatch:1,recompute:full");
     assert.equal(await control(restored, "microBatch").inputValue(), "1");
     assert.equal(await control(restored, "recompute").inputValue(), "full");
-    assert.equal(await verdict(restored), "Fits: 22.2 GB of 80 GB (28%).");
+    assert.equal(await verdict(restored), expect({ ...ch2, microBatch: 1, recompute: "full" }));
     await restored.locator(`${sel} button`, { hasText: "Reset" }).click();
-    await waitVerdict(restored, "Fits: 48.2 GB of 80 GB (60%).");
+    await waitVerdict(restored, expect(ch2));
     await restored.context().close();
 
-    // Hidden controls cannot be set from a link; bad values reject the link.
-    const hiddenTry = await open("one-gpu", desktop, "?widget-memory-explorer-1=dp:64,zero:3");
-    assert.equal(await verdict(hiddenTry), "Fits: 48.2 GB of 80 GB (60%).");
-    await hiddenTry.context().close();
-    for (const bad of ["microBatch:0", "microBatch:1e40", "preset:llama-9", "seqLength:abc", "nonsense:1"]) {
+    // Controls under More settings are set from a link too, and the disclosure opens to show them.
+    const hiddenSet = await open("one-gpu", desktop, "?widget-memory-explorer-1=framework:fsdp2,zero:3,dp:64");
+    assert.equal(await verdict(hiddenSet), expect({ ...ch2, framework: "fsdp2", zero: 3, dp: 64 }));
+    assert.equal(await control(hiddenSet, "dp").isVisible(), true);
+    assert.equal(await control(hiddenSet, "dp").inputValue(), "64");
+    await hiddenSet.context().close();
+    for (const bad of [
+      "microBatch:0",
+      "microBatch:1e40",
+      "preset:llama-9",
+      "seqLength:abc",
+      "nonsense:1",
+      "zero:3",
+      "framework:jax",
+    ]) {
       const page2 = await open("one-gpu", desktop, `?widget-memory-explorer-1=${bad}`);
-      assert.equal(await verdict(page2), "Fits: 48.2 GB of 80 GB (60%).", bad);
+      assert.equal(await verdict(page2), expect(ch2), bad);
       assert.match(
         (await page2.locator(`${sel} [role=status]`).textContent()) ?? "",
         /^The settings in this page’s link were not used/,
@@ -240,7 +269,7 @@ describe("memory-explorer widget", () => {
 
   it("is operable from the keyboard, with labelled controls and a polite live summary", async () => {
     const page = await open("one-gpu");
-    for (const name of ["preset", "gpu", "seqLength", "microBatch", "precision", "recompute", "attention"]) {
+    for (const name of ["preset", "gpu", "framework", "seqLength", "microBatch", "recompute", "attention"]) {
       const id = await control(page, name).getAttribute("id");
       assert.equal(await page.locator(`${sel} label[for="${id}"]`).count(), 1, `${name} has a label`);
     }
@@ -270,6 +299,7 @@ describe("memory-explorer widget", () => {
       ] as const) {
         const page = await open(slug, options);
         await page.locator(`${sel} details.mx-formulas`).evaluate((d) => ((d as HTMLDetailsElement).open = true));
+        await openMore(page);
         await keepScreenshot(page.locator(sel), `${shots}/memory-explorer-${tag}-${name}.png`);
         const overflow = await page.evaluate(
           () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

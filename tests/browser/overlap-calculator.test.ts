@@ -1,7 +1,8 @@
 /**
- * The overlap-calculator widget in Chromium on the built overlap appendix: lazy loading, controls
- * against src/model's overlapRatios, hostile input (field marked invalid, table kept), a clean
- * console, no sideways scrolling on a phone. Screenshots go to test-output/screenshots/.
+ * The overlap-calculator widget in Chromium on the built overlap appendix: lazy loading, every
+ * row against the engine's transfers (computeOverlap over evaluateScenario), the framework select,
+ * hostile input and impossible layouts (field marked invalid with one sentence, table kept,
+ * dimmed), a clean console, no sideways scrolling on a phone. Screenshots go to test-output/screenshots/.
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -9,7 +10,12 @@ import { keepScreenshot } from "../helpers/screenshots.ts";
 import type { Page } from "playwright-core";
 import { watchPage, settle } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
-import { computeOverlap, defaultOverlapSettings, formatRatio } from "../../src/figures/overlap-calculator-state.ts";
+import {
+  computeOverlap,
+  defaultOverlapSettings,
+  formatRatio,
+  rowVerdict,
+} from "../../src/figures/overlap-calculator-state.ts";
 import { formatSeconds } from "../../src/figures/kit/format.ts";
 
 const shots = "test-output/screenshots";
@@ -35,24 +41,42 @@ describe("overlap-calculator widget", () => {
     );
     await open(page);
     await page.fill(`${w} input[name=tp]`, "8");
+    await page.fill(`${w} input[name=dp]`, "8");
     await page.fill(`${w} input[name=seqLength]`, "8192");
     await page.selectOption(`${w} select[name=model]`, "llama-3.1-70b");
-    const r = computeOverlap({ ...defaultOverlapSettings, model: "llama-3.1-70b", tp: 8, seqLength: 8192 });
+    const r = computeOverlap({ ...defaultOverlapSettings, model: "llama-3.1-70b", tp: 8, dp: 8, seqLength: 8192 });
     assert.ok(r.ok);
-    const z = r.ratios.zero3!;
-    const t = r.ratios.tp!;
-    assert.deepEqual(await row(page, 1), [
-      formatSeconds(z.commSeconds),
-      formatSeconds(z.computeSeconds),
-      formatRatio(z.ratio),
-      z.ratio < 1 ? "can hide" : "exposed",
+    const expected = r.rows.map((x) => [
+      x.label,
+      formatSeconds(x.commSeconds),
+      x.windowSeconds > 0 ? formatSeconds(x.windowSeconds) : "none",
+      x.ratio === null ? "–" : formatRatio(x.ratio),
+      formatSeconds(x.exposedSeconds),
+      rowVerdict(x),
     ]);
-    assert.deepEqual(await row(page, 2), [
-      formatSeconds(t.commSeconds),
-      formatSeconds(t.computeSeconds),
-      formatRatio(t.ratio),
-      "can hide",
-    ]);
+    await page.waitForFunction(([sel, n]) => document.querySelectorAll(`${sel} .ovl-table tbody tr`).length === n, [
+      w,
+      expected.length,
+    ] as const);
+    for (const [i, cells] of expected.entries()) {
+      assert.equal(await page.locator(`${w} .ovl-table tbody tr`).nth(i).locator("th").textContent(), cells[0]);
+      assert.deepEqual(await row(page, i), cells.slice(1));
+    }
+    // Megatron-LM does not run ZeRO-3: the message sits at the ZeRO select and the table stays.
+    const before = await page.locator(`${w} .ovl-table tbody`).innerHTML();
+    await page.selectOption(`${w} select[name=framework]`, "megatron");
+    assert.equal(await page.getAttribute(`${w} select[name=zeroStage]`, "aria-invalid"), "true");
+    assert.match(
+      (await page
+        .locator(`#${await page.getAttribute(`${w} select[name=zeroStage]`, "aria-describedby")}`)
+        .textContent())!,
+      /does not run ZeRO stage 3/,
+    );
+    assert.equal(await page.locator(`${w} .ovl-table tbody`).innerHTML(), before);
+    assert.ok(await page.locator(`${w} .ovl-output.widget-stale`).count());
+    await page.selectOption(`${w} select[name=zeroStage]`, "1");
+    assert.equal(await page.getAttribute(`${w} select[name=zeroStage]`, "aria-invalid"), null);
+    assert.equal(await page.locator(`${w} .ovl-output.widget-stale`).count(), 0);
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
     await page.close();
   });

@@ -139,7 +139,7 @@ test("the all-reduce table: ring times in both layouts (placement.ts bandwidths,
 
 test("one microbatch of 4096 tokens at the kernel efficiency of Hopper, against both all-reduces", () => {
   assertMentions(text, `${h100.bf16FlopsPerSecond / 1e12} TFLOPS dense bf16 peak`, "H100 peak");
-  assertMentions(text, `sustains ${100 * KERNEL_EFFICIENCY.hopper}% of its`, "kernel efficiency");
+  assertMentions(text, `sustains ${Math.round(100 * KERNEL_EFFICIENCY.hopper)}% of its`, "kernel efficiency");
   const exponent = Math.floor(Math.log10(flops8));
   assertMentions(text, `$${(flops8 / 10 ** exponent).toFixed(2)} \\times 10^{${exponent}}$ FLOPs`, "microbatch FLOPs");
   assertMentions(text, `that microbatch takes ${ms(mb8)}`, "microbatch time");
@@ -418,7 +418,7 @@ test("Narayanan et al.'s ZeRO-3 runs: the bound predicts no drop at 1,536 A100s"
   });
   assert.ok(need < 2048, "fewer than one 2,048-token sequence");
   assertMentions(text, `prices at ${gbps(g.busBytesPerSecond)} for a group`, "A100 group bandwidth");
-  assertMentions(text, `kernel efficiency of ${100 * KERNEL_EFFICIENCY.ampere}%`, "A100 efficiency");
+  assertMentions(text, `kernel efficiency of ${Math.round(100 * KERNEL_EFFICIENCY.ampere)}%`, "A100 efficiency");
   assertMentions(text, `asks for ${grouped(need)} tokens per microbatch even at 1,536 GPUs`, "A100 bound");
   assert.doesNotMatch(source, /observed\s+exactly this/);
 });
@@ -529,7 +529,7 @@ test("exercise: the 70B all-reduce in both layouts and the microbatches that hid
     `a step of ${t.stepSeconds.toFixed(2)} s, with ${((100 * t.exposedCommSeconds) / t.stepSeconds).toFixed(2)}% exposed`,
     "70B step",
   );
-  assertMentions(text, `$${m} \\times 64 = ${m * 64}$ sequences`, "70B batch");
+  assertMentions(text, `$${m} \\times 64 = ${tex(m * 64)}$ sequences`, "70B batch");
 });
 
 test("exercise: a 2M-token batch on 96 GPUs", () => {

@@ -23,8 +23,10 @@ import {
   KERNEL_EFFICIENCY,
   memoryBudget,
   modelFlopsPerToken,
+  evaluateInSample,
   searchConfigurations,
   stepTime,
+  summarizeErrors,
   type RankedConfig,
   type Recompute,
   type ScenarioLayout,
@@ -100,7 +102,7 @@ test("the value module prices groups with groupLink and types no bandwidth", () 
   const source = readFileSync("src/model/values/five-d-parallelism.ts", "utf8");
   for (const field of ["nvlinkRingBusBytesPerSecond", "nicBusBytesPerSecond", "interconnect("])
     assert.ok(!source.includes(field), `five-d-parallelism.ts reads ${field}: use groupLink`);
-  assert.ok(!/\b0\.41\b|\b45e9\b|\b370e9\b/.test(source), "no efficiency or bandwidth typed in");
+  assert.ok(!/\b0\.41\b|\b0\.52\b|\b45e9\b|\b370e9\b/.test(source), "no efficiency or bandwidth typed in");
 });
 
 test("the framework defaults the prose states (re-read §8.2 and §8.4.3 if one changes)", () => {
@@ -141,7 +143,13 @@ test("@eq:zero3-tokens: (2 + g)/4 · F/W with W from where the group sits", () =
     "one NIC",
   );
   const perSequence = (z3Factor * F) / nic / 8192;
-  assert.ok(perSequence > 1.5 && perSequence < 2, `more than one and a half sequences, two suffice: ${perSequence}`);
+  assert.ok(perSequence > 2 && perSequence < 2.5, `more than two sequences: ${perSequence}`);
+  assertMentions(text, `tokens, more than two 8,192-token\nsequences`, "one NIC in sequences");
+  assertMentions(
+    text,
+    `needs about ${fmt(Math.round((z3Factor * F) / nic / 1000) * 1000)} tokens, more than\ntwo 8,192-token sequences`,
+    "rule",
+  );
   assertMentions(text, `(${fmt(F / nic)} with bf16 gradients)`, "bf16 threshold");
   assertMentions(text, `about ${eight / 1e9} GB/s, and needs only ${fmt((z3Factor * F) / eight)} tokens`, "eight NICs");
   assertMentions(text, `H100 figure of ${fmt((z3Factor * F) / nic)} tokens`, "H100 figure in exercise 3");
@@ -167,34 +175,47 @@ test("the step model agrees: TP 8 with ZeRO-3 hides its per-layer traffic at two
   assertMentions(text, `the threshold rises 8-fold`, "eightfold");
 });
 
-test("per-layer ring latency: the top layout on 256 GPUs, the same layout on 1,024", () => {
-  const r = evalRow(top);
+const cp4 = find(
+  (c) =>
+    c.tp === 1 && c.pp === 1 && c.cp === 4 && c.zeroStage === 3 && c.recompute === "none" && c.microBatchSize === 1,
+);
+
+test("per-layer ring latency: the per-layer CP 4 layout on 256 GPUs, the same layout on 1,024", () => {
+  const r = evalRow(cp4);
   const fwd = transfer(r, "parameter all-gather (forward");
   const bwd = transfer(r, "parameter all-gather (backward");
   assert.equal(fwd.ranks, 256);
+  assert.equal(cp4.dp, 64);
   const latency = (n: number) => (n - 1) * cluster.interNodeHopLatencySeconds;
   assertMentions(text, `(${cluster.interNodeHopLatencySeconds * 1e6} µs per step across servers`, "latency");
   assertMentions(
     text,
     `a 256-rank group, that is ${ms(latency(256))} of each ${ms(fwd.secondsPerCall)} gather`,
-    "top latency",
+    "CP 4 latency",
   );
-  assert.equal(fwd.exposedSeconds + bwd.exposedSeconds, 0, "hidden");
-  assert.ok(bwd.windowSeconds - bwd.secondsPerCall < 0.05 * bwd.windowSeconds, "with little to spare");
+  // §8.5: the backward window is shorter than its gather and reduce-scatter, so they are exposed.
+  assert.equal(fwd.exposedSeconds, 0, "the forward gather hides");
+  assert.ok(bwd.secondsPerCall > bwd.windowSeconds && bwd.exposedSeconds > 0, "the backward calls are exposed");
+  assert.ok(
+    8192 / cp4.cp < (z3Factor * F) / groupLink(cluster, "all-gather", { ranks: 256, stride: 1 }).busBytesPerSecond,
+  );
   assertMentions(
     text,
-    `take ${ms(bwd.secondsPerCall)} against a ${ms(bwd.windowSeconds)} backward pass: hidden, with little to spare`,
-    "top backward",
+    `take ${ms(bwd.secondsPerCall)} against a ${ms(bwd.windowSeconds)}\nbackward pass: ${secs(cp4.exposedSeconds.dp)} of sharding traffic per step stay exposed`,
+    "CP 4 backward",
   );
-  assertMentions(text, `no layer to hide behind (${secs(transfer(r, "root unit").exposedSeconds)})`, "root unit");
-  const wide = evalRow(top, { dp: 256 }, 1024);
+  const rank = search.ranked.indexOf(cp4) + 1;
+  assert.ok(rank > 10);
+  assertMentions(text, `gathering every layer, comes only at rank ${rank}, at\n${secs(cp4.stepSeconds)}`, "CP 4 rank");
+  assertMentions(text, `processes ${fmt(8192 / cp4.cp)} tokens per microbatch, just under the`, "CP 4 tokens");
+  const wide = evalRow(cp4, { dp: 256 }, 1024);
   const wf = transfer(wide, "parameter all-gather (forward");
   assert.equal(wf.ranks, 1024);
-  assert.ok(latency(1024) > 0.5 * wf.windowSeconds, "latency alone is most of the window");
+  assert.ok(latency(1024) > wf.windowSeconds, "latency alone exceeds the window");
   assert.ok(wf.exposedSeconds > 0);
   assertMentions(
     text,
-    `latency alone, ${ms(latency(1024))} per gather, is most of the ${ms(wf.windowSeconds)} forward pass of a layer it must hide behind: the gathers take ${ms(wf.secondsPerCall)} and expose ${secs(wide.breakdown.dp)} per step`,
+    `latency alone, ${ms(latency(1024))} per gather, is longer than the ${ms(wf.windowSeconds)} forward pass of a\nlayer it must hide behind: the gathers take ${ms(wf.secondsPerCall)} and expose ${secs(wide.breakdown.dp)} per step`,
     "1,024 GPUs",
   );
 });
@@ -305,10 +326,16 @@ test("§8.4.3 and §8.5: the ranking, its largest overheads, and what it assumes
     for (const other of [c.bubbleSeconds, e.cp, e.pp, e.dp, e.ep])
       assert.ok(e.tp > other, "TP is the largest overhead");
   }
-  // With TP overlap on: nothing of TP exposed, the bubble is the largest overhead.
+  // With TP overlap on: only the attention block's collectives stay exposed; the bubble is the largest overhead.
   const ov = evalRow(hand, { tpCommOverlap: true });
-  assert.equal(ov.breakdown.tp, 0);
-  for (const other of [ov.breakdown.dp, ov.breakdown.pp, ov.breakdown.cp]) assert.ok(ov.breakdown.bubble > other);
+  assert.ok(ov.breakdown.tp > 0 && ov.breakdown.tp < hand.exposedSeconds.tp / 10);
+  assertMentions(
+    text,
+    `(${secs(ov.breakdown.tp)} of the ${secs(hand.exposedSeconds.tp, 3)} stays exposed)`,
+    "TP overlap residue",
+  );
+  for (const other of [ov.breakdown.dp, ov.breakdown.pp, ov.breakdown.cp, ov.breakdown.tp])
+    assert.ok(ov.breakdown.bubble > other);
   assertMentions(text, `it takes ${secs(ov.stepSeconds)} (${pct(ov.mfu)} MFU)`, "hand with TP overlap");
   assertMentions(text, `becomes the bubble, ${secs(ov.breakdown.bubble)}`, "bubble");
   assertMentions(
@@ -321,13 +348,33 @@ test("§8.4.3 and §8.5: the ranking, its largest overheads, and what it assumes
     `and ${fmt(search.ruledOutMemory)} do not fit. Of the ${fmt(search.ranked.length)} that remain`,
     "counts 2",
   );
-  // "the fastest uses neither tensor nor pipeline parallelism: ZeRO-3 over 64 replicas with CP 4"
+  // "the fastest uses no tensor parallelism and a short pipeline: CP 4 and PP 2 over 32 replicas", FSDP2
+  // without resharding, so its sharding traffic is once per step and hides; the bubble is its largest overhead.
   assert.deepEqual(
-    [top.tp, top.cp, top.pp, top.dp, top.zeroStage, top.microBatchSize, top.framework],
-    [1, 4, 1, 64, 3, 1, "fsdp2"],
+    [top.tp, top.cp, top.pp, top.dp, top.zeroStage, top.microBatchSize, top.framework, top.microbatches],
+    [1, 4, 2, 32, 3, 1, "fsdp2", 16],
   );
+  assertMentions(text, `CP 4 and PP 2 over 32 data-parallel replicas`, "top layout");
   assertMentions(text, `${secs(top.stepSeconds)} per step and ${pct(top.mfu)} MFU`, "top config");
-  assertMentions(text, `parallelism's ${secs(top.exposedSeconds.cp, 3)}, small because`, "top CP cost");
+  const tr = evalRow(top);
+  const rs = transfer(tr, "gradient reduce-scatter");
+  const ag = transfer(tr, "parameter all-gather (next step");
+  assert.equal(rs.exposedSeconds + ag.exposedSeconds, 0, "both hide");
+  assert.ok(!tr.dpTransfers.some((t) => t.name.startsWith("parameter all-gather (forward")), "no per-layer gathers");
+  const msInt = (x: number) => `${Math.round(1000 * x)} ms`;
+  assertMentions(
+    text,
+    `${rs.ranks}-rank sharding group the gradient reduce-scatter takes ${msInt(rs.secondsPerCall)} behind the last backward pass of ${msInt(rs.windowSeconds)},\nand the parameter all-gather ${msInt(ag.secondsPerCall)} behind the next step's first forward pass of ${msInt(ag.windowSeconds)}`,
+    "top sharding",
+  );
+  for (const other of [top.exposedSeconds.cp, top.exposedSeconds.pp, top.exposedSeconds.dp, top.exposedSeconds.tp])
+    assert.ok(top.bubbleSeconds > other, "the bubble is the largest overhead");
+  assertMentions(
+    text,
+    `the bubble, its largest overhead: ${secs(top.bubbleSeconds)}, with $(p-1)/m$ = ${((100 * (top.pp - 1)) / top.microbatches).toFixed(2)}%`,
+    "top bubble",
+  );
+  assertMentions(text, `Context parallelism\nexposes ${secs(top.exposedSeconds.cp, 3)}, small because`, "top CP cost");
   const old = search.ranked.findIndex((c) => c.cp === 8 && c.pp === 32 && c.tp === 1);
   const oc = search.ranked[old];
   assertMentions(
@@ -355,7 +402,8 @@ test("the ranking with TP communication overlap on: TP 8 leads, within a small m
   const place = rows.findIndex((x) => x.row === top);
   assert.ok(place > 0);
   const spread = (rows[place].step.stepSeconds - first.step.stepSeconds) / first.step.stepSeconds;
-  assert.ok(spread < 0.02, `a small margin: ${spread}`);
+  // "well under the model's median error on published runs" (the appendix's in-sample median).
+  assert.ok(spread < 0.5 * summarizeErrors(evaluateInSample()).median, `a small margin: ${spread}`);
   assertMentions(
     text,
     `TP ${first.row.tp} with ZeRO-3 over ${first.row.dp} replicas and ${first.row.microBatchSize} sequences per microbatch becomes the fastest, at ${secs(first.step.stepSeconds)}, and the CP 4 layout above falls to place ${place + 1}, ${(100 * spread).toFixed(1)}% slower`,
@@ -366,8 +414,17 @@ test("the ranking with TP communication overlap on: TP 8 leads, within a small m
 test("MFU above the kernel efficiency: attention counted whole, computed half", () => {
   const f = (s: number) => modelFlopsPerToken(llama70b, s);
   const ceiling = (s: number) => (KERNEL_EFFICIENCY.hopper * f(s).total) / (f(s).total - f(s).attentionTerm / 2);
-  assert.ok(top.mfu > KERNEL_EFFICIENCY.hopper && top.mfu < ceiling(8192), "above η, below the ceiling");
-  assertMentions(text, `all would show ${pct(ceiling(8192))} MFU at 41% kernel efficiency`, "8K ceiling");
+  // "within a point of the kernel efficiency, although 6.6% of the step is overhead": in hardware FLOPs
+  // the step would sit that far below η; MFU stays below the ceiling of a step with no overhead.
+  const overhead = (top.stepSeconds - top.computeSeconds) / top.stepSeconds;
+  assert.ok(
+    Math.abs(top.mfu - KERNEL_EFFICIENCY.hopper) < 0.01 && top.mfu < ceiling(8192),
+    "near η, below the ceiling",
+  );
+  assert.ok(top.mfu > KERNEL_EFFICIENCY.hopper * (1 - overhead), "above what hardware FLOPs would allow");
+  assertMentions(text, `although ${(100 * overhead).toFixed(1)}% of the step is bubble and exposed`, "top overhead");
+  const eta = `${Math.round(100 * KERNEL_EFFICIENCY.hopper)}%`;
+  assertMentions(text, `all would show ${pct(ceiling(8192))} MFU at ${eta} kernel efficiency`, "8K ceiling");
   assertMentions(text, `the ceiling ${pct(ceiling(131072))}`, "long ceiling");
   const long = searchConfigurations({
     config: llama70b,
@@ -429,14 +486,16 @@ test("Things to try: 1,024 GPUs, Mixtral, an A100 40 GB", () => {
     globalBatchSequences: 512,
   });
   const b = big.ranked[0];
-  assert.ok(b.tp > 1 && b.dp <= 512, "data parallelism ran out; TP takes over");
+  // The winner keeps the 256-GPU shape (CP 4, PP 2) with four times the replicas, and fewer microbatches each.
+  assert.deepEqual([b.tp, b.cp, b.pp, b.dp], [top.tp, top.cp, top.pp, 4 * top.dp], "the same shape");
   assert.ok(b.mfu < top.mfu, "MFU falls");
-  const wide = evalRow(top, { dp: 256 }, 1024);
-  assert.ok(wide.stepSeconds > b.stepSeconds, "the CP layout pays its latency");
-  assertMentions(text, `pay the latency of @sec:zero3-vs-pp (${secs(wide.stepSeconds)} per step)`, "wide CP layout");
+  assert.ok(b.bubbleSeconds / b.stepSeconds > top.bubbleSeconds / top.stepSeconds, "the bubble weighs more");
+  const wide = evalRow(cp4, { dp: 256 }, 1024);
+  assert.ok(wide.stepSeconds > b.stepSeconds, "the per-layer CP layout pays its latency");
+  assertMentions(text, `pay the\nlatency of @sec:zero3-vs-pp (${secs(wide.stepSeconds)} per step)`, "wide CP layout");
   assertMentions(
     text,
-    `moves to TP ${b.tp} with ZeRO-3 over ${b.dp} replicas, at ${secs(b.stepSeconds)} and ${pct(b.mfu)} MFU, below the ${pct(top.mfu)} of 256 GPUs`,
+    `CP ${b.cp} and PP ${b.pp}\nover ${b.dp} replicas, at ${secs(b.stepSeconds)} and ${pct(b.mfu)} MFU, below the ${pct(top.mfu)} of 256 GPUs: each replica now runs only\n${b.microbatches} microbatches, and the bubble takes ${secs(b.bubbleSeconds)} of the step`,
     "1,024 GPUs",
   );
   const mixtral = searchConfigurations({

@@ -183,7 +183,11 @@ function chapterStrings(): [string, string][] {
   out.push([`Scaled, it is ${stale}, beyond ${maxFinite("fp8-e4m3")}`, "stale-scale overflow"]);
   if (!Number.isNaN(roundToFormat("fp8-e4m3", stale))) throw new Error("E4M3 640 should be NaN");
   const sat = roundToFormat("fp8-e4m3", stale, { overflow: "saturate" }) / fp8ScaleFactor("fp8-e4m3", 3.5);
-  out.push([`which decodes as ${sat}, an error of ${Math.round(((5 - sat) / 5) * 100)}%`, "saturated decode"]);
+  out.push([`which decodes as ${sat}: a silent error of ${Math.round(((5 - sat) / 5) * 100)}%`, "saturated decode"]);
+  // Transformer Engine's delayed-scaling default and its cast (NVIDIA/TransformerEngine, cited in the chapter).
+  out.push(["keeps a history of 1,024 amaxes per tensor and takes their maximum", "TE's amax history"]);
+  out.push(["That default dates from Transformer Engine 0.7", "TE version of the default"]);
+  out.push(["Transformer Engine's cast saturates", "TE saturates"]);
   const hidden = (findModelPreset("deepseek-v3")!.config as { hidden_size: number }).hidden_size;
   out.push([`hidden size of ${int(hidden)}`, "DeepSeek-V3 hidden size"]);
   out.push([`promotes ${hidden / 128} times per output element`, "promotions per output"]);

@@ -53,7 +53,10 @@ test("the step is chapter 8's top configuration, evaluated by the engine with it
     recompute: top.recompute,
   });
   assertApprox(e.step.stepSeconds, step, { rel: 1e-12 });
-  assert.ok(!/18\.24|9\{,\}120|10\{,\}944/.test(text), "no hand-typed step or round from an older model");
+  assert.ok(
+    !/18\.24|18\.56|9\{,\}120|9\{,\}280|10\{,\}944|11\{,\}136/.test(text),
+    "no hand-typed step or round from an older model",
+  );
 });
 
 test("synchronous all-reduce across two sites", () => {
@@ -87,8 +90,9 @@ test("DiLoCo round with H = 500", () => {
     "exercise 1 givens",
   );
   const headroom = link / (bytes / round);
-  assert.ok(headroom > 800 && headroom < 900);
-  assertMentions(text, `more than\n800 times faster`, "link headroom");
+  const floor = Math.floor(headroom / 100) * 100;
+  assert.ok(floor >= 100, `the link is idle almost all the time: ${headroom}`);
+  assertMentions(text, `more than\n${floor} times faster`, "link headroom");
 });
 
 test("fragments and 4-bit quantization", () => {

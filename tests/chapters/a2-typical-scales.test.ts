@@ -9,6 +9,9 @@ import {
   EXCLUDED_RUNS,
   evaluateInSample,
   fitKernelEfficiency,
+  KERNEL_EFFICIENCY,
+  bookConstantsGap,
+  REFIT_THRESHOLD,
   leaveOneSourceOut,
   PUBLISHED_RUNS,
   RUN_SOURCES,
@@ -76,6 +79,14 @@ test("the fitted constants and the sources table", () => {
     `${Math.round(fit.ampere! * 100)}% of peak on A100 and ${Math.round(fit.hopper! * 100)}% on H100`,
     "efficiencies",
   );
+  // The book's constants, within the refit threshold of the fit, and "the B200 … the H100's value".
+  assertMentions(
+    text,
+    `\`KERNEL_EFFICIENCY\` in \`src/model/step.ts\`, ${Math.round(KERNEL_EFFICIENCY.ampere * 100)}% and ${Math.round(KERNEL_EFFICIENCY.hopper * 100)}%`,
+    "one model",
+  );
+  for (const g of Object.values(bookConstantsGap())) assert.ok(g.gap <= REFIT_THRESHOLD + 1e-12, JSON.stringify(g));
+  assert.equal(KERNEL_EFFICIENCY.blackwell, KERNEL_EFFICIENCY.hopper);
   for (const s of report.bySource) {
     const o = s.leaveOneSourceOut!;
     assertMentions(text, `| ${pct1(s.inSample!.median)} | ${pct1(o.median)} | ${pct1(o.worst)} |`, `source ${s.key}`);
@@ -117,10 +128,11 @@ test("the misses quoted in the prose", () => {
     "both",
   );
   assert.ok(both.leaveOneSourceOut.median <= 0.15 && both.leaveOneSourceOut.worst > 0.5);
-  // Llama 3 at 8K: the bubble is not the largest overhead; the DP term is larger.
+  // Llama 3 at 8K: the bubble and the TP traffic are the model's largest overheads.
   const l = inSample.find((e) => e.run.id === "grattafiori2024-405b-8192-8192")!.prediction.breakdown;
-  assert.ok(l.bubble < l.dp, JSON.stringify(l));
-  assertMentions(text, "it is not the largest overhead (the DP term is larger)", "Llama 3 bubble");
+  for (const other of [l.dp, l.pp, l.cp, l.recompute, l.optimizer])
+    assert.ok(Math.min(l.bubble, l.tp) > other, JSON.stringify(l));
+  assertMentions(text, "the bubble and the TP traffic are now the model's\nlargest overheads", "Llama 3 bubble");
   // NVIDIA's recipe and torchtitan on the same model and GPU count.
   const nemo = inSample.find((e) => e.run.id === "dgxc-llama31-8b-8")!;
   const titan = inSample.find((e) => e.run.id === "torchtitan-h100-llama31-8b-8")!;

@@ -37,7 +37,7 @@ test("data parallelism: fp32 against bf16 gradient all-reduce", () => {
     `the all-reduce takes ${n.DPAR32} against a backward window of ${n.DPWIN},\n$R$ = ${n.RDP32}; in bf16 it takes ${n.DPAR16}, $R$ = ${n.RDP16}`,
     "DP",
   );
-  assert.equal(n.RDP32, "$3.76$");
+  assert.equal(n.RDP32, "$4.77$");
   assertMentions(
     text,
     `Without the flag, Megatron-LM's default, all ${n.DPDEFAULT} of the fp32 all-reduce show`,
@@ -57,7 +57,7 @@ test("the framework defaults the prose states (re-read @sec:inputs if one change
     assert.ok(!source.includes(field), `overlap-math.ts reads ${field}: use groupLink`);
 });
 
-test("ZeRO-1: reduce-scatter behind the backward, parameter all-gather behind the next forward (R ≈ 1.9)", () => {
+test("ZeRO-1: reduce-scatter behind the backward, parameter all-gather behind the next forward (R ≈ 2.4)", () => {
   assertMentions(
     text,
     `reduce-scatter takes ${n.ZRS32} with fp32 gradients ($R$ = ${n.RRS32}) or ${n.ZRS16} in bf16\n($R$ = ${n.RRS16})`,
@@ -68,8 +68,14 @@ test("ZeRO-1: reduce-scatter behind the backward, parameter all-gather behind th
     `all-gather takes ${n.ZAG} against a first forward pass of ${n.ZAGWIN}: $R_\\text{AG}$ =\n${n.RAG}`,
     "AG",
   );
-  assertMentions(text, `still exposes ${n.ZAGEXP} of gather per step`, "exposed gather");
-  assert.equal(n.RAG, "$1.88$");
+  // At the refitted Hopper efficiency even the bf16 reduce-scatter outlasts the backward pass (R > 1).
+  assert.ok(Number(n.RRS16.replace(/\$/g, "")) > 1, n.RRS16);
+  assertMentions(
+    text,
+    `does not even hide its reduce-scatter: ${n.ZRS16EXP} of it outlast the backward pass, and it\nstill exposes ${n.ZAGEXP} of gather per step`,
+    "exposed reduce-scatter and gather",
+  );
+  assert.equal(n.RAG, "$2.39$");
   assertMentions(text, `the ${n.RAG} of the example`, "takeaway");
 });
 
@@ -120,7 +126,7 @@ test("tensor and pipeline parallelism with measured bandwidths", () => {
   assertMentions(text, `the same layout's ratio would be about ${n.RTPIB}`, "R_TP across servers");
   assertMentions(
     text,
-    `all ${n.TPSTEP} of this layout's exposed tensor-parallel traffic per step disappears`,
+    `all but ${n.TPOVERLAP} of this layout's ${n.TPSTEP} of exposed tensor-parallel traffic per step\ndisappears; what remains is the attention block's pair`,
     "TP overlap",
   );
   const overlapped = run(
@@ -130,7 +136,12 @@ test("tensor and pipeline parallelism with measured bandwidths", () => {
     { tp: 8, pp: 4, dp: 2, zeroStage: 1, tpCommOverlap: true },
     16,
   );
-  assert.equal(overlapped.breakdown.tp, 0, "TP overlap hides it all");
+  // TP overlap hides most of it but not all: the attention block's collectives outlast its projections' GEMMs.
+  assert.ok(overlapped.breakdown.tp > 0, "something stays exposed");
+  assert.ok(
+    overlapped.breakdown.tp <
+      0.1 * run("llama-3.1-70b", 64, "megatron", { tp: 8, pp: 4, dp: 2, zeroStage: 1 }, 16).breakdown.tp,
+  );
   assertMentions(text, `across servers, ${n.RPPSP} with sequence parallelism and ${n.RPPNOSP} without`, "R_PP");
   assertMentions(text, `peak grew\n${n.PEAKGROWTH}× while NVLink grew ${n.NVGROWTH}× (600 to 900 GB/s)`, "growth");
 });
@@ -151,6 +162,7 @@ test("exercises", () => {
   assertMentions(text, `${n.FSCI} / (${n.PL} \\cdot ${n.RING} \\times 10^9) = ${n.RTPCLOSED}$`, "R_TP closed form");
   assertMentions(text, `The step model's ${n.RTPSP} is higher`, "model vs closed form");
   assert.ok(Number(n.RTPCLOSED) < Number(n.RTPSP.replace(/\$/g, "")));
-  assertMentions(text, `$55/41 = ${n.KFACTOR}$`, "faster kernels");
-  assertMentions(text, `so $1 - 41/55 = ${n.EXPSHARE.replace("%", "\\%")}$ of its time`, "exposed share");
+  assertMentions(text, `rises from the book's ${n.ETAHINT}% to 65%`, "faster kernels: the Hopper constant");
+  assertMentions(text, `$65/${n.ETAHINT} = ${n.KFACTOR}$`, "faster kernels");
+  assertMentions(text, `so $1 - ${n.ETAHINT}/65 = ${n.EXPSHARE.replace("%", "\\%")}$ of its time`, "exposed share");
 });

@@ -5,32 +5,49 @@ import { parseHTML } from "linkedom";
 import {
   compactConfigLabel,
   configFinderDefaults,
+  configFinderNote,
   configFinderProblem,
   configFinderWidget,
   configLabel,
   drawConfigBars,
   explainConfigFinder,
+  explorerLinkOf,
+  explorerStateOf,
+  MEMORY_EXPLORER_ID,
   runConfigFinder,
 } from "../../src/figures/config-finder.ts";
+import {
+  controlOfSearchField,
+  decodeConfigFinderState,
+  diagnoseConfigFinder,
+  encodeConfigFinderState,
+  runConfigFinderJob,
+} from "../../src/figures/config-finder-state.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
-import { findGpu, findModelPreset, searchConfigurations } from "../../src/model/index.ts";
+import { decodeMemoryState } from "../../src/figures/memory-explorer/url.ts";
+import { memoryDefaults } from "../../src/figures/memory-explorer/state.ts";
+import { computeMemoryView } from "../../src/figures/memory-explorer/view.ts";
+import { KERNEL_EFFICIENCY, findGpu, findModelPreset, searchConfigurations } from "../../src/model/index.ts";
 
 const newDocument = () => parseHTML("<!doctype html><html><body></body></html>").document as unknown as Document;
 
 describe("config-finder settings", () => {
   it("defaults to the chapter's case and accepts valid overrides", () => {
     assert.deepEqual(configFinderWidget.parseSettings({}), configFinderDefaults);
-    assert.deepEqual(configFinderWidget.parseSettings({ model: "mixtral-8x7b", gpuCount: 128 }), {
+    assert.equal(configFinderDefaults.framework, "auto");
+    assert.deepEqual(configFinderWidget.parseSettings({ model: "mixtral-8x7b", gpuCount: 128, framework: "fsdp2" }), {
       ...configFinderDefaults,
       model: "mixtral-8x7b",
       gpuCount: 128,
+      framework: "fsdp2",
     });
   });
-  it("rejects unknown models and GPUs, DeepSeek-V3, bad numbers and unknown keys", () => {
+  it("rejects unknown models, GPUs and frameworks, DeepSeek-V3, bad numbers and unknown keys", () => {
     for (const raw of [
       { model: "gpt-5" },
       { model: "deepseek-v3" },
       { gpu: "tpu" },
+      { framework: "jax" },
       { gpuCount: 0 },
       { gpuCount: 2.5 },
       { seqLength: 1e40 },
@@ -47,6 +64,19 @@ describe("config-finder settings", () => {
     assert.equal(configFinderProblem("gpuCount", -8), "Enter a whole number from 1 to 16,384.");
     assert.equal(configFinderProblem("gpuCount", 2.5), "Enter a whole number.");
     assert.equal(configFinderProblem("seqLength", 8192), undefined);
+  });
+  it("keeps its settings in a link: only what differs, every value checked", () => {
+    const s = { ...configFinderDefaults, gpuCount: 248, framework: "megatron" as const };
+    const text = encodeConfigFinderState(s, configFinderDefaults);
+    assert.equal(text, "framework:megatron,gpuCount:248");
+    const back = decodeConfigFinderState(text, configFinderDefaults);
+    assert.ok(back.ok);
+    if (back.ok) assert.deepEqual(back.state, s);
+    for (const bad of ["gpuCount:0", "framework:jax", "model:gpt-5", "seqLength:abc", "tp:8"]) {
+      const r = decodeConfigFinderState(bad, configFinderDefaults);
+      assert.equal(r.ok, false, bad);
+      if (!r.ok) assert.match(r.message, /^The settings in this page’s link were not used/);
+    }
   });
 });
 
@@ -65,38 +95,53 @@ describe("config-finder drawing", () => {
     assert.deepEqual(result.ranked[0], expected.ranked[0]);
   });
 
-  it("labels configurations", () => {
+  it("labels configurations with their framework", () => {
     const top = result.ranked[0];
-    assert.equal(configLabel(top), "DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3 · b 1 · m 8 · no recompute");
+    assert.equal(configLabel(top), "DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3 (PyTorch FSDP2) · b 1 · m 8 · no recompute");
     assert.equal(compactConfigLabel(top), "DP64 TP1 PP1 CP4 Z3 b1 m8 none");
   });
 
-  it("explains the top choice with the model's numbers", () => {
+  it("explains the top choice with the model's numbers and the one budget", () => {
+    const top = result.ranked[0];
     const text = explainConfigFinder(configFinderDefaults, result);
     assert.match(text, /^Fastest under this model: DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3/);
-    assert.match(text, /takes 18\.56 s: 18\.15 s of compute, 0 s of pipeline bubble \(\(p − 1\)\/m = 0\.000\)/);
-    assert.match(
-      text,
-      /MFU 43\.7%, 51\.6 GB per GPU of 72 GB usable\. 2,400 configurations fit\. 5,976 configurations tried: 336 cannot split/,
-    );
+    assert.ok(text.includes(`${(top.memoryBytes / 1e9).toFixed(1)} GB per GPU, within 72.0 GB usable of 80 GB (90%).`));
+    assert.ok(text.includes(`${result.ranked.length.toLocaleString("en-US")} configurations fit.`));
     const none = explainConfigFinder(
       { ...configFinderDefaults, gpuCount: 1 },
       runConfigFinder({ ...configFinderDefaults, gpuCount: 1 }),
     );
-    assert.match(none, /^Nothing fits: Llama 3\.1 70B on 1 GPUs\./);
+    assert.match(
+      none,
+      /^Nothing fits: Llama 3\.1 70B on 1 GPU\. Every layout that splits the batch needs more than the usable memory/,
+    );
+  });
+
+  it("prints the kernel efficiency the step model uses, not a number of its own", () => {
+    const doc = newDocument();
+    const root = doc.createElement("div");
+    drawConfigBars(root, result, { idPrefix: "t", gpu: "h100-sxm", width: 640 });
+    const caption = [...root.querySelectorAll("text")].map((t) => t.textContent).join(" ");
+    assert.ok(caption.includes(`compute at ${Math.round(KERNEL_EFFICIENCY.hopper * 100)}% of peak (Hopper)`), caption);
+    assert.ok(!caption.includes("60%"));
+    assert.match(
+      configFinderNote({ ...configFinderDefaults, gpu: "a100-sxm-80gb" }),
+      /53% of the dense bf16 peak \(Ampere\)/,
+    );
+    assert.match(configFinderNote(configFinderDefaults), /at most 72\.0 GB usable of 80 GB \(90%\)/);
   });
 
   it("draws six stacked bars with an accessible title and description, wide and narrow", () => {
     for (const width of [640, 330]) {
       const doc = newDocument();
       const root = doc.createElement("div");
-      drawConfigBars(root, result, { idPrefix: "t", width });
+      drawConfigBars(root, result, { idPrefix: "t", gpu: "h100-sxm", width });
       const svg = root.querySelector("svg")!;
       assert.equal(svg.getAttribute("viewBox"), `0 0 ${width} ${width < 560 ? 318 : 300}`);
       assert.equal(svg.getAttribute("aria-labelledby"), "t-title t-desc");
       assert.match(
         root.querySelector("desc")!.textContent!,
-        /^1\. DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3 · b 1 · m 8 · no recompute: 18\.56 s per step, of which 18\.15 s compute\./,
+        /^1\. DP 64 · TP 1 · PP 1 · CP 4 · ZeRO-3 \(PyTorch FSDP2\) · b 1 · m 8 · no recompute: \d+\.\d+ s per step/,
       );
       const labels = [...root.querySelectorAll("text")].map((t) => t.textContent);
       assert.ok(
@@ -106,25 +151,97 @@ describe("config-finder drawing", () => {
     }
   });
 
-  it("renders the static widget: disabled controls, chart, explanation and table", () => {
+  it("renders the static widget: disabled controls, chart, explanation and a table of rows carrying their layout", () => {
     const doc = newDocument();
     const root = doc.createElement("div");
     root.setAttribute("id", "widget-config-finder-1");
     configFinderWidget.renderStatic(root, configFinderDefaults);
-    assert.equal(root.querySelectorAll("select[disabled]").length, 2);
+    assert.equal(root.querySelectorAll("select[disabled]").length, 3);
     assert.equal(root.querySelectorAll("input[disabled]").length, 3);
-    for (const input of root.querySelectorAll("input")) {
-      const message = root.querySelector(`#${input.getAttribute("aria-describedby")}`);
+    for (const name of ["gpuCount", "seqLength", "globalBatch"]) assert.ok(root.querySelector(`input[name=${name}]`));
+    for (const control of root.querySelectorAll("input, select")) {
+      const message = root.querySelector(`#${control.getAttribute("aria-describedby")}`);
       assert.equal(message?.getAttribute("role"), "alert");
-      assert.ok(root.querySelector(`label[for="${input.id}"]`));
+      assert.ok(root.querySelector(`label[for="${control.id}"]`));
     }
-    assert.equal(root.querySelectorAll("tbody tr").length, 5);
-    assert.equal(root.querySelector("tbody tr td:nth-child(12)")!.textContent, "18.56\u00a0s");
-    // MFU through the kit's formatPercent: one decimal, a trailing ".0" dropped, as in the explanation.
+    const rows = root.querySelectorAll("tbody tr[data-layout]");
+    assert.equal(rows.length, 5);
+    rows.forEach((tr, i) => {
+      const c = result.ranked[i];
+      assert.equal(tr.getAttribute("data-dp"), String(c.dp));
+      assert.equal(tr.getAttribute("data-tp"), String(c.tp));
+      assert.equal(tr.getAttribute("data-pp"), String(c.pp));
+      assert.equal(tr.getAttribute("data-cp"), String(c.cp));
+      assert.equal(tr.getAttribute("data-ep"), String(c.ep));
+      assert.equal(tr.getAttribute("data-zero"), String(c.zeroStage));
+      assert.equal(tr.getAttribute("data-gb-per-gpu"), (c.memoryBytes / 1e9).toFixed(1));
+      assert.equal(Number(tr.getAttribute("data-step-seconds")), c.stepSeconds);
+      // The GB/GPU cell shows the same number.
+      assert.equal(tr.querySelector("td:nth-child(11)")!.textContent, (c.memoryBytes / 1e9).toFixed(1));
+      const link = tr.querySelector('a[data-open-in="memory-explorer"]')!;
+      assert.equal(link.getAttribute("href"), explorerLinkOf(configFinderDefaults, c));
+    });
+    assert.match(root.querySelector("tbody tr td:nth-child(12)")!.textContent!, /^\d+\.\d+\u00a0s$/);
     for (const td of root.querySelectorAll("tbody tr td:nth-child(13)")) {
       assert.match(td.textContent!, /^\d+(\.[1-9])?%$/);
     }
     assert.ok(root.querySelector(".config-finder-readout")!.textContent!.startsWith("Fastest under this model"));
     assert.ok(root.querySelector("[aria-live=polite]"));
+  });
+
+  it("each row's link opens the memory explorer in the same scenario: the same GB per GPU", () => {
+    for (const s of [
+      configFinderDefaults,
+      { ...configFinderDefaults, model: "mixtral-8x7b", gpuCount: 64, seqLength: 4096, globalBatch: 256 },
+    ]) {
+      const r = runConfigFinder(s);
+      for (const c of r.ranked.slice(0, 5)) {
+        const href = explorerLinkOf(s, c);
+        const url = new URL(href, "https://book.invalid/five-d-parallelism/");
+        assert.equal(url.pathname, "/tensor-parallelism/");
+        assert.equal(url.hash, `#${MEMORY_EXPLORER_ID}`);
+        const decoded = decodeMemoryState(url.searchParams.get(MEMORY_EXPLORER_ID)!, memoryDefaults);
+        assert.ok(decoded.ok, href);
+        if (!decoded.ok) continue;
+        assert.deepEqual(decoded.state, explorerStateOf(s, c));
+        const view = computeMemoryView(decoded.state);
+        assert.equal(view.evaluation.bytesPerGpu, c.memoryBytes);
+        assert.equal(view.verdict.gb, (c.memoryBytes / 1e9).toFixed(1));
+      }
+    }
+  });
+});
+
+describe("config-finder diagnosis", () => {
+  it("248 GPUs and 512 sequences: names the factor 31 and suggests 496 (and the nearest GPU counts)", () => {
+    const s = { ...configFinderDefaults, gpuCount: 248 };
+    const r = runConfigFinder(s);
+    assert.equal(r.ranked.length, 0);
+    const d = diagnoseConfigFinder(s, r);
+    assert.match(d.cause, /^248 GPUs do not divide the global batch of 512 sequences: .*factor 31 \(248 = 8 × 31/);
+    assert.ok(d.batches.includes(496), JSON.stringify(d));
+    assert.deepEqual(d.gpuCounts, [128, 256]);
+    assert.equal(d.field, "gpuCount");
+    assert.equal(d.hint, "248 GPUs do not divide a batch of 512; 128 or 256 GPUs do.");
+    const ddp = { ...configFinderDefaults, framework: "ddp" as const };
+    const dd = diagnoseConfigFinder(ddp, runConfigFinder(ddp));
+    assert.equal(dd.field, "framework");
+    assert.match(dd.hint, /^Nothing fits under PyTorch DDP here; Auto finds configurations that do\.$/);
+    assert.match(dd.cause, /PyTorch DDP keeps the whole model/);
+    for (const batch of d.batches) assert.ok(runConfigFinder({ ...s, globalBatch: batch }, 1).ranked.length > 0);
+    const text = explainConfigFinder(s, r, d);
+    assert.match(text, /Nearest settings that fit: a global batch of 496 or 527 sequences, or 128 or 256 GPUs\./);
+  });
+  it("the worker's job answers with the result or names the field the model rejects", () => {
+    const ok = runConfigFinderJob({ id: 7, settings: { ...configFinderDefaults, gpuCount: 248 } });
+    assert.ok(ok.ok);
+    if (ok.ok) {
+      assert.equal(ok.id, 7);
+      assert.ok(ok.diagnosis);
+    }
+    const bad = runConfigFinderJob({ id: 8, settings: { ...configFinderDefaults, gpuCount: 2_000_000 } });
+    assert.equal(bad.ok, false);
+    if (!bad.ok) assert.equal(controlOfSearchField(bad.field), "gpuCount");
+    assert.equal(controlOfSearchField("globalBatchSequences"), "globalBatch");
   });
 });

@@ -5,28 +5,46 @@ import { parseHTML } from "linkedom";
 import {
   MODEL_PRESETS,
   countParameters,
+  evaluateScenario,
   findGpu,
+  memoryBudget,
   modelStateBytes,
   parseModelConfig,
   trainingMemory,
 } from "../../src/model/index.ts";
-import { memoryControls, memoryDefaults, type MemoryExplorerState } from "../../src/figures/memory-explorer/state.ts";
+import {
+  defaultFramework,
+  memoryCheckboxes,
+  memoryControls,
+  memoryDefaults,
+  type MemoryExplorerState,
+} from "../../src/figures/memory-explorer/state.ts";
 import {
   computeMemoryView,
   formatBytes,
   memoryCurve,
+  resolveModel,
+  scenarioOf,
   summarizeMemory,
+  titleFor,
   verdictOf,
 } from "../../src/figures/memory-explorer/view.ts";
 import { parseMemorySettings } from "../../src/figures/memory-explorer/settings.ts";
-import { decodeMemoryState, encodeMemoryState } from "../../src/figures/memory-explorer/url.ts";
+import { decodeMemoryState, encodeMemoryState, encodeMemoryStateFull } from "../../src/figures/memory-explorer/url.ts";
 import { controlValuesOf, readConfigText, readMemoryControls } from "../../src/figures/memory-explorer/controls.ts";
 import { memoryExplorerWidget } from "../../src/figures/memory-explorer.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 const GB = 1e9;
-const state = (over: Partial<MemoryExplorerState>): MemoryExplorerState => ({ ...memoryDefaults, ...over });
+/** A state over the defaults; without a framework, the one a chapter's settings would get. */
+const state = (over: Partial<MemoryExplorerState>): MemoryExplorerState => {
+  const s = { ...memoryDefaults, ...over };
+  return over.framework ? s : { ...s, framework: defaultFramework(s) };
+};
+const fitsText = (gb: string) => `Fits: ${gb} GB per GPU, within 72.0 GB usable of 80 GB (90%).`;
+const oomText = (gb: string, gpu = "H100 SXM5’s 80 GB", budget = "72.0 GB usable of 80 GB (90%)") =>
+  `Out of memory: ${gb} GB per GPU, more than the ${gpu}; the budget is ${budget}.`;
 
 function render(raw: unknown) {
   const { document } = parseHTML("<!doctype html><html><body><div id=root></div></body></html>");
@@ -45,21 +63,43 @@ function settingsError(raw: unknown): WidgetSettingsError {
   assert.fail(`accepted ${JSON.stringify(raw)}`);
 }
 
-describe("memory-explorer: numbers from the model", () => {
-  test("chapter 2's running example (Llama 3.2 1B, s = 4,096, b = 4, bf16, FlashAttention) totals 48.2 GB and fits an H100 at 60%", () => {
+describe("memory-explorer: numbers from the engine", () => {
+  test("chapter 2's running example (Llama 3.2 1B, s = 4,096, b = 4, FlashAttention) under PyTorch DDP totals 48.2 GB, the 16 bytes per parameter chapter 2 counts", () => {
     const view = computeMemoryView(state({ preset: "llama-3.2-1b", microBatch: 4 }));
-    const direct = trainingMemory(MODEL_PRESETS.find((p) => p.id === "llama-3.2-1b")!.config, {
+    assert.equal(view.state.framework, "ddp");
+    const generic = trainingMemory(MODEL_PRESETS.find((p) => p.id === "llama-3.2-1b")!.config, {
       seqLength: 4096,
       microBatchSize: 4,
     });
-    assert.deepEqual(view.memory.perGpu, direct.perGpu);
+    // DDP with autocast keeps fp32 weights (4), fp32 gradients (4) and Adam's moments (8): 16 bytes,
+    // the same total as bf16 weights and gradients with fp32 master weights (2 + 2 + 12).
+    assertApprox(view.memory.perGpu.total, generic.perGpu.total, { rel: 1e-12 });
     assert.equal(formatBytes(view.memory.perGpu.total), "48.2 GB");
     assert.equal(view.verdict.kind, "fits");
-    assert.equal(view.verdict.text, "Fits: 48.2 GB of 80 GB (60%).");
-    assert.equal(
+    assert.equal(view.verdict.text, fitsText("48.2"));
+    assert.equal(view.verdict.gb, "48.2");
+    assertApprox(
       view.rows.reduce((s, r) => s + r.bytes, 0),
       view.memory.perGpu.total,
+      { rel: 1e-12 },
     );
+  });
+
+  test("the view is the engine's evaluation of the state's scenario, byte for byte", () => {
+    for (const over of [
+      {},
+      { zero: 1 as const, dp: 8 },
+      { preset: "llama-3.1-70b", seqLength: 8192, zero: 1 as const, dp: 8, tp: 8, sp: true },
+      { preset: "llama-3.1-70b", zero: 3 as const, dp: 16, tp: 4, pp: 2, microbatches: 4, framework: "fsdp2" as const },
+      { preset: "mixtral-8x7b", zero: 1 as const, dp: 8, ep: 8, tp: 2, framework: "megatron" as const },
+    ]) {
+      const s = state(over);
+      const view = computeMemoryView(s);
+      const direct = evaluateScenario(scenarioOf(s, resolveModel(s).arch));
+      assert.equal(view.evaluation.bytesPerGpu, direct.bytesPerGpu, JSON.stringify(over));
+      assert.deepEqual(view.memory.perGpu, direct.memory.perGpu);
+      assert.equal(view.budget.usableBytes, memoryBudget(view.gpu).usableBytes);
+    }
   });
 
   test("one GPU holds every published parameter: Llama 3.1 8B's 8,030,261,248", () => {
@@ -68,39 +108,51 @@ describe("memory-explorer: numbers from the model", () => {
     assert.equal(view.totalParameters, 8_030_261_248);
   });
 
-  test("model states match the ZeRO table of chapter 3 (Llama 3.1 8B, d = 8: 128.5, 44.2, 30.1, 16.1 GB)", () => {
-    const expected = ["128.5 GB", "44.2 GB", "30.1 GB", "16.1 GB"];
-    for (const zero of [0, 1, 2, 3] as const) {
-      const v = computeMemoryView(state({ zero, dp: 8 }));
-      const p = v.memory.perGpu;
-      const states = p.parameters + p.gradients + p.optimizer;
-      assert.equal(states, modelStateBytes(8_030_261_248, { zeroStage: zero, dp: 8 }).total);
-      assert.equal(formatBytes(states), expected[zero], `ZeRO-${zero}`);
-    }
+  test("model states follow the framework's state layout: DDP and DeepSpeed ZeRO-1 are chapter 3's 16 and 4 + 12/d bytes, Megatron-LM keeps fp32 gradients", () => {
+    const psi = 8_030_261_248;
+    const states = (over: Partial<MemoryExplorerState>) => {
+      const p = computeMemoryView(state(over)).memory.perGpu;
+      return p.parameters + p.gradients + p.optimizer;
+    };
+    assertApprox(states({ dp: 8 }), modelStateBytes(psi, { zeroStage: 0, dp: 8 }).total, { rel: 1e-12 });
+    assertApprox(states({ zero: 1, dp: 8 }), modelStateBytes(psi, { zeroStage: 1, dp: 8 }).total, { rel: 1e-12 });
+    assert.equal(formatBytes(states({ zero: 1, dp: 8 })), "44.2 GB");
+    // Megatron-LM's distributed optimizer: bf16 weights, fp32 gradient buffer, master and moments sharded.
+    assertApprox(states({ zero: 1, dp: 8, framework: "megatron" }), psi * (2 + 4 + 12 / 8), { rel: 1e-12 });
   });
 
-  test("each formula's substituted numbers reproduce the model's value (dense model, every ZeRO stage, TP and PP)", () => {
-    for (const [zero, dp, tp, pp] of [
-      [0, 1, 1, 1],
-      [1, 8, 1, 1],
-      [2, 16, 2, 1],
-      [3, 64, 8, 1],
-      [1, 8, 4, 4],
+  test("each formula's substituted numbers reproduce the engine's value (every framework and stage it runs, TP and PP)", () => {
+    for (const [framework, zero, dp, tp, pp] of [
+      ["ddp", 0, 4, 1, 1],
+      ["megatron", 0, 1, 8, 1],
+      ["megatron", 1, 8, 4, 4],
+      ["deepspeed", 1, 8, 1, 1],
+      ["deepspeed", 2, 16, 2, 1],
+      ["deepspeed", 3, 64, 8, 1],
+      ["fsdp2", 3, 16, 4, 2],
     ] as const) {
-      const v = computeMemoryView(state({ preset: "llama-3.1-70b", zero, dp, tp, pp, microbatches: 8 }));
+      const v = computeMemoryView(state({ preset: "llama-3.1-70b", framework, zero, dp, tp, pp, microbatches: 8 }));
       const st = v.memory.stages[v.memory.peakStage];
-      const beta = { parameters: 2, gradients: 2, optimizer: 12 };
-      const sharded = { parameters: zero >= 3, gradients: zero >= 2, optimizer: zero >= 1 };
-      for (const key of ["parameters", "gradients", "optimizer"] as const) {
-        const row = v.rows.find((r) => r.key === key)!;
+      for (const row of v.rows.filter((r) => r.key !== "activations")) {
+        // Every "N parameters … × β bytes … ÷ d" term of the formula, summed.
+        let sum = 0;
+        for (const m of row.formula.matchAll(/× (?:\((\d+) \+ (\d+)\)|(\d+)) bytes/g)) {
+          const beta = m[3] !== undefined ? Number(m[3]) : Number(m[1]) + Number(m[2]);
+          const rest = row.formula.slice(m.index + m[0].length).split(" parameters on this GPU")[0]!;
+          const divisor = /÷ (\d+) \(sharded/.exec(rest);
+          sum += (st.parameterCount * beta) / (divisor ? Number(divisor[1]) : 1);
+        }
+        if (/gathered whole/.test(row.formula)) sum += row.bytes - sum; // the gathered units: checked below
         assertApprox(
-          (st.parameterCount * beta[key]) / (sharded[key] ? dp : 1),
+          sum,
           row.bytes,
-          { rel: 1e-6 },
-          `${key} z${zero} d${dp} t${tp} p${pp}`,
+          { rel: 1e-9 },
+          `${row.key} ${framework} z${zero} d${dp} t${tp} p${pp}: ${row.formula}`,
         );
-        assert.ok(row.formula.includes(`× ${beta[key]} bytes`), row.formula);
-        assert.equal(row.formula.includes(`÷ ${dp} (ZeRO`), sharded[key] && dp > 1, row.formula);
+      }
+      if (zero === 3) {
+        const params = v.rows.find((r) => r.key === "parameters")!;
+        assert.match(params.formula, /\d+ layers?’s? weights gathered whole in bf16/);
       }
       const act = v.rows.find((r) => r.key === "activations")!;
       assert.ok(act.formula.includes(`${st.layerCount} layers ×`), act.formula);
@@ -110,22 +162,38 @@ describe("memory-explorer: numbers from the model", () => {
 
   test("the TP chapter's preset: Llama 3.1 70B, s = 8,192, t = 8, ZeRO-1 over d = 8 runs out of memory without SP (109.4 GB) and fits with it (71.6 GB)", () => {
     const off = computeMemoryView(state({ preset: "llama-3.1-70b", seqLength: 8192, zero: 1, dp: 8, tp: 8 }));
-    assert.equal(off.verdict.text, "Out of memory: 109.4 GB needed, the H100 SXM5 has 80 GB.");
+    assert.equal(off.verdict.text, oomText("109.4"));
     const on = computeMemoryView(state({ preset: "llama-3.1-70b", seqLength: 8192, zero: 1, dp: 8, tp: 8, sp: true }));
-    assert.equal(on.verdict.text, "Fits: 71.6 GB of 80 GB (89%).");
+    assert.equal(on.verdict.text, fitsText("71.6"));
   });
 
-  test("the ZeRO chapter's preset: Llama 3.1 8B, ZeRO-1 over d = 8, s = 4,096, b = 1 needs 64.6 GB", () => {
+  test("the ZeRO chapter's preset: Llama 3.1 8B, ZeRO-1 over d = 8, s = 4,096, b = 1 needs 64.6 GB under DeepSpeed", () => {
     const v = computeMemoryView(state({ zero: 1, dp: 8 }));
-    assert.equal(v.verdict.text, "Fits: 64.6 GB of 80 GB (81%).");
+    assert.equal(v.state.framework, "deepspeed");
+    assert.equal(v.verdict.text, fitsText("64.6"));
   });
 
-  test("verdict thresholds: fits up to 90% of the GPU, tight up to 100%, out of memory above", () => {
+  test("verdicts against the one budget: fits up to 90% of the GPU's memory, over it up to 100%, out of memory above", () => {
     const h100 = findGpu("h100-sxm")!;
-    assert.equal(verdictOf(72e9, h100).kind, "fits");
-    assert.equal(verdictOf(72.1e9, h100).kind, "tight");
-    assert.equal(verdictOf(80e9, h100).kind, "tight");
-    assert.equal(verdictOf(80.1e9, h100).kind, "oom");
+    const budget = memoryBudget(h100);
+    assert.equal(budget.label, "72.0 GB usable of 80 GB (90%)");
+    assert.equal(verdictOf(72e9, h100, budget).kind, "fits");
+    assert.equal(verdictOf(72.1e9, h100, budget).kind, "over");
+    assert.equal(verdictOf(80e9, h100, budget).kind, "over");
+    assert.equal(verdictOf(80.1e9, h100, budget).kind, "oom");
+    assert.equal(
+      verdictOf(76.6e9, h100, budget).text,
+      "Does not fit: 76.6 GB per GPU is more than 72.0 GB usable of 80 GB (90%); the rest is for the CUDA context, NCCL buffers and fragmentation.",
+    );
+  });
+
+  test("the title follows the chosen model", () => {
+    const t = "Memory per GPU of Llama 3.1 70B with tensor parallelism";
+    assert.equal(
+      titleFor(t, "Llama 3.1 70B", "Mixtral 8x7B"),
+      "Memory per GPU of Mixtral 8x7B with tensor parallelism",
+    );
+    assert.equal(titleFor("Memory per GPU with ZeRO", "Llama 3.1 8B", "Mixtral 8x7B"), "Memory per GPU with ZeRO");
   });
 
   test("the memory curve is the model's total at each sequence length, includes the current point, and leaves gaps (not NaN) where the model refuses", () => {
@@ -135,13 +203,30 @@ describe("memory-explorer: numbers from the model", () => {
       curve.map((p) => p.x),
       [512, 1024, 2048, 4096, 6000, 8192, 16384, 32768, 65536, 131072],
     );
-    for (const p of curve) {
-      const m = trainingMemory(MODEL_PRESETS.find((x) => x.id === "llama-3.2-1b")!.config, { seqLength: p.x });
-      assert.equal(p.total, m.perGpu.total);
-    }
-    const withCp = memoryCurve(state({ cp: 3, seqLength: 3072 }), "seqLength");
+    const arch = resolveModel(s).arch;
+    for (const p of curve) assert.equal(p.total, evaluateScenario(scenarioOf(s, arch, { seqLength: p.x })).bytesPerGpu);
+    const cpState = state({ cp: 3, seqLength: 3072 });
+    const withCp = memoryCurve(cpState, "seqLength");
     assert.equal(withCp.find((p) => p.x === 4096)!.total, null);
     assert.ok(withCp.find((p) => p.x === 3072)!.total! > 0);
+    // A gap exactly where the engine refuses the scenario; elsewhere the engine's bytes.
+    for (const [st, axis] of [
+      [cpState, "seqLength"],
+      [state({ preset: "llama-3.1-70b", tp: 8, sp: true, pp: 2, zero: 1, dp: 4, microbatches: 4 }), "seqLength"],
+      [state({ preset: "mixtral-8x7b", zero: 3, dp: 8, ep: 8, framework: "fsdp2" }), "microBatch"],
+    ] as const) {
+      const arch = resolveModel(st).arch;
+      for (const p of memoryCurve(st, axis)) {
+        const over = axis === "seqLength" ? { seqLength: p.x } : { microBatch: p.x };
+        let engine: number | null = null;
+        try {
+          engine = evaluateScenario(scenarioOf(st, arch, over)).bytesPerGpu;
+        } catch {
+          engine = null;
+        }
+        assert.equal(p.total, engine, `${axis} = ${p.x}`);
+      }
+    }
     const byBatch = memoryCurve(state({}), "microBatch");
     assert.deepEqual(
       byBatch.map((p) => p.x),
@@ -151,7 +236,9 @@ describe("memory-explorer: numbers from the model", () => {
   });
 
   test("MoE: DeepSeek-V3 with EP over d × cp shards experts differently, and the formula says so", () => {
-    const v = computeMemoryView(state({ preset: "deepseek-v3", dp: 64, ep: 64, pp: 16, zero: 1, microbatches: 32 }));
+    const v = computeMemoryView(
+      state({ preset: "deepseek-v3", dp: 64, ep: 64, pp: 16, zero: 1, microbatches: 32, framework: "megatron" }),
+    );
     const opt = v.rows.find((r) => r.key === "optimizer")!;
     assert.ok(opt.formula.includes("experts ÷ 1 (d × cp ÷ ep)"), opt.formula);
     assert.ok(opt.formula.includes("dense ÷ 64"), opt.formula);
@@ -171,12 +258,18 @@ describe("memory-explorer: settings", () => {
       zero: 3,
       dp: 64,
       hide: ["tp", "pp", "cp", "ep"],
-      lock: ["precision"],
+      lock: ["gpu"],
     });
     assert.equal(c.zero, 3);
     assert.equal(c.dp, 64);
+    assert.equal(c.framework, "deepspeed");
     assert.deepEqual(c.hide, ["tp", "pp", "cp", "ep"]);
-    assert.deepEqual(c.lock, ["precision"]);
+    assert.deepEqual(c.lock, ["gpu"]);
+    // Without a framework: DDP for plain data parallelism, Megatron-LM once a model dimension is
+    // split, DeepSpeed for ZeRO, FSDP2 for ZeRO-3 with pipeline stages; a named one is kept.
+    assert.equal(parseMemorySettings({ preset: "llama-3.1-70b", tp: 8, dp: 8 }).framework, "megatron");
+    assert.equal(parseMemorySettings({ preset: "llama-3.1-70b", zero: 3, pp: 2, dp: 8 }).framework, "fsdp2");
+    assert.equal(parseMemorySettings({ zero: 1, dp: 8, framework: "megatron" }).framework, "megatron");
   });
 
   test("every bad setting fails the build naming its field", () => {
@@ -189,17 +282,25 @@ describe("memory-explorer: settings", () => {
       [{ seqLength: "long" }, "seqLength"],
       [{ microBatch: 1.5 }, "microBatch"],
       [{ zero: 4 }, "zero"],
-      [{ precision: "fp16" }, "precision"],
+      [{ precision: "bf16" }, "precision"],
+      [{ framework: "jax" }, "framework"],
+      [{ framework: "ddp", tp: 2 }, "framework"],
+      [{ framework: "megatron", zero: 3 }, "zero"],
+      [{ framework: "deepspeed", zero: 2, pp: 2 }, "pp"],
+      [{ tp: 16, preset: "llama-3.1-70b" }, "tp"],
+      [{ reshard: "no" }, "reshard"],
+      [{ pp: 2, schedule: "afab" }, "schedule"],
       [{ sp: "yes" }, "sp"],
       [{ recompute: "some" }, "recompute"],
       [{ hide: ["tp", "nvlink"] }, "hide"],
       [{ lock: "everything" }, "lock"],
-      [{ tp: 3 }, "tp"],
-      [{ cp: 3 }, "cp"],
-      [{ ep: 2 }, "ep"],
-      [{ pp: 33 }, "pp"],
-      [{ pp: 4, schedule: "interleaved", microbatches: 6 }, "microbatches"],
-      [{ pp: 4, schedule: "interleaved", chunks: 3 }, "chunks"],
+      [{ tp: 3, framework: "megatron" }, "tp"],
+      [{ cp: 3, framework: "megatron" }, "cp"],
+      [{ ep: 2, framework: "megatron" }, "ep"],
+      [{ pp: 33, framework: "megatron" }, "pp"],
+      [{ pp: 4, schedule: "interleaved", microbatches: 6, framework: "megatron" }, "microbatches"],
+      // The step model checks pp × chunks against the layers first and names pp.
+      [{ pp: 4, schedule: "interleaved", chunks: 3, framework: "megatron" }, "pp"],
       [{ preset: "custom" }, "config"],
       [{ config: { model_type: "llama" } }, "config"],
       [{ config: [1, 2] }, "config"],
@@ -224,6 +325,7 @@ describe("memory-explorer: URL state", () => {
     const changed = state({ zero: 3, dp: 64, sp: true, tp: 8, preset: "llama-3.1-70b" });
     const text = encodeMemoryState(changed, base);
     assert.equal(text, "preset:llama-3.1-70b,zero:3,dp:64,tp:8,sp:1");
+    assert.equal(changed.framework, base.framework);
     const back = decodeMemoryState(text, base);
     assert.ok(back.ok);
     if (back.ok) assert.deepEqual(back.state, changed);
@@ -250,6 +352,9 @@ describe("memory-explorer: URL state", () => {
       "preset:llama-9",
       "gpu:tpu",
       "sp:maybe",
+      "framework:jax",
+      "precision:fp32",
+      "zero:3",
       "tp:3",
       "nonsense:1",
       "preset:custom",
@@ -262,14 +367,25 @@ describe("memory-explorer: URL state", () => {
     }
   });
 
-  test("controls the chapter hides or locks are not changed by a link", () => {
-    const r = decodeMemoryState("dp:16,tp:8,precision:fp32", memoryDefaults, ["tp", "precision"]);
+  test("controls the chapter locks are not changed by a link; the rest are", () => {
+    const r = decodeMemoryState("dp:16,tp:8,gpu:b200,framework:megatron", memoryDefaults, ["tp", "gpu"]);
     assert.ok(r.ok);
     if (r.ok) {
       assert.equal(r.state.dp, 16);
       assert.equal(r.state.tp, 1);
-      assert.equal(r.state.precision, "bf16");
-      assert.deepEqual(r.ignored, ["tp", "precision"]);
+      assert.equal(r.state.gpu, "h100-sxm");
+      assert.equal(r.state.framework, "megatron");
+      assert.deepEqual(r.ignored, ["tp", "gpu"]);
+    }
+  });
+
+  test("a full link sets the same state over any page's settings", () => {
+    const s = state({ preset: "llama-3.1-70b", zero: 3, dp: 16, tp: 4, pp: 2, microbatches: 4, framework: "fsdp2" });
+    const text = encodeMemoryStateFull(s);
+    for (const base of [memoryDefaults, state({ zero: 1, dp: 8 }), state({ preset: "llama-3.2-1b", microBatch: 4 })]) {
+      const back = decodeMemoryState(text, base);
+      assert.ok(back.ok);
+      if (back.ok) assert.deepEqual(back.state, s);
     }
   });
 });
@@ -311,13 +427,23 @@ describe("memory-explorer: controls", () => {
   });
 
   test("combinations the model refuses are messages on the control to change", () => {
+    const m = { framework: "megatron" } as const;
     const cases: Array<[Partial<MemoryExplorerState>, string, RegExp]> = [
-      [{ tp: 3 }, "tp", /^tp \(3\) must divide the number of attention heads \(32\)\.$/],
-      [{ cp: 3 }, "cp", /cp \(3\) must divide the sequence length \(4096\)/],
-      [{ ep: 2 }, "ep", /mixture-of-experts/],
-      [{ pp: 40 }, "pp", /exceeds the number of layers \(32\)/],
-      [{ pp: 4, schedule: "interleaved", microbatches: 6 }, "microbatches", /multiple of pp/],
-      [{ pp: 4, schedule: "interleaved", chunks: 3 }, "chunks", /must divide the number of layers/],
+      [{ ...m, tp: 3 }, "tp", /^tp \(3\) must divide the number of attention heads \(32\)\.$/],
+      [{ ...m, cp: 3 }, "cp", /cp \(3\) must divide the sequence length \(4096\)/],
+      [{ ...m, ep: 2 }, "ep", /mixture-of-experts/],
+      [{ ...m, pp: 40 }, "pp", /exceeds the number of layers \(32\)|stageLayers/],
+      [{ ...m, pp: 4, schedule: "interleaved", microbatches: 6 }, "microbatches", /multiple of pp/],
+      [
+        { ...m, pp: 4, schedule: "interleaved", chunks: 3 },
+        "pp",
+        /pp × chunks \(12\) must divide the number of layers/,
+      ],
+      [{ ...m, tp: 16 }, "tp", /larger than one NVLink domain/],
+      [{ framework: "ddp", tp: 2 }, "framework", /PyTorch DDP replicates the whole model/],
+      [{ framework: "megatron", zero: 2, dp: 8 }, "zero", /does not run ZeRO stage 2/],
+      [{ framework: "fsdp2", zero: 1, dp: 8 }, "zero", /does not run ZeRO stage 1/],
+      [{ framework: "deepspeed", zero: 3, pp: 2, dp: 4 }, "pp", /pipeline engine runs ZeRO stage 0 or 1/],
     ];
     for (const [over, control, message] of cases) {
       const r = readMemoryControls(controlValuesOf(state(over)));
@@ -350,7 +476,7 @@ describe("memory-explorer: controls", () => {
   });
 
   test("fuzz: any text in any field gives a view with finite numbers or named problems", () => {
-    const textFields = memoryControls.filter((c) => c !== "fp32GradAccum" && c !== "sp");
+    const textFields = memoryControls.filter((c) => !(memoryCheckboxes as readonly string[]).includes(c));
     fc.assert(
       fc.property(
         fc.constantFrom(...textFields),
@@ -386,7 +512,10 @@ describe("memory-explorer: static drawing", () => {
     assert.equal(root.querySelectorAll("line.mx-capacity").length, 2);
     assert.match(root.querySelector("svg.mx-bars")!.textContent!, /H100 SXM5: 80 GB/);
     assert.ok(root.querySelector("svg.mx-curve path.mx-line-total")!.getAttribute("d")!.startsWith("M"));
-    assert.equal(root.querySelector("p.mx-verdict")!.textContent, "Fits: 48.2 GB of 80 GB (60%).");
+    assert.equal(root.querySelector("p.mx-verdict")!.textContent, fitsText("48.2"));
+    assert.equal(root.querySelector("p.mx-verdict")!.getAttribute("data-total-gb"), "48.2");
+    assert.equal(root.querySelector("p.mx-verdict")!.getAttribute("data-verdict"), "fits");
+    assert.match(root.querySelector("svg.mx-bars")!.textContent!, /usable: 72 GB/);
     assert.match(root.querySelector("p.widget-summary")!.textContent!, /total 48\.2 GB/);
     assert.equal(root.querySelectorAll("table.mx-formula-table tbody tr").length, 5);
     assert.ok(!/NaN|undefined|Infinity/.test(root.innerHTML));
@@ -404,10 +533,7 @@ describe("memory-explorer: static drawing", () => {
 
   test("a model far over the GPU still draws finite bars (Llama 3.1 405B on one GPU)", () => {
     const root = render({ preset: "llama-3.1-405b" });
-    assert.match(
-      root.querySelector("p.mx-verdict")!.textContent!,
-      /^Out of memory: 6\.76 TB needed, the H100 SXM5 has 80 GB\.$/,
-    );
+    assert.equal(root.querySelector("p.mx-verdict")!.textContent!, oomText("6,764.5"));
     for (const rect of root.querySelectorAll("rect")) {
       for (const attr of ["x", "y", "width", "height"])
         assert.ok(Number.isFinite(Number(rect.getAttribute(attr) ?? 0)), `${attr}`);
@@ -425,27 +551,24 @@ describe("memory-explorer: the numbers the browser tests expect", () => {
   test("chapter presets and the control changes of tests/browser/memory-explorer.test.ts", () => {
     const one = { preset: "llama-3.2-1b", microBatch: 4 };
     const cases: Array<[Partial<MemoryExplorerState>, string]> = [
-      [{ ...one, microBatch: 1 }, "Fits: 26.9 GB of 80 GB (34%)."],
-      [{ ...one, microBatch: 1, recompute: "full" }, "Fits: 22.2 GB of 80 GB (28%)."],
-      [{ ...one, recompute: "full" }, "Fits: 29.4 GB of 80 GB (37%)."],
-      [{ ...one, attention: "eager" }, "Out of memory: 118.5 GB needed, the H100 SXM5 has 80 GB."],
-      [{ ...one, precision: "fp32" }, "Fits: 68.2 GB of 80 GB (85%)."],
-      [{ ...one, fp32GradAccum: true }, "Fits: 53.1 GB of 80 GB (66%)."],
-      [{ ...one, preset: "llama-3.2-3b" }, "Out of memory: 101.3 GB needed, the H100 SXM5 has 80 GB."],
-      [{ ...one, gpu: "a100-sxm-40gb" }, "Out of memory: 48.2 GB needed, the A100 SXM4 has 40 GB."],
+      [{ ...one, microBatch: 1 }, fitsText("26.9")],
+      [{ ...one, microBatch: 1, recompute: "full" }, fitsText("22.2")],
+      [{ ...one, recompute: "full" }, fitsText("29.4")],
+      [{ ...one, attention: "eager" }, oomText("118.5")],
+      [{ ...one, framework: "megatron" }, fitsText("50.6")],
+      [{ ...one, preset: "llama-3.2-3b" }, oomText("101.3")],
+      [{ ...one, gpu: "a100-sxm-40gb" }, oomText("48.2", "A100 SXM4’s 40 GB", "36.0 GB usable of 40 GB (90%)")],
       [
         { ...one, seqLength: 8192 },
-        "Fits only just: 76.6 GB of 80 GB (96%), little room for the CUDA context and fragmentation.",
+        "Does not fit: 76.6 GB per GPU is more than 72.0 GB usable of 80 GB (90%); the rest is for the CUDA context, NCCL buffers and fragmentation.",
       ],
-      [{ zero: 3, dp: 8 }, "Fits: 36.5 GB of 80 GB (46%)."],
-      [{ zero: 3, dp: 16 }, "Fits: 28.5 GB of 80 GB (36%)."],
       [
         {
           ...one,
           preset: "custom",
           config: { model_type: "gpt2", n_embd: 1024, n_head: 16, n_layer: 24, vocab_size: 50257, n_positions: 1024 },
         },
-        "Fits: 21.9 GB of 80 GB (27%).",
+        fitsText("21.9"),
       ],
     ];
     for (const [over, text] of cases)

@@ -9,6 +9,7 @@ import { WidgetSettingsError } from "../widget.ts";
 import { formatNumber } from "../kit/format.ts";
 import {
   maxConfigChars,
+  type memoryCheckboxes,
   memoryControls,
   memoryDefaults,
   parseField,
@@ -18,11 +19,10 @@ import {
 import { computeMemoryView, controlOfModelField, type MemoryView } from "./view.ts";
 
 /** What the form holds: select and text values as strings, checkboxes as booleans, the pasted text. */
-export type MemoryControlValues = Record<Exclude<MemoryControl, "fp32GradAccum" | "sp">, string> & {
-  fp32GradAccum: boolean;
-  sp: boolean;
-  configText: string;
-};
+export type MemoryControlValues = Record<Exclude<MemoryControl, (typeof memoryCheckboxes)[number]>, string> &
+  Record<(typeof memoryCheckboxes)[number], boolean> & {
+    configText: string;
+  };
 
 /** What went wrong with one control. */
 export interface ControlProblem {

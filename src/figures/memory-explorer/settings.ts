@@ -6,6 +6,7 @@
 import { ModelInputError } from "../../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "../widget.ts";
 import {
+  defaultFramework,
   memoryControls,
   memoryDefaults,
   parseControlList,
@@ -31,8 +32,10 @@ export function checkWithModel(state: MemoryExplorerState): void {
 
 /**
  * Parses `::: widget memory-explorer` YAML settings: every key optional (see
- * {@link memoryDefaults}), plus `config` (an HF config object, with `preset: custom`), `hide`
- * and `lock` (lists of control names). The combination must be one the model accepts.
+ * {@link memoryDefaults}; without `framework`, {@link defaultFramework} picks the profile for the
+ * layout), plus `config` (an HF config object, with `preset: custom`), `hide` (controls shown only
+ * under "More settings") and `lock` (controls the reader cannot change). The combination must be
+ * one the engine accepts.
  */
 export function parseMemorySettings(raw: unknown): MemoryExplorerSettings {
   const obj = settingsObject(raw, [...memoryControls, "config", "hide", "lock"]);
@@ -47,6 +50,7 @@ export function parseMemorySettings(raw: unknown): MemoryExplorerSettings {
   if (state.preset === "custom" && !state.config)
     throw new WidgetSettingsError("config", "preset: custom needs a config object");
   if (state.preset !== "custom") state.config = null;
+  if (obj.framework === undefined) state.framework = defaultFramework(state);
   const hide = parseControlList("hide", obj.hide);
   const lock = parseControlList("lock", obj.lock);
   checkWithModel(state);

@@ -52,11 +52,24 @@ export function encodeMemoryState(state: MemoryExplorerState, base: MemoryExplor
   return encodeUrlState(memoryUrlCodec, state.preset === "custom" ? state : { ...state, config: null }, base);
 }
 
+/**
+ * Encodes every field of `state`, so the link sets the same state on any page's memory explorer
+ * whatever that page's settings are (the configuration finder's "open in the memory explorer").
+ */
+export function encodeMemoryStateFull(state: MemoryExplorerState): string {
+  return encodeUrlState(
+    memoryUrlCodec,
+    state.preset === "custom" ? state : { ...state, config: null },
+    {} as MemoryExplorerState,
+  );
+}
+
 export type DecodeResult = UrlDecodeResult<MemoryExplorerState>;
 
 /**
  * Restores a state from the URL string over `base` (the page's settings). Controls in `fixed`
- * (hidden or locked by the chapter) are ignored. Every value is validated, and so is the
+ * (locked by the chapter) are ignored; every other control, hidden under "More settings" or not,
+ * is honored. Every value is validated, and so is the
  * combination; any problem rejects the whole link with a message.
  */
 export function decodeMemoryState(

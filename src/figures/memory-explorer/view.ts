@@ -1,29 +1,34 @@
 /**
- * The Memory Explorer's view model: for a state, the bytes per GPU by category with the formula
- * behind each number (values substituted), the fit verdict against a GPU, the summary sentence,
- * and memory against sequence length or micro-batch size; plus the chapter-3 style of printing
- * memory that every one of those texts uses.
+ * The Memory Explorer's view model: for a state, the scenario it describes, the engine's
+ * evaluation of it (evaluateScenario in src/model/scenario.ts: the same function the
+ * configuration finder, the overlap calculator, the chapters and the CLI use), the bytes per GPU
+ * by category with the formula behind each number (values substituted), the verdict against the
+ * one usable-memory budget, the summary sentence, and memory against sequence length or
+ * micro-batch size; plus the chapter-3 style of printing memory that those texts use.
  *
- * Every number comes from `trainingMemory` in src/model; this module only chooses its inputs. The
- * model's `ModelInputError`s pass through (`controlOfModelField` names the control at fault), so
- * the callers in settings.ts, url.ts and controls.ts turn them into messages, never NaN.
+ * The model's `ModelInputError`s pass through (`controlOfModelField` names the control at fault),
+ * so the callers in settings.ts, url.ts and controls.ts turn them into messages, never NaN.
  */
 import {
   ModelInputError,
-  PLANNING_MEMORY_FRACTION,
-  bytesPerParameter,
   countParameters,
+  evaluateScenario,
   findGpu,
   findModelPreset,
+  frameworkLayout,
   parseModelConfig,
   trainingMemory,
+  type Evaluation,
   type GpuSpec,
+  type MemoryBudget,
   type ModelArchitecture,
+  type Scenario,
   type StageMemory,
+  type StateBytes,
   type TrainingMemory,
-  type TrainingSetup,
 } from "../../model/index.ts";
 import { formatBytes as formatBytesIn, formatCount, formatNumber } from "../kit/format.ts";
+import { FRAMEWORK_LABELS, gbShown } from "../kit/scenario.ts";
 import type { MemoryControl, MemoryExplorerState } from "./state.ts";
 
 /**
@@ -43,7 +48,7 @@ export function presetLabel(id: string): string {
   return `${p.name} (${formatCount(p.publishedTotal)})`;
 }
 
-/** A state field the model rejected, mapped to the control a reader can change. */
+/** A scenario field the engine rejected, mapped to the control a reader can change. */
 export function controlOfModelField(field: string): MemoryControl {
   switch (field) {
     case "seqLength":
@@ -51,22 +56,33 @@ export function controlOfModelField(field: string): MemoryControl {
     case "microBatchSize":
       return "microBatch";
     case "virtualStages":
+    case "chunks":
       return "chunks";
     case "zeroStage":
       return "zero";
+    case "reshardAfterForward":
+      return "reshard";
     case "sequenceParallel":
+    case "tpCommOverlap":
       return "sp";
+    case "stageLayers":
+      return "pp";
+    case "gpu":
+    case "nvlinkDomain":
+      return "gpu";
+    case "framework":
     case "dp":
     case "tp":
     case "pp":
     case "cp":
     case "ep":
     case "microbatches":
-    case "precision":
     case "recompute":
     case "attention":
     case "schedule":
       return field;
+    case "globalBatch":
+      return "microbatches";
     case "setup":
       return "seqLength";
     default:
@@ -81,7 +97,10 @@ export interface MemoryView {
   arch: ModelArchitecture;
   totalParameters: number;
   gpu: GpuSpec;
+  /** The engine's evaluation of {@link scenarioOf}(state). */
+  evaluation: Evaluation;
   memory: TrainingMemory;
+  budget: MemoryBudget;
   rows: BreakdownRow[];
   verdict: Verdict;
   warnings: string[];
@@ -96,14 +115,17 @@ export interface BreakdownRow {
 }
 
 export interface Verdict {
-  kind: "fits" | "tight" | "oom";
+  /** Within the usable budget, over it but within the GPU's memory, or over the GPU's memory. */
+  kind: "fits" | "over" | "oom";
   /** Peak-stage total over the GPU's advertised capacity. */
   fraction: number;
+  /** GB per GPU as the verdict prints it ("48.2"). */
+  gb: string;
   text: string;
 }
 
 /** The architecture (and display name) of a state's model. Throws ModelInputError. */
-function resolveModel(state: Pick<MemoryExplorerState, "preset" | "config">): {
+export function resolveModel(state: Pick<MemoryExplorerState, "preset" | "config">): {
   arch: ModelArchitecture;
   name: string;
   warnings: string[];
@@ -119,33 +141,71 @@ function resolveModel(state: Pick<MemoryExplorerState, "preset" | "config">): {
   return { arch: parsed.architecture, name: preset.name, warnings: parsed.warnings };
 }
 
-/** The model's training setup for a state. */
-function trainingSetupOf(state: MemoryExplorerState, overrides: Partial<TrainingSetup> = {}): TrainingSetup {
+/** The memory model's split of `layers` over `pp` stages: the first `layers mod pp` stages take one more. */
+function memorySplit(layers: number, pp: number): number[] {
+  return Array.from({ length: pp }, (_, i) => Math.floor(layers / pp) + (i < layers % pp ? 1 : 0));
+}
+
+/**
+ * The scenario a state describes: GPUs = dp × tp × pp × cp, the global batch dp × b × m, and, when
+ * pp does not divide the layers under 1F1B, the memory model's own uneven split (the first stages
+ * take one more layer), so the step model accepts what the memory model accepts.
+ */
+export function scenarioOf(
+  state: MemoryExplorerState,
+  arch: ModelArchitecture,
+  overrides: { seqLength?: number; microBatch?: number } = {},
+): Scenario {
+  const microBatch = overrides.microBatch ?? state.microBatch;
+  const pipelined = state.pp > 1;
+  const schedule = pipelined ? state.schedule : "1f1b";
+  const uneven = pipelined && schedule === "1f1b" && arch.numLayers % state.pp !== 0;
   return {
-    seqLength: state.seqLength,
-    microBatchSize: state.microBatch,
-    dp: state.dp,
-    tp: state.tp,
-    sequenceParallel: state.sp,
-    pp: state.pp,
-    cp: state.cp,
-    ep: state.ep,
-    zeroStage: state.zero,
+    model: arch,
+    cluster: { gpu: state.gpu, gpuCount: state.dp * state.tp * state.pp * state.cp },
+    framework: state.framework,
+    layout: {
+      dp: state.dp,
+      tp: state.tp,
+      pp: state.pp,
+      cp: state.cp,
+      ep: state.ep,
+      zeroStage: state.zero,
+      reshardAfterForward: state.zero === 3 ? state.reshard : undefined,
+      sequenceParallel: state.sp,
+      schedule,
+      chunks: schedule === "interleaved" ? state.chunks : undefined,
+      stageLayers: uneven && state.pp <= arch.numLayers ? memorySplit(arch.numLayers, state.pp) : undefined,
+    },
+    batch: {
+      seqLength: overrides.seqLength ?? state.seqLength,
+      microBatchSize: microBatch,
+      globalBatch: state.dp * microBatch * state.microbatches,
+    },
     recompute: state.recompute,
-    precision: state.precision,
-    fp32GradAccum: state.fp32GradAccum,
-    schedule: state.pp > 1 ? state.schedule : "1f1b",
-    microbatches: state.pp > 1 ? state.microbatches : 1,
-    virtualStages: state.pp > 1 && state.schedule === "interleaved" ? state.chunks : undefined,
     attention: state.attention,
-    ...overrides,
   };
 }
 
-/** The formulas behind the four numbers of a stage, with values substituted. */
+/** Where a state's bytes per parameter come from, in words: "bf16 weights", "fp32 gradients". */
+function dtypeLabel(bytes: number, what: string): string {
+  return bytes === 4 ? `fp32 ${what}` : bytes === 2 ? `bf16 ${what}` : `${what}`;
+}
+
+/** The framework and its sharding in words: "DeepSpeed ZeRO-1", "PyTorch DDP without sharding". */
+export function layoutName(memory: TrainingMemory): string {
+  const s = memory.setup;
+  const name = s.framework === null ? "the generic layout" : FRAMEWORK_LABELS[s.framework];
+  if (s.zeroStage === 0) return `${name} without sharding`;
+  if (s.zeroStage === 3 && !s.reshardAfterForward) return `${name} ZeRO-3 without resharding after forward`;
+  return `${name} ZeRO-${s.zeroStage}`;
+}
+
+/** The formulas behind the four numbers of a stage (in the state layout of the framework's profile), with values substituted. */
 export function breakdownRows(memory: TrainingMemory, stage: StageMemory): BreakdownRow[] {
   const s = memory.setup;
-  const per = bytesPerParameter(s.precision, s.fp32GradAccum);
+  if (s.framework === null) throw new ModelInputError("framework", "the explorer evaluates a framework profile");
+  const { layout } = frameworkLayout(s.framework, s.zeroStage, s.precision);
   const shard = s.dp * s.cp;
   const expertShard = shard / s.ep;
   const experts = stage.expertParameterCount;
@@ -156,24 +216,17 @@ export function breakdownRows(memory: TrainingMemory, stage: StageMemory): Break
       : "") +
     (s.tp > 1 ? `, matrices split ${s.tp} ways by TP` : "") +
     (experts > 0 && s.ep > 1 ? `, experts split ${s.ep} ways by EP` : "");
-  const shardText = (sharded: boolean) => {
-    if (!sharded || (shard === 1 && expertShard === 1)) return "";
+  const shardText = (state: StateBytes) => {
+    if (!state.sharded || (shard === 1 && expertShard === 1)) return "";
     if (experts > 0 && expertShard !== shard) {
-      return `, ZeRO-sharded: dense ÷ ${formatNumber(shard)} (d × cp), experts ÷ ${formatNumber(expertShard)} (d × cp ÷ ep)`;
+      return `, sharded: dense ÷ ${formatNumber(shard)} (d × cp), experts ÷ ${formatNumber(expertShard)} (d × cp ÷ ep)`;
     }
-    return ` ÷ ${formatNumber(shard)} (ZeRO shards over d${s.cp > 1 ? " × cp" : ""} = ${formatNumber(shard)})`;
+    return ` ÷ ${formatNumber(shard)} (sharded over d${s.cp > 1 ? " × cp" : ""} = ${formatNumber(shard)})`;
   };
-  const weightText = s.precision === "bf16" ? "bf16 weights" : "fp32 weights";
-  const gradText =
-    s.precision === "fp32"
-      ? "fp32 gradients"
-      : s.fp32GradAccum
-        ? "bf16 gradients + fp32 accumulation buffer (2 + 4)"
-        : "bf16 gradients";
-  const optText = s.precision === "bf16" ? "fp32 master weights + Adam moments (4 + 4 + 4)" : "Adam moments (4 + 4)";
-  const layerBytesPerMicrobatch =
-    stage.inFlightMicrobatches > 0 ? stage.activationDetail.layers / stage.inFlightMicrobatches : 0;
+  const perParam = (state: StateBytes, label: string) =>
+    state.bytes === 0 ? "" : `${where} × ${state.bytes} bytes (${label})${shardText(state)}`;
   const detail = stage.activationDetail;
+  const layerBytesPerMicrobatch = stage.inFlightMicrobatches > 0 ? detail.layers / stage.inFlightMicrobatches : 0;
   const actParts = [
     `${stage.layerCount} layers × ${formatBytes(layerBytesPerMicrobatch / Math.max(1, stage.layerCount))} per layer per microbatch` +
       ` (recompute: ${s.recompute}, ${s.attention === "flash" ? "FlashAttention" : "eager attention"}, s = ${formatNumber(s.seqLength)}, b = ${s.microBatchSize}` +
@@ -184,27 +237,37 @@ export function breakdownRows(memory: TrainingMemory, stage: StageMemory): Break
   if (detail.head > 0) actParts.push(`final norm, LM-head input and fp32 logits ${formatBytes(detail.head)}`);
   if (detail.recomputeWorkspace > 0)
     actParts.push(`one layer’s recomputed tensors ${formatBytes(detail.recomputeWorkspace)}`);
-  const perParam = (label: string, beta: number, sharded: boolean) =>
-    `${where} × ${beta} bytes (${label})${shardText(sharded)}`;
+
+  const weights = perParam(layout.weights, dtypeLabel(layout.weights.bytes, "weights"));
+  const units = layout.gatheredUnits;
+  const gathered =
+    units && units.units > 0
+      ? s.zeroStage === 3 && !s.reshardAfterForward
+        ? `every layer’s weights gathered whole in ${units.bytes === 2 ? "bf16" : "fp32"} (${units.bytes} bytes per parameter, kept until its backward: no resharding after the forward pass)`
+        : `${units.units} ${units.units === 1 ? "layer’s weights" : "layers’ weights"} gathered whole in ${units.bytes === 2 ? "bf16" : "fp32"} (${units.bytes} bytes per parameter: ${units.units === 1 ? "the layer computing" : "the layer computing and the one prefetched"})`
+      : "";
+  const master = layout.master;
+  const moments = layout.moments;
+  const optimizer =
+    master.bytes > 0 && master.sharded === moments.sharded
+      ? `${where} × (${master.bytes} + ${moments.bytes}) bytes (fp32 master weights, Adam’s two fp32 moments)${shardText(moments)}`
+      : [perParam(master, "fp32 master weights"), perParam(moments, "Adam’s two fp32 moments")]
+          .filter((x) => x !== "")
+          .join(" + ") + (master.bytes === 0 ? "; no separate master copy: the weights are already fp32" : "");
   return [
     {
       key: "parameters",
       label: "Parameters",
       bytes: stage.parameters,
-      formula: perParam(weightText, per.parameters, s.zeroStage >= 3),
+      formula: [weights, gathered].filter((x) => x !== "").join(" + ") || "none kept on this GPU",
     },
     {
       key: "gradients",
       label: "Gradients",
       bytes: stage.gradients,
-      formula: perParam(gradText, per.gradients, s.zeroStage >= 2),
+      formula: perParam(layout.gradients, dtypeLabel(layout.gradients.bytes, "gradients")),
     },
-    {
-      key: "optimizer",
-      label: "Optimizer states",
-      bytes: stage.optimizer,
-      formula: perParam(optText, per.optimizer, s.zeroStage >= 1),
-    },
+    { key: "optimizer", label: "Optimizer states", bytes: stage.optimizer, formula: optimizer },
     { key: "activations", label: "Activations", bytes: stage.activations, formula: actParts.join(" + ") },
   ];
 }
@@ -214,48 +277,63 @@ export function gpuShortName(name: string): string {
   return name.replace(/^NVIDIA\s+/, "").replace(/\s+\d+GB$/, "");
 }
 
-/** Fit verdict of `bytes` on `gpu`: above PLANNING_MEMORY_FRACTION of its memory is "tight" (chapter 2's rule). */
-export function verdictOf(bytes: number, gpu: GpuSpec): Verdict {
+/**
+ * The verdict of `bytes` per GPU against the one budget (memoryBudget: PLANNING_MEMORY_FRACTION of
+ * the GPU's memory), the same rule the configuration finder and the CLI apply.
+ */
+export function verdictOf(bytes: number, gpu: GpuSpec, budget: MemoryBudget): Verdict {
   const fraction = bytes / gpu.hbmBytes;
-  const cap = formatBytes(gpu.hbmBytes);
-  if (fraction > 1) {
+  const gb = gbShown(bytes);
+  if (bytes <= budget.usableBytes)
+    return { kind: "fits", fraction, gb, text: `Fits: ${gb} GB per GPU, within ${budget.label}.` };
+  if (bytes <= gpu.hbmBytes)
     return {
-      kind: "oom",
+      kind: "over",
       fraction,
-      text: `Out of memory: ${formatBytes(bytes)} needed, the ${gpuShortName(gpu.name)} has ${cap}.`,
+      gb,
+      text: `Does not fit: ${gb} GB per GPU is more than ${budget.label}; the rest is for the CUDA context, NCCL buffers and fragmentation.`,
     };
-  }
-  if (fraction > PLANNING_MEMORY_FRACTION) {
-    return {
-      kind: "tight",
-      fraction,
-      text: `Fits only just: ${formatBytes(bytes)} of ${cap} (${Math.round(fraction * 100)}%), little room for the CUDA context and fragmentation.`,
-    };
-  }
-  return { kind: "fits", fraction, text: `Fits: ${formatBytes(bytes)} of ${cap} (${Math.round(fraction * 100)}%).` };
+  return {
+    kind: "oom",
+    fraction,
+    gb,
+    text: `Out of memory: ${gb} GB per GPU, more than the ${gpuShortName(gpu.name)}’s ${formatBytes(gpu.hbmBytes)}; the budget is ${budget.label}.`,
+  };
 }
 
 /**
- * Computes the view for a state. Throws ModelInputError (field = the model's name of the input)
- * when the model rejects the combination; see {@link controlOfModelField}.
+ * Computes the view for a state with the engine. Throws ModelInputError (field = the engine's name
+ * of the input) when it rejects the combination; see {@link controlOfModelField}.
  */
 export function computeMemoryView(state: MemoryExplorerState): MemoryView {
   const { arch, name, warnings } = resolveModel(state);
   const gpu = findGpu(state.gpu);
   if (!gpu) throw new ModelInputError("gpu", `unknown GPU "${state.gpu}"`);
-  const memory = trainingMemory(arch, trainingSetupOf(state));
-  const peak = memory.stages[memory.peakStage];
+  const evaluation = evaluateScenario(scenarioOf(state, arch));
+  const memory = evaluation.memory;
+  const peak = memory.stages[memory.peakStage]!;
   return {
     state,
     modelName: name,
     arch,
     totalParameters: countParameters(arch).total,
     gpu,
+    evaluation,
     memory,
+    budget: evaluation.budget,
     rows: breakdownRows(memory, peak),
-    verdict: verdictOf(memory.perGpu.total, gpu),
+    verdict: verdictOf(evaluation.bytesPerGpu, gpu, evaluation.budget),
     warnings: [...warnings, ...memory.warnings.filter((w) => !warnings.includes(w))],
   };
+}
+
+/**
+ * The widget's title for the model now chosen: the chapter's title with its model's name replaced
+ * by the current one ("Memory per GPU of Llama 3.1 70B with …" → "… of Mixtral 8x7B with …"); a
+ * title that names no model is kept.
+ */
+export function titleFor(title: string, baseModelName: string, modelName: string): string {
+  return title.includes(baseModelName) ? title.split(baseModelName).join(modelName) : title;
 }
 
 /** One point of the memory curve; `null` totals are gaps (the model rejects that value). */
@@ -276,17 +354,26 @@ function curveXs(axis: CurveAxis, current: number): number[] {
   return [...xs].sort((a, b) => a - b);
 }
 
-/** Per-GPU memory (peak stage) against sequence length or micro-batch size, other settings fixed. */
-export function memoryCurve(state: MemoryExplorerState, axis: CurveAxis, arch?: ModelArchitecture): CurvePoint[] {
-  const a = arch ?? resolveModel(state).arch;
+/**
+ * Per-GPU memory (peak stage) against sequence length or micro-batch size, other settings fixed.
+ * Each point is the engine's memory for the scenario with that value: `trainingMemory` on the
+ * setup the engine used for the current state (`step.memorySetup`), with the one value changed.
+ * Neither value enters a check of the step model that the memory model does not make too, so a
+ * point is a gap exactly where the engine refuses the scenario (tests/figures/memory-explorer.test.ts
+ * holds every point against evaluateScenario).
+ */
+export function memoryCurve(state: MemoryExplorerState, axis: CurveAxis, view?: MemoryView): CurvePoint[] {
+  const v = view ?? computeMemoryView(state);
+  const setup = v.evaluation.step.memorySetup;
   const current = axis === "seqLength" ? state.seqLength : state.microBatch;
   return curveXs(axis, current).map((x) => {
     try {
-      const m = trainingMemory(
-        a,
-        trainingSetupOf(state, axis === "seqLength" ? { seqLength: x } : { microBatchSize: x }),
-      );
-      const st = m.stages[m.peakStage];
+      const m = trainingMemory(v.arch, {
+        ...setup,
+        attention: state.attention,
+        ...(axis === "seqLength" ? { seqLength: x } : { microBatchSize: x }),
+      });
+      const st = m.stages[m.peakStage]!;
       return { x, total: m.perGpu.total, modelStates: st.parameters + st.gradients + st.optimizer };
     } catch (err) {
       if (err instanceof ModelInputError) return { x, total: null, modelStates: null };
@@ -301,18 +388,19 @@ export function summarizeMemory(view: MemoryView): string {
   const m = view.memory;
   const parallel: string[] = [];
   if (s.dp > 1 || s.zero > 0)
-    parallel.push(`${s.zero > 0 ? `ZeRO-${s.zero}` : "plain data parallelism"} over d = ${formatNumber(s.dp)}`);
+    parallel.push(
+      `${s.zero > 0 ? `ZeRO-${s.zero}${s.zero === 3 && !s.reshard ? " without resharding after forward" : ""}` : "plain data parallelism"} over d = ${formatNumber(s.dp)}`,
+    );
   if (s.tp > 1) parallel.push(`TP t = ${s.tp}${s.sp ? " with SP" : ""}`);
   if (s.pp > 1)
     parallel.push(
-      `PP p = ${s.pp} (${s.schedule === "afab" ? "all forward, all backward" : s.schedule === "interleaved" ? `interleaved, v = ${s.chunks}` : "1F1B"}, m = ${s.microbatches})`,
+      `PP p = ${s.pp} (${s.schedule === "interleaved" ? `interleaved, v = ${s.chunks}` : "1F1B"}, m = ${s.microbatches})`,
     );
   if (s.cp > 1) parallel.push(`CP = ${s.cp}`);
   if (s.ep > 1) parallel.push(`EP = ${s.ep}`);
   const setup =
-    `${view.modelName} (${formatCount(view.totalParameters)} parameters), s = ${formatNumber(s.seqLength)}, b = ${s.microBatch}, ` +
-    `${s.precision === "bf16" ? "bf16 mixed precision" : "fp32"}${s.fp32GradAccum && s.precision === "bf16" ? " with fp32 gradient accumulation" : ""}, ` +
-    `recomputation ${s.recompute}, ${s.attention === "flash" ? "FlashAttention" : "eager attention"}` +
+    `${view.modelName} (${formatCount(view.totalParameters)} parameters) with ${FRAMEWORK_LABELS[s.framework]}, s = ${formatNumber(s.seqLength)}, b = ${s.microBatch}, ` +
+    `bf16 mixed precision, recomputation ${s.recompute}, ${s.attention === "flash" ? "FlashAttention" : "eager attention"}` +
     (parallel.length ? `, ${parallel.join(", ")}` : ", one GPU") +
     ".";
   const p = m.perGpu;

@@ -141,6 +141,14 @@ export function fiveDParallelismValues(put: PutValue): void {
     return { rank: k + 1, c: at(result().ranked, k, `five-d-parallelism values: ranked configuration ${what}`) };
   };
   const top = chapterEightTop;
+  // The per-layer ZeRO-3 layout without a pipeline: CP 4 over 64 replicas, one sequence per microbatch.
+  const cp4 = () =>
+    find(
+      search,
+      "CP 4 · DP 64, ZeRO-3, b = 1",
+      (c) =>
+        c.tp === 1 && c.pp === 1 && c.cp === 4 && c.zeroStage === 3 && c.recompute === "none" && c.microBatchSize === 1,
+    );
   const hand = () =>
     find(
       search,
@@ -205,66 +213,104 @@ export function fiveDParallelismValues(put: PutValue): void {
   put("ch8.gpusPerServer", v(perServer, "GPUs", d0));
   put("ch8.interHopMicroseconds", v(eight.hopLatencySeconds * 1e6, "µs", d0));
 
-  // ZeRO-3 and the GPU count: the chapter's top layout (CP 4 over 64 replicas, a 256-rank sharding group)
-  // against the same layout on 1,024 GPUs (DP 256): each per-layer call pays n − 1 ring-step latencies.
-  const topEval = once(() => evaluateRanked(top()).step);
+  // ZeRO-3 and the GPU count: the per-layer ZeRO-3 layout of @sec:widget (CP 4 over 64 replicas, a 256-rank
+  // sharding group) against the same layout on 1,024 GPUs (DP 256): each per-layer call pays n − 1 ring-step
+  // latencies.
+  const cp4Eval = once(() => evaluateRanked(cp4().c).step);
   const layerCalls = (r: StepResult) => ({
     forward: transfer(r, "parameter all-gather (forward"),
     backward: transfer(r, "parameter all-gather (backward"),
   });
   const latencyMs = (ranks: number) => ringSteps("all-gather", ranks) * eight.hopLatencySeconds * 1e3;
   put(
-    "ch8.topShardRanks",
-    lazy(() => layerCalls(topEval()).forward.ranks, "ranks", d0),
+    "ch8.cp4Rank",
+    lazy(() => cp4().rank, "", d0),
   );
   put(
-    "ch8.topGatherMs",
-    lazy(() => layerCalls(topEval()).forward.secondsPerCall * 1e3, "ms", d1),
+    "ch8.cp4Dp",
+    lazy(() => cp4().c.dp, "", d0),
   );
   put(
-    "ch8.topForwardWindowMs",
-    lazy(() => layerCalls(topEval()).forward.windowSeconds * 1e3, "ms", d1),
+    "ch8.cp4StepSeconds",
+    lazy(() => cp4().c.stepSeconds, "s", d2),
   );
   put(
-    "ch8.topBackwardMs",
-    lazy(() => layerCalls(topEval()).backward.secondsPerCall * 1e3, "ms", d1),
+    "ch8.cp4DpSeconds",
+    lazy(() => cp4().c.exposedSeconds.dp, "s", d2),
   );
   put(
-    "ch8.topBackwardWindowMs",
-    lazy(() => layerCalls(topEval()).backward.windowSeconds * 1e3, "ms", d1),
+    "ch8.cp4TokensPerMicrobatch",
+    lazy(() => (S / cp4().c.cp) * cp4().c.microBatchSize, "tokens", d0),
   );
   put(
-    "ch8.topLatencyMs",
-    lazy(() => latencyMs(layerCalls(topEval()).forward.ranks), "ms", d1),
+    "ch8.cp4ShardRanks",
+    lazy(() => layerCalls(cp4Eval()).forward.ranks, "ranks", d0),
   );
   put(
-    "ch8.topRootSeconds",
-    lazy(() => transfer(topEval(), "root unit").exposedSeconds, "s", d2),
+    "ch8.cp4GatherMs",
+    lazy(() => layerCalls(cp4Eval()).forward.secondsPerCall * 1e3, "ms", d1),
   );
-  const wideTop = once(() => evaluateRanked(top(), { dp: (top().dp * 1024) / GPUS }, { gpuCount: 1024 }).step);
+  put(
+    "ch8.cp4BackwardMs",
+    lazy(() => layerCalls(cp4Eval()).backward.secondsPerCall * 1e3, "ms", d1),
+  );
+  put(
+    "ch8.cp4BackwardWindowMs",
+    lazy(() => layerCalls(cp4Eval()).backward.windowSeconds * 1e3, "ms", d1),
+  );
+  put(
+    "ch8.cp4LatencyMs",
+    lazy(() => latencyMs(layerCalls(cp4Eval()).forward.ranks), "ms", d1),
+  );
+  const wideCp4 = once(() => evaluateRanked(cp4().c, { dp: (cp4().c.dp * 1024) / GPUS }, { gpuCount: 1024 }).step);
   put(
     "ch8.wideShardRanks",
-    lazy(() => layerCalls(wideTop()).forward.ranks, "ranks", d0),
+    lazy(() => layerCalls(wideCp4()).forward.ranks, "ranks", d0),
   );
   put(
     "ch8.wideLatencyMs",
-    lazy(() => latencyMs(layerCalls(wideTop()).forward.ranks), "ms", d1),
+    lazy(() => latencyMs(layerCalls(wideCp4()).forward.ranks), "ms", d1),
   );
   put(
     "ch8.wideGatherMs",
-    lazy(() => layerCalls(wideTop()).forward.secondsPerCall * 1e3, "ms", d1),
+    lazy(() => layerCalls(wideCp4()).forward.secondsPerCall * 1e3, "ms", d1),
   );
   put(
     "ch8.wideForwardWindowMs",
-    lazy(() => layerCalls(wideTop()).forward.windowSeconds * 1e3, "ms", d1),
+    lazy(() => layerCalls(wideCp4()).forward.windowSeconds * 1e3, "ms", d1),
   );
   put(
     "ch8.wideDpSeconds",
-    lazy(() => wideTop().breakdown.dp, "s", d2),
+    lazy(() => wideCp4().breakdown.dp, "s", d2),
   );
   put(
     "ch8.wideStepSeconds",
-    lazy(() => wideTop().stepSeconds, "s", d2),
+    lazy(() => wideCp4().stepSeconds, "s", d2),
+  );
+
+  // The top layout's sharding: FSDP2 without resharding under a pipeline gathers once per step, so its
+  // transfers are ZeRO-1's: the gradient reduce-scatter behind the last backward pass and the parameter
+  // all-gather behind the next step's first forward pass.
+  const topEval = once(() => evaluateRanked(top()).step);
+  put(
+    "ch8.topShardRanks",
+    lazy(() => transfer(topEval(), "gradient reduce-scatter").ranks, "ranks", d0),
+  );
+  put(
+    "ch8.topRsMs",
+    lazy(() => transfer(topEval(), "gradient reduce-scatter").secondsPerCall * 1e3, "ms", d0),
+  );
+  put(
+    "ch8.topRsWindowMs",
+    lazy(() => transfer(topEval(), "gradient reduce-scatter").windowSeconds * 1e3, "ms", d0),
+  );
+  put(
+    "ch8.topAgMs",
+    lazy(() => transfer(topEval(), "parameter all-gather (next step").secondsPerCall * 1e3, "ms", d0),
+  );
+  put(
+    "ch8.topAgWindowMs",
+    lazy(() => transfer(topEval(), "parameter all-gather (next step").windowSeconds * 1e3, "ms", d0),
   );
 
   // Narayanan et al.'s ZeRO-3 comparison, GPT 175B on A100s (the shape of their Table 2's model; one
@@ -440,6 +486,18 @@ export function fiveDParallelismValues(put: PutValue): void {
     lazy(() => top().cp, "", d0),
   );
   put(
+    "ch8.topPp",
+    lazy(() => top().pp, "", d0),
+  );
+  put(
+    "ch8.topBubblePct",
+    lazy(() => (100 * (top().pp - 1)) / top().microbatches, "%", d2),
+  );
+  put(
+    "ch8.topBubbleSeconds",
+    lazy(() => top().bubbleSeconds, "s", d2),
+  );
+  put(
     "ch8.topStepSeconds",
     lazy(() => top().stepSeconds, "s", d2),
   );
@@ -447,9 +505,10 @@ export function fiveDParallelismValues(put: PutValue): void {
     "ch8.topMfu",
     lazy(() => 100 * top().mfu, "%", d1),
   );
+  // The share of the top layout's step that is not compute: the bubble and exposed communication.
   put(
-    "ch8.topTokensPerMicrobatch",
-    lazy(() => (S / top().cp) * top().microBatchSize, "tokens", d0),
+    "ch8.topOverheadPct",
+    lazy(() => (100 * (top().stepSeconds - top().computeSeconds)) / top().stepSeconds, "%", d1),
   );
   put(
     "ch8.topCpSeconds",
@@ -605,12 +664,24 @@ export function fiveDParallelismValues(put: PutValue): void {
 
   // @sec:widget "Things to try": 1,024 GPUs at the same batch; 131,072 tokens with a batch of 32; A100 40 GB.
   put(
-    "ch8.bigTopTp",
-    lazy(() => bigTop().tp, "", d0),
-  );
-  put(
     "ch8.bigTopDp",
     lazy(() => bigTop().dp, "", d0),
+  );
+  put(
+    "ch8.bigTopCp",
+    lazy(() => bigTop().cp, "", d0),
+  );
+  put(
+    "ch8.bigTopPp",
+    lazy(() => bigTop().pp, "", d0),
+  );
+  put(
+    "ch8.bigTopMicrobatches",
+    lazy(() => bigTop().microbatches, "microbatches", d0),
+  );
+  put(
+    "ch8.bigTopBubbleSeconds",
+    lazy(() => bigTop().bubbleSeconds, "s", d2),
   );
   put(
     "ch8.bigTopStepSeconds",

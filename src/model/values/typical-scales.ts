@@ -22,7 +22,10 @@ import {
   whatIfStudies,
   type LayoutClass,
   type RunEvaluation,
+  bookConstantsGap,
+  REFIT_THRESHOLD,
 } from "../validation.ts";
+import { KERNEL_EFFICIENCY } from "../step.ts";
 import { d0, d1, lazy, once, v, type PutValue } from "./put.ts";
 
 /** Value-name keys of the layout classes. */
@@ -68,6 +71,20 @@ export function typicalScalesValues(put: PutValue): void {
   put(
     "a2.effH100",
     lazy(() => 100 * (fitKernelEfficiency().hopper ?? Number.NaN), "%", d0),
+  );
+
+  // The book's constants (step.ts KERNEL_EFFICIENCY), the refit threshold and how far the book's
+  // constants are behind the fit in median error, in percentage points (validation.ts bookConstantsGap).
+  put("a2.bookA100", v(100 * KERNEL_EFFICIENCY.ampere, "%", d0));
+  put("a2.bookH100", v(100 * KERNEL_EFFICIENCY.hopper, "%", d0));
+  put("a2.refitThresholdPoints", v(100 * REFIT_THRESHOLD, "points", d0));
+  put(
+    "a2.bookGapA100",
+    lazy(() => 100 * (bookConstantsGap().ampere?.gap ?? Number.NaN), "points", d1),
+  );
+  put(
+    "a2.bookGapH100",
+    lazy(() => 100 * (bookConstantsGap().hopper?.gap ?? Number.NaN), "points", d1),
   );
 
   // Overall errors, in sample and held out (validation.ts validationReport).
@@ -339,7 +356,7 @@ export function typicalScalesValues(put: PutValue): void {
   }
   put(
     "a2.llama3StepRatio",
-    lazy(() => 100 * (l8k().prediction.stepSeconds / l8k().reportedStepSeconds - 1), "%", d0),
+    lazy(() => 100 * Math.abs(l8k().prediction.stepSeconds / l8k().reportedStepSeconds - 1), "%", d0),
   );
   put(
     "a2.llama3Micro8k",

@@ -5,11 +5,12 @@
  * and its role="alert" message, the pasted config.json under the model select. The entry
  * (src/widgets/memory-explorer.ts) reads the controls and shows the problems.
  */
-import { GPUS, MODEL_PRESETS } from "../../model/index.ts";
+import { GPUS, MODEL_PRESETS, type ZeroStage } from "../../model/index.ts";
 import type { MemoryControl } from "../../figures/memory-explorer/state.ts";
 import { formatBytes, gpuShortName, presetLabel } from "../../figures/memory-explorer/view.ts";
 import type { MemoryControlValues } from "../../figures/memory-explorer/controls.ts";
 import { dom } from "../../figures/kit/dom.ts";
+import { FRAMEWORK_LABELS, frameworkOptions, frameworkStages, isFrameworkId } from "../../figures/kit/scenario.ts";
 
 export type Control = HTMLInputElement | HTMLSelectElement;
 
@@ -17,29 +18,26 @@ export type Control = HTMLInputElement | HTMLSelectElement;
 export const labels: Record<MemoryControl, string> = {
   preset: "Model",
   gpu: "GPU",
+  framework: "Framework",
   seqLength: "Sequence length s (tokens)",
   microBatch: "Micro-batch size b",
-  precision: "Precision",
-  fp32GradAccum: "fp32 gradient accumulation buffer",
   recompute: "Activation recomputation",
   attention: "Attention kernel",
   zero: "ZeRO stage",
+  reshard: "Free gathered weights after forward (reshard)",
   dp: "Data parallel d",
   tp: "Tensor parallel t",
   sp: "Sequence parallelism (with TP)",
   pp: "Pipeline parallel p",
-  cp: "Context parallel",
-  ep: "Expert parallel (MoE)",
   schedule: "Pipeline schedule",
   microbatches: "Microbatches m",
   chunks: "Chunks per GPU v",
+  cp: "Context parallel",
+  ep: "Expert parallel (MoE)",
 };
 
 const choiceLabels: Partial<Record<MemoryControl, Array<[string, string]>>> = {
-  precision: [
-    ["bf16", "bf16 mixed precision (Adam)"],
-    ["fp32", "fp32 (Adam)"],
-  ],
+  framework: frameworkOptions.map(([id, name]) => [id, name]),
   recompute: [
     ["none", "none"],
     ["selective", "selective (attention scores)"],
@@ -53,23 +51,23 @@ const choiceLabels: Partial<Record<MemoryControl, Array<[string, string]>>> = {
     ["0", "none"],
     ["1", "ZeRO-1 (optimizer)"],
     ["2", "ZeRO-2 (+ gradients)"],
-    ["3", "ZeRO-3 (+ parameters)"],
+    ["3", "ZeRO-3 / FSDP (+ parameters)"],
   ],
   schedule: [
     ["1f1b", "1F1B"],
     ["interleaved", "interleaved 1F1B"],
-    ["afab", "all forward, all backward"],
   ],
 };
 
 const groups: Array<[string, MemoryControl[]]> = [
-  ["Model and GPU", ["preset", "gpu"]],
-  ["Batch and precision", ["seqLength", "microBatch", "precision", "fp32GradAccum", "recompute", "attention"]],
-  ["Parallelism", ["zero", "dp", "tp", "sp", "pp", "schedule", "microbatches", "chunks", "cp", "ep"]],
+  ["Model, GPU and framework", ["preset", "gpu", "framework"]],
+  ["Batch", ["seqLength", "microBatch", "recompute", "attention"]],
+  ["Parallelism", ["zero", "reshard", "dp", "tp", "sp", "pp", "schedule", "microbatches", "chunks", "cp", "ep"]],
 ];
 
 /** Controls that go with another one: hiding `tp` hides `sp`; hiding `pp` hides the schedule's controls. */
 const companions: Partial<Record<MemoryControl, MemoryControl[]>> = {
+  zero: ["reshard"],
   tp: ["sp"],
   pp: ["schedule", "microbatches", "chunks"],
 };
@@ -81,6 +79,21 @@ export function expand(list: readonly MemoryControl[]): Set<MemoryControl> {
   return out;
 }
 
+/**
+ * Marks the ZeRO stages the framework does not run as unavailable in the ZeRO select (they stay
+ * listed, named as such, so a reader sees why).
+ */
+export function syncZeroOptions(select: HTMLSelectElement, framework: string): void {
+  const runs = isFrameworkId(framework) ? frameworkStages(framework) : [];
+  const name = isFrameworkId(framework) ? FRAMEWORK_LABELS[framework] : framework;
+  for (const option of Array.from(select.options)) {
+    const base = choiceLabels.zero!.find(([v]) => v === option.value)?.[1] ?? option.text;
+    const ok = runs.includes(Number(option.value) as ZeroStage);
+    option.disabled = !ok;
+    option.text = ok ? base : `${base}: not in ${name}`;
+  }
+}
+
 export interface MemoryForm {
   form: HTMLFormElement;
   controls: Record<MemoryControl, Control>;
@@ -90,11 +103,14 @@ export interface MemoryForm {
   messages: Record<MemoryControl, HTMLElement>;
   /** The pasted config.json, shown when the model select says "custom". */
   textarea: HTMLTextAreaElement;
+  /** The "More settings" disclosure holding the controls the chapter hides (null when it hides none). */
+  more: HTMLDetailsElement | null;
 }
 
 /**
- * Builds the form showing `values`; controls in `hidden` are left out of view (and a group with
- * none visible is left out), those in `locked` are disabled. Element ids start with `id`.
+ * Builds the form showing `values`; controls in `hidden` go into a closed "More settings"
+ * disclosure at the end of the form (grouped as in the form), those in `locked` are disabled.
+ * Element ids start with `id`.
  */
 export function memoryForm(
   doc: Document,
@@ -121,7 +137,7 @@ export function memoryForm(
   textarea.value = values.configText;
 
   const makeControl = (name: MemoryControl): Control => {
-    if (name === "fp32GradAccum" || name === "sp") {
+    if (name === "reshard" || name === "sp") {
       const box = el("input", { type: "checkbox" });
       box.checked = values[name];
       return box;
@@ -150,10 +166,13 @@ export function memoryForm(
     });
   };
 
+  const more = hidden.size > 0 ? el("details", { class: "mx-more" }) : null;
+  if (more) more.append(el("summary", {}, "More settings"));
   for (const [legend, names] of groups) {
-    const fieldset = el("fieldset");
-    fieldset.append(el("legend", {}, legend));
-    let shown = 0;
+    const shownSet = el("fieldset");
+    shownSet.append(el("legend", {}, legend));
+    const moreSet = el("fieldset");
+    moreSet.append(el("legend", {}, legend));
     for (const name of names) {
       const control = makeControl(name);
       control.id = `${id}-${name}`;
@@ -174,20 +193,21 @@ export function memoryForm(
         wrap.classList.add("wide-field");
         wrap.insertBefore(configWrap, message);
       }
+      if (name === "zero") syncZeroOptions(control as HTMLSelectElement, values.framework);
       if (locked.has(name)) {
         control.disabled = true;
         wrap.setAttribute("data-locked", "");
         control.title = "Fixed for this example";
         if (name === "preset") textarea.disabled = true;
       }
-      if (hidden.has(name)) wrap.hidden = true;
-      else shown++;
       controls[name] = control;
       fieldOf[name] = wrap;
       messages[name] = message;
-      fieldset.append(wrap);
+      (hidden.has(name) ? moreSet : shownSet).append(wrap);
     }
-    if (shown > 0) form.append(fieldset);
+    if (shownSet.children.length > 1) form.append(shownSet);
+    if (more && moreSet.children.length > 1) more.append(moreSet);
   }
-  return { form, controls, fieldOf, messages, textarea };
+  if (more) form.append(more);
+  return { form, controls, fieldOf, messages, textarea, more };
 }
