@@ -134,7 +134,7 @@ test("comm/compute ratio: 0.54 at NVLink's line rate, 0.65 on the ring, 0.50 wit
   assert.doesNotMatch(text, /about nine times|about ten times as long as the ideal compute/);
 });
 
-test("sequence parallelism in the step model: Llama 3.1 70B on 512 H100s exposes 27% more TP time with SP, but fits only with it; with --tp-comm-overlap none is exposed", () => {
+test("sequence parallelism in the step model: Llama 3.1 70B on 512 H100s exposes 27% more TP time with SP, but fits only with it; with --tp-comm-overlap most of it hides", () => {
   const scenario = (sequenceParallel: boolean, tpCommOverlap?: boolean): Scenario => ({
     model: "llama-3.1-70b",
     cluster: { gpu: "h100-sxm", gpuCount: 512 },
@@ -147,7 +147,15 @@ test("sequence parallelism in the step model: Llama 3.1 70B on 512 H100s exposes
   const overlap = evaluateScenario(scenario(true, true));
   assert.ok(on.step.breakdown.tp > off.step.breakdown.tp, "SP exposes more TP time on H100 (ring vs NVLS)");
   assert.ok(!off.fits && on.fits, "only SP fits the budget");
-  assert.equal(overlap.step.breakdown.tp, 0);
+  // The overlap hides most of the exposed TP time; what is left is the attention block's collectives
+  // beyond its GEMMs (step.ts), which the chapter prints.
+  assert.ok(overlap.step.breakdown.tp < on.step.breakdown.tp / 5, "the overlap hides most of it");
+  assert.ok(overlap.step.mfu > on.step.mfu);
+  assertMentions(
+    text,
+    `exposes only ${overlap.step.breakdown.tp.toFixed(2)} s of tensor-parallel time`,
+    "what stays exposed",
+  );
   assertMentions(
     text,
     `exposes ${off.step.breakdown.tp.toFixed(2)} s of tensor-parallel communication per step without SP and ${on.step.breakdown.tp.toFixed(2)} s with it, ${Math.round(100 * (on.step.breakdown.tp / off.step.breakdown.tp - 1))}% more, and MFU falls from ${(100 * off.step.mfu).toFixed(1)}% to ${(100 * on.step.mfu).toFixed(1)}%`,

@@ -31,7 +31,7 @@ export function introductionValues(put: PutValue): void {
   const flops405 = trainingFlops(fact("llama3.tokensTrillions").value * 1e12, 6 * psi405b);
   put("ch1.flops405Mantissa", v(flops405 / 1e25, "1e25 FLOPs", d2));
   // Those FLOPs at the Hopper kernel efficiency of the H100's dense peak: on one GPU (years, one
-  // significant digit, "about 3,000") and on the paper's 16,384 GPUs (days).
+  // significant digit, "about 2,000" at 52%) and on the paper's 16,384 GPUs (days).
   put("ch1.etaPct", v(100 * eta, "%", d0));
   const oneGpuSeconds = flops405 / (eta * h100.bf16FlopsPerSecond);
   put("ch1.oneGpuYears", v(oneGpuSeconds / YEAR, "years", { significant: 1 }));
