@@ -50,9 +50,9 @@ describe("memory-explorer widget", () => {
     const context = await site.browser.newContext({ ...desktop, javaScriptEnabled: false });
     const page = await context.newPage();
     for (const [slug, settings, gb] of [
-      ["one-gpu", ch2, "48.2"],
-      ["data-parallelism", ch3, "64.6"],
-      ["tensor-parallelism", ch4, "109.4"],
+      ["one-gpu", ch2, "55.6"],
+      ["data-parallelism", ch3, "69.6"],
+      ["tensor-parallelism", ch4, "114.8"],
     ] as const) {
       await page.goto(`${site.server.url}/${slug}/`);
       assert.equal(await page.locator(`${sel} p.mx-verdict`).textContent(), expect(settings), slug);
@@ -109,7 +109,7 @@ describe("memory-explorer widget", () => {
       /Llama 3\.1 405B \(406B\)/,
     );
     // The curve marks the current point with the same total; the title follows the model.
-    assert.equal(await page.locator(`${sel} svg.mx-curve text.mx-current-label`).textContent(), "101.3 GB");
+    assert.equal(await page.locator(`${sel} svg.mx-curve text.mx-current-label`).textContent(), "120.6 GB");
     assert.equal(await page.locator(`${sel} .widget-title`).textContent(), "Memory of one GPU training Llama 3.2 3B");
     // Under More settings: the parallel degrees, and ZeRO stages the framework does not run are unavailable.
     await openMore(page);

@@ -254,18 +254,32 @@ export function breakdownRows(memory: TrainingMemory, stage: StageMemory): Break
       : [perParam(master, "fp32 master weights"), perParam(moments, "Adam’s two fp32 moments")]
           .filter((x) => x !== "")
           .join(" + ") + (master.bytes === 0 ? "; no separate master copy: the weights are already fp32" : "");
+  // The profile's further stores, counted where memory.ts counts them: gradient stores under
+  // gradients, the rest under parameters; fixed buffers (reduction buckets) under gradients.
+  const extras = layout.extra ?? [];
+  const extraWeights = extras.filter((e) => !/gradient/i.test(e.name)).map((e) => perParam(e, e.name));
+  const extraGradients = extras.filter((e) => /gradient/i.test(e.name)).map((e) => perParam(e, e.name));
+  const buffers = (layout.fixedBuffers ?? []).map(
+    (b) => `${b.count} × ${formatNumber(b.bytes)} bytes fixed (${b.name})`,
+  );
   return [
     {
       key: "parameters",
       label: "Parameters",
       bytes: stage.parameters,
-      formula: [weights, gathered].filter((x) => x !== "").join(" + ") || "none kept on this GPU",
+      formula: [weights, gathered, ...extraWeights].filter((x) => x !== "").join(" + ") || "none kept on this GPU",
     },
     {
       key: "gradients",
       label: "Gradients",
       bytes: stage.gradients,
-      formula: perParam(layout.gradients, dtypeLabel(layout.gradients.bytes, "gradients")),
+      formula: [
+        perParam(layout.gradients, dtypeLabel(layout.gradients.bytes, "gradients")),
+        ...extraGradients,
+        ...buffers,
+      ]
+        .filter((x) => x !== "")
+        .join(" + "),
     },
     { key: "optimizer", label: "Optimizer states", bytes: stage.optimizer, formula: optimizer },
     { key: "activations", label: "Activations", bytes: stage.activations, formula: actParts.join(" + ") },
