@@ -58,8 +58,8 @@ describe("dp-overlap widget", () => {
     const page = await context.newPage();
     await openWidget(page);
     // Default: the chapter's example, one rank per server (timelines (a) and (b) of the figure).
-    assert.match((await svgText(page)) ?? "", /step 1\.253 s, exposed 733 ms/);
-    assert.match((await svgText(page)) ?? "", /step 917 ms, exposed 398 ms/);
+    assert.match((await svgText(page)) ?? "", /step 1\.143 s, exposed 733 ms/);
+    assert.match((await svgText(page)) ?? "", /step 878 ms, exposed 469 ms/);
     await page.fill('[data-widget="dp-overlap"] input[name=busBandwidthGBps]', "480");
     await page.fill('[data-widget="dp-overlap"] input[name=dp]', "8");
     // The chapter: one server with NVLink SHARP leaves 2.9 ms exposed with overlap.
@@ -70,20 +70,20 @@ describe("dp-overlap widget", () => {
     await page.fill('[data-widget="dp-overlap"] input[name=busBandwidthGBps]', "45");
     await page.fill('[data-widget="dp-overlap"] input[name=dp]', "64");
     await page.fill('[data-widget="dp-overlap"] input[name=bucketMebibytes]', "1");
-    // The chapter's exercise: 15,317 buckets of 1 MiB, a step of 1.653 s with overlap.
+    // The widget slices by bytes: 15,317 buckets of 1 MiB, a step of 1.614 s with overlap.
     await page.waitForFunction(() =>
-      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 1.653 s"),
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 1.614 s"),
     );
     assert.match((await readout(page)) ?? "", /in 15317 buckets/);
     await page.fill('[data-widget="dp-overlap"] input[name=bucketMebibytes]', "25");
     await page.fill('[data-widget="dp-overlap"] input[name=microbatches]', "4");
     await page.uncheck('[data-widget="dp-overlap"] input[name=noSync]');
     await page.waitForFunction(() =>
-      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 3.669 s"),
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 3.514 s"),
     );
     await page.check('[data-widget="dp-overlap"] input[name=noSync]');
     await page.waitForFunction(() =>
-      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 2.476 s"),
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 2.108 s"),
     );
     await shoot(page, `${shots}/dp-overlap-desktop.png`);
     await context.close();

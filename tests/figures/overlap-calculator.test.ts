@@ -89,7 +89,11 @@ describe("overlap-calculator", () => {
       (tr) => tr.querySelector("th")!.textContent + " | " + tr.querySelectorAll("td")[4]!.textContent,
     );
     assert.ok(rows.length >= 4, rows.join("\n"));
-    assert.ok(rows.some((r) => /^parameter all-gather \(forward, one per layer\) \| (can hide|exposed)/.test(r)));
+    // FSDP2 under a pipeline keeps its gathered weights (torch pipelining): one gather per step.
+    assert.ok(
+      rows.some((r) => /^parameter all-gather \(next step's first forward\) \| (can hide|exposed)/.test(r)),
+      rows.join("\n"),
+    );
     assert.ok(
       rows.some((r) => /^tensor-parallel all-gathers and reduce-scatters, one layer's forward \| can hide/.test(r)),
     );

@@ -257,10 +257,12 @@ export function breakdownRows(memory: TrainingMemory, stage: StageMemory): Break
   // The profile's further stores, counted where memory.ts counts them: gradient stores under
   // gradients, the rest under parameters; fixed buffers (reduction buckets) under gradients.
   const extras = layout.extra ?? [];
-  const extraWeights = extras.filter((e) => !/gradient/i.test(e.name)).map((e) => perParam(e, e.name));
-  const extraGradients = extras.filter((e) => /gradient/i.test(e.name)).map((e) => perParam(e, e.name));
+  // Short names: a parenthesis of the profile's (an option's spelling) would not wrap on a phone.
+  const short = (name: string) => name.replace(/\s*\([^)]*\)/g, "");
+  const extraWeights = extras.filter((e) => !/gradient/i.test(e.name)).map((e) => perParam(e, short(e.name)));
+  const extraGradients = extras.filter((e) => /gradient/i.test(e.name)).map((e) => perParam(e, short(e.name)));
   const buffers = (layout.fixedBuffers ?? []).map(
-    (b) => `${b.count} × ${formatNumber(b.bytes)} bytes fixed (${b.name})`,
+    (b) => `${b.count} × ${formatNumber(b.bytes)} bytes fixed (${short(b.name)})`,
   );
   return [
     {
