@@ -443,7 +443,11 @@ export const FRAMEWORK_PROFILES: readonly FrameworkProfile[] = [
             `${FSDP2_RESHARD_DOC}; ${TITAN}, torchtitan/models/llama3/infra/parallelize.py L319-327: ` +
             `--parallelism.fsdp_reshard_after_forward never, or pipeline parallelism under the default policy, ` +
             `passes reshard_after_forward=False, so the weights behave as under ZeRO-2 (the kept copies are the ` +
-            `gathered units, so no further unit is counted; gradients are still reduced one unit at a time)`,
+            `gathered units, so no further unit is counted; gradients are still reduced one unit at a time); ` +
+            `pytorch/pytorch@010ae4a89516fa3be548ab16dff711414ec12d0b, ` +
+            `torch/distributed/fsdp/_fully_shard/_fsdp_param.py, FSDPParam.to_accumulated_grad_if_needed: while ` +
+            `gradient sync is off, a unit's bf16 unsharded gradient is cast to the policy's reduce_dtype (fp32) and ` +
+            `the later microbatches are added to that copy, so the accumulated unsharded gradients are fp32`,
         },
         source:
           `${TITAN}, torchtitan/models/llama3/infra/parallelize.py L324-327: the default policy keeps unsharded ` +

@@ -23,8 +23,10 @@ import {
   trainingMemory,
 } from "../../src/model/index.ts";
 import { timelinePeaks } from "../../src/figures/memory-timeline.ts";
+import { parseMemorySettings } from "../../src/figures/memory-explorer/settings.ts";
+import { computeMemoryView } from "../../src/figures/memory-explorer/view.ts";
 import { memoryTimelineInput } from "../../tools/figures/one-gpu.ts";
-import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
+import { assertMentions, readChapter, widgetSettings } from "../helpers/chapter-text.ts";
 
 const text = readChapter("02-one-gpu");
 const h100 = findGpu("h100-sxm")!;
@@ -321,9 +323,13 @@ test("BLOOM's 2,048 sequences of 2,048 tokens are about 4.2M tokens", () => {
   assertMentions(text, "2,048 tokens, about 4.2M tokens", "BLOOM batch");
 });
 
-test("the Memory Explorer paragraph quotes the model's sum for the running example", () => {
+test("the Memory Explorer paragraph quotes the explorer's own total and the four categories' sum, and names the difference", () => {
   const model = trainingMemory(preset("llama-3.2-1b").config, { seqLength: 4096, microBatchSize: 4 });
-  assertMentions(text, `running example and the model's ${gb(model.perGpu.total)}`, "memory-explorer default");
+  assertMentions(text, `adds all four categories (${gb(model.perGpu.total)} here)`, "the four categories' sum");
+  const view = computeMemoryView(parseMemorySettings(widgetSettings("02-one-gpu", "memory-explorer")));
+  assert.equal(view.state.framework, "ddp");
+  const shown = Number(view.verdict.gb) * 1e9;
+  assertMentions(text, `explains DDP): ${gb(shown)}, ${gb(shown - model.perGpu.total)} more than`, "explorer total");
   assert.match(
     text,
     /::: widget memory-explorer(?: title="[^"\n]*")?\npreset: llama-3\.2-1b\nseqLength: 4096\nmicroBatch: 4\n/,

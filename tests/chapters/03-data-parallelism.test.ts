@@ -38,7 +38,9 @@ import {
 import { defaultDpOverlapSettings, referenceBandwidthsGBps } from "../../src/figures/dp-overlap.ts";
 import { chapterScalingPoints, chapterTimelinePanels } from "../../src/figures/dp-chapter-figures.ts";
 import { formatDuration } from "../../src/figures/kit/format.ts";
-import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
+import { parseMemorySettings } from "../../src/figures/memory-explorer/settings.ts";
+import { computeMemoryView } from "../../src/figures/memory-explorer/view.ts";
+import { assertMentions, readChapter, widgetSettings } from "../helpers/chapter-text.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 const text = readChapter("03-data-parallelism");
@@ -587,4 +589,14 @@ test("memory fits under the framework profiles: DDP's 22 bytes per parameter, Me
   assert.ok(fw("megatron", 1).total > h100.hbmBytes, "Megatron-LM's ZeRO-1 at d = 8 does not fit");
   assert.ok(fw("deepspeed", 1).total < h100.hbmBytes, "DeepSpeed's ZeRO-1 at d = 8 fits");
   assertMentions(text, `under Megatron-LM, whose distributed`, "the framework named for the 80.6 GB");
+});
+
+test("the memory explorer starts at the DeepSpeed ZeRO-1 total the prose quotes, and Megatron-LM's total is its framework switched", () => {
+  const settings = widgetSettings("03-data-parallelism", "memory-explorer");
+  const view = computeMemoryView(parseMemorySettings(settings));
+  assert.equal(view.state.framework, "deepspeed");
+  assertMentions(text, `ZeRO-1 at $d = 8$, the ${view.verdict.gb} GB above`, "the explorer's default total");
+  const megatron = computeMemoryView(parseMemorySettings({ ...settings, framework: "megatron" }));
+  assertMentions(text, `past the GPU (${megatron.verdict.gb} GB)`, "the explorer with Megatron-LM");
+  assert.equal(megatron.verdict.kind, "oom");
 });

@@ -22,7 +22,9 @@ import {
   tpSpCommElementsPerLayer,
   tpSpRegatherElementsPerLayer,
 } from "../../src/model/index.ts";
-import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
+import { parseMemorySettings } from "../../src/figures/memory-explorer/settings.ts";
+import { computeMemoryView } from "../../src/figures/memory-explorer/view.ts";
+import { assertMentions, readChapter, widgetSettings } from "../helpers/chapter-text.ts";
 
 const text = readChapter("04-tensor-parallelism");
 const cluster = clusterShape("h100-sxm");
@@ -299,4 +301,20 @@ test("sequence parallelism sends 10bsh(t−1)/t: 1,174.4 MB instead of 939.5 MB 
   );
   assertMentions(text, "6 all-gathers (2 of them overlapped re-gathers) + 4 reduce-scatters of $bsh$", "table");
   assertMentions(text, "V_{\\text{TP+SP}} = 10\\,bsh\\,\\frac{t-1}{t}", "equation");
+});
+
+test("the memory explorer starts from the step model's layout and shows the totals the prose quotes", () => {
+  const settings = widgetSettings("04-tensor-parallelism", "memory-explorer");
+  const view = (extra: Record<string, unknown>) => computeMemoryView(parseMemorySettings({ ...settings, ...extra }));
+  const off = view({});
+  assert.equal(off.state.framework, "megatron");
+  assertMentions(text, `sequence parallelism off, ${off.verdict.gb} GB per GPU`, "the explorer's default");
+  assertMentions(text, `the total fall to the ${view({ sp: true }).verdict.gb} GB above`, "the explorer with SP");
+  const fitsUpTo = Number(
+    /The layout fits up to ([\d,]+) tokens/.exec(text.replace(/\s+/g, " "))?.[1]?.replace(/,/g, ""),
+  );
+  assert.equal(view({ sp: true, seqLength: fitsUpTo }).verdict.kind, "fits");
+  const over = view({ sp: true, seqLength: fitsUpTo + 1024 });
+  assert.notEqual(over.verdict.kind, "fits");
+  assertMentions(text, `it needs ${over.verdict.gb} GB`, "the first sequence length that does not fit");
 });

@@ -11,6 +11,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import assert from "node:assert/strict";
+import { load as loadYaml } from "js-yaml";
 import { expandValueReferences } from "../../src/plugins/exercise-check.ts";
 
 const chaptersDir = path.resolve("content/chapters");
@@ -34,4 +35,21 @@ export function assertMentions(text: string, expected: string, what: string): vo
     norm(text).includes(norm(expected)),
     `expected the chapter to print "${expected}" (${what}); the model computes this value`,
   );
+}
+
+/**
+ * The YAML settings of the `index`-th `::: widget <name>` block of a chapter (its source, before any
+ * value is printed), so that a test can compute what the widget shows by default and check that the
+ * prose quotes the same number.
+ */
+export function widgetSettings(slug: string, name: string, index = 0): Record<string, unknown> {
+  const source = readFileSync(path.join(chaptersDir, `${slug}.md`), "utf8");
+  const blocks = [
+    ...source.matchAll(new RegExp(`^::: widget ${name}(?: title="[^"\\n]*")?\\n([\\s\\S]*?)^:::$`, "gm")),
+  ];
+  const block = blocks[index];
+  assert.ok(block, `${slug} has a widget ${name} number ${index + 1}`);
+  const settings = loadYaml(block[1] ?? "");
+  assert.ok(settings && typeof settings === "object", `${slug}: widget ${name} has YAML settings`);
+  return settings as Record<string, unknown>;
 }

@@ -10,8 +10,8 @@ import {
   modelFlopsPerToken,
   narayananFullRecomputeFlops,
 } from "../compute.ts";
-import { bytesPerParameter, modelStateBytes, trainingMemory } from "../memory.ts";
-import { PLANNING_MEMORY_FRACTION } from "../scenario.ts";
+import { bytesPerParameter, frameworkLayout, modelStateBytes, trainingMemory } from "../memory.ts";
+import { evaluateScenario, PLANNING_MEMORY_FRACTION } from "../scenario.ts";
 import { gpuGeneration, KERNEL_EFFICIENCY } from "../step.ts";
 import { arch, d0, d1, d2, d3, gpu, params, preset, v, type PutValue } from "./put.ts";
 import { fact } from "./facts.ts";
@@ -74,9 +74,23 @@ export function oneGpuValues(put: PutValue): void {
   put("ch2.timelineFirstPeakGB", v((W + Math.max(timeline.activations, timeline.gradients + M)) / GB, "GB", d1));
   put("ch2.timelineSecondPeakGB", v((W + M + Math.max(timeline.activations, timeline.gradients)) / GB, "GB", d1));
   put("ch2.timelineMomentsGB", v(M / GB, "GB", d1));
-  // The Memory Explorer's sum of the four categories for the same setup (its defaults).
-  const explorer = trainingMemory(preset("llama-3.2-1b").config, { seqLength: 4096, microBatchSize: 4 }).perGpu;
-  put("ch2.explorerTotalGB", v(explorer.total / GB, "GB", d1));
+  // The book's sum of the four categories for the running example (16 bytes of model state per parameter).
+  const fourCategories = trainingMemory(preset("llama-3.2-1b").config, { seqLength: 4096, microBatchSize: 4 }).perGpu;
+  put("ch2.fourCategoriesGB", v(fourCategories.total / GB, "GB", d1));
+  // The chapter's Memory Explorer, on one GPU, picks PyTorch DDP with autocast (its default framework
+  // without parallelism) and counts that profile's further stores: the engine's number for the same setup.
+  const explorer = evaluateScenario({
+    model: "llama-3.2-1b",
+    cluster: { gpu: "h100-sxm", gpuCount: 1 },
+    framework: "ddp",
+    batch: { seqLength: 4096, microBatchSize: 4, globalBatch: 4 },
+  });
+  put("ch2.explorerTotalGB", v(explorer.bytesPerGpu / GB, "GB", d1));
+  put("ch2.explorerExtraGB", v((explorer.bytesPerGpu - fourCategories.total) / GB, "GB", d1));
+  const [ddpBuckets, autocastCopies] = frameworkLayout("ddp", 0).layout.extra ?? [];
+  if (!ddpBuckets || !autocastCopies) throw new Error("one-gpu: the DDP profile lists its bucket and autocast stores");
+  put("ch2.ddpBucketBytes", v(ddpBuckets.bytes, "bytes", d0));
+  put("ch2.autocastCopyBytes", v(autocastCopies.bytes, "bytes", d0));
   // What the loop of @sec:step allocates beyond the model's count (the model counts one fp32 logits
   // tensor, 4·b·s·V bytes). PyTorch's cross-entropy is log_softmax then nll_loss: log_softmax saves
   // its fp32 output, nll_loss's backward returns a dense gradient of that shape, and log_softmax's
@@ -92,7 +106,8 @@ export function oneGpuValues(put: PutValue): void {
   // The second step's peak at the start of its backward pass: weights, master copy and moments,
   // every activation the model counts with the logits replaced by the three loss buffers, and the
   // unfused MLP's extra tensors; no gradient exists yet.
-  const loopPeak = explorer.parameters + explorer.optimizer + explorer.activations + 2 * logitsB4 + unfused;
+  const loopPeak =
+    fourCategories.parameters + fourCategories.optimizer + fourCategories.activations + 2 * logitsB4 + unfused;
   put("ch2.loopPeakGB", v(loopPeak / GB, "GB", d1));
 
   // The GPT layer's linear coefficient: 11sbh (attention) + 19sbh (MLP) + 4sbh (LayerNorms), Table 2 of

@@ -151,6 +151,15 @@ export function tensorParallelismValues(put: PutValue): void {
   put("ch4.spOffGB", v(spOff.bytesPerGpu / GB, "GB", d1));
   put("ch4.spOnGB", v(spOn.bytesPerGpu / GB, "GB", d1));
   put("ch4.budgetGB", v(memoryBudget(h100).usableBytes / GB, "GB", d0));
+  // The chapter's memory explorer starts from this layout; with SP on, the longest sequence (in steps
+  // of 1,024 tokens) that still fits the budget, and the next step's total, which does not.
+  const spAt = (seqLength: number) =>
+    evaluateScenario({ ...spScenario(true), batch: { seqLength, microBatchSize: 1, globalBatch: 512 } });
+  let spSeq = 8192;
+  while (spAt(spSeq + 1024).fits) spSeq += 1024;
+  put("ch4.spMaxSeq", v(spSeq, "tokens", d0));
+  put("ch4.spOverSeq", v(spSeq + 1024, "tokens", d0));
+  put("ch4.spOverGB", v(spAt(spSeq + 1024).bytesPerGpu / GB, "GB", d1));
 
   // The 70B MLP up projection and its shard at t = 8.
   const up = tpShardingLayout(l70, { tp: 8, sequenceParallel: true, seqLength: 8192, microBatchSize: 1 })
