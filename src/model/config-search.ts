@@ -35,7 +35,7 @@ import { balancedStageLayers, gpuGeneration, KERNEL_EFFICIENCY, stepTime, type S
 
 /** What the search leaves out and why, for the configuration finder to print. */
 export const CONFIG_SEARCH_EXCLUSIONS =
-  "Ruled out: layouts whose degrees do not divide the heads, sequence or layers; batches that do not split into at least p microbatches per replica; configurations whose peak stage needs more than the usable memory. ZeRO-2 and ZeRO-3 are combined with pipeline parallelism: DeepSpeed's pipeline engine refuses that pairing, but Megatron-LM and PyTorch FSDP allow it (Llama 3 trained with FSDP and 16 pipeline stages).";
+  "Ruled out: layouts whose degrees do not divide the heads, sequence or layers; batches that do not split into at least p microbatches per replica; configurations whose peak stage needs more than the usable memory; layouts the framework does not run: PyTorch DDP splits no model dimension, and DeepSpeed's pipeline engine runs ZeRO-0 and ZeRO-1 only, while PyTorch FSDP combines sharding with pipeline stages (Llama 3 trained with FSDP and 16 pipeline stages).";
 
 /** Inputs of {@link searchConfigurations}. */
 export interface ConfigSearchInput {

@@ -218,7 +218,7 @@ describe("memory-explorer: numbers from the engine", () => {
       const arch = resolveModel(st).arch;
       for (const p of memoryCurve(st, axis)) {
         const over = axis === "seqLength" ? { seqLength: p.x } : { microBatch: p.x };
-        let engine: number | null = null;
+        let engine: number | null;
         try {
           engine = evaluateScenario(scenarioOf(st, arch, over)).bytesPerGpu;
         } catch {
