@@ -1,13 +1,16 @@
 /**
- * `npm run test:chapter -- <slug>`: the tests of one chapter, in seconds: its prose tests
+ * `npm run test:chapter -- <chapter>`: the tests of one chapter, in seconds: its prose tests
  * (tests/chapters/NN-<slug>.test.ts) and the tests of the widgets it uses (`::: widget name` in
  * content/chapters/NN-<slug>.md → tests/figures/<name>.test.ts and tests/model/<name>.test.ts,
  * where they exist, plus the files `widgetTests` lists for it: tests named after another module
- * the widget draws with or computes from). Browser tests need a build and are not run here.
+ * the widget draws with or computes from). The chapter is named by its slug (`data-parallelism`),
+ * its file name (`03-data-parallelism.md`) or its path. Browser tests need a build and are not
+ * run here: `npm run check -- <chapter>` (tools/check.ts) builds and runs them too.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { nearestName } from "../src/plugins/errors.ts";
 
 /**
  * Tests of a widget that are not named after it: its other drawing modules and the model
@@ -37,16 +40,67 @@ export function chapterTestFiles(file: string, markdown: string): string[] {
   return [...new Set(candidates)].filter((f) => existsSync(f));
 }
 
-function main(): void {
-  const slug = process.argv[2];
-  const chapters = readdirSync("content/chapters").filter((f) => f.endsWith(".md"));
-  const file = chapters.find((f) => f.replace(/^[0-9a-z]\d-/, "").replace(/\.md$/, "") === slug);
-  if (!slug || !file) {
-    const slugs = chapters.map((f) => f.replace(/^[0-9a-z]\d-/, "").replace(/\.md$/, ""));
-    console.error(`usage: npm run test:chapter -- <slug>   (one of: ${slugs.join(", ")})`);
+/**
+ * The browser tests of one chapter file: tests/browser/<widget>.test.ts for each widget it uses
+ * and tests/browser/<slug>.test.ts, those that exist, each once. They need a build (`_site`).
+ */
+export function chapterBrowserTestFiles(file: string, markdown: string): string[] {
+  const widgets = new Set([...markdown.matchAll(/^:::+\s*widget\s+([a-z0-9-]+)/gm)].map((m) => m[1]!));
+  const candidates = [...widgets, chapterSlug(file)].map((name) => path.join("tests/browser", `${name}.test.ts`));
+  return [...new Set(candidates)].filter((f) => existsSync(f));
+}
+
+/** "data-parallelism" for "03-data-parallelism.md". */
+export function chapterSlug(file: string): string {
+  return path
+    .basename(file)
+    .replace(/^[0-9a-z]\d-/, "")
+    .replace(/\.md$/, "");
+}
+
+/**
+ * The file (in content/chapters/) of the chapter an author names by its slug ("data-parallelism"),
+ * its file name ("03-data-parallelism.md", with or without ".md") or its path
+ * ("content/chapters/03-data-parallelism.md"); undefined when none matches.
+ */
+export function findChapter(name: string, chapters: readonly string[]): string | undefined {
+  const base = path.basename(name.replace(/\\/g, "/")).replace(/\.md$/, "");
+  return chapters.find((f) => f.replace(/\.md$/, "") === base || chapterSlug(f) === base);
+}
+
+/** Every chapter file name in content/chapters/, sorted. */
+export function chapterFiles(): string[] {
+  return readdirSync("content/chapters")
+    .filter((f) => f.endsWith(".md"))
+    .sort();
+}
+
+/** The chapter file named on the command line, or exits 2 with the usage and the nearest slug. */
+export function chapterFromArgs(command: string, arg: string | undefined): string {
+  const chapters = chapterFiles();
+  const file = arg === undefined ? undefined : findChapter(arg, chapters);
+  if (!file) {
+    const slugs = chapters.map(chapterSlug);
+    const near = arg === undefined ? undefined : nearestName(chapterSlug(arg), slugs);
+    if (arg !== undefined) console.error(`${command}: no chapter "${arg}"${near ? `; did you mean ${near}?` : ""}`);
+    console.error(`usage: npm run ${command} -- <slug, file name or path>   (slugs: ${slugs.join(", ")})`);
     process.exit(2);
   }
+  return file;
+}
+
+function main(): void {
+  const file = chapterFromArgs("test:chapter", process.argv[2]);
+  const slug = chapterSlug(file);
   const files = chapterTestFiles(file, readFileSync(path.join("content/chapters", file), "utf8"));
+  if (files.length === 0) {
+    // `node --test` with no file would run every test it can find.
+    console.log(
+      `test:chapter ${slug}: no tests for this chapter (no tests/chapters/${file.replace(/\.md$/, ".test.ts")} ` +
+        "and no tests of the widgets it uses); write one when the chapter states a number (CONTRIBUTING.md)",
+    );
+    return;
+  }
   console.log(`test:chapter ${slug}: ${files.join(" ")}`);
   const r = spawnSync(
     process.execPath,

@@ -7,12 +7,18 @@ import { readFileSync, existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import {
   countParameters,
+  evaluateRuns,
   findModelPreset,
+  KERNEL_EFFICIENCY,
   MODEL_PRESETS,
   ModelInputError,
+  parseRunData,
   pipelineSchedule,
   stepTime,
+  summarizeErrors,
   trainingMemory,
+  validationReport,
+  whatIfStudies,
   GPUS,
   INTERCONNECTS,
   findGpu,
@@ -38,6 +44,7 @@ const USAGE = `usage: model <command> [options]
          [--stage-layers a,b,…] [--rank-order tp-cp-dp-pp|tp-cp-pp-dp] [--no-nvls] [--efficiency F]
          [--framework megatron|ddp|fsdp2|deepspeed] [--tp-overlap|--no-tp-overlap] [--no-overlap-grad-reduce]
          [--gpus-per-server N] [--nvlink-domain N] [--nics-per-server N]
+  validate [runs.json] [--what-if]
   presets`;
 
 class UsageError extends Error {}
@@ -334,6 +341,52 @@ function clusterFlags(values: Record<string, string | boolean | undefined>): Rec
   return out;
 }
 
+/**
+ * `validate`: the step model against the published runs (src/data/published-runs.ts), or against
+ * the runs of a data file (`{ "sources": [...], "runs": [...] }` or a list of runs, in the shape of
+ * PublishedRun). Prints the in-sample and leave-one-source-out errors, overall and by GPU
+ * generation, layout class and source; for a file, also the errors at the efficiencies fitted on
+ * the book's own runs (a true out-of-sample test of the file's runs). `--what-if` adds the what-if
+ * studies of validation.ts.
+ */
+function runValidate(args: string[]): void {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: { "what-if": { type: "boolean" } },
+  });
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
+  const file = positionals[0];
+  if (file === undefined) {
+    const report = validationReport();
+    print(values["what-if"] ? { ...report, whatIf: whatIfStudies() } : report);
+    return;
+  }
+  if (!existsSync(file)) throw new UsageError(`no data file ${file}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  const { runs, sources } = parseRunData(json);
+  const report = validationReport(runs, sources);
+  // The book's own constants (KERNEL_EFFICIENCY, which every chapter and tool uses), not a refit.
+  const bookFit = { ...KERNEL_EFFICIENCY };
+  const atBookFit = summarizeErrors(evaluateRuns(runs, bookFit));
+  print({
+    ...report,
+    atBookEfficiencies: {
+      kernelEfficiency: bookFit,
+      median: atBookFit.median,
+      worst: atBookFit.worst,
+      worstRun: atBookFit.worstRun,
+    },
+    ...(values["what-if"] ? { whatIf: whatIfStudies(runs) } : {}),
+  });
+}
+
 function runPresets(): void {
   print({
     frameworks: FRAMEWORK_PROFILES.map((f) => ({
@@ -364,6 +417,9 @@ function main(argv: string[]): number {
       case "step":
         runStep(rest);
         return 0;
+      case "validate":
+        runValidate(rest);
+        return 0;
       case "presets":
         runPresets();
         return 0;
@@ -373,7 +429,9 @@ function main(argv: string[]): number {
         process.stderr.write(`${USAGE}\n`);
         return command === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${command}" (commands: params, memory, pipeline, step, presets)`);
+        throw new UsageError(
+          `unknown command "${command}" (commands: params, memory, pipeline, step, validate, presets)`,
+        );
     }
   } catch (error) {
     if (error instanceof ModelInputError) {

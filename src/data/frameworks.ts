@@ -183,6 +183,8 @@ const FSDP_API = "pytorch/pytorch@05f814fecfca7d2a17f28cbe7e1cb2d8d4c13230";
 const FSDP_COLLECTIVES = "pytorch/pytorch@8fc2039decebd92b15b38296df8bf9aa13275be0";
 const FSDP_PREFETCH_COMMIT = "https://github.com/pytorch/pytorch/commit/f2805a0408cfeb01c4d77a960dd4ca8e9a49db49";
 const DEEPSPEED = "microsoft/DeepSpeed@v0.16.4";
+const PIPELINING_STAGE =
+  "https://github.com/pytorch/pytorch/blob/0138610331c90b8053a0bfc6df0175b200a1cad2/torch/distributed/pipelining/stage.py";
 
 // Sources several fields share.
 const MEGATRON_FP32_GRADS =
@@ -430,6 +432,11 @@ export const FRAMEWORK_PROFILES: readonly FrameworkProfile[] = [
               ...whole(2),
               during: "forward-backward",
             },
+            {
+              name: "unsharded fp32 gradients of the stage, accumulated over the microbatches until the one reduction",
+              ...whole(4),
+              during: "backward",
+            },
           ],
           gatheredUnits: { bytes: 2, units: 0, gradientBytes: 6 },
           source:
@@ -547,8 +554,13 @@ export const FRAMEWORK_PROFILES: readonly FrameworkProfile[] = [
     },
     gradReduceEveryMicrobatch: {
       2: {
-        value: true,
-        source: `${TITAN}, torchtitan/train.py L577-589: each microbatch runs forward and backward, and nothing in the loop turns FSDP's gradient sync off`,
+        value: false,
+        source:
+          `${PIPELINING_STAGE}, _PipelineStageBase.backward_maybe_with_nosync: ` +
+          `under a pipeline schedule (which is when torchtitan keeps weights unsharded after forward) an FSDP ` +
+          `stage's backward runs with set_reshard_after_backward(False) and set_requires_gradient_sync(False); ` +
+          `_post_backward turns both back on after the last microbatch, so the stage's gradients are ` +
+          `reduce-scattered once per step and its weights gathered once`,
       },
       3: {
         value: true,

@@ -12,6 +12,7 @@ import {
   findGpu,
   findModelPreset,
   CONFIG_SEARCH_EXCLUSIONS,
+  defaultReshardAfterForward,
   type ConfigSearchResult,
   type RankedConfig,
 } from "../model/index.ts";
@@ -224,7 +225,8 @@ export function explorerStateOf(s: ConfigFinderSettings, c: RankedConfig): Memor
     recompute: c.recompute,
     attention: "flash",
     zero: c.zeroStage,
-    reshard: true,
+    // The row was evaluated with its framework's default (FSDP2 keeps gathered weights under a pipeline).
+    reshard: defaultReshardAfterForward(c.framework, c.pp),
     dp: c.dp,
     tp: c.tp,
     sp: c.tp > 1,

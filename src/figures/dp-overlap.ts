@@ -5,9 +5,13 @@
 import {
   allReduceSeconds,
   bucketCount,
+  clusterShape,
   dataParallelTimeline,
   findGpu,
   findModelPreset,
+  gpuGeneration,
+  groupLink,
+  KERNEL_EFFICIENCY,
   modelFlopsPerToken,
   ModelInputError,
   type DpTimelineInput,
@@ -42,27 +46,40 @@ export interface DpOverlapSettings {
 
 /**
  * The widget's default state: Llama 3.1 8B (8,030,261,248 parameters, 32 layers), one microbatch of
- * 4096 tokens at 40% of an H100 SXM's 989.4 TFLOPS dense bf16 peak (modelFlopsPerToken · 4096 /
- * (0.4 · peak), about 533 ms), 64 replicas at 50 GB/s, DDP's 25 MiB buckets, α = 50 µs: the
- * chapter's timelines (a) and (b), to the millisecond.
+ * 4096 tokens at the book's kernel efficiency for Hopper (step.ts) times an H100 SXM's 989.4 TFLOPS
+ * dense bf16 peak (modelFlopsPerToken · 4096 / (η · peak), about 520 ms), 64 replicas with one rank
+ * per server, so the ring's bus bandwidth is one NIC's (placement.ts), DDP's 25 MiB buckets,
+ * α = 50 µs: the chapter's timelines (a) and (b), to the millisecond.
  */
 export const defaultDpOverlapSettings: DpOverlapSettings = (() => {
   const preset = findModelPreset("llama-3.1-8b");
   const gpu = findGpu("h100-sxm");
   if (!preset || !gpu) throw new ModelInputError("preset", "the Llama 3.1 8B preset or the H100 SXM spec is missing");
-  const microbatchSeconds = (modelFlopsPerToken(preset.config, 4096).total * 4096) / (0.4 * gpu.bf16FlopsPerSecond);
+  const rate = KERNEL_EFFICIENCY[gpuGeneration(gpu.id)] * gpu.bf16FlopsPerSecond;
+  const microbatchSeconds = (modelFlopsPerToken(preset.config, 4096).total * 4096) / rate;
   return {
     parameters: preset.publishedTotal,
     layers: Number(preset.config.num_hidden_layers),
     microbatchMilliseconds: microbatchSeconds * 1000,
     dp: 64,
     bucketMebibytes: 25,
-    busBandwidthGBps: 50,
+    busBandwidthGBps: referenceBandwidthsGBps().onePerServer,
     latencyMicroseconds: 50,
     microbatches: 1,
     noSync: true,
   };
 })();
+
+/**
+ * Bus bandwidths, in GB/s, of the layouts the widget's note names (placement.ts, H100 SXM cluster):
+ * 64 replicas with one rank per server, 64 with all eight GPUs of each server, 8 in one server.
+ */
+export function referenceBandwidthsGBps(): { onePerServer: number; allEight: number; oneServer: number } {
+  const cluster = clusterShape("h100-sxm");
+  const at = (ranks: number, stride: number) =>
+    groupLink(cluster, "all-reduce", { ranks, stride }).busBytesPerSecond / 1e9;
+  return { onePerServer: at(64, cluster.gpusPerServer), allEight: at(64, 1), oneServer: at(cluster.gpusPerServer, 1) };
+}
 
 /** Bounds for each numeric setting: [min, max, integer?]. */
 const dpOverlapBounds: Record<Exclude<keyof DpOverlapSettings, "noSync">, [number, number, boolean]> = {
@@ -251,13 +268,15 @@ function renderDpOverlapStatic(root: Element, settings: DpOverlapSettings): void
   const readout = el("p", { class: "dp-overlap-readout" }, summarizeDpOverlap(settings));
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
   const note = el("p");
+  const ref = referenceBandwidthsGBps();
   const small = el(
     "small",
     {},
     `Model: ${formatBytes(2 * settings.parameters, "GB", { decimals: 2 })} of bf16 gradients from ${settings.layers} equal layers, ` +
       `${formatDuration(settings.microbatchMilliseconds / 1000)} of compute per microbatch (a third forward, two thirds backward); ` +
       "ring all-reduce time α + 2(d − 1)/d · S / bandwidth per bucket, one bucket at a time. " +
-      "Bandwidth: 50 GB/s is one 400 Gb/s NIC per GPU across servers, 450 GB/s is NVLink inside an H100 server.",
+      `Bus bandwidth on H100 servers (the book's model): ${ref.onePerServer} GB/s for replicas one per server (one NIC each), ` +
+      `${ref.allEight} GB/s for replicas that fill whole servers (eight NICs each), ${ref.oneServer} GB/s inside one server (NVLink SHARP).`,
   );
   note.append(small);
   box.append(controls, figure, readout, note, live);

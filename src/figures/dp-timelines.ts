@@ -87,6 +87,7 @@ const STYLE = `
 .dp-grid{stroke:${v("muted")};stroke-opacity:.25}
 .dp-ideal{fill:none;stroke:${v("muted")};stroke-width:1.5;stroke-dasharray:6 4}
 .dp-line{fill:none;stroke:${v("comm")};stroke-width:2.5}
+.dp-line-alt{stroke-dasharray:7 4;stroke-width:2}
 .dp-dot{fill:${v("comm")}}
 @media (prefers-color-scheme:dark){.dp-t{fill:${colorWithFallback("text", "dark")}}.dp-m{fill:${colorWithFallback("muted", "dark")}}}
 `;
@@ -257,16 +258,47 @@ export interface DpScalingDrawOptions {
   idPrefix?: string;
 }
 
-/** Log–log chart of modeled tokens per second against GPUs, with the ideal line and efficiencies. */
-export function drawDpScaling(root: Element, points: DpScalingPoint[], options: DpScalingDrawOptions): void {
-  if (points.length < 2) throw new ModelInputError("points", "at least two scaling points are needed");
+/** One modeled line of {@link drawDpScaling}: its points and a short label for the legend. */
+export interface DpScalingSeries {
+  label: string;
+  points: DpScalingPoint[];
+}
+
+/**
+ * Log–log chart of modeled tokens per second against GPUs, with the ideal line (from the first
+ * series; every series shares the compute rate, so their ideals coincide) and each modeled line
+ * with its efficiencies. The first series is drawn solid, the others dashed, each labelled with
+ * its efficiency from 16 GPUs on (above the line for the first, below it for the others).
+ */
+export function drawDpScaling(root: Element, series: DpScalingSeries[], options: DpScalingDrawOptions): void {
+  const first = series[0];
+  if (!first || series.some((s) => s.points.length < 2))
+    throw new ModelInputError("points", "at least one series of two or more scaling points is needed");
   const width = options.width ?? 760;
-  const height = 380;
   const idPrefix = options.idPrefix ?? "dp-scaling";
-  const m = { left: 78, right: 24, top: 16, bottom: 70 };
-  const dps = points.map((p) => p.dp);
-  const yMin = Math.min(...points.map((p) => p.tokensPerSecond));
-  const yMax = Math.max(...points.map((p) => p.idealTokensPerSecond));
+  // Legend: the ideal, then one entry per series, in rows that fit the width; the chart grows to hold them.
+  const legendLeft = 78;
+  const items: [string, string][] = [
+    ["dp-ideal", "ideal (d × one GPU)"],
+    ...series.map((s, k): [string, string] => [
+      k === 0 ? "dp-line" : "dp-line dp-line-alt",
+      `${s.label} (% = efficiency)`,
+    ]),
+  ];
+  const slots = legendLayout(items, {
+    left: legendLeft,
+    right: width - 24,
+    top: 0,
+    lineHeight: 16,
+    widthOf: ([, text]) => 44 + text.length * 6.6,
+  });
+  const legendLines = (slots.at(-1)?.line ?? 0) + 1;
+  const m = { left: legendLeft, right: 24, top: 16, bottom: 58 + 16 * legendLines };
+  const height = 310 + m.bottom;
+  const dps = first.points.map((p) => p.dp);
+  const all = series.flatMap((s) => s.points);
+  const yMin = Math.min(...all.map((p) => p.tokensPerSecond));
+  const yMax = Math.max(...all.map((p) => p.idealTokensPerSecond));
   const x = scaleLog()
     .base(2)
     .domain([Math.min(...dps), Math.max(...dps)])
@@ -311,30 +343,35 @@ export function drawDpScaling(root: Element, points: DpScalingPoint[], options: 
       "tokens per second",
     ),
   );
-  const path = (key: "tokensPerSecond" | "idealTokensPerSecond") =>
+  const path = (points: DpScalingPoint[], key: "tokensPerSecond" | "idealTokensPerSecond") =>
     points.map((p, i) => `${i === 0 ? "M" : "L"}${x(p.dp).toFixed(1)},${y(p[key]).toFixed(1)}`).join("");
-  g.append(b("path", { class: "dp-ideal", d: path("idealTokensPerSecond") }));
-  g.append(b("path", { class: "dp-line", d: path("tokensPerSecond") }));
-  for (const p of points) {
-    g.append(
-      withTitle(
-        b("circle", { class: "dp-dot", cx: x(p.dp), cy: y(p.tokensPerSecond), r: 4 }),
-        `d = ${p.dp}, m = ${p.microbatches}: ${formatNumber(p.tokensPerSecond / 1e6, { decimals: 3 })}M tokens/s, ${formatPercent(p.efficiency)} of ideal`,
-      ),
-    );
-    if (p.dp >= 16) {
+  g.append(b("path", { class: "dp-ideal", d: path(first.points, "idealTokensPerSecond") }));
+  series.forEach((s, k) => {
+    const cls = k === 0 ? "dp-line" : "dp-line dp-line-alt";
+    g.append(b("path", { class: cls, d: path(s.points, "tokensPerSecond") }));
+    for (const p of s.points) {
       g.append(
-        b(
-          "text",
-          { class: "dp-m", x: x(p.dp), y: y(p.tokensPerSecond) + 18, "text-anchor": "middle" },
-          formatPercent(p.efficiency, 0),
+        withTitle(
+          b("circle", { class: "dp-dot", cx: x(p.dp), cy: y(p.tokensPerSecond), r: k === 0 ? 4 : 3.5 }),
+          `${s.label}, d = ${p.dp}, m = ${p.microbatches}: ${formatNumber(p.tokensPerSecond / 1e6, { decimals: 3 })}M tokens/s, ${formatPercent(p.efficiency)} of ideal`,
         ),
       );
+      if (p.dp >= 16) {
+        g.append(
+          b(
+            "text",
+            { class: "dp-m", x: x(p.dp), y: y(p.tokensPerSecond) + (k === 0 ? -10 : 18), "text-anchor": "middle" },
+            formatPercent(p.efficiency, 0),
+          ),
+        );
+      }
     }
+  });
+  const legendTop = height - m.bottom + 58;
+  for (const { item, x: px, y: py } of slots) {
+    const [cls, text] = item;
+    const ly = legendTop + py;
+    g.append(b("line", { class: cls, x1: px, x2: px + 28, y1: ly - 4, y2: ly - 4 }));
+    g.append(b("text", { class: "dp-m", x: px + 34, y: ly }, text));
   }
-  const ly = height - 12;
-  g.append(b("line", { class: "dp-ideal", x1: m.left, x2: m.left + 28, y1: ly - 4, y2: ly - 4 }));
-  g.append(b("text", { class: "dp-m", x: m.left + 34, y: ly }, "ideal (d × one GPU)"));
-  g.append(b("line", { class: "dp-line", x1: m.left + 200, x2: m.left + 228, y1: ly - 4, y2: ly - 4 }));
-  g.append(b("text", { class: "dp-m", x: m.left + 234, y: ly }, "modeled, % = efficiency"));
 }

@@ -182,7 +182,7 @@ export function summarizePipeline(view: PipelineView): string {
   const { state: s, result: r, bubble } = view;
   const durations =
     s.schedule === "afab" || s.schedule === "1f1b" || s.schedule === "interleaved"
-      ? `forward ${two(s.forward)}, backward ${two(s.backward + s.weightGrad)}`
+      ? `forward ${two(s.forward)}, backward ${two(s.backward + s.weightGrad)} (T_B ${two(s.backward)} + T_W ${two(s.weightGrad)})`
       : `forward ${two(s.forward)}, input gradient ${two(s.backward)}, weight gradient ${two(s.weightGrad)}` +
         (s.schedule === "dualpipe"
           ? `, overlapped F&B ${two(s.forwardBackward ?? s.forward + s.backward + s.weightGrad)}`

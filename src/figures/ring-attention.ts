@@ -290,6 +290,9 @@ export type RingValidation = { ok: true; gpus: number } | { ok: false; message: 
 export function validateRingGpus(text: string): RingValidation {
   const cleaned = text.trim();
   if (cleaned === "") return { ok: false, message: "Enter the number of GPUs, for example 4." };
+  // A negative number or zero is a whole number all the same: say what is wrong with it.
+  if (/^[-−]\s*\d+(\.\d+)?$/.test(cleaned) || /^0+(\.0+)?$/.test(cleaned))
+    return { ok: false, message: `The number of GPUs must be positive: choose from 1 to ${RING_MAX_GPUS}.` };
   if (!/^\d+$/.test(cleaned))
     return { ok: false, message: "The number of GPUs must be a whole number, for example 4." };
   const v = Number(cleaned);

@@ -14,10 +14,13 @@
  */
 export class WidgetSettingsError extends Error {
   readonly field: string;
-  constructor(field: string, message: string) {
+  /** For an unknown setting: the known ones (the build suggests the nearest). */
+  readonly known: readonly string[] | undefined;
+  constructor(field: string, message: string, known?: readonly string[]) {
     super(`setting "${field}": ${message}`);
     this.name = "WidgetSettingsError";
     this.field = field;
+    this.known = known;
   }
 }
 
@@ -47,7 +50,7 @@ export function settingsObject(raw: unknown, allowedKeys: readonly string[]): Re
   const obj = raw as Record<string, unknown>;
   for (const key of Object.keys(obj)) {
     if (!allowedKeys.includes(key)) {
-      throw new WidgetSettingsError(key, `unknown setting (known: ${allowedKeys.join(", ")})`);
+      throw new WidgetSettingsError(key, `unknown setting (known: ${allowedKeys.join(", ")})`, allowedKeys);
     }
   }
   return obj;

@@ -5,9 +5,13 @@
  * hidden/heads (Llama 3.2 1B), GQA, tied heads, Qwen2's attention biases, MoE experts and
  * DeepSeek-V3's multi-head latent attention (MLA).
  *
- * Supported `model_type`s: `llama`, `mistral`, `qwen2`, `mixtral`, `gpt2`, `deepseek_v3`.
- * Any other type that has the standard Llama keys is read as a Llama-style decoder (RMSNorm,
- * SwiGLU, no biases) and a warning says so; the warning is returned, never printed.
+ * Supported `model_type`s: `llama`, `mistral`, `qwen2`, `mixtral`, `gpt2`, `deepseek_v3`,
+ * `gpt_neox` (Hugging Face's `GPTNeoXConfig`: LayerNorm, a plain two-matrix GeLU MLP with biases,
+ * a fused QKV projection with biases, attention and MLP read in parallel from the same input) and
+ * `nemotron` (`NemotronConfig`: LayerNorm "1p" with bias, a plain two-matrix squared-ReLU MLP,
+ * grouped-query attention, partial rotary embedding). Any other type that has the standard Llama
+ * keys is read as a Llama-style decoder (RMSNorm, SwiGLU, no biases) and a warning says so; the
+ * warning is returned, never printed.
  */
 import {
   ModelInputError,
@@ -18,7 +22,8 @@ import {
 } from "./errors.ts";
 
 /** Model families with an exact parameter formula. `llama-like` is the fallback for unknown types. */
-export type ModelFamily = "llama" | "mistral" | "qwen2" | "mixtral" | "gpt2" | "deepseek_v3" | "llama-like";
+export type ModelFamily =
+  "llama" | "mistral" | "qwen2" | "mixtral" | "gpt2" | "deepseek_v3" | "gpt_neox" | "nemotron" | "llama-like";
 
 /** Mixture-of-experts shape (Mixtral, DeepSeek-V3). */
 export interface MoeSpec {
@@ -83,8 +88,15 @@ export interface ModelArchitecture {
   learnedPositions: boolean;
   /** RMSNorm has a weight only; LayerNorm has weight and bias. */
   norm: "rmsnorm" | "layernorm";
-  /** Gated (SwiGLU: gate, up, down) or plain two-matrix GeLU MLP. */
+  /**
+   * Gated (SwiGLU: gate, up, down) or plain two-matrix MLP. `"gelu"` names the plain shape whatever
+   * its activation (Nemotron's squared ReLU has the same two matrices; `hiddenAct` says which).
+   */
   mlp: "swiglu" | "gelu";
+  /** The MLP's activation as the config names it (`relu2` for Nemotron), where it is not the family's usual one. */
+  hiddenAct?: string;
+  /** Attention and MLP read the same input and their outputs are summed (GPT-NeoX `use_parallel_residual`). */
+  parallelResidual?: boolean;
   /** Biases on the Q, K, V projections. */
   qkvBias: boolean;
   /** Bias on the attention output projection. */
@@ -105,7 +117,16 @@ export interface ParsedConfig {
   warnings: string[];
 }
 
-const KNOWN_FAMILIES: readonly ModelFamily[] = ["llama", "mistral", "qwen2", "mixtral", "gpt2", "deepseek_v3"];
+const KNOWN_FAMILIES: readonly ModelFamily[] = [
+  "llama",
+  "mistral",
+  "qwen2",
+  "mixtral",
+  "gpt2",
+  "deepseek_v3",
+  "gpt_neox",
+  "nemotron",
+];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -185,8 +206,10 @@ export function parseModelConfig(config: unknown): ParsedConfig {
   }
   const maxPositions = optionalInteger(config, "max_position_embeddings", 4096);
   const tiedEmbeddings = optionalBoolean(config, "tie_word_embeddings", false);
-  const attentionBias = optionalBoolean(config, "attention_bias", false);
-  const mlpBias = optionalBoolean(config, "mlp_bias", false);
+  // GPTNeoXConfig defaults attention_bias to true (its fused QKV and output projections carry biases).
+  const attentionBias = optionalBoolean(config, "attention_bias", family === "gpt_neox");
+  // GPTNeoXMLP's two linears always carry biases; the others read mlp_bias (default false).
+  const mlpBias = family === "gpt_neox" ? true : optionalBoolean(config, "mlp_bias", false);
   const dropout = optionalRate(config, "attention_dropout") > 0 || optionalRate(config, "hidden_dropout") > 0;
 
   const architecture: ModelArchitecture = {
@@ -202,14 +225,18 @@ export function parseModelConfig(config: unknown): ParsedConfig {
     tiedEmbeddings,
     maxPositions,
     learnedPositions: false,
-    norm: "rmsnorm",
-    mlp: "swiglu",
+    // GPT-NeoX: nn.LayerNorm; Nemotron: NemotronLayerNorm1P (an nn.LayerNorm with weight and bias).
+    norm: family === "gpt_neox" || family === "nemotron" ? "layernorm" : "rmsnorm",
+    mlp: family === "gpt_neox" || family === "nemotron" ? "gelu" : "swiglu",
     // Qwen2 hard-codes biases on q, k, v (not o) in its attention; Llama's `attention_bias` adds all four.
     qkvBias: family === "qwen2" ? true : attentionBias,
     outputBias: family === "qwen2" ? false : attentionBias,
     mlpBias,
     dropout,
   };
+  if (family === "nemotron")
+    architecture.hiddenAct = typeof config["hidden_act"] === "string" ? config["hidden_act"] : "relu2";
+  if (family === "gpt_neox") architecture.parallelResidual = optionalBoolean(config, "use_parallel_residual", true);
 
   if (family === "mixtral") {
     architecture.moe = {

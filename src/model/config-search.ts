@@ -13,12 +13,13 @@
  * - Stage splits: for $p > 1$ both the even split (when $p$ divides the layers; otherwise the
  *   first stages take one extra layer) and the split with one layer fewer on each end stage (Llama
  *   3's remedy) are tried; the faster is kept.
- * - Sharding: ZeRO-0 to ZeRO-3 with any pipeline degree. DeepSpeed refuses ZeRO-2 and ZeRO-3
- *   together with its pipeline engine, but that is one framework's restriction, not a law:
- *   Megatron-LM's distributed optimizer and PyTorch FSDP combine sharding with pipelines, and Llama 3
- *   trained with FSDP and 16 pipeline stages.
- * - Memory: {@link trainingMemory} for the even split, bf16 mixed precision with an fp32 gradient
- *   buffer; a configuration fits when its peak stage needs at most `usableMemoryFraction` of HBM.
+ * - Sharding: each ZeRO stage with a framework that runs it ({@link AUTO_FRAMEWORK}, or the one
+ *   `framework` given): Megatron-LM's distributed optimizer (ZeRO-0/1) with any pipeline degree,
+ *   FSDP2 (ZeRO-3) with any pipeline degree (as torchtitan and Llama 3 run it, keeping gathered
+ *   weights under a pipeline), DeepSpeed's ZeRO-2 only without a pipeline (its pipeline engine
+ *   refuses ZeRO-2 and ZeRO-3), plain DDP only without TP, PP, CP or EP.
+ * - Memory: {@link trainingMemory} for the even split with the row's framework profile; a
+ *   configuration fits when its peak stage needs at most `usableMemoryFraction` of HBM.
  *
  * It is a model for ranking and planning; the appendix on published runs states its error.
  */
@@ -35,7 +36,7 @@ import { balancedStageLayers, gpuGeneration, KERNEL_EFFICIENCY, stepTime, type S
 
 /** What the search leaves out and why, for the configuration finder to print. */
 export const CONFIG_SEARCH_EXCLUSIONS =
-  "Ruled out: layouts whose degrees do not divide the heads, sequence or layers; batches that do not split into at least p microbatches per replica; configurations whose peak stage needs more than the usable memory; layouts the framework does not run: PyTorch DDP splits no model dimension, and DeepSpeed's pipeline engine runs ZeRO-0 and ZeRO-1 only, while PyTorch FSDP combines sharding with pipeline stages (Llama 3 trained with FSDP and 16 pipeline stages).";
+  "Ruled out: layouts whose degrees do not divide the heads, sequence or layers; batches that do not split into at least p microbatches per replica; configurations whose peak stage needs more than the usable memory; layouts a framework does not run. Each ZeRO stage runs with one framework: Megatron-LM for ZeRO-0 and ZeRO-1, DeepSpeed for ZeRO-2 (without pipeline parallelism, which its pipeline engine refuses), FSDP2 for ZeRO-3 (with pipeline parallelism, as torchtitan and Llama 3 run it).";
 
 /** Inputs of {@link searchConfigurations}. */
 export interface ConfigSearchInput {

@@ -36,6 +36,7 @@ import {
   requirePositiveInteger,
   requirePositiveNumber,
 } from "./errors.ts";
+import type { ModelArchitecture } from "./architecture.ts";
 
 /** Input of {@link dataParallelTimeline}. Times in seconds, sizes in bytes. */
 export interface DpTimelineInput {
@@ -144,6 +145,92 @@ export function bucketCount(gradientBytes: number, bucketBytes: number): number 
   requirePositiveNumber(gradientBytes, "gradientBytes");
   requirePositiveNumber(bucketBytes, "bucketBytes");
   return Math.ceil(gradientBytes / bucketBytes - 1e-9);
+}
+
+/**
+ * DDP's cap on its first bucket: `dist._DEFAULT_FIRST_BUCKET_BYTES`, 1 MiB, passed with the user's cap as
+ * `[dist._DEFAULT_FIRST_BUCKET_BYTES, self.bucket_bytes_cap]` (pytorch/pytorch@v1.13.1,
+ * torch/nn/parallel/distributed.py, `_ddp_init_helper`).
+ */
+export const DDP_FIRST_BUCKET_BYTES = 2 ** 20;
+
+/**
+ * The number of buckets PyTorch DDP makes from whole gradient tensors, as its bucketer assigns them
+ * (pytorch/pytorch@v1.13.1, torch/csrc/distributed/c10d/reducer.cpp, `compute_bucket_assignment_by_size`):
+ * tensors are taken in the order their gradients become ready, each bucket adds whole tensors
+ * (numel × element size, in the gradients' own data type) and closes as soon as its size reaches its cap;
+ * the first bucket's cap is `firstCapBytes` (1 MiB), every later one's `capBytes`. A tensor is never split,
+ * so a tensor larger than the cap is a bucket of its own. `tensorBytes` lists the tensors in ready order
+ * (for a transformer, the reverse of the order the modules register them: DDP rebuilds its buckets in that
+ * order after the first step).
+ */
+export function ddpBucketCount(
+  tensorBytes: readonly number[],
+  capBytes: number,
+  firstCapBytes: number = DDP_FIRST_BUCKET_BYTES,
+): number {
+  requirePositiveNumber(capBytes, "bucketBytes");
+  requirePositiveNumber(firstCapBytes, "firstBucketBytes");
+  if (tensorBytes.length === 0) throw new ModelInputError("tensorBytes", "tensorBytes must list at least one tensor");
+  let buckets = 0;
+  let filled = 0;
+  for (const bytes of tensorBytes) {
+    requirePositiveNumber(bytes, "tensorBytes");
+    filled += bytes;
+    if (filled >= (buckets === 0 ? firstCapBytes : capBytes)) {
+      buckets += 1;
+      filled = 0;
+    }
+  }
+  return filled > 0 ? buckets + 1 : buckets;
+}
+
+/**
+ * Element counts of a dense model's parameter tensors in the order the Hugging Face modules register
+ * them: the embedding (and learned position table), then per layer Q, K, V, O (each weight, then its
+ * bias where the architecture has one), the MLP's matrices (gate, up, down; or in, out), the two norms,
+ * then the final norm and an untied LM head. They sum to countParameters' total. Mixture-of-experts and
+ * latent-attention models are refused (their tensor lists are not modelled here).
+ */
+export function denseParameterTensors(arch: ModelArchitecture): number[] {
+  if (arch.moe || arch.mla) {
+    throw new ModelInputError("architecture", "denseParameterTensors models dense, standard-attention models only");
+  }
+  const h = arch.hiddenSize;
+  const q = arch.numHeads * arch.headDim;
+  const kv = arch.numKvHeads * arch.headDim;
+  const f = arch.intermediateSize;
+  const normTensors = arch.norm === "layernorm" ? [h, h] : [h];
+  const tensors: number[] = [arch.vocabSize * h];
+  if (arch.learnedPositions) tensors.push(arch.maxPositions * h);
+  for (let layer = 0; layer < arch.numLayers; layer++) {
+    tensors.push(h * q, ...(arch.qkvBias ? [q] : []));
+    tensors.push(h * kv, ...(arch.qkvBias ? [kv] : []));
+    tensors.push(h * kv, ...(arch.qkvBias ? [kv] : []));
+    tensors.push(q * h, ...(arch.outputBias ? [h] : []));
+    if (arch.mlp === "swiglu") tensors.push(h * f, h * f, ...(arch.mlpBias ? [f, f] : []), f * h);
+    else tensors.push(h * f, ...(arch.mlpBias ? [f] : []), f * h);
+    if (arch.mlpBias) tensors.push(h);
+    tensors.push(...normTensors, ...normTensors);
+  }
+  tensors.push(...normTensors);
+  if (!arch.tiedEmbeddings) tensors.push(arch.vocabSize * h);
+  return tensors;
+}
+
+/**
+ * DDP's bucket count for a dense model: its tensors in ready order (the reverse of registration),
+ * at `bytesPerElement` bytes (the gradients' data type: 4 for fp32 gradients under autocast, also when
+ * a bf16 compression hook casts each bucket afterwards), with DDP's 1 MiB first bucket.
+ */
+export function ddpModelBucketCount(arch: ModelArchitecture, capBytes: number, bytesPerElement: number): number {
+  requirePositiveNumber(bytesPerElement, "bytesPerElement");
+  return ddpBucketCount(
+    denseParameterTensors(arch)
+      .reverse()
+      .map((n) => n * bytesPerElement),
+    capBytes,
+  );
 }
 
 /** Checks a {@link DpTimelineInput}; throws {@link ModelInputError} naming the first bad field. */
@@ -352,38 +439,95 @@ export function dataParallelScaling(input: DpScalingInput): DpScalingPoint[] {
   });
 }
 
+/** The per-layer latency term of {@link zero3HidingTokens}: each call pays a latency per ring step. */
+export interface Zero3LatencyTerm {
+  /** Latency of one ring step, seconds (placement.ts: the group's `hopLatencySeconds`). */
+  stepSeconds: number;
+  /** Parameters of the layer whose all-gather each call moves (one FSDP unit). */
+  layerParameters: number;
+}
+
 /**
  * Tokens each GPU must process per microbatch for ZeRO-3's parameter all-gathers to hide behind
- * the layer's compute: T ≥ (d − 1)/d · F / busbw, with F the sustained FLOP/s.
+ * the layer's compute: T ≥ (d − 1)/d · F / busbw + (d − 1) · α · F / (2P), with F the sustained
+ * FLOP/s, α the latency of one ring step and P the layer's parameters. Without `latency` the
+ * second term is left out.
  *
- * Derivation (per layer of P parameters, bf16, all-gather of S = 2P bytes taking
- * (d − 1)/d · S / busbw, nvidia2024nccltests): the forward computes 2P FLOPs per token, so
- * 2P·T / F ≥ (d − 1)/d · 2P / busbw gives the bound; P cancels. The backward computes 4P·T and
- * moves twice the bytes (all-gather of parameters, reduce-scatter of bf16 gradients), which gives
- * the same bound (rajbhandari2020zero §7.2).
+ * Derivation (per layer of P parameters, bf16): the all-gather of S = 2P bytes over a ring of d
+ * ranks takes d − 1 steps, (d − 1)·α + (d − 1)/d · S / busbw (nvidia2024nccltests; placement.ts).
+ * The forward computes 2P FLOPs per token, so 2P·T / F ≥ that time gives the bound; P cancels from
+ * the bandwidth term but not from the latency term (a small layer needs more tokens to hide a
+ * call's fixed cost). The backward computes 4P·T and runs the all-gather of the parameters and the
+ * reduce-scatter of bf16 gradients, twice the bytes and twice the steps, which gives the same bound
+ * (rajbhandari2020zero §7.2).
  */
 export function zero3HidingTokens(
   effectiveFlopsPerSecond: number,
   busBandwidthBytesPerSecond: number,
   dp: number,
+  latency?: Zero3LatencyTerm,
 ): number {
   requirePositiveNumber(effectiveFlopsPerSecond, "effectiveFlopsPerSecond");
   requirePositiveNumber(busBandwidthBytesPerSecond, "busBandwidthBytesPerSecond");
   requireCount("dp", dp, 1_000_000);
-  return ((dp - 1) / dp) * (effectiveFlopsPerSecond / busBandwidthBytesPerSecond);
+  const bandwidth = ((dp - 1) / dp) * (effectiveFlopsPerSecond / busBandwidthBytesPerSecond);
+  if (latency === undefined) return bandwidth;
+  requireNonNegativeNumber(latency.stepSeconds, "stepSeconds");
+  requirePositiveNumber(latency.layerParameters, "layerParameters");
+  return bandwidth + ((dp - 1) * latency.stepSeconds * effectiveFlopsPerSecond) / (2 * latency.layerParameters);
 }
 
 /**
- * Tokens each GPU must process per optimizer step for ZeRO-Offload's gradient transfer to hide
- * behind compute. The GPU sends 2Ψ bytes of bf16 gradients to the CPU as the backward pass
- * produces them (ren2021zerooffload), and only the backward pass can hide them: it computes 4Ψ
- * FLOPs per token (kaplan2020scaling), so 4Ψ·T / F ≥ 2Ψ / B_pcie gives T ≥ F / (2 · B_pcie). The
- * 2Ψ bytes of updated parameters coming back cannot hide this way: they follow the CPU's Adam step,
- * and the next forward pass needs them, unless ZeRO-Offload's one-step delayed parameter update
- * lets that forward pass run on the previous step's parameters.
+ * The largest data-parallel degree d at which ZeRO-3's gathers still hide when a fixed batch of
+ * `batchTokens` is spread over d GPUs, one microbatch each: batchTokens / d ≥
+ * {@link zero3HidingTokens} at d. `linkAt(d)` gives the group's bus bandwidth and per-step
+ * latency at d ranks (placement.ts's groupLink). The tokens per GPU fall and the threshold grows
+ * with d, so the degrees that hide form a range from 1; the search walks up from 1 and stops at the
+ * first degree that does not hide (at most `batchTokens`, one token per GPU).
  */
-export function offloadHidingTokens(effectiveFlopsPerSecond: number, pcieBytesPerSecond: number): number {
+export function zero3LargestDegree(
+  batchTokens: number,
+  effectiveFlopsPerSecond: number,
+  linkAt: (dp: number) => { busBytesPerSecond: number; hopLatencySeconds: number },
+  layerParameters: number | null,
+): number {
+  requirePositiveNumber(batchTokens, "batchTokens");
+  let d = 1;
+  while (d < batchTokens) {
+    const next = d + 1;
+    const link = linkAt(next);
+    const need = zero3HidingTokens(
+      effectiveFlopsPerSecond,
+      link.busBytesPerSecond,
+      next,
+      layerParameters === null ? undefined : { stepSeconds: link.hopLatencySeconds, layerParameters },
+    );
+    if (batchTokens / next < need) break;
+    d = next;
+  }
+  return d;
+}
+
+/**
+ * Tokens each GPU must process per microbatch for ZeRO-Offload's gradient transfer to hide
+ * behind compute, when `gradientBytesPerParameter` bytes of gradient per parameter go to the CPU.
+ * Only the backward pass that produces the final gradients can hide their transfer: it computes
+ * 4Ψ FLOPs per token (kaplan2020scaling), so 4Ψ·T / F ≥ gΨ / B_pcie gives T ≥ g · F / (4 · B_pcie).
+ * With gradient accumulation that is the last microbatch's backward pass, so the bound holds per
+ * microbatch, not per optimizer step. ZeRO-Offload's design sends 16-bit gradients, g = 2, so
+ * T ≥ F / (2 · B_pcie) (ren2021zerooffload); DeepSpeed's ZeRO-1/2 offload casts them to fp32 before
+ * the copy, g = 4 (deepspeed2025code, stage_1_and_2.py). The updated parameters coming back cannot
+ * hide this way: they follow the CPU's Adam step, and the next forward pass needs them, unless
+ * ZeRO-Offload's one-step delayed parameter update lets that forward pass run on the previous
+ * step's parameters.
+ */
+export function offloadHidingTokens(
+  effectiveFlopsPerSecond: number,
+  pcieBytesPerSecond: number,
+  gradientBytesPerParameter = 2,
+): number {
   requirePositiveNumber(effectiveFlopsPerSecond, "effectiveFlopsPerSecond");
   requirePositiveNumber(pcieBytesPerSecond, "pcieBytesPerSecond");
-  return effectiveFlopsPerSecond / (2 * pcieBytesPerSecond);
+  requirePositiveNumber(gradientBytesPerParameter, "gradientBytesPerParameter");
+  return (gradientBytesPerParameter * effectiveFlopsPerSecond) / (4 * pcieBytesPerSecond);
 }

@@ -14,11 +14,13 @@
  *
  * Pure: no DOM, no formatting, no Node APIs (architecture.md: src/model imports src/data only).
  */
-import { allReduceSeconds, bucketCount, dataParallelTimeline } from "./dp-overlap.ts";
-import { modelFlopsPerToken } from "./compute.ts";
 import { KERNEL_EFFICIENCY } from "./step.ts";
-import { PLANNING_MEMORY_FRACTION } from "./scenario.ts";
-import { d0, d1, d2, d3, gpu, interconnect, params, preset, v } from "./values/put.ts";
+import { memoryBudget } from "./scenario.ts";
+import { clusterShape, groupLink } from "./placement.ts";
+import { AUTO_FRAMEWORK } from "./config-search.ts";
+import { findFrameworkProfile } from "../data/frameworks.ts";
+import { d0, d1, d2, gpu, interconnect, params, v } from "./values/put.ts";
+import { fact } from "./values/facts.ts";
 import { prefaceValues } from "./values/preface.ts";
 import { introductionValues } from "./values/introduction.ts";
 import { oneGpuValues } from "./values/one-gpu.ts";
@@ -36,6 +38,9 @@ import { collectivesValues } from "./values/collectives.ts";
 import { profilingValues } from "./values/profiling.ts";
 import { typicalScalesValues } from "./values/typical-scales.ts";
 import { overlapMathValues } from "./values/overlap-math.ts";
+import { dataValues } from "./values/data.ts";
+import { factValues } from "./values/facts.ts";
+import type { FactRounding } from "../data/facts.ts";
 
 /** How a value prints: the option names of `Digits` in src/figures/kit/format.ts. */
 export interface PrintDigits {
@@ -51,6 +56,13 @@ export interface ExerciseValue {
   unit: string;
   /** How the solution prints it (`formatNumber(value, digits)`). */
   digits: PrintDigits;
+  /**
+   * How a print with fewer decimals (`{=name:N}`) may round it (src/data/facts.ts, FactRounding):
+   * "exact" refuses, "down" and "up" round one way only; default "nearest".
+   */
+  rounding?: FactRounding;
+  /** The id of the recorded fact (src/data/facts.ts) the value prints, for a cited fact. */
+  fact?: string;
 }
 
 const GB = 1e9;
@@ -58,8 +70,14 @@ const MB = 1e6;
 const MiB = 2 ** 20;
 const GiB = 2 ** 30;
 
-/** Achieved bus bandwidth of an A100 server's 200 Gb/s network card (src/data/interconnects.ts). */
-const a100NicBusBytesPerSecond = (): number => interconnect("a100-sxm-80gb").nicBusBytesPerSecond;
+/**
+ * Bus bandwidth of a group with one rank per server of this GPU's system (placement.ts's groupLink:
+ * the ring leaves each server on one NIC), e.g. an A100 server's 200 Gb/s card.
+ */
+const oneRankPerServerBytesPerSecond = (gpuId: string): number => {
+  const cluster = clusterShape(gpuId);
+  return groupLink(cluster, "all-gather", { ranks: 2, stride: cluster.gpusPerServer }).busBytesPerSecond;
+};
 
 const psi7b = params("llama-2-7b"); // 6,738,415,616
 const psi8b = params("llama-3.1-8b"); // 8,030,261,248
@@ -78,16 +96,18 @@ function values(): Record<string, ExerciseValue> {
   };
 
   // Preface: 80 GB in GiB.
-  put("pre.gib80", v((80 * GB) / GiB, "GiB", d1));
+  put("pre.gib80", v(h100.hbmBytes / GiB, "GiB", d1));
 
   // Chapter 1. Stated inputs: N = 70.55e9, D = 15e12, 1,024 GPUs, 40% MFU, 989 TFLOPS dense (1,979 sparse).
   const trainSeconds = (peak: number) => (6 * 70.55e9 * 15e12) / (1024 * 0.4 * peak);
   put("ch1.trainDays", v(trainSeconds(989e12) / 86_400, "days", d0));
   put("ch1.trainDaysSparse", v(trainSeconds(1979e12) / 86_400, "days", d0));
-  put("ch1.statesGpus", v(Math.ceil((16 * psi70b) / (80 * GB)), "GPUs", d0));
-  put("ch1.statesGpusFloor", v(Math.floor((16 * psi70b) / (80 * GB)), "GPUs", d0));
-  put("ch1.mfuDense", v((100 * 400) / 989, "%", d1));
-  put("ch1.mfuSparse", v((100 * 400) / 1979, "%", d1));
+  put("ch1.statesGpus", v(Math.ceil((16 * psi70b) / h100.hbmBytes), "GPUs", d0));
+  put("ch1.statesGpusFloor", v(Math.floor((16 * psi70b) / h100.hbmBytes), "GPUs", d0));
+  // Llama 3 405B's 400 TFLOPS per GPU (grattafiori2024llama3, Table 4) over the H100's dense and sparse peaks.
+  const llama3Tflops = fact("llama3.tflopsPerGpu").value * 1e12;
+  put("ch1.mfuDense", v((100 * llama3Tflops) / h100.bf16FlopsPerSecond, "%", d1));
+  put("ch1.mfuSparse", v((100 * llama3Tflops) / (2 * h100.bf16FlopsPerSecond), "%", d1));
 
   // Chapter 2.
   put("ch2.llama2StatesGB", v((16 * psi7b) / GB, "GB", d1));
@@ -105,50 +125,18 @@ function values(): Record<string, ExerciseValue> {
   const stepSeconds = (256 * 4096 * 9.03e9) / (0.4 * 989e12);
   put("ch2.stepSeconds", v(stepSeconds, "s", d1));
   put("ch2.trainYears", v(9e12 / ((256 * 4096) / stepSeconds) / (365.25 * 86_400), "years", d1));
-  // The memory timeline of the exercise (stated, GB): weights+master 7.4, moments 9.9, activations 7.1 per sequence.
-  put("ch2.secondStepPeakGB", v(7.4 + 9.9 + 7.1 * 10, "GB", d1));
-  put("ch2.steadyMicroBatch", v(Math.floor((80 - 7.4 - 9.9) / 7.1), "", d0));
-  put("ch2.firstStepMicroBatch", v(Math.floor((80 - 7.4) / 7.1), "", d0));
-  put("ch2.marginMicroBatch", v(Math.floor((PLANNING_MEMORY_FRACTION * 80 - 7.4 - 9.9) / 7.1), "", d0));
+  // The first-step exercise's answers are computed with its givens, from the model: values/one-gpu.ts.
   put("ch2.mfu", v(50 * (6 / 8), "%", d1));
   put("ch2.mfuInverted", v(50 * (8 / 6), "%", d1));
 
-  // Chapter 3: 64 replicas, 50 GB/s, 40% of an H100, s = 4,096, 25 MiB buckets, α = 50 µs.
-  const f40 = 0.4 * h100.bf16FlopsPerSecond;
-  put("ch3.allReduce70Seconds", v(allReduceSeconds(2 * psi70b, 64, 50 * GB), "s", d3));
-  put("ch3.allReduce70HalfSeconds", v(allReduceSeconds(2 * psi70b, 64, 50 * GB) / 2, "s", d3));
-  const mb70 = (modelFlopsPerToken(preset("llama-3.1-70b").config, 4096).total * 4096) / f40;
-  const exposed70 = dataParallelTimeline({
-    gradientBytes: 2 * psi70b,
-    layers: 80,
-    forwardSeconds: mb70 / 3,
-    backwardSeconds: (2 * mb70) / 3,
-    microbatches: 1,
-    dp: 64,
-    bucketBytes: 25 * MiB,
-    busBandwidthBytesPerSecond: 50 * GB,
-    collectiveLatencySeconds: 50e-6,
-    overlap: true,
-    noSync: true,
-  }).exposedCommSeconds;
-  // exposed / (mb·m + exposed) < 0.05 ⇔ m > 19·exposed/mb
-  put("ch3.microbatches70", v(Math.ceil((19 * exposed70) / mb70), "microbatches", d0));
-  put("ch3.microbatches70Floor", v(Math.floor((19 * exposed70) / mb70), "microbatches", d0));
-  put("ch3.zero3Fp32Tokens", v((1.5 * (63 / 64) * f40) / (50 * GB), "tokens", d0));
-  put("ch3.zero3Bf16Tokens", v(((63 / 64) * f40) / (50 * GB), "tokens", d0));
-  put("ch3.offloadCpuGB", v((12 * psi8b) / GB, "GB", d1));
-  put("ch3.offloadAllStatesGB", v((16 * psi8b) / GB, "GB", d1));
-  put("ch3.offloadTransferMs", v(((2 * psi8b) / (64 * GB)) * 1000, "ms", d0));
-  put("ch3.buckets1MiB", v(bucketCount(2 * psi8b, MiB), "buckets", d0));
-  put("ch3.buckets1MiBFloor", v(Math.floor((2 * psi8b) / MiB), "buckets", d0));
-  put("ch3.bucketLatencySeconds", v(bucketCount(2 * psi8b, MiB) * 50e-6, "s", d3));
+  // Chapter 3: in values/data-parallelism.ts.
 
   // Chapter 4.
   const tpElements = 8 * 2 * 4096 * 4096 * (3 / 4);
   put("ch4.tpLayerMB", v((2 * tpElements) / MB, "MB", d1));
   put("ch4.tpLayerElementsMB", v(tpElements / MB, "MB", d1));
   put("ch4.tpLayerNoFactorMB", v((2 * 8 * 2 * 4096 * 4096) / MB, "MB", d1));
-  put("ch4.minHidden", v((4 * 7 * h100.bf16FlopsPerSecond) / (3 * 450 * GB), "", d0));
+  put("ch4.minHidden", v((4 * 7 * h100.bf16FlopsPerSecond) / (3 * (h100.nvlinkBytesPerSecond / 2)), "", d0));
   const sbh = 2048 * 12288;
   put("ch4.actTpMiB", v((23 * sbh) / MiB, "MiB", d0));
   put("ch4.actSpMiB", v((14.25 * sbh) / MiB, "MiB", d0));
@@ -160,7 +148,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch5.kvForwardMB", v((15 * kvBlockBytes) / MB, "MB", d1));
   put("ch5.kvForwardAllMB", v((16 * kvBlockBytes) / MB, "MB", d1));
   put("ch5.contiguousEfficiency", v((100 * 16) / (2 * 16 - 1), "%", d1));
-  const ringMha = h100.bf16FlopsPerSecond / (50 * GB);
+  const ringMha = h100.bf16FlopsPerSecond / interconnect("h100-sxm").nicLineBytesPerSecond;
   put("ch5.ringTokensMha", v(ringMha, "tokens", d0));
   put("ch5.ringTokensGqa", v(ringMha * (8 / 128), "tokens", d0));
   put("ch5.ringTokensCausal", v(ringMha * (8 / 128) * 2, "tokens", d0));
@@ -173,7 +161,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch6.bubbleAfterP", v((100 * 16) / 8, "%", d1));
   put("ch6.boundaryMB", v((2 * 8192 * 8192) / MB, "MB", d1));
   put("ch6.boundaryBf16TwiceMB", v((2 * 2 * 8192 * 8192) / MB, "MB", d1));
-  put("ch6.boundaryMs", v(((2 * 8192 * 8192) / (50 * GB)) * 1000, "ms", d2));
+  put("ch6.boundaryMs", v(((2 * 8192 * 8192) / interconnect("h100-sxm").nicLineBytesPerSecond) * 1000, "ms", d2));
 
   // Chapter 7.
   put("ch7.mixtralWeightsGB", v((2 * psiMixtral) / GB, "GB", d1));
@@ -183,18 +171,26 @@ function values(): Record<string, ExerciseValue> {
   put("ch7.capacityFactor", v(1.5, "", d1));
   put("ch7.dispatchMB", v((4096 * 8 * 7168 * 1 * (63 / 64)) / MB, "MB", d1));
   put("ch7.dispatchAllMB", v((4096 * 8 * 7168) / MB, "MB", d1));
-  put("ch7.dispatchMs", v(((4096 * 8 * 7168 * (63 / 64)) / (50 * GB)) * 1000, "ms", d2));
 
   // Chapter 8.
   put("ch8.states405GB", v((16 * psi405b) / GB, "GB", d1));
-  put("ch8.gpus405", v(Math.ceil((16 * psi405b) / (72 * GB)), "GPUs", d0));
-  put("ch8.gpus405Floor", v(Math.floor((16 * psi405b) / (72 * GB)), "GPUs", d0));
+  // Exercise 1: the states over the usable memory of an H100 (scenario.ts's memoryBudget).
+  put("ch8.gpus405", v(Math.ceil((16 * psi405b) / memoryBudget(h100).usableBytes), "GPUs", d0));
+  put("ch8.gpus405Floor", v(Math.floor((16 * psi405b) / memoryBudget(h100).usableBytes), "GPUs", d0));
   put("ch8.perGpu405GB", v(((psi405b / 128) * (4 + 12 / 64)) / GB, "GB", d1));
   put("ch8.perGpu405NoZeroGB", v(((psi405b / 128) * 16) / GB, "GB", d1));
   put("ch8.chunks", v(Math.floor(15 / 32 / 0.1 / 1) + 1, "chunks", d0));
+  // Exercise 3: @eq:zero3-tokens on A100s, one rank per server, gradients reduced in the bytes of the
+  // search's ZeRO-3 profile: T* = (2 + g)/4 · F/W.
+  const gZ3 = findFrameworkProfile(AUTO_FRAMEWORK[3])?.gradientReduceDtype.value === "bf16" ? 2 : 4;
   put(
     "ch8.a100Tokens",
-    v((KERNEL_EFFICIENCY.ampere * a100.bf16FlopsPerSecond) / a100NicBusBytesPerSecond(), "tokens", d0),
+    v(
+      (((2 + gZ3) / 4) * KERNEL_EFFICIENCY.ampere * a100.bf16FlopsPerSecond) /
+        oneRankPerServerBytesPerSecond("a100-sxm-80gb"),
+      "tokens",
+      d0,
+    ),
   );
   put("ch8.mtbiHours", v((54 * 24) / 419, "hours", d2));
   put("ch8.lostShare", v((100 * (419 * 40)) / 60 / (54 * 24), "%", d1));
@@ -219,22 +215,13 @@ function values(): Record<string, ExerciseValue> {
   put("ch10.bf16LossThreshold", v(2 ** 8 * 1e-4, "", { decimals: 4 }));
   put("ch10.deepseekTileBits", v(8 + 32 / 128, "bits", d2));
 
-  // Chapter 11: 141.1 GB per round, 500 inner steps of 18.24 s (stated in @sec:why, from chapter 8's search).
-  put("ch11.roundMBps", v((141.1 * GB) / (500 * 18.24) / MB, "MB/s", d1));
-  put("ch11.idleShare", v((100 * (500 * 18.24 * 0.2)) / (500 * 18.24 * 1.2), "%", d1));
-  put("ch11.roundSeconds", v(500 * 18.24 * 1.2, "s", d0));
+  // Chapter 11's exercise values are computed from its step model: values/beyond-one-datacenter.ts.
 
   // Appendix A (collectives).
   put("a0.gatherGB", v(((63 / 64) * 2 * psi8b) / GB, "GB", d2));
   put("a0.gatherBf16TwiceGB", v(((63 / 64) * 4 * psi8b) / GB, "GB", d2));
-  put("a0.gatherMs", v((((63 / 64) * 2 * psi8b) / (50 * GB)) * 1000, "ms", d1));
-  put("a0.gatherAllMs", v(((2 * psi8b) / (50 * GB)) * 1000, "ms", d1));
   put("a0.busAllReduce", v(180 * 2 * (7 / 8), "GB/s", d0));
   put("a0.busAllGather", v(180 * (7 / 8), "GB/s", d1));
-  put("a0.crossoverMB", v((10e-6 * 50 * GB * (1024 - 1 - 10)) / (10 - 1023 / 1024) / MB, "MB", d2));
-  const latency = 2 * 1023 * 10e-6;
-  const bandwidth = ((2 * 1023) / 1024) * (25e6 / 50e9);
-  put("a0.latencyShare", v((100 * latency) / (latency + bandwidth), "%", d1));
 
   // Appendix B (profiling): 4.0e14 FLOPs per step, 1,250 ms step, 1,000 ms compute, H100 dense peak.
   put("a1.mfu", v((100 * 4.0e14) / (1.25 * h100.bf16FlopsPerSecond), "%", d1));
@@ -245,7 +232,12 @@ function values(): Record<string, ExerciseValue> {
   // Appendix D (overlap math).
   put(
     "a3.breakEvenTokens",
-    v((KERNEL_EFFICIENCY.ampere * gpu("a100-sxm-80gb").bf16FlopsPerSecond) / a100NicBusBytesPerSecond(), "tokens", d0),
+    v(
+      (KERNEL_EFFICIENCY.ampere * gpu("a100-sxm-80gb").bf16FlopsPerSecond) /
+        oneRankPerServerBytesPerSecond("a100-sxm-80gb"),
+      "tokens",
+      d0,
+    ),
   );
   // The prose values of each chapter (the number ledger, issue #27), one module per chapter.
   prefaceValues(put);
@@ -265,6 +257,9 @@ function values(): Record<string, ExerciseValue> {
   profilingValues(put);
   typicalScalesValues(put);
   overlapMathValues(put);
+  // src/data printed by name ({=gpu.…}, {=net.…}, {=model.…}) and the cited facts ({=fact.…}), issue #53.
+  dataValues(put);
+  factValues(put);
   return out;
 }
 

@@ -32,7 +32,9 @@ export {
 } from "./activations.ts";
 export {
   bytesPerParameter,
+  defaultReshardAfterForward,
   frameworkLayout,
+  layoutMode,
   modelStateBytes,
   trainingMemory,
   resolveTrainingSetup,
@@ -76,8 +78,14 @@ export { INTERCONNECTS, findInterconnect, type InterconnectSpec } from "../data/
 export {
   PUBLISHED_RUNS,
   EXCLUDED_RUNS,
+  RUN_SOURCES,
+  ASSUMED,
+  isAssumed,
   type PublishedRun,
   type RunLayout,
+  type RunSoftware,
+  type RunSource,
+  type Sourced,
   type ReportedThroughput,
 } from "../data/published-runs.ts";
 export {

@@ -15,6 +15,14 @@
  *   replaces them, 4 bytes instead of 2 (18 in total: Megatron-LM's bf16 `main_grad`, into which each
  *   bf16 gradient is added and then freed). With `fp32` precision it changes nothing.
  *
+ * With a framework profile (`framework`, src/data/frameworks.ts) the profile's state layout for the
+ * ZeRO stage replaces these generic bytes: each store (weights, gradients, master weights, moments
+ * and the profile's further stores such as DDP's bucket copy of the gradients or DeepSpeed's
+ * reduction bucket) is held whole or divided by the sharding group, and ZeRO-3's gathered units
+ * (one layer each: the one computing and the one prefetched, with its unsharded gradient while it is
+ * reduced) are counted under parameters. Stores that exist only during the optimizer step are
+ * counted as if held at the peak, an upper bound.
+ *
  * ZeRO over the sharding group of $N_d$ ranks (ZeRO §5): stage 1 ($P_{os}$) divides the optimizer
  * states by $N_d$, stage 2 ($P_{os+g}$) also the gradients, stage 3 ($P_{os+g+p}$) also the
  * parameters. For $\Psi = 7.5$B and $N_d = 64$ that is 120, 31.4, 16.6 and 1.9 GB.
@@ -301,8 +309,14 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
     schedule === "interleaved" ? requirePositiveInteger(setup.virtualStages ?? 2, "virtualStages") : 1;
   const attention = requireOneOf(setup.attention ?? "flash", ["flash", "eager"] as const, "attention");
   const dropout = requireBoolean(setup.dropout ?? arch.dropout, "dropout");
-  const reshardAfterForward = requireBoolean(setup.reshardAfterForward ?? true, "reshardAfterForward");
-  const framework = setup.framework === undefined ? null : frameworkLayout(setup.framework, zeroStage, precision).id;
+  const reshardAfterForward = requireBoolean(
+    setup.reshardAfterForward ?? defaultReshardAfterForward(setup.framework, pp),
+    "reshardAfterForward",
+  );
+  const framework =
+    setup.framework === undefined
+      ? null
+      : frameworkLayout(setup.framework, zeroStage, precision, reshardAfterForward).id;
 
   const a = arch.numHeads;
   if (a % tp !== 0) {
@@ -387,6 +401,23 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
 }
 
 /**
+ * Whether ZeRO-3 frees gathered weights after the forward pass when the caller does not say: FSDP2
+ * as torchtitan applies it keeps them when pipeline parallelism is on (src/data/frameworks.ts,
+ * `reshardAfterForward`); every other case frees them.
+ */
+export function defaultReshardAfterForward(framework: FrameworkId | null | undefined, pp: number): boolean {
+  return !(framework === "fsdp2" && pp > 1);
+}
+
+/**
+ * The profile layout that describes `zeroStage`: FSDP2's full shard without resharding after the
+ * forward pass keeps its weights whole from forward to backward, which its profile records as mode 2.
+ */
+export function layoutMode(framework: FrameworkId, zeroStage: ZeroStage, reshardAfterForward: boolean): ZeroStage {
+  return framework === "fsdp2" && zeroStage === 3 && !reshardAfterForward ? 2 : zeroStage;
+}
+
+/**
  * The state layout a framework keeps under `zeroStage`. Throws a ModelInputError naming the field
  * when the framework is unknown, does not run that stage, or the precision is not bf16.
  */
@@ -394,12 +425,13 @@ export function frameworkLayout(
   framework: string,
   zeroStage: ZeroStage,
   precision: Precision = "bf16",
+  reshardAfterForward = true,
 ): { id: FrameworkId; layout: StateLayout } {
   const profile = findFrameworkProfile(framework);
   if (!profile) throw new ModelInputError("framework", `unknown framework "${framework}"`);
   if (precision !== "bf16")
     throw new ModelInputError("precision", `the framework profiles describe bf16 mixed precision (got ${precision})`);
-  const layout = profile.layouts[zeroStage];
+  const layout = profile.layouts[layoutMode(profile.id, zeroStage, reshardAfterForward)];
   if (!layout) {
     const stages = Object.keys(profile.layouts).join(", ");
     throw new ModelInputError(
@@ -508,7 +540,8 @@ export function trainingMemory(config: unknown, setup: TrainingSetup = {}): Trai
   const denseShard = s.dp * s.cp;
   const expertShard = (s.dp * s.cp) / s.ep;
   const per = bytesPerParameter(s.precision, s.fp32GradAccum);
-  const layout = s.framework === null ? null : frameworkLayout(s.framework, s.zeroStage, s.precision).layout;
+  const layout =
+    s.framework === null ? null : frameworkLayout(s.framework, s.zeroStage, s.precision, s.reshardAfterForward).layout;
   const tokens = (s.seqLength * s.microBatchSize) / s.cp;
   const seqDivisor = s.sequenceParallel ? t : 1;
 
@@ -571,15 +604,31 @@ export function trainingMemory(config: unknown, setup: TrainingSetup = {}): Trai
       // A framework's own layout: each state whole or divided by its sharding group.
       const held = (state: StateBytes) =>
         state.bytes * (dense / (state.sharded ? denseShard : 1) + experts / (state.sharded ? expertShard : 1));
-      // Weights gathered whole for the units in flight: one unit is one layer here. Without
-      // resharding after the forward pass every unit stays gathered until its backward.
+      // Weights gathered whole for the units in flight (one unit is one layer here): the unit
+      // computing and the one prefetched, or a unit plus a prefetch counted in elements; while a
+      // unit's gradient is reduced, its unsharded gradient too.
       const units = layout.gatheredUnits;
       const unitParameters = indices.length > 0 ? (dense + experts) / indices.length : 0;
       const gathered = units
-        ? units.bytes * (s.zeroStage === 3 && !s.reshardAfterForward ? dense + experts : units.units * unitParameters)
+        ? units.bytes *
+            (units.prefetchElements !== undefined
+              ? unitParameters + units.prefetchElements
+              : units.units * unitParameters) +
+          (units.gradientBytes ?? 0) * unitParameters
         : 0;
-      parameters = held(layout.weights) + gathered;
-      gradients = held(layout.gradients);
+      // Further stores: those alive during the forward and backward passes sit beside the
+      // activations at the peak. Those made only for the optimizer step exist after the
+      // activations are freed; they are counted as if held at the peak too, an upper bound.
+      let extraWeights = 0;
+      let extraGradients = 0;
+      for (const extra of layout.extra ?? []) {
+        const bytes = held(extra);
+        if (/gradient/i.test(extra.name)) extraGradients += bytes;
+        else extraWeights += bytes;
+      }
+      const buffers = (layout.fixedBuffers ?? []).reduce((acc, b) => acc + b.bytes * b.count, 0);
+      parameters = held(layout.weights) + gathered + extraWeights;
+      gradients = held(layout.gradients) + extraGradients + buffers;
       optimizer = held(layout.master) + held(layout.moments);
     } else {
       parameters =

@@ -20,6 +20,9 @@
  * least 1).
  * - If the whole group fits in one domain ($n s \le D$) it runs over NVLink: the ring bus bandwidth,
  *   or, for an all-reduce where the switch has NVLink SHARP and it is enabled, the NVLS figure.
+ * - An all-to-all is no ring: each member sends the share of its buffer meant for other domains
+ *   through its own NIC, so its bus bandwidth is $B_\text{NIC}\,(n-1)/(n-k)$ (one NIC per GPU),
+ *   capped by the NVLink ring.
  * - Otherwise the ring leaves each domain through the NICs of its $k$ members there: NCCL runs one
  *   ring channel per NIC, so the $k$ members of a domain cross the boundary on
  *   $\min(k \cdot \text{NICs per GPU}, \text{NICs per domain})$ NICs at once, and the bus bandwidth
@@ -151,9 +154,24 @@ export function groupLink(
   const nicsPerDomain = (D / cluster.gpusPerServer) * cluster.nicsPerServer;
   // At least one NIC: a server with fewer NICs than GPUs still sends a lone member's data through one.
   const nics = Math.max(1, Math.min(nicsPerDomain, Math.round(k * nicsPerGpu)));
+  const gb = (x: number) => `${Math.round(x / 1e9)} GB/s`;
+  if (collective === "all-to-all") {
+    // No ring: each member sends (n - k)/n of its buffer to members in other domains, through its own
+    // share of the domain's NICs, while the rest moves over NVLink at the same time. In the
+    // bus-bandwidth convention (f = (n - 1)/n) that is B_NIC·(NICs per member)·(n - 1)/(n - k).
+    const perMember = (nics / k) * cluster.nicBusBytesPerSecond;
+    const bus = Math.min(ring, (perMember * (n - 1)) / (n - k));
+    return {
+      busBytesPerSecond: bus,
+      intraDomain: false,
+      ranksPerDomain: k,
+      nics,
+      hopLatencySeconds: cluster.interNodeHopLatencySeconds,
+      via: `each member's ${gb(perMember)} of NIC for the ${n - k} of ${n} peers in other domains`,
+    };
+  }
   const network = nics * cluster.nicBusBytesPerSecond;
   const capped = network > ring;
-  const gb = (x: number) => `${Math.round(x / 1e9)} GB/s`;
   return {
     busBytesPerSecond: Math.min(ring, network),
     intraDomain: false,

@@ -69,7 +69,7 @@ export interface ScenarioLayout {
   cp?: number;
   ep?: number;
   dp?: number;
-  /** Default: the lowest stage the framework runs (0 for Megatron-LM and DDP, 3 for FSDP2, 1 for DeepSpeed). */
+  /** Default: {@link defaultZeroStage} (0 for Megatron-LM and DDP, 3 for FSDP2, 1 for DeepSpeed). */
   zeroStage?: ZeroStage;
   /** ZeRO-3 only (default true). */
   reshardAfterForward?: boolean;
@@ -131,10 +131,14 @@ function resolveModel(model: Scenario["model"]): ModelArchitecture {
   return isArchitecture(model) ? model : parseModelConfig(model).architecture;
 }
 
-/** The lowest ZeRO stage a framework runs: its default when the scenario names none. */
+/**
+ * A framework's ZeRO stage when the scenario names none: FSDP2's full shard (3), otherwise the lowest
+ * stage the framework runs (FSDP2's mode 2 is its full shard without resharding after the forward pass).
+ */
 export function defaultZeroStage(framework: FrameworkId): ZeroStage {
   const profile = findFrameworkProfile(framework);
   if (!profile) throw new ModelInputError("framework", `unknown framework "${String(framework)}"`);
+  if (framework === "fsdp2") return 3;
   const stages = Object.keys(profile.layouts)
     .map(Number)
     .sort((a, b) => a - b);

@@ -29,26 +29,45 @@
  *   behind the **next step's first forward pass** (it has nowhere else to go).
  * - ZeRO-2 and FSDP without resharding after forward (Llama 3's choice): a reduce-scatter after
  *   every microbatch's backward, behind that backward, and the parameter all-gather as ZeRO-1.
- * - ZeRO-3 (FSDP full shard): per microbatch an all-gather before the forward (behind the
- *   forward) and again before the backward plus the reduce-scatter (behind the backward).
+ * - ZeRO-3 (FSDP full shard): one unit per layer, as FSDP and DeepSpeed wrap them. Per microbatch
+ *   each layer's weights are all-gathered before its forward (behind one layer's forward, by
+ *   prefetching) and again before its backward, and its gradients reduce-scattered after it (both
+ *   behind one layer's backward); every one of these calls pays its ring latency, which grows with
+ *   the group. The root unit (embedding, final norm, head) is gathered and reduced once per
+ *   microbatch with nothing to hide behind.
  * - Hybrid sharding (HSDP): the sharding group is the data-parallel ranks inside one node; an
  *   all-reduce of the gradient shard across nodes follows, behind the last backward.
  * Gradients travel in fp32 (Megatron-LM's default) or bf16 (an option); parameters in bf16.
- * Only what exceeds its window counts.
+ * Only what exceeds its window counts; with `overlapGradReduce: false` the ZeRO-0 to ZeRO-2
+ * reductions and gathers have no window.
  *
- * **Bandwidth.** Bus bandwidths are measured ones from src/data/interconnects.ts (NCCL's
+ * **Framework profiles** (src/data/frameworks.ts). With `framework` the profile sets the defaults:
+ * the gradient-reduction dtype, whether the reduction overlaps the backward pass and runs every
+ * microbatch, its collective (DeepSpeed's ZeRO-1/2 all-reduce where others reduce-scatter), TP
+ * communication overlap; it refuses what the framework does not run (a ZeRO stage it lacks, TP or PP
+ * under plain DDP, DeepSpeed's pipeline with ZeRO-2/3), and gives the memory model its state layout.
+ *
+ * **TP communication overlap** (`tpCommOverlap`, Megatron-LM's `--tp-comm-overlap` with Transformer
+ * Engine, which needs sequence parallelism): the attention block's all-gather and reduce-scatter
+ * hide behind its GEMMs (Q, K, V and output projections) and the MLP's behind the MLP's, in the
+ * forward pass, in the backward pass's data-gradient GEMMs of the same size, and in a recomputed
+ * forward; only what exceeds the paired GEMM time is exposed. This is an upper bound on the overlap:
+ * the communication kernels' use of SMs and memory bandwidth is not charged.
+ *
+ * **Bandwidth.** Every group is priced by placement.ts from where its ranks sit (NCCL's
  * convention: time $= \alpha + f S/\text{busBw}$ with $f = 2(n-1)/n$ for all-reduce and
  * $(n-1)/n$ for the others). Ranks are placed TP innermost, then CP, then DP and PP in the order
- * given (Megatron-LM: DP inside PP; Llama 3: PP inside DP). A group whose ranks fit in one node
- * uses NVLink (all-reduce with NVLink SHARP where the system has it); a group that spans nodes with
- * $k$ members per node gets $\min(\text{NVLink ring}, k\,B_\text{NIC})$.
+ * given (Megatron-LM: DP inside PP; Llama 3: PP inside DP). A group whose ranks fit in one NVLink
+ * domain uses NVLink (all-reduce with NVLink SHARP where the system has it); a group that spans
+ * domains with $k$ members per domain crosses on their NICs: $\min(\text{NVLink ring}, k\,B_\text{NIC})$
+ * with one NIC per GPU.
  *
  * **Optimizer.** Adam's update reads and writes about 32 bytes per parameter it owns (fp32 master
  * weight, two moments and gradient, then the bf16 copy), at the GPU's HBM bandwidth.
  *
  * Not modeled: kernel efficiency that varies with matrix shape or micro-batch size (one constant
- * per generation), tensor-parallel communication overlapped with compute, stragglers, data
- * loading, failures and restarts.
+ * per generation), compute slowed by communication kernels running beside it, stragglers, data
+ * loading, checkpointing, failures and restarts.
  */
 import { parseModelConfig, type ModelArchitecture } from "./architecture.ts";
 import type { Recompute } from "./activations.ts";
@@ -63,7 +82,14 @@ import {
 import { matmulParameters, modelFlopsPerToken } from "./compute.ts";
 import { isArchitecture, layerParameters } from "./parameters.ts";
 import { isMoeLayer } from "./architecture.ts";
-import { trainingMemory, type MemoryBreakdown, type TrainingSetup, type ZeroStage } from "./memory.ts";
+import {
+  defaultReshardAfterForward,
+  layoutMode,
+  trainingMemory,
+  type MemoryBreakdown,
+  type TrainingSetup,
+  type ZeroStage,
+} from "./memory.ts";
 import type { Collective } from "./communication.ts";
 import { clusterShape, groupSeconds } from "./placement.ts";
 import { findGpu, type GpuSpec } from "../data/gpus.ts";
@@ -77,15 +103,17 @@ export type GpuGeneration = "ampere" | "hopper" | "blackwell";
 /**
  * Kernel efficiency $\eta$: the fraction of the dense bf16 peak that a transformer layer's
  * matmuls and attention kernels reach, one named constant per GPU generation. These are the
- * only numbers fitted to the published runs (src/data/published-runs.ts): each is the value that
- * minimizes the median absolute MFU error over that generation's runs, rounded to 0.01
- * (tests/model/step-validation.test.ts recomputes the fit). Blackwell has no runs in the data
- * set; its value is Hopper's, an assumption.
+ * only numbers fitted to the published runs (src/data/published-runs.ts, 287 runs from 11
+ * sources): each is the value on a grid of whole percents that minimizes the median absolute MFU
+ * error over that generation's runs (validation.ts's fitKernelEfficiency; 0.57 over the A100 runs,
+ * 0.52 over the H100 runs). tests/model/step-validation.test.ts recomputes the fit and fails when
+ * these constants differ from it. Blackwell has no runs in the data set; its value is Hopper's, an
+ * assumption, not a fit.
  */
 export const KERNEL_EFFICIENCY: Readonly<Record<GpuGeneration, number>> = {
-  ampere: 0.53,
-  hopper: 0.41,
-  blackwell: 0.41,
+  ampere: 0.57,
+  hopper: 0.52,
+  blackwell: 0.52,
 };
 
 /** The generation of a GPU id from gpus.ts. */
@@ -367,7 +395,12 @@ export function stepTime(input: StepInput): StepResult {
     );
   }
   const zeroStage = requireOneOf(input.zeroStage ?? 1, [0, 1, 2, 3] as const, "zeroStage");
-  const reshard = requireBoolean(input.reshardAfterForward ?? true, "reshardAfterForward");
+  // FSDP2 as torchtitan applies it keeps gathered weights after the forward pass when pipeline
+  // parallelism is on (src/data/frameworks.ts, reshardAfterForward); otherwise frees them.
+  const reshard = requireBoolean(
+    input.reshardAfterForward ?? defaultReshardAfterForward(input.framework, pp),
+    "reshardAfterForward",
+  );
   const hsdp = requireBoolean(input.hsdp ?? false, "hsdp");
   const sp = requireBoolean(input.sequenceParallel ?? tp > 1, "sequenceParallel");
   const recompute = requireOneOf(input.recompute ?? "none", ["none", "selective", "full"] as const, "recompute");
@@ -411,10 +444,17 @@ export function stepTime(input: StepInput): StepResult {
       "tpCommOverlap",
       "tensor-parallel communication overlap needs sequence parallelism (Transformer Engine overlaps its all-gathers and reduce-scatters)",
     );
+  // The profile's record for this sharding mode (FSDP2 without resharding is its mode 2).
+  const mode = profile ? layoutMode(profile.id, zeroStage, reshard) : zeroStage;
   const overlapGradReduce = requireBoolean(
-    input.overlapGradReduce ?? profile?.overlapGradReduce.value ?? true,
+    input.overlapGradReduce ??
+      profile?.overlapGradReduceByMode?.[mode]?.value ??
+      profile?.overlapGradReduce.value ??
+      true,
     "overlapGradReduce",
   );
+  const reduceEveryMicrobatch = profile?.gradReduceEveryMicrobatch?.[mode]?.value ?? zeroStage >= 2;
+  const shardedReduce = profile?.gradReduceCollective?.[mode]?.value ?? "reduce-scatter";
   const rankOrder = requireOneOf(
     input.rankOrder ?? "tp-cp-dp-pp",
     ["tp-cp-dp-pp", "tp-cp-pp-dp"] as const,
@@ -640,16 +680,24 @@ export function stepTime(input: StepInput): StepResult {
     const gradMessage = g.params * gradBytes;
     const paramMessage = g.params * valueBytes;
     if (zeroStage === 0) {
-      add("gradient all-reduce", "all-reduce", gradMessage, g.ranks, stride, 1, backwardWindow);
-    } else if (zeroStage === 1 || zeroStage === 2 || (zeroStage === 3 && !reshard)) {
-      const perMicrobatch = zeroStage !== 1;
       add(
-        "gradient reduce-scatter",
-        "reduce-scatter",
+        "gradient all-reduce",
+        "all-reduce",
+        gradMessage,
+        g.ranks,
+        stride,
+        reduceEveryMicrobatch ? m : 1,
+        backwardWindow,
+      );
+    } else if (zeroStage === 1 || zeroStage === 2 || (zeroStage === 3 && !reshard)) {
+      // Reduce-scatter, or (DeepSpeed ZeRO-1/2) an all-reduce of which each rank keeps its slice.
+      add(
+        `gradient ${shardedReduce}`,
+        shardedReduce,
         gradMessage,
         shardRanks,
         stride,
-        perMicrobatch ? m : 1,
+        reduceEveryMicrobatch ? m : 1,
         backwardWindow,
       );
       add(

@@ -5,7 +5,7 @@
  *   ::: note Title            callouts; the title is optional ("Note", "Warning",
  *   ::: warning Title         "Key takeaways" by default)
  *   ::: takeaway
- *   ::: exercise Title        numbered exercise; may contain
+ *   ::: exercise Title        numbered exercise, its id from its title (below); may contain
  *   ::: solution              a solution, collapsed by default (<details>)
  *   ::: answer                a checkable answer: YAML lines inside (exercise-check.ts)
  *   ::: figure {#fig:name .wide}   numbered figure; its last paragraph "Caption: …" is the caption
@@ -14,6 +14,11 @@
  * Blocks nest (an exercise holds a solution, a figure holds a widget): a line `::: name`
  * opens, a line of only colons closes the innermost open block. markdown-it-container cannot
  * nest blocks with the same fence length, hence this small rule of our own.
+ *
+ * An exercise's id (its element id, its table-of-contents link and the key its answer box stores
+ * a reader's answers under) comes from its title, "exercise-how-many-parameters-fit-in-80-gb", or
+ * from `{#id}` after the title; not from its position, so that inserting an exercise moves no
+ * reader's saved answers to another one. Two exercises of a page with the same id fail the build.
  */
 import type { MarkdownIt, StateBlock, StateCore, Token } from "markdown-it";
 import { addLabel, docState, escapeHtml, fail, sourceLine } from "./doc-state.ts";
@@ -137,6 +142,27 @@ interface OpenMeta {
   badAttr?: string;
   html?: string;
   number?: number;
+  /** An exercise's id (see above). */
+  exerciseId?: string;
+  /** The id an exercise had when ids were positions ("exercise-3"), to move saved answers once. */
+  legacyId?: string;
+}
+
+/** The most characters of a title an exercise id keeps (cut at a word). */
+const maxTitleId = 60;
+
+/** "Estimate: can you fine-tune Llama 2 7B on one GPU?" → "exercise-estimate-can-you-fine-tune-llama-2-7b-on-one-gpu". */
+export function exerciseIdFromTitle(title: string): string | undefined {
+  let slug = title
+    .replace(/\{[=:]([^{}]*)\}/g, "$1") // a printed value or an input: its name or number
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  if (slug.length > maxTitleId)
+    slug = slug.slice(0, slug.lastIndexOf("-", maxTitleId) > 0 ? slug.lastIndexOf("-", maxTitleId) : maxTitleId);
+  return slug === "" ? undefined : `exercise-${slug}`;
 }
 
 /** Core rule: validates names and nesting, numbers exercises and figures, finds captions. */
@@ -144,6 +170,7 @@ function containersCoreRule(state: StateCore): boolean {
   const doc = docState(state.env);
   const tokens = state.tokens;
   const stack: { token: Token; name: string }[] = [];
+  const exerciseIds = new Map<string, number>();
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.type !== "book_container_open" && t.type !== "book_container_close" && t.type !== "book_widget") continue;
@@ -165,7 +192,22 @@ function containersCoreRule(state: StateCore): boolean {
     if (t.type === "book_widget") continue;
     stack.push({ token: t, name: meta.name });
 
-    if (meta.name === "exercise") meta.number = ++doc.counters.exercise;
+    if (meta.name === "exercise") {
+      meta.number = ++doc.counters.exercise;
+      meta.legacyId = attrs.id ?? `exercise-${meta.number}`;
+      const title = tokens[i + 1]?.type === "book_title_open" ? tokens[i + 2]!.content : "";
+      meta.exerciseId = attrs.id ?? exerciseIdFromTitle(title) ?? meta.legacyId;
+      const first = exerciseIds.get(meta.exerciseId);
+      if (first !== undefined) {
+        fail(
+          doc,
+          line,
+          `exercise id "${meta.exerciseId}" is taken by the exercise on line ${sourceLine(doc, first)} ` +
+            `(the id comes from the title: change one title, or give one its own id, "::: exercise Title {#exercise-name}")`,
+        );
+      }
+      exerciseIds.set(meta.exerciseId, line);
+    }
     if (meta.name === "aside") meta.number = ++doc.counters.aside;
     if (meta.name === "figure") {
       if (!attrs.id?.startsWith("fig:")) fail(doc, line, `"::: figure" needs a label: ::: figure {#fig:name}`);
@@ -267,7 +309,7 @@ export function containersPlugin(md: MarkdownIt): void {
         if (!hasTitle) html += `<p class="callout-title">${defaultTitles[meta.name]}</p>\n`;
         break;
       case "exercise": {
-        const exId = attrs.id ?? `exercise-${meta.number}`;
+        const exId = meta.exerciseId ?? attrs.id ?? `exercise-${meta.number}`;
         html = `<section class="exercise${cls}" id="${escapeHtml(docId(env, exId))}" aria-label="${escapeHtml(landmarkLabel(env, `Exercise ${meta.number}`))}">\n`;
         html += `<p class="exercise-title"><span class="exercise-label">Exercise ${meta.number}</span>${hasTitle ? "" : "</p>\n"}`;
         break;

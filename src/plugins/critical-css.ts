@@ -131,7 +131,7 @@ interface OpenElement {
   skippable?: { tagEnd: number; after: SkipAfter; ok: boolean };
   /**
    * Its text is not seen (KaTeX's MathML copy, glossary definitions shown on hover, text for
-   * screen readers only, scripts, styles, SVG titles).
+   * screen readers only, skip links to widgets, scripts, styles, SVG titles).
    */
   unseen: boolean;
 }
@@ -184,7 +184,8 @@ export function pageLandmarks(html: string, inputPath: string): PageLandmarks {
             ["script", "style", "title", "desc", "template"].includes(name) ||
             hasClass(attrs, "katex-mathml") ||
             hasClass(attrs, "gloss-def") ||
-            hasClass(attrs, "visually-hidden"),
+            hasClass(attrs, "visually-hidden") ||
+            hasClass(attrs, "widget-skip"), // "Skip to the widget" links: off screen until focused
         });
       },
       ontext(text) {

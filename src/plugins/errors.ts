@@ -11,7 +11,7 @@
  * the front matter, i.e. it is the line an editor shows; `column` (1-based) is there when the
  * offending text is known. `line` is undefined when a problem concerns a whole file (for
  * example a page generated from a layout). `npm run build` prints a BookError as that one line
- * (tools/build-errors.ts), not Eleventy's wrapper with a stack trace.
+ * (tools/eleventy-preload.ts), not Eleventy's wrapper with a stack trace.
  */
 export class BookError extends Error {
   readonly file: string;
@@ -37,31 +37,41 @@ export class BookError extends Error {
   }
 }
 
-/** Edit distance (insertions, deletions, substitutions) between two strings. */
+/**
+ * Edit distance (insertions, deletions, substitutions, and swaps of two neighboring characters,
+ * the commonest typo: "alpah") between two strings.
+ */
 export function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];
     for (let j = 1; j <= b.length; j++) {
       row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        row[j] = Math.min(row[j]!, before[j - 2]! + 1);
     }
-    prev = row;
+    [before, prev] = [prev, row];
   }
   return prev[b.length]!;
 }
 
 /**
- * The known name nearest to `name` by edit distance, or undefined when none is close (more than a
- * third of the name would have to change).
+ * The known name nearest to `name` by edit distance, ignoring case (a tie goes to the name that
+ * also matches the case better), or undefined when none is close: more than `limit` edits, by
+ * default a third of the name (at least 2).
  */
-export function nearestName(name: string, known: Iterable<string>): string | undefined {
+export function nearestName(name: string, known: Iterable<string>, limit?: number): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
+  let bestCaseDistance = Infinity;
   for (const k of known) {
     const d = editDistance(name.toLowerCase(), k.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [k, d];
+    if (d > bestDistance) continue;
+    const dc = editDistance(name, k);
+    if (d < bestDistance || dc < bestCaseDistance) [best, bestDistance, bestCaseDistance] = [k, d, dc];
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.ceil(name.length / 3)) ? best : undefined;
+  return best !== undefined && bestDistance <= (limit ?? Math.max(2, Math.ceil(name.length / 3))) ? best : undefined;
 }
 
 /** "; did you mean `narayanan2021efficient`?" for the nearest known name (see nearestName), or "". */

@@ -3,8 +3,10 @@
  *
  * - `{=name}` prints a named value of src/model/exercise-values.ts through the book's formatter
  *   (src/figures/kit/format.ts), in text and inside `$…$`/`$$…$$` math (where "1,234" becomes
- *   "1{,}234"). An inline rule makes a token of it in text; math sources are rewritten on their
- *   tokens before KaTeX runs. An unknown name fails the build at file:line.
+ *   "1{,}234"); `{=name:N}` prints N decimals, as the value's record allows (src/data/facts.ts,
+ *   FactRounding). An inline rule makes a token of it in text; math sources are rewritten on their
+ *   tokens before KaTeX runs. An unknown name fails the build at file:line:column, with the nearest
+ *   known name.
  * - `::: answer` inside an `::: exercise` holds YAML: a list of answers, each with a `label`, the
  *   `value` (a name from the same module, never a typed number), a relative `tolerance`, and
  *   optional `hints` (a value name or a number → what that wrong answer probably means):
@@ -26,20 +28,79 @@
  * - The heading of a chapter's exercises gets `data-exercise-count` (checkable exercises); the
  *   table of contents lists every exercise under that heading (src/plugins/summary.ts).
  */
+import { existsSync } from "node:fs";
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { load as loadYaml } from "js-yaml";
 import { docState, escapeHtml, fail, lineInContent, type DocState } from "./doc-state.ts";
-import { exerciseValue, type ExerciseValue } from "../model/index.ts";
+import { allExerciseValues, exerciseValue, type ExerciseValue } from "../model/index.ts";
+import { didYouMean } from "./errors.ts";
 import { formatNumber } from "../figures/kit/format.ts";
 import { docId } from "./edition.ts";
 
-/** What `{=name}` prints: the value through the book's formatter. */
-export function printValue(value: ExerciseValue, inMath = false): string {
-  const text = formatNumber(value.value, value.digits);
+/**
+ * What `{=name}` prints: the value through the book's formatter; `{=name:N}` (`decimals`) prints N
+ * decimals, rounded as the value's record allows (`rounding`: "exact" refuses fewer digits, "down"
+ * and "up" round one way). A value with a `rounding` never prints more digits than it records.
+ * Throws an Error whose message says what is wrong.
+ */
+export function printValue(value: ExerciseValue, inMath = false, decimals?: number): string {
+  let text: string;
+  if (decimals === undefined) text = formatNumber(value.value, value.digits);
+  else {
+    const recorded = value.digits.decimals;
+    if (value.rounding && recorded !== undefined && decimals > recorded) {
+      throw new Error(`prints ${decimals} decimals, more than the ${recorded} its record has`);
+    }
+    if (value.rounding === "exact" && recorded !== undefined && decimals < recorded) {
+      throw new Error(`is recorded exactly (rounding "exact"): print all ${recorded} decimals`);
+    }
+    const scale = 10 ** decimals;
+    const x = value.value * scale;
+    const rounded =
+      value.rounding === "down"
+        ? Math.floor(x + 1e-9 * Math.abs(x)) / scale
+        : value.rounding === "up"
+          ? Math.ceil(x - 1e-9 * Math.abs(x)) / scale
+          : value.value;
+    text = formatNumber(rounded, { decimals });
+  }
   return inMath ? text.replace(/,/g, "{,}") : text;
 }
 
-const referencePattern = /\{=([A-Za-z][\w.-]*)\}/g;
+/** `{=name}` or `{=name:N}` (N decimals): the name and the decimals. */
+const referencePattern = /\{=([A-Za-z][\w.-]*?)(?::(\d))?\}/g;
+
+/** Every value name, for a did-you-mean. */
+function valueNames(): string[] {
+  return Object.keys(allExerciseValues());
+}
+
+/**
+ * The text `{=name}` / `{=name:N}` prints, or an error message (an unknown name with the nearest
+ * known one, or a print its record does not allow).
+ */
+export function printReference(
+  name: string,
+  decimals: number | undefined,
+  inMath = false,
+  home = "src/model/exercise-values.ts",
+): string | { error: string } {
+  const value = exerciseValue(name);
+  const marker = `{=${name}${decimals === undefined ? "" : `:${decimals}`}}`;
+  if (!value) {
+    const where = /^(?:gpu|net|model|format)\./.test(name)
+      ? "src/data (src/model/values/data.ts lists the names)"
+      : name.startsWith("fact.")
+        ? "src/data/facts.ts"
+        : home;
+    return { error: `unknown value "${marker}" (define it in ${where})${didYouMean(name, valueNames())}` };
+  }
+  try {
+    return printValue(value, inMath, decimals);
+  } catch (e) {
+    return { error: `"${marker}" ${(e as Error).message}` };
+  }
+}
 
 /**
  * Replaces every `{=name}` in a piece of Markdown source with its printed value, for the chapter
@@ -53,9 +114,9 @@ export function expandValueReferences(source: string): string {
   for (const m of source.matchAll(referencePattern)) {
     const before = source.slice(last, m.index);
     dollars += (before.replace(/\\\$/g, "").match(/\$/g) ?? []).length;
-    const value = exerciseValue(m[1]!);
-    if (!value) throw new Error(`unknown exercise value "${m[1]}"`);
-    out += before + printValue(value, dollars % 2 === 1);
+    const printed = printReference(m[1]!, m[2] === undefined ? undefined : Number(m[2]), dollars % 2 === 1);
+    if (typeof printed !== "string") throw new Error(printed.error);
+    out += before + printed;
     last = m.index + m[0].length;
   }
   return stripInputMarkers(out + source.slice(last));
@@ -90,11 +151,11 @@ function valueInlineRule(state: StateInline, silent: boolean): boolean {
   const src = state.src;
   const pos = state.pos;
   if (src.charCodeAt(pos) !== 0x7b /* { */ || src.charCodeAt(pos + 1) !== 0x3d /* = */) return false;
-  const m = /^\{=([A-Za-z][\w.-]*)\}/.exec(src.slice(pos));
+  const m = /^\{=([A-Za-z][\w.-]*?)(?::(\d))?\}/.exec(src.slice(pos));
   if (!m) return false;
   if (!silent) {
     const token = state.push("book_value", "", 0);
-    token.meta = { name: m[1], offset: pos };
+    token.meta = { name: m[1], decimals: m[2] === undefined ? undefined : Number(m[2]), offset: pos, marker: m[0] };
   }
   state.pos += m[0].length;
   return true;
@@ -126,15 +187,49 @@ function checkInput(doc: DocState, line: number, text: string): void {
   }
 }
 
-function resolve(doc: DocState, line: number, name: string): ExerciseValue {
+/** Where a page's values are defined: its chapter's module of src/model/values/, when it has one. */
+function valuesHome(doc: DocState): string {
+  const own = doc.chapter ? `src/model/values/${doc.chapter.slug}.ts` : undefined;
+  return own && existsSync(own) ? own : "src/model/exercise-values.ts";
+}
+
+/**
+ * The named value; an unknown name fails at `line` (and, with `needle`, the column where that
+ * text starts), naming the module to define it in and the nearest known name.
+ */
+function resolve(doc: DocState, line: number, name: string, needle = `{=${name}}`): ExerciseValue {
   const value = exerciseValue(name);
-  if (!value) fail(doc, line, `unknown value "{=${name}}" (define it in src/model/exercise-values.ts)`);
+  if (!value) {
+    fail(
+      doc,
+      line,
+      `unknown value "{=${name}}" (define it in ${valuesHome(doc)})${didYouMean(name, valueNames())}`,
+      undefined,
+      needle,
+    );
+  }
   return value;
+}
+
+/** The printed text of a reference, or the build error at its line and column. */
+function printAt(
+  doc: DocState,
+  line: number,
+  marker: string,
+  name: string,
+  decimals: number | undefined,
+  inMath: boolean,
+): string {
+  const printed = printReference(name, decimals, inMath, valuesHome(doc));
+  if (typeof printed !== "string") fail(doc, line, printed.error, undefined, marker);
+  return printed;
 }
 
 function substituteMath(doc: DocState, line: number, tex: string): string {
   return tex
-    .replace(referencePattern, (_all, name: string) => printValue(resolve(doc, line, name), true))
+    .replace(referencePattern, (all: string, name: string, decimals: string | undefined) =>
+      printAt(doc, line, all, name, decimals === undefined ? undefined : Number(decimals), true),
+    )
     .replace(inputPattern, (_all, text: string) => {
       checkInput(doc, line, text);
       return printInput(text, true);
@@ -160,8 +255,15 @@ function valuesCoreRule(state: StateCore): boolean {
 function resolveChildren(doc: DocState, line: number, content: string, children: Token[]): void {
   for (const child of children) {
     if (child.type === "book_value") {
-      const meta = child.meta as { name: string; offset: number };
-      child.content = printValue(resolve(doc, lineInContent(line, content, meta.offset), meta.name));
+      const meta = child.meta as { name: string; decimals?: number; offset: number; marker: string };
+      child.content = printAt(
+        doc,
+        lineInContent(line, content, meta.offset),
+        meta.marker,
+        meta.name,
+        meta.decimals,
+        false,
+      );
       child.type = "text"; // plain text from here on: alt text (renderInlineAsText) keeps it too
     } else if (child.type === "book_input") {
       const meta = child.meta as { offset: number };
@@ -203,49 +305,76 @@ function parseAnswerBlock(doc: DocState, line: number, yaml: string): AnswerSpec
   if (!Array.isArray(data) || data.length === 0) {
     fail(doc, line, `"::: answer" holds a YAML list of answers ("- label: …", "value: …", "tolerance: …")`);
   }
+  const known = ["label", "value", "tolerance", "hints"];
   return data.map((item: unknown, i: number): AnswerSpec => {
     const where = `answer ${i + 1}`;
-    if (!item || typeof item !== "object") fail(doc, line, `${where}: expected "label", "value" and "tolerance"`);
+    // The line of this answer's `key:` (or of the answer itself), in the file.
+    const at = (key?: string) => line + 1 + answerKeyLine(yaml, i, key);
+    if (!item || typeof item !== "object") fail(doc, at(), `${where}: expected "label", "value" and "tolerance"`);
     const rec = item as Record<string, unknown>;
     for (const key of Object.keys(rec)) {
-      if (!["label", "value", "tolerance", "hints"].includes(key))
-        fail(doc, line, `${where}: unknown key "${key}" (known: label, value, tolerance, hints)`);
+      if (!known.includes(key)) {
+        const hint = didYouMean(key, known);
+        fail(doc, at(key), `${where}: unknown key "${key}" (known: ${known.join(", ")})${hint}`, undefined, `${key}:`);
+      }
     }
     if (typeof rec.label !== "string" || rec.label.trim() === "")
-      fail(doc, line, `${where}: "label" must be a short text`);
-    if (typeof rec.value !== "string") {
+      fail(doc, at("label"), `${where}: "label" must be a short text`);
+    if (typeof rec.value !== "string" || !/^[A-Za-z][\w.-]*$/.test(rec.value)) {
+      const got = typeof rec.value === "number" ? `the number ${rec.value}` : JSON.stringify(rec.value ?? null);
       fail(
         doc,
-        line,
-        `${where}: "value" must name a value of src/model/exercise-values.ts (the number is never typed twice)`,
+        at("value"),
+        `${where}: "value" is ${got}, not a name: answers are named numeric values, so write the name of one ` +
+          `defined in ${valuesHome(doc)} (e.g. value: ch2.llama2StatesGB) and print it in the solution with ` +
+          `{=name} (the number is never typed twice)`,
+        undefined,
+        "value:",
       );
     }
-    const value = resolve(doc, line, rec.value);
+    const value = resolve(doc, at("value"), rec.value, rec.value);
     const tolerance = rec.tolerance;
     if (typeof tolerance !== "number" || !(tolerance > 0 && tolerance < 0.5)) {
       fail(
         doc,
-        line,
+        at("tolerance"),
         `${where}: "tolerance" must be a relative tolerance between 0 and 0.5 (e.g. 0.01), got ${String(tolerance)}`,
       );
     }
     const hints: AnswerHint[] = [];
     if (rec.hints !== undefined) {
       if (!rec.hints || typeof rec.hints !== "object" || Array.isArray(rec.hints)) {
-        fail(doc, line, `${where}: "hints" maps a value name or a number to a text`);
+        fail(doc, at("hints"), `${where}: "hints" maps a value name or a number to a text`);
       }
       for (const [key, text] of Object.entries(rec.hints as Record<string, unknown>)) {
-        if (typeof text !== "string" || text.trim() === "") fail(doc, line, `${where}: hint "${key}" needs a text`);
+        if (typeof text !== "string" || text.trim() === "")
+          fail(doc, at("hints"), `${where}: hint "${key}" needs a text`);
         const n = Number(key);
-        const hintValue = Number.isFinite(n) && key.trim() !== "" ? n : resolve(doc, line, key).value;
+        const hintValue = Number.isFinite(n) && key.trim() !== "" ? n : resolve(doc, at("hints"), key, key).value;
         if (Math.abs(hintValue - value.value) <= tolerance * Math.abs(value.value)) {
-          fail(doc, line, `${where}: hint "${key}" (${hintValue}) is within the tolerance of the answer itself`);
+          fail(doc, at("hints"), `${where}: hint "${key}" (${hintValue}) is within the tolerance of the answer itself`);
         }
         hints.push({ value: round(hintValue), text: text.trim() });
       }
     }
     return { label: rec.label.trim(), name: rec.value, value: round(value.value), unit: value.unit, tolerance, hints };
   });
+}
+
+/**
+ * The 0-based line, in an answer block's YAML, of answer `index`'s `key:` (or of its "- " when
+ * `key` is undefined or not found): the list items start with "-" at the block's least indent.
+ */
+function answerKeyLine(yaml: string, index: number, key?: string): number {
+  const lines = yaml.split("\n");
+  const indent = Math.min(...lines.filter((l) => /^\s*-/.test(l)).map((l) => l.search(/\S/)));
+  const starts = lines.flatMap((l, k) => (/^\s*-/.test(l) && l.search(/\S/) === indent ? [k] : []));
+  const start = starts[index] ?? 0;
+  const end = starts[index + 1] ?? lines.length;
+  if (key === undefined) return start;
+  const pattern = new RegExp(`^\\s*(?:-\\s*)?${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*:`);
+  for (let k = start; k < end; k++) if (pattern.test(lines[k]!)) return k;
+  return start;
 }
 
 /** Ten significant digits: enough for any tolerance, and no binary noise in the attribute. */
@@ -257,6 +386,8 @@ interface AnswerMeta {
   name: string;
   answers?: AnswerSpec[];
   exerciseKey?: string;
+  /** The key of the same exercise when keys were positions (src/widgets/runtime/exercise-check.ts moves it). */
+  legacyKey?: string;
   exerciseId?: string;
 }
 
@@ -265,6 +396,8 @@ interface ContainerMeta {
   attrs: { id?: string };
   number?: number;
   checkable?: boolean;
+  exerciseId?: string;
+  legacyId?: string;
 }
 
 /** The label as shown: the author's text, with the unit in parentheses unless it names it already. */
@@ -302,11 +435,12 @@ function answersCoreRule(state: StateCore): boolean {
     parentMeta.checkable = true;
     checkable++;
     t.type = "book_answer";
-    const exerciseId = parentMeta.attrs.id ?? `exercise-${parentMeta.number}`;
+    const exerciseId = parentMeta.exerciseId ?? parentMeta.attrs.id ?? `exercise-${parentMeta.number}`;
     const meta = t.meta as AnswerMeta;
     meta.answers = parseAnswerBlock(doc, line, t.content);
     meta.exerciseId = exerciseId;
     meta.exerciseKey = `${slug}/${exerciseId}`;
+    meta.legacyKey = `${slug}/${parentMeta.legacyId ?? exerciseId}`;
   }
   // The exercises' heading: the last h2 before the first exercise.
   if (firstExercise >= 0) {
@@ -344,7 +478,7 @@ function renderAnswer(meta: AnswerMeta, env: unknown): string {
   // whole part out for that: on /book/, every chapter (docs/performance.md, "Paint", sixteenth look).
   return (
     `<template class="exercise-check-template">` +
-    `<form class="exercise-check" hidden data-exercise-key="${escapeHtml(meta.exerciseKey!)}">\n` +
+    `<form class="exercise-check" hidden data-exercise-key="${escapeHtml(meta.exerciseKey!)}"${meta.legacyKey !== meta.exerciseKey ? ` data-exercise-legacy-key="${escapeHtml(meta.legacyKey!)}"` : ""}>\n` +
     `<p class="exercise-check-title">Check your answer</p>\n${fields}` +
     `<div class="exercise-check-actions"><button type="submit">Check</button></div>\n` +
     `<p class="exercise-check-verdict" role="status" aria-live="polite"></p>\n</form></template>\n`

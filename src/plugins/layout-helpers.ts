@@ -1,11 +1,15 @@
 /**
  * What the layouts need beyond the rendered Markdown: the book metadata (`book`), reading
- * time, dates and the "Cite this book" BibTeX. (A chapter's body, footnotes, references and
+ * time, dates (a chapter's "Updated" date is its file's last commit: `updatedDate`, git-dates.ts)
+ * and the "Cite this book" BibTeX. (A chapter's body, footnotes, references and
  * table of contents come from its render: src/plugins/chapter-render.ts.)
  */
 import { book, type BookMetadata } from "../data/book.ts";
 import { escapeHtml } from "./doc-state.ts";
 import { coverArtSvg } from "./cover.ts";
+import { normalizeFile } from "./errors.ts";
+import { gitLastModified, pageUpdated } from "./git-dates.ts";
+import { widgetSkipTargets } from "./widgets.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
 /** Minutes at 230 words per minute, at least 1. */
@@ -36,11 +40,21 @@ function citeBibtex(meta: BookMetadata, siteUrl: string, chapterTitle?: string):
 
 export function layoutHelpersPlugin(eleventyConfig: UserConfig): void {
   eleventyConfig.addGlobalData("book", book);
+  // One `git log` per build (again on each rebuild in watch mode, after a commit).
+  let dates: Map<string, string> | undefined;
+  eleventyConfig.on("eleventy.before", () => {
+    dates = undefined;
+  });
+  eleventyConfig.addFilter("updatedDate", (inputPath: string) => {
+    dates ??= gitLastModified();
+    return pageUpdated(normalizeFile(inputPath), dates, book.published, book.updated);
+  });
   eleventyConfig.addFilter("readingMinutes", readingMinutes);
   eleventyConfig.addFilter("formatDate", formatDate);
   eleventyConfig.addFilter("citeBibtex", (meta: BookMetadata, url: string, title?: string) =>
     citeBibtex(meta, url, title),
   );
+  eleventyConfig.addFilter("widgetSkipTargets", (html: unknown) => widgetSkipTargets(String(html ?? "")));
   eleventyConfig.addShortcode("coverArt", coverArtSvg);
   eleventyConfig.addFilter("escapeHtml", (s: unknown) => escapeHtml(String(s ?? "")));
 }

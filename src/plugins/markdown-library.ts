@@ -23,6 +23,12 @@ export interface MarkdownLibraryOptions {
   assetsDir?: string;
 }
 
+/** The watch target for the bibliography: every file of its folder with its extension ("./*.bib"). */
+function bibWatchGlob(bibFile: string): string {
+  const dir = path.posix.dirname(bibFile.replace(/\\/g, "/"));
+  return `./${dir === "." ? "" : `${dir}/`}*${path.extname(bibFile)}`;
+}
+
 export function markdownLibraryPlugin(eleventyConfig: UserConfig, options: MarkdownLibraryOptions = {}): void {
   const bibFile = options.bibliographyFile ?? "bibliography.bib";
   let bib: Bibliography | undefined;
@@ -31,7 +37,9 @@ export function markdownLibraryPlugin(eleventyConfig: UserConfig, options: Markd
     if (!library) throw new Error("book markdown: the library is not set up yet");
     return library;
   };
-  eleventyConfig.addWatchTarget(`./${bibFile}`);
+  // A glob, not the path: chokidar watches a literal path as that one file and goes quiet for good once
+  // it is unlinked (as `git checkout` replaces it); for a glob it watches the folder and sees it return.
+  eleventyConfig.addWatchTarget(bibWatchGlob(bibFile));
   eleventyConfig.on("eleventy.before", () => {
     bib = loadBibliography(path.resolve(bibFile));
   });

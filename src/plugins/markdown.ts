@@ -7,7 +7,7 @@ import attrs from "markdown-it-attrs";
 import type { PluginSimple } from "markdown-it";
 import { bookStatePlugin } from "./doc-state.ts";
 import { containersPlugin } from "./containers.ts";
-import { mathPlugin } from "./math.ts";
+import { mathPlugin, texErrorsFirst } from "./math.ts";
 import { footnotesPlugin } from "./footnotes.ts";
 import { sectionsPlugin } from "./sections.ts";
 import { figuresPlugin, type FiguresOptions } from "./figures.ts";
@@ -41,6 +41,7 @@ export function bookMarkdownPlugin(md: MarkdownIt, options: BookMarkdownOptions)
   summaryPlugin(md); // word count for the layout (before marks add markup)
   exerciseCheckPlugin(md); // {=name} computed values, {:x} inputs, ::: answer check boxes, exercises in the ToC
   numberLedgerPlugin(md); // every number computed, checked, cited or an input (before {=name} is printed)
+  texErrorsFirst(md, "book_ledger"); // the ledger reads math before KaTeX: a TeX error is reported before its own
   glossaryMarksPlugin(md); // chapter renders: first use of each glossary term → link + definition
   changelogPlugin(md); // content/changelog.md: the "**Corrections:**" bullet becomes a warning callout
   editionPlugin(md); // chapter renders: ids, links, heading levels, permalinks per edition

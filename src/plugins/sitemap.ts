@@ -2,18 +2,18 @@
  * sitemap.xml and robots.txt, written after every build. The sitemap lists every built HTML
  * page once, by absolute URL (src/plugins/social.ts: `book.siteUrl` or `SITE_URL`, with the path
  * prefix), sorted, with `<lastmod>`: the date of the last commit that touched the page's source
- * file (one `git log` over content/), or the book's `updated` date for a file git does not know
+ * file (one `git log` over content/, git-dates.ts), or the book's `updated` date for a file git does not know
  * (new, or no repository). Never the clock, so two builds of the same tree are identical.
  *
  * robots.txt allows everything and names the sitemap. Crawlers read robots.txt only at a host's
  * root, so under a path prefix it is written but has no effect (the sitemap still works when
  * submitted directly).
  */
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { book } from "../data/book.ts";
 import { normalizeFile } from "./errors.ts";
+import { gitLastModified } from "./git-dates.ts";
 import { absoluteUrl, resolveSiteUrl } from "./social.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
@@ -55,30 +55,6 @@ export function sitemapXml(pages: readonly SitemapPage[], siteUrl: string, pathP
 
 export function robotsTxt(siteUrl: string, pathPrefix = "/"): string {
   return `User-agent: *\nAllow: /\n\nSitemap: ${absoluteUrl("/sitemap.xml", siteUrl, pathPrefix)}\n`;
-}
-
-/**
- * Last commit date (YYYY-MM-DD, committer date) of every file under `dir`, from one `git log`.
- * Empty when git or the repository is missing.
- */
-function gitLastModified(dir = "content"): Map<string, string> {
-  const dates = new Map<string, string>();
-  let out: string;
-  try {
-    out = execFileSync("git", ["log", "--format=@%cs", "--name-only", "--", dir], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-      maxBuffer: 32 * 1024 * 1024,
-    });
-  } catch {
-    return dates;
-  }
-  let date = "";
-  for (const line of out.split("\n")) {
-    if (line.startsWith("@")) date = line.slice(1);
-    else if (line.trim() !== "" && !dates.has(line.trim())) dates.set(line.trim(), date);
-  }
-  return dates;
 }
 
 export function sitemapPlugin(eleventyConfig: UserConfig): void {

@@ -34,6 +34,7 @@ interface ContainerMetaLike {
   name: string;
   number?: number;
   attrs?: { id?: string };
+  exerciseId?: string;
 }
 
 /** An exercise as a ToC entry under its h2: "Exercise 3: <title>", linked to its section's id. */
@@ -42,7 +43,7 @@ function exerciseEntry(tokens: Token[], i: number, md: MarkdownIt, env: object):
   const title = tokens[i + 1]?.type === "book_title_open" ? tokens[i + 2] : undefined;
   const titleHtml = title?.children ? md.renderer.renderInline(title.children, md.options, env).trim() : "";
   return {
-    id: docId(env, meta.attrs?.id ?? `exercise-${meta.number}`),
+    id: docId(env, meta.exerciseId ?? meta.attrs?.id ?? `exercise-${meta.number}`),
     number: "",
     html: `Exercise ${meta.number}${titleHtml ? `: ${titleHtml}` : ""}`,
     children: [],

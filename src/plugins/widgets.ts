@@ -3,7 +3,7 @@
  * parsed and validated by the widget's `parseSettings` and its default state is drawn by
  * `renderStatic` into a linkedom document; the page gets
  *
- *   <div class="widget" data-widget="name" data-settings="{…json…}" id="widget-name-1">…static drawing…</div>
+ *   <div class="widget" data-widget="name" data-settings="{…json…}" id="widget-name-1" tabindex="-1">…static drawing…</div>
  *
  * which reads with JavaScript off and in print. book.js loads `/assets/js/widgets/<name>.js`
  * when the element comes within 600px of the viewport and calls its `mount(root, settings)`.
@@ -14,7 +14,7 @@ import type { MarkdownIt, StateCore, Token } from "markdown-it";
 import { widgetRegistry } from "../figures/index.ts";
 import { WidgetSettingsError, type WidgetDefinition } from "../figures/widget.ts";
 import { docState, fail } from "./doc-state.ts";
-import { nearestName } from "./errors.ts";
+import { didYouMean, nearestName } from "./errors.ts";
 import { editionAttribute, editionOf } from "./edition.ts";
 
 export interface WidgetsOptions {
@@ -41,6 +41,9 @@ export function renderWidgetHtml(
   root.setAttribute("id", id);
   root.setAttribute(editionOf(env)?.name === "book" ? "data-widget-static" : "data-widget", name);
   root.setAttribute("data-settings", JSON.stringify(settings));
+  // The target of the page's "Skip to the widget" links (src/layouts/chapter.njk): a link to the
+  // widget focuses it, and the next Tab reaches its first control.
+  if (editionOf(env)?.name !== "book") root.setAttribute("tabindex", "-1");
   document.body.append(root);
   if (title !== undefined) {
     // What this instance demonstrates (`::: widget name title="…"`); widgets keep it when they redraw.
@@ -114,6 +117,20 @@ function staticFields(root: Element): void {
     if (field.children.length === 0 && !field.textContent?.trim()) field.remove();
 }
 
+/**
+ * The widgets of a rendered chapter body, in order, as `{ id, title }`: the targets of the page's
+ * "Skip to the widget" links (chapter.njk, filter `widgetSkipTargets`). Reaching the configuration
+ * finder with Tab took 331 presses through the text's links before (issue #54).
+ */
+export function widgetSkipTargets(html: string): Array<{ id: string; title: string }> {
+  if (!html.includes("data-widget=")) return [];
+  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  return [...document.querySelectorAll("[data-widget][id]")].map((root) => ({
+    id: root.getAttribute("id")!,
+    title: root.querySelector(".widget-title")?.textContent?.trim() || `the ${root.getAttribute("data-widget")} widget`,
+  }));
+}
+
 function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, WidgetDefinition<unknown>>>): boolean {
   const doc = docState(state.env);
   const counts = new Map<string, number>();
@@ -152,7 +169,9 @@ function widgetsCoreRule(state: StateCore, registry: Readonly<Record<string, Wid
     } catch (e) {
       if (!(e instanceof WidgetSettingsError)) throw e;
       const keyLine = t.content.split("\n").findIndex((l) => l.trimStart().startsWith(`${e.field}:`));
-      fail(doc, keyLine >= 0 ? line + 1 + keyLine : line, `widget "${name}": ${e.message}`, e);
+      const hint = e.known ? didYouMean(e.field, e.known) : "";
+      const at = keyLine >= 0 ? line + 1 + keyLine : line;
+      fail(doc, at, `widget "${name}": ${e.message}${hint}`, e, keyLine >= 0 ? `${e.field}:` : undefined);
     }
     const n = (counts.get(name) ?? 0) + 1;
     counts.set(name, n);

@@ -1,6 +1,7 @@
 /**
  * Browser entry of the activation-curve widget: enables the controls the build drew (disabled,
- * showing the default) and redraws the chart from the model on every change. A bad micro-batch
+ * showing the default) and redraws the chart from the model on every change, once the change has
+ * painted (runtime/after-paint.ts). A bad micro-batch
  * marks the field invalid with a message and leaves the last good chart in place. Nothing
  * animates, so `prefers-reduced-motion` needs no special case.
  */
@@ -14,6 +15,7 @@ import {
 } from "../figures/activation-curve-state.ts";
 import { findModelPreset } from "../model/index.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
+import { afterPaint } from "./runtime/after-paint.ts";
 
 export function mount(root: HTMLElement, settings: ActivationCurveSettings): void {
   const model = root.querySelector<HTMLSelectElement>("select[name=model]");
@@ -45,14 +47,18 @@ export function mount(root: HTMLElement, settings: ActivationCurveSettings): voi
       microBatch: parsed.value,
       gpu: last.gpu,
     };
-    const curves = activationCurves(next);
     last = next;
-    drawnWidth = chart.clientWidth;
-    drawActivationChart(chart, curves, chart.clientWidth || undefined);
-    const text = curveSummary(curves);
-    if (note) note.textContent = text;
-    if (live) live.textContent = text;
+    // The model and the chart after the edit has painted (runtime/after-paint.ts).
+    later(() => {
+      const curves = activationCurves(next);
+      drawnWidth = chart.clientWidth;
+      drawActivationChart(chart, curves, chart.clientWidth || undefined);
+      const text = curveSummary(curves);
+      if (note) note.textContent = text;
+      if (live) live.textContent = text;
+    });
   };
+  const later = afterPaint(root);
   // Redraw at the real width once (phones get the compact layout) and when it changes.
   const fit = () => {
     const w = chart.clientWidth;

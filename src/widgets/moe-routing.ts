@@ -3,7 +3,8 @@
  * src/model/moe-routing.ts, redrawn with the same figure code as the static build-time SVG.
  *
  * Bad input never reaches the model: the field gets aria-invalid="true" and a message with
- * role="alert", and the chart keeps the last valid state. There is no animation, so
+ * role="alert", and the chart keeps the last valid state. A good edit is simulated and drawn once
+ * it has painted (runtime/after-paint.ts). There is no animation, so
  * prefers-reduced-motion needs no special case.
  */
 import { simulateMoeRouting, type MoeRoutingResult } from "../model/index.ts";
@@ -16,6 +17,7 @@ import {
 } from "../figures/moe-routing.ts";
 import { clearWidget, dom } from "../figures/kit/dom.ts";
 import { readNumber } from "../figures/kit/field.ts";
+import { afterPaint } from "./runtime/after-paint.ts";
 
 type FieldName = "tokens" | "experts" | "gpus" | "topK" | "capacityFactor" | "skew" | "seed";
 
@@ -125,7 +127,9 @@ export function mount(root: HTMLElement, settings: MoeRoutingSettings): void {
   root.append(controls, chart, summary, live);
 
   let last: MoeRoutingResult | null = null;
-  const update = () => {
+  const later = afterPaint(root);
+  /** Checks the fields at once; simulates and redraws after the edit has painted, or at once (`now`). */
+  const update = (now = false) => {
     const raw = {} as Record<FieldName, string>;
     for (const name of Object.keys(fields) as FieldName[]) raw[name] = fields[name].input.value;
     fields.capacityFactor.input.disabled = droplessBox.checked;
@@ -138,18 +142,22 @@ export function mount(root: HTMLElement, settings: MoeRoutingSettings): void {
       fields[name].message.textContent = msg ?? "";
     }
     if (!checked.ok) return; // keep the last valid chart
-    last = simulateMoeRouting(checked.settings);
-    drawMoeRouting(chart, last);
-    const text = summarizeMoeRouting(last);
-    summary.textContent = text;
-    live.textContent = text;
+    const draw = () => {
+      last = simulateMoeRouting(checked.settings);
+      drawMoeRouting(chart, last);
+      const text = summarizeMoeRouting(last);
+      summary.textContent = text;
+      live.textContent = text;
+    };
+    if (now) draw();
+    else later(draw);
   };
   for (const { input } of Object.values(fields)) {
-    input.addEventListener("input", update);
-    input.addEventListener("change", update);
+    input.addEventListener("input", () => update());
+    input.addEventListener("change", () => update());
   }
-  droplessBox.addEventListener("change", update);
-  update();
+  droplessBox.addEventListener("change", () => update());
+  update(true);
   if (last === null) {
     // Settings came from the page and were validated at build time, so this cannot happen;
     // draw the defaults rather than nothing if it ever does.

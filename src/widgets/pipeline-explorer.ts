@@ -8,7 +8,8 @@
  * "Play" sweeps the cursor across the step, and is unavailable when the reader's system asks for
  * reduced motion (the buttons and the slider still step by hand). Bad input marks its field
  * (aria-invalid, a role="alert" message) and keeps the last valid timeline. Settings live in the
- * URL under this widget's id.
+ * URL under this widget's id. Fields are checked at once; the timeline is redrawn, and the slider's
+ * cursor moved, once the edit has painted (runtime/after-paint.ts).
  */
 import { PIPELINE_SCHEDULES } from "../model/index.ts";
 import { renderPipelineOutputs, setTimelineCursor } from "../figures/pipeline-explorer.ts";
@@ -30,6 +31,7 @@ import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
 import { clearWidget, dom } from "../figures/kit/dom.ts";
 import { setStale, showControlProblems } from "../figures/kit/field.ts";
 import { formatNumber } from "../figures/kit/format.ts";
+import { afterPaint } from "./runtime/after-paint.ts";
 
 const labels: Record<PipelineControl, string> = {
   schedule: "Schedule",
@@ -42,13 +44,19 @@ const labels: Record<PipelineControl, string> = {
   forwardBackward: "Overlapped F&B",
 };
 
-/** Schedules that run the weight gradient W as its own operation; the others ignore the T_W field. */
+/**
+ * Schedules that run the weight gradient W as its own operation. The others run T_B + T_W as one
+ * backward box: their T_W field stays shown, with a hint that says so, since it counts there too.
+ */
 const splitSchedules: readonly string[] = ["zb-h1", "dualpipe"];
 
 const hints: Partial<Record<PipelineControl, string>> = {
   backward: "Input gradient; the weight gradient T_W is its own box in ZB-H1 and DualPipe.",
+  weightGrad: "Its own box, run where a GPU would otherwise idle.",
   forwardBackward: "Empty: T_F + T_B + T_W (overlap hides communication only).",
 };
+/** The T_W hint for a schedule that does not split the backward. */
+const weightGradInBackward = "Part of each backward box here: a backward takes T_B + T_W.";
 
 const css = `
 .px-controls .widget-field input[type="text"] { width: 6.5rem; }
@@ -175,6 +183,7 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
   root.append(form, actions, step, out, live);
 
   const writeUrl = urlWriter(win, id);
+  const later = afterPaint(root);
   let last: { state: PipelineExplorerState; view: PipelineView; svg: SVGSVGElement; times: number[] } | null = null;
   let cursor: number | null = null;
   let frame = 0;
@@ -216,30 +225,42 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     return `Showing the last valid timeline (${parts.join(", ")}) until the field is fixed.`;
   };
 
-  const update = () => {
+  /** Checks the fields and redraws: after the edit has painted, or at once (`now`) when mounting. */
+  const update = (now = false) => {
     const values = {} as Record<PipelineControl, string>;
     for (const name of pipelineControls) values[name] = controls[name].value;
     fields.chunks.hidden = hidden.has("chunks") || values.schedule !== "interleaved";
     fields.forwardBackward.hidden = hidden.has("forwardBackward") || values.schedule !== "dualpipe";
-    // Unsplit schedules run T_B + T_W as one backward box; the T_W field stays hidden for them and
-    // keeps its value, which the backward box includes (the readout states both).
-    fields.weightGrad.hidden = hidden.has("weightGrad") || !splitSchedules.includes(values.schedule);
+    // Unsplit schedules run T_B + T_W as one backward box: T_W counts there too, so its field stays
+    // in view (a hidden one would still count) and its hint says where it went.
+    const weightGradHint = root.querySelector<HTMLElement>(`#${id}-weightGrad-hint`);
+    if (weightGradHint) {
+      weightGradHint.textContent = splitSchedules.includes(values.schedule) ? hints.weightGrad! : weightGradInBackward;
+    }
     const result = readPipelineControls(values);
     showControlProblems({ controls, messages, fields, hidden }, pipelineControls, result.problems);
     if (!result.ok) {
-      // Keep the last valid timeline, dimmed, and say which values it shows.
+      // Keep the last valid timeline, dimmed, and say which values it shows. Dimming repaints the
+      // whole chart, so it waits for the edit's paint too (and replaces a redraw still pending).
       const bad = result.problems.map((p) => p.control);
-      if (last) setStale(out, staleNote(last.state, bad));
+      later(() => {
+        if (last) setStale(out, staleNote(last.state, bad));
+      });
       return;
     }
-    setStale(out, undefined);
     stopPlaying();
-    const svg = renderPipelineOutputs(out, result.view);
-    last = { state: result.state, view: result.view, svg, times: eventTimes(result.view) };
-    cursor = null;
-    showCursor();
-    live.textContent = summarizePipeline(result.view);
-    writeUrl(encodePipelineState(result.state, base));
+    // The timeline (hundreds of boxes) is rebuilt after the edit has painted (after-paint.ts).
+    const draw = () => {
+      setStale(out, undefined);
+      const svg = renderPipelineOutputs(out, result.view);
+      last = { state: result.state, view: result.view, svg, times: eventTimes(result.view) };
+      cursor = null;
+      showCursor();
+      live.textContent = summarizePipeline(result.view);
+      writeUrl(encodePipelineState(result.state, base));
+    };
+    if (now) draw();
+    else later(draw);
   };
 
   const stepTo = (direction: 1 | -1) => {
@@ -249,25 +270,26 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     const now = cursor ?? (direction === 1 ? -1 : last.view.result.makespan);
     const next = direction === 1 ? times.find((t) => t > now + 1e-9) : [...times].reverse().find((t) => t < now - 1e-9);
     cursor = next ?? (direction === 1 ? last.view.result.makespan : 0);
-    showCursor();
+    later(showCursor, "cursor");
   };
 
   for (const name of pipelineControls) {
-    controls[name].addEventListener("input", update);
-    controls[name].addEventListener("change", update);
+    controls[name].addEventListener("input", () => update());
+    controls[name].addEventListener("change", () => update());
   }
   fwd.addEventListener("click", () => stepTo(1));
   back.addEventListener("click", () => stepTo(-1));
   all.addEventListener("click", () => {
     stopPlaying();
     cursor = null;
-    showCursor();
+    later(showCursor, "cursor");
   });
   slider.addEventListener("input", () => {
     stopPlaying();
     const v = Number(slider.value);
     cursor = Number.isFinite(v) ? v : null;
-    showCursor();
+    // Dimming the boxes restyles each of them: after the slider's move has painted.
+    later(showCursor, "cursor");
   });
   play.addEventListener("click", () => {
     if (!last || reduced.matches) return;
@@ -307,9 +329,9 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     update();
   });
 
-  update();
+  update(true);
   if (last === null) {
     setValues(base);
-    update();
+    update(true);
   }
 }

@@ -4,6 +4,7 @@
  * where c means "all steps". "Play" advances one step per second; it is hidden when the reader
  * asks for reduced motion (the Next button does the same, one click at a time). A bad GPU count
  * marks the field invalid with a message (role="alert") and the figure keeps the last valid state.
+ * The field's check is immediate; the redraw follows once the edit has painted (after-paint.ts).
  */
 import {
   drawRingAttention,
@@ -12,6 +13,7 @@ import {
   type RingAttentionSettings,
 } from "../figures/ring-attention.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
+import { afterPaint } from "./runtime/after-paint.ts";
 
 export function mount(root: HTMLElement, settings: RingAttentionSettings): void {
   const figure = root.querySelector<HTMLElement>(".ring-attention-figure");
@@ -35,7 +37,7 @@ export function mount(root: HTMLElement, settings: RingAttentionSettings): void 
   let state: RingAttentionSettings = { ...settings };
   let timer: ReturnType<typeof setInterval> | undefined;
 
-  const draw = () => {
+  const paint = () => {
     step.max = String(state.gpus);
     step.value = String(state.step === null ? state.gpus : state.step);
     step.setAttribute("aria-valuetext", state.step === null ? "all steps" : `step ${state.step}`);
@@ -45,6 +47,9 @@ export function mount(root: HTMLElement, settings: RingAttentionSettings): void 
     readout.textContent = text;
     if (live) live.textContent = text;
   };
+  // The tile matrix is redrawn after the edit has painted (runtime/after-paint.ts).
+  const later = afterPaint(root);
+  const draw = () => later(paint);
   const stopPlaying = () => {
     if (timer !== undefined) clearInterval(timer);
     timer = undefined;

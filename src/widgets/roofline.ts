@@ -14,7 +14,7 @@
  *
  * Every number comes from src/model/ through src/figures/roofline-state.ts, roofline-custom-ops.ts and
  * roofline-plotly.ts. Bad input marks its field invalid with a message (role="alert") and keeps
- * the last good chart. Plotly's mode bar is off: the buttons above the chart (zoom in, zoom out,
+ * the last good chart; a good edit redraws once it has painted (runtime/after-paint.ts). Plotly's mode bar is off: the buttons above the chart (zoom in, zoom out,
  * reset, drag to pan) are ordinary page buttons, reachable with the keyboard and styled like the
  * book. The chart has role="img" and an aria-label with every point's numbers; the list under it
  * says the same. Nothing animates, so prefers-reduced-motion needs no special case.
@@ -44,6 +44,7 @@ import { ensureStyle } from "./runtime/widget-style.ts";
 import { dom } from "../figures/kit/dom.ts";
 import { addOperationForm } from "./roofline/add-form.ts";
 import { rooflinePlotlyChart } from "./roofline/plotly-chart.ts";
+import { afterPaint } from "./runtime/after-paint.ts";
 
 const css = `
 .widget details.roofline-add-details { margin: 0 0 0.8rem; }
@@ -192,8 +193,10 @@ export function mount(root: HTMLElement, settings: RooflineSettings): void {
     setFieldProblem(precision, errors.precision);
     if (!result.ok) return;
     last = result.settings;
-    announce(redraw());
+    // Plotly's redraw takes a while on a slow phone: after the edit has painted (after-paint.ts).
+    later(() => announce(redraw()));
   };
+  const later = afterPaint(root);
   for (const c of [tokens, seq]) c.addEventListener("input", update);
   for (const c of [gpu, precision]) c.addEventListener("change", update);
 

@@ -1,8 +1,9 @@
 /**
  * Accessibility of every built page (issue #15), in Chromium:
- * - axe-core (WCAG 2.0/2.1 A and AA rules) finds nothing on any page, in the light and the dark
- *   theme (color scheme emulated, and `data-theme` set on <html> as the theme toggle does),
- *   with every widget mounted so its controls are checked too; and again at phone width (390px);
+ * - axe-core (WCAG 2.0/2.1 A and AA rules) finds nothing on any page, in the light theme and
+ *   at phone width (390px), with every widget mounted so its controls are checked too; in the
+ *   dark theme (color scheme emulated, and `data-theme` set on <html> as the theme toggle does)
+ *   the rules about colors find nothing (the theme changes colors only);
  * - every control of every widget is reached with the Tab key, in order from the page before it,
  *   and shows a visible focus indicator when focused from the keyboard;
  * - every widget announces its result: changing a control with the keyboard alone changes the
@@ -29,14 +30,17 @@ const site = useSiteAndBrowser();
  * 77,000 elements that axe needs minutes for; tests/browser/reader-book.test.ts runs axe on the
  * parts /book/ adds (cover, contents) and one chapter in place.
  */
-async function axeEveryPage(page: Page): Promise<string[]> {
+async function axeEveryPage(page: Page, rules?: readonly string[]): Promise<string[]> {
   const found: string[] = [];
   for (const p of sitePages().filter((path) => path !== "/book/")) {
     await page.goto(site.server.url + p, { waitUntil: "load" });
     await mountAllWidgets(page);
     await page.evaluate(() => document.fonts.ready);
     await page.evaluate(() => window.scrollTo(0, 0));
-    const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const axe = new AxeBuilder({ page });
+    const result = await (
+      rules ? axe.withRules([...rules]) : axe.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    ).analyze();
     for (const v of result.violations) {
       const where = v.nodes
         .slice(0, 3)
@@ -48,12 +52,23 @@ async function axeEveryPage(page: Page): Promise<string[]> {
   return found;
 }
 
+/**
+ * The rules whose outcome depends on colors. The dark theme changes nothing but colors (book.css
+ * sets only custom properties under `data-theme="dark"` and `prefers-color-scheme: dark`; the
+ * widgets draw with the same variables), so the other rules, checked in the light theme, would
+ * give the same answers on the same markup: in the dark theme axe runs these alone (they are
+ * half of its time on a chapter).
+ */
+const colorRules = ["color-contrast", "link-in-text-block"] as const;
+
 describe("axe-core", () => {
   for (const theme of ["light", "dark"] as const) {
-    test(`no WCAG 2.1 A/AA violation on any page, ${theme} theme, widgets mounted`, async () => {
+    const what = theme === "light" ? "no WCAG 2.1 A/AA violation" : `no ${colorRules.join(" or ")} violation`;
+    test(`${what} on any page, ${theme} theme, widgets mounted`, async () => {
       const context = await site.browser.newContext({ ...desktop, colorScheme: theme });
       await context.addInitScript((t) => document.documentElement.setAttribute("data-theme", t), theme);
-      assert.deepEqual(await axeEveryPage(await context.newPage()), []);
+      const page = await context.newPage();
+      assert.deepEqual(await axeEveryPage(page, theme === "dark" ? colorRules : undefined), []);
       await context.close();
     });
   }
@@ -238,6 +253,109 @@ describe("keyboard", () => {
       const inMain = await page.evaluate(() => Boolean(document.activeElement?.closest("main")));
       assert.ok(inMain, `${p}: Tab after the skip link lands in <main>`);
     }
+    await context.close();
+  });
+});
+
+describe("skip to a widget", () => {
+  // Issue #54: reaching the configuration finder by Tab took 331 presses.
+  test("each widget has a skip link near the top of the Tab order that focuses it; Tab then reaches its controls", async () => {
+    const context = await site.browser.newContext(desktop);
+    const page = await context.newPage();
+    for (const [p, id, title] of [
+      ["/five-d-parallelism/", "widget-config-finder-1", "Searching the parallel configurations that fit"],
+      [
+        "/pipeline-parallelism/",
+        "widget-pipeline-explorer-4",
+        "Zero bubble (ZB-H1): weight gradients fill the idle time",
+      ],
+    ] as const) {
+      await page.goto(site.server.url + p, { waitUntil: "load" });
+      const links = await page
+        .locator("nav.widget-skip a")
+        .evaluateAll((as) => as.map((a) => ({ href: a.getAttribute("href"), text: a.textContent })));
+      const widgets = await page.locator("[data-widget]").evaluateAll((ws) => ws.map((w) => `#${w.id}`));
+      assert.deepEqual(
+        links.map((l) => l.href),
+        widgets,
+        `${p}: one skip link per widget, in order`,
+      );
+      // Skip link to the text, then the widget links: the wanted one within a few presses.
+      let presses = 0;
+      let focused = "";
+      while (presses < 12 && focused !== `#${id}`) {
+        await page.keyboard.press("Tab");
+        presses++;
+        if (presses === 1) {
+          await page.keyboard.press("Enter"); // "Skip to the text"
+          presses++;
+        }
+        focused = await page.evaluate(() => document.activeElement?.getAttribute("href") ?? "");
+      }
+      assert.equal(focused, `#${id}`, `${p}: no skip link to #${id} in the first presses`);
+      assert.ok(presses <= 8, `${p}: ${presses} presses to the widget's skip link`);
+      const link = await page.evaluate(() => {
+        const a = document.activeElement as HTMLElement;
+        const r = a.getBoundingClientRect();
+        return { text: a.textContent, top: r.top, bottom: r.bottom, visible: getComputedStyle(a).position };
+      });
+      assert.equal(link.text, `Skip to the widget: ${title}`);
+      assert.ok(link.top >= 0 && link.bottom <= 900, `${p}: the focused skip link is on screen (${link.top})`);
+      await page.keyboard.press("Enter");
+      assert.equal(await page.evaluate(() => document.activeElement?.id), id, `${p}: Enter focuses the widget`);
+      await page.waitForFunction((w) => document.getElementById(w)?.dataset.widgetState === "mounted", id);
+      await page.keyboard.press("Tab");
+      const inside = await page.evaluate(
+        (w) => ({
+          inWidget: Boolean(document.activeElement?.closest(`#${w}`)),
+          tag: document.activeElement?.tagName,
+        }),
+        id,
+      );
+      assert.ok(inside.inWidget, `${p}: Tab after the widget lands on ${inside.tag} outside it`);
+    }
+    await context.close();
+  });
+});
+
+describe("touch targets", () => {
+  // Issue #54: controls were 33-38 px tall on phones; the aim is 44 px (check boxes 24 px square).
+  test("at 390 px every control is at least 44 px tall, every check box 24 px, widgets mounted", async () => {
+    const context = await site.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      reducedMotion: "reduce",
+    });
+    const page = await context.newPage();
+    const small: string[] = [];
+    let checked = 0;
+    for (const p of sitePages().filter((path) => path !== "/book/")) {
+      await page.goto(site.server.url + p, { waitUntil: "load" });
+      await mountAllWidgets(page);
+      const found = await page.evaluate(() => {
+        for (const d of document.querySelectorAll("details")) d.open = true;
+        const out: string[] = [];
+        let n = 0;
+        const sel = "button, select, textarea, summary, input:not([type=hidden])";
+        for (const el of document.querySelectorAll<HTMLElement>(sel)) {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 || getComputedStyle(el).visibility === "hidden") continue;
+          n++;
+          const box = el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio");
+          const need = box ? 24 : 44;
+          if (r.height < need - 0.5 || (box && r.width < need - 0.5))
+            out.push(
+              `<${el.tagName.toLowerCase()} ${el.getAttribute("name") ?? el.className}> ${Math.round(r.height)} px`,
+            );
+        }
+        return { out: out.slice(0, 5), n };
+      });
+      checked += found.n;
+      for (const f of found.out) small.push(`${p} ${f}`);
+    }
+    assert.deepEqual(small, []);
+    assert.ok(checked > 300, `only ${checked} controls measured`);
     await context.close();
   });
 });

@@ -57,33 +57,33 @@ describe("dp-overlap widget", () => {
     const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
-    // Default: the chapter's example (timelines (a) and (b) of the figure).
-    assert.match((await svgText(page)) ?? "", /step 1\.196 s, exposed 663 ms/);
-    assert.match((await svgText(page)) ?? "", /step 852 ms, exposed 319 ms/);
-    await page.fill('[data-widget="dp-overlap"] input[name=busBandwidthGBps]', "450");
+    // Default: the chapter's example, one rank per server (timelines (a) and (b) of the figure).
+    assert.match((await svgText(page)) ?? "", /step 1\.253 s, exposed 733 ms/);
+    assert.match((await svgText(page)) ?? "", /step 917 ms, exposed 398 ms/);
+    await page.fill('[data-widget="dp-overlap"] input[name=busBandwidthGBps]', "480");
     await page.fill('[data-widget="dp-overlap"] input[name=dp]', "8");
-    // The chapter: one server over NVLink leaves 3.0 ms exposed with overlap.
+    // The chapter: one server with NVLink SHARP leaves 2.9 ms exposed with overlap.
     await page.waitForFunction(() =>
-      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("exposed 3.0 ms"),
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("exposed 2.9 ms"),
     );
-    assert.match((await readout(page)) ?? "", /with overlap \d+ ms, 3\.0 ms waiting/);
-    await page.fill('[data-widget="dp-overlap"] input[name=busBandwidthGBps]', "50");
+    assert.match((await readout(page)) ?? "", /with overlap \d+ ms, 2\.9 ms waiting/);
+    await page.fill('[data-widget="dp-overlap"] input[name=busBandwidthGBps]', "45");
     await page.fill('[data-widget="dp-overlap"] input[name=dp]', "64");
     await page.fill('[data-widget="dp-overlap"] input[name=bucketMebibytes]', "1");
-    // The chapter's exercise: 15,317 buckets of 1 MiB, a step of 1.587 s with overlap.
+    // The chapter's exercise: 15,317 buckets of 1 MiB, a step of 1.653 s with overlap.
     await page.waitForFunction(() =>
-      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 1.587 s"),
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 1.653 s"),
     );
     assert.match((await readout(page)) ?? "", /in 15317 buckets/);
     await page.fill('[data-widget="dp-overlap"] input[name=bucketMebibytes]', "25");
     await page.fill('[data-widget="dp-overlap"] input[name=microbatches]', "4");
     await page.uncheck('[data-widget="dp-overlap"] input[name=noSync]');
     await page.waitForFunction(() =>
-      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 3.407 s"),
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 3.669 s"),
     );
     await page.check('[data-widget="dp-overlap"] input[name=noSync]');
     await page.waitForFunction(() =>
-      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 2.450 s"),
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 2.476 s"),
     );
     await shoot(page, `${shots}/dp-overlap-desktop.png`);
     await context.close();
@@ -111,7 +111,7 @@ describe("dp-overlap widget", () => {
       await page
         .locator(`[data-widget="dp-overlap"] input[name=${name}]`)
         .fill(
-          { busBandwidthGBps: "50", dp: "64", bucketMebibytes: "25", microbatches: "1", latencyMicroseconds: "50" }[
+          { busBandwidthGBps: "45", dp: "64", bucketMebibytes: "25", microbatches: "1", latencyMicroseconds: "50" }[
             name
           ]!,
         );

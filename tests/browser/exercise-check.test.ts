@@ -199,18 +199,53 @@ test("on /book/ no form control is in a skipped chapter after DOMContentLoaded, 
   });`);
   await page.goto(site.server.url + "/book/", { waitUntil: "load" });
   assert.deepEqual(await page.evaluate("window.__skippedControls"), []);
-  const last = page.locator('[id="overlap-math--exercise-1"]');
+  // The first exercise of the last chapter.
+  const lastId = await page.locator('section.exercise[id^="overlap-math--"]').first().getAttribute("id");
+  const last = page.locator(`[id="${lastId}"]`);
   assert.equal(await last.locator("form.exercise-check").count(), 0, "not put in place before its chapter is near");
   assert.equal(await last.locator("template.exercise-check-template").count(), 1);
   await last.evaluate((el) => el.scrollIntoView());
-  await page.waitForFunction(() =>
-    document.querySelector('[id="overlap-math--exercise-1"] form.exercise-check:not([hidden])'),
-  );
+  await page.waitForFunction((id) => document.querySelector(`[id="${id}"] form.exercise-check:not([hidden])`), lastId);
   const form = last.locator("form.exercise-check");
   await form.locator("input").first().fill("abc");
   await form.locator("button[type=submit]").click();
   assert.equal(await form.getAttribute("data-state"), "invalid");
   assert.deepEqual(problems.consoleErrors, []);
   assert.deepEqual(problems.pageErrors, []);
+  await context.close();
+});
+
+test("answers saved under an exercise's old positional key come back under its stable id, once", async () => {
+  const context = await site.browser.newContext(desktop);
+  const page = await context.newPage();
+  await page.goto(site.server.url + "/one-gpu/");
+  // The second box: the first would pass with a key that never moved.
+  const form = page.locator("section.exercise form.exercise-check").nth(1);
+  const key = (await form.getAttribute("data-exercise-key"))!;
+  const legacy = (await form.getAttribute("data-exercise-legacy-key"))!;
+  assert.match(legacy, /^one-gpu\/exercise-\d+$/);
+  assert.notEqual(key, legacy);
+  const inputs = form.locator("input[data-answer]");
+  const answers: string[] = [];
+  for (let i = 0; i < (await inputs.count()); i++) answers.push(await answerOf(inputs.nth(i)));
+  // Progress as an earlier edition of the book saved it.
+  await page.evaluate(
+    ([legacyKey, saved]) =>
+      localStorage.setItem(
+        "scaling-out:exercises",
+        JSON.stringify({ solved: { [legacyKey as string]: saved }, totals: { "one-gpu": 1 } }),
+      ),
+    [legacy, answers] as const,
+  );
+  await page.reload();
+  const again = page.locator(`form.exercise-check[data-exercise-key="${key}"]`);
+  await again.scrollIntoViewIfNeeded();
+  assert.equal(await again.getAttribute("data-state"), "correct", "restored under the stable key");
+  const stored = JSON.parse((await page.evaluate(() => localStorage.getItem("scaling-out:exercises")))!) as {
+    solved: Record<string, string[]>;
+    migrated: string[];
+  };
+  assert.deepEqual(stored.solved, { [key]: answers });
+  assert.deepEqual(stored.migrated, ["one-gpu"]);
   await context.close();
 });

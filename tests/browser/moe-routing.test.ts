@@ -7,6 +7,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { keepScreenshot } from "../helpers/screenshots.ts";
+import { widgetIdle } from "../helpers/widget-idle.ts";
 import type { Page } from "playwright-core";
 import { watchPage, settle } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
@@ -21,8 +22,15 @@ async function openWidget(page: Page): Promise<void> {
   await page.waitForFunction((s) => document.querySelector(`${s} input[name=tokens]`) !== null, sel);
 }
 
-const summary = (page: Page) => page.locator(`${sel} p.widget-summary`).textContent();
-const svgText = (page: Page) => page.locator(`${sel} svg`).textContent();
+// The widget redraws after an edit has painted: read it once the redraw has run.
+const summary = async (page: Page) => {
+  await widgetIdle(page, sel);
+  return page.locator(`${sel} p.widget-summary`).textContent();
+};
+const svgText = async (page: Page) => {
+  await widgetIdle(page, sel);
+  return page.locator(`${sel} svg`).textContent();
+};
 
 describe("moe-routing widget", () => {
   it("shows the model's default state without JavaScript", async () => {

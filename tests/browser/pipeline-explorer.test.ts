@@ -8,6 +8,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { keepScreenshot } from "../helpers/screenshots.ts";
+import { widgetIdle } from "../helpers/widget-idle.ts";
 import type { BrowserContextOptions, Page } from "playwright-core";
 import { watchPage, settle } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
@@ -26,7 +27,11 @@ async function open(n: number, options: BrowserContextOptions = desktop, query =
   return page;
 }
 
-const readout = (page: Page, n: number) => page.locator(`${w(n)} dl.px-readout`).textContent();
+// Each widget redraws after an edit has painted: read it once the redraw has run.
+const readout = async (page: Page, n: number) => {
+  await widgetIdle(page, w(n));
+  return page.locator(`${w(n)} dl.px-readout`).textContent();
+};
 const waitReadout = (page: Page, n: number, part: string) =>
   page.waitForFunction(([s, t]) => document.querySelector(`${s} dl.px-readout`)?.textContent?.includes(t), [
     w(n),
@@ -111,13 +116,36 @@ describe("pipeline-explorer widget", () => {
     await page.context().close();
   });
 
+  it("counts T_W in an unsplit schedule's backward only where the reader sees it", async () => {
+    const page = await open(3);
+    // Interleaved 1F1B runs T_B + T_W as one backward box: the T_W field is shown and says so.
+    const weightGrad = field(page, 3, "weightGrad");
+    assert.equal(await weightGrad.isVisible(), true);
+    const hint = page.locator(`${w(3)} #widget-pipeline-explorer-3-weightGrad-hint`);
+    assert.equal(await hint.textContent(), "Part of each backward box here: a backward takes T_B + T_W.");
+    const live = page.locator(`${w(3)} [aria-live="polite"]`);
+    const headline = () => page.locator(`${w(3)} text.px-headline`).textContent();
+    await page.waitForFunction((s) => document.querySelector(`${s} [aria-live]`)?.textContent !== "", w(3));
+    assert.match((await live.textContent()) ?? "", /backward 2 \(T_B 1 \+ T_W 1\)/);
+    const before = await headline();
+    await weightGrad.fill("2");
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} [aria-live]`)?.textContent?.includes("backward 3 (T_B 1 + T_W 2)"),
+      w(3),
+    );
+    assert.notEqual(await headline(), before, "the step grows with T_W");
+    // In ZB-H1, W is a box of its own, and the hint says that instead.
+    await field(page, 3, "schedule").selectOption("zb-h1");
+    assert.equal(await weightGrad.isVisible(), true);
+    assert.equal(await hint.textContent(), "Its own box, run where a GPU would otherwise idle.");
+    await page.context().close();
+  });
+
   it("marks hostile input invalid, says why, and keeps the last timeline", async () => {
     const page = await open(3);
     const problems = watchPage(page, site.server.url);
     const before = await page.locator(`${w(3)} svg`).innerHTML();
-    // Interleaved 1F1B runs T_B + T_W as one box: the T_W field is hidden there (it is tested on ZB-H1 below).
-    assert.equal(await field(page, 3, "weightGrad").isVisible(), false);
-    for (const name of ["stages", "microbatches", "chunks", "forward", "backward"]) {
+    for (const name of ["stages", "microbatches", "chunks", "forward", "backward", "weightGrad"]) {
       const input = field(page, 3, name);
       const good = await input.inputValue();
       for (const value of ["-5", "0", "1e40", "lots", "", "NaN", "2.5"]) {
@@ -202,7 +230,14 @@ describe("pipeline-explorer widget", () => {
 
   it("steps through the schedule by hand, plays when motion is allowed, and never plays under reduced motion", async () => {
     const page = await open(2, { ...desktop, reducedMotion: "no-preference" });
-    const status = page.locator(`${w(2)} #widget-pipeline-explorer-2-step-status`);
+    // The cursor moves after the click has painted: read the status once it has.
+    const statusLocator = page.locator(`${w(2)} #widget-pipeline-explorer-2-step-status`);
+    const status = {
+      textContent: async () => {
+        await widgetIdle(page, w(2));
+        return statusLocator.textContent();
+      },
+    };
     assert.equal(await status.textContent(), "whole step shown");
     await page.locator(`${w(2)} button`, { hasText: "Step ▶" }).click();
     assert.equal(await status.textContent(), "time 0 of 57: 0 of 128 operations started");
@@ -232,6 +267,7 @@ describe("pipeline-explorer widget", () => {
     assert.ok(await calm.locator(`${w(2)} .explorer-hint`, { hasText: "reduced motion" }).isVisible());
     await calm.locator(`${w(2)} button`, { hasText: "Step ▶" }).click();
     await calm.locator(`${w(2)} button`, { hasText: "Step ▶" }).click();
+    await widgetIdle(calm, w(2));
     assert.equal(
       await calm.locator(`${w(2)} #widget-pipeline-explorer-2-step-status`).textContent(),
       "time 1 of 57: 1 of 128 operations started",
@@ -255,6 +291,7 @@ describe("pipeline-explorer widget", () => {
     assert.equal(await page.evaluate(() => (document.activeElement as HTMLElement).getAttribute("name")), "stages");
     await page.locator(`${w(2)} #widget-pipeline-explorer-2-time`).focus();
     await page.keyboard.press("Home");
+    await widgetIdle(page, w(2));
     assert.match(
       (await page.locator(`${w(2)} #widget-pipeline-explorer-2-step-status`).textContent()) ?? "",
       /^time 0 of/,

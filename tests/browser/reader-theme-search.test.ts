@@ -24,13 +24,14 @@ describe("theme button", () => {
     const problems = watchPage(page, site.server.url);
     await page.goto(`${site.server.url}/one-gpu/`);
     const button = page.locator("button.theme-toggle");
-    assert.equal(await button.getAttribute("aria-label"), "Switch to light theme");
+    await page.waitForFunction(() => document.querySelector<HTMLElement>("button.theme-toggle")?.dataset.themeChoice);
+    assert.equal(await button.getAttribute("aria-label"), "Theme: follow the system (now dark). Switch to light");
     assert.equal(await page.evaluate(() => document.documentElement.getAttribute("data-theme")), null);
     const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert.equal(await bg(), "rgb(20, 22, 26)");
     await button.click();
     assert.equal(await page.evaluate(() => document.documentElement.getAttribute("data-theme")), "light");
-    assert.equal(await button.getAttribute("aria-label"), "Switch to dark theme");
+    assert.equal(await button.getAttribute("aria-label"), "Theme: light. Switch to dark");
     assert.equal(await bg(), "rgb(255, 255, 255)");
 
     // Next page: the choice is applied by the blocking theme.js in <head>, before book.js (a
@@ -48,11 +49,66 @@ describe("theme button", () => {
       await page.evaluate(() => (window as unknown as { themeAtParse: string | null }).themeAtParse),
       "light",
     );
-    assert.equal(await button.getAttribute("aria-label"), "Switch to dark theme");
+    assert.equal(await button.getAttribute("aria-label"), "Theme: light. Switch to dark");
     assert.equal(await bg(), "rgb(255, 255, 255)");
     await button.press("Enter");
     assert.equal(await page.evaluate(() => localStorage.getItem("scaling-out-theme")), "dark");
+    assert.equal(await button.getAttribute("aria-label"), "Theme: dark. Switch to follow the system (now dark)");
     assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
+    await context.close();
+  });
+
+  test("cycles light → dark → system, and the system choice follows prefers-color-scheme", async () => {
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
+    const page = await context.newPage();
+    await page.goto(`${site.server.url}/preface/`);
+    const button = page.locator("button.theme-toggle");
+    await page.waitForFunction(() => document.querySelector<HTMLElement>("button.theme-toggle")?.dataset.themeChoice);
+    const state = () =>
+      page.evaluate(() => ({
+        theme: document.documentElement.getAttribute("data-theme"),
+        stored: localStorage.getItem("scaling-out-theme"),
+        choice: document.querySelector<HTMLElement>("button.theme-toggle")?.dataset.themeChoice,
+        bg: getComputedStyle(document.body).backgroundColor,
+      }));
+    const dark = "rgb(20, 22, 26)";
+    const light = "rgb(255, 255, 255)";
+    await button.click();
+    assert.deepEqual(await state(), { theme: "light", stored: "light", choice: "light", bg: light });
+    await button.click();
+    assert.deepEqual(await state(), { theme: "dark", stored: "dark", choice: "dark", bg: dark });
+    // A fixed dark theme stays dark when the system turns light.
+    await page.emulateMedia({ colorScheme: "light" });
+    assert.equal((await state()).bg, dark);
+    await page.emulateMedia({ colorScheme: "dark" });
+    await button.click();
+    assert.deepEqual(await state(), { theme: null, stored: null, choice: "system", bg: dark });
+    // Back to the system: the page now follows prefers-color-scheme, on this page and the next.
+    await page.emulateMedia({ colorScheme: "light" });
+    assert.equal((await state()).bg, light);
+    assert.equal(await button.getAttribute("aria-label"), "Theme: follow the system (now light). Switch to dark");
+    await page.goto(`${site.server.url}/one-gpu/`);
+    assert.deepEqual(
+      { ...(await state()), choice: undefined },
+      { theme: null, stored: null, choice: undefined, bg: light },
+    );
+    await page.emulateMedia({ colorScheme: "dark" });
+    assert.equal((await state()).bg, dark);
+    // The icon shows the choice: half filled for the system, no fill for light, filled for dark.
+    const iconFill = () =>
+      page.evaluate(() => {
+        const svg = document.querySelector("button.theme-toggle svg")!;
+        return {
+          half: getComputedStyle(svg.querySelector("path")!).display !== "none",
+          full: getComputedStyle(svg.querySelector("circle")!).fill !== "none",
+        };
+      });
+    await page.waitForFunction(() => document.querySelector<HTMLElement>("button.theme-toggle")?.dataset.themeChoice);
+    assert.deepEqual(await iconFill(), { half: true, full: false });
+    await button.click(); // system (dark) → light
+    assert.deepEqual(await iconFill(), { half: false, full: false });
+    await button.click(); // → dark
+    assert.deepEqual(await iconFill(), { half: true, full: true });
     await context.close();
   });
 
@@ -113,6 +169,55 @@ describe("search", () => {
       await context.close();
     });
   }
+});
+
+describe("search index", () => {
+  test("titles carry the chapter number, glossary terms are found, formulas read as text", async () => {
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${site.server.url}/search/`);
+    // Pagefind's own API, as its UI uses it: the top hits with their titles, excerpts and sub-results.
+    const search = (q: string) =>
+      page.evaluate(async (query) => {
+        const url = "/pagefind/pagefind.js";
+        const pf = (await import(url)) as {
+          search(q: string): Promise<{ results: Array<{ data(): Promise<Record<string, unknown>> }> }>;
+        };
+        const r = await pf.search(query);
+        const out = [];
+        for (const hit of r.results.slice(0, 5)) {
+          const d = (await hit.data()) as {
+            url: string;
+            meta: { title: string };
+            excerpt: string;
+            sub_results: Array<{ url: string; title: string; excerpt: string }>;
+          };
+          out.push({ url: d.url, title: d.meta.title, excerpt: d.excerpt, subs: d.sub_results });
+        }
+        return out;
+      }, q);
+    const ridge = await search("ridge point");
+    assert.equal(ridge[0]?.url, "/gpu-kernels/");
+    assert.equal(ridge[0]?.title, "Chapter 9 · Inside the GPU");
+    // The roofline's formula reads I* = P/B in the snippet, not KaTeX's flattened drawing "I∗=BP".
+    const snippets = ridge[0]!.subs.map((s) => s.excerpt.replace(/<\/?mark>/g, "")).join(" | ");
+    assert.match(snippets, /I\* = P\/B/, snippets);
+    assert.doesNotMatch(snippets, /I∗=BP/);
+    const units = (await search("GiB")).flatMap((h) => [h.excerpt, ...h.subs.map((s) => s.excerpt)]).join(" ");
+    assert.doesNotMatch(units, /\b230 bytes/, "2^30 is not printed as 230");
+    // A glossary term is a sub-result that opens the glossary at the term.
+    const glossary = (await search("all-to-all")).find((h) => h.url === "/glossary/");
+    assert.ok(glossary, "the glossary is indexed");
+    assert.equal(glossary.title, "Glossary");
+    assert.ok(
+      glossary.subs.some((s) => s.url === "/glossary/#term-all-to-all" && s.title === "All-to-all"),
+      JSON.stringify(glossary.subs.map((s) => s.url)),
+    );
+    // The byline is not text to search.
+    const byline = await search("contributors published");
+    assert.ok(!byline.some((h) => /Authors\s*The Scaling Out contributors/.test(h.excerpt)));
+    await context.close();
+  });
 });
 
 describe("edit and report links", () => {

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { watchPage } from "../../harness/chromium.ts";
 import { keepScreenshot } from "../helpers/screenshots.ts";
+import { widgetIdle } from "../helpers/widget-idle.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { formatPercent } from "../../src/figures/kit/format.ts";
 
@@ -26,6 +27,7 @@ async function openWidget(page: Page): Promise<void> {
 }
 
 async function shoot(page: Page, path: string): Promise<void> {
+  await widgetIdle(page, W);
   const widget = page.locator(W);
   await widget.evaluate((el) => el.scrollIntoView({ block: "start" }));
   const box = await widget.boundingBox();
@@ -33,8 +35,15 @@ async function shoot(page: Page, path: string): Promise<void> {
   await keepScreenshot(page, path, { clip: box, timeout: 10_000 });
 }
 
-const readout = (page: Page) => page.locator(`${W} .ring-attention-readout`).innerText();
-const svgDesc = (page: Page) => page.locator(`${W} svg desc`).textContent();
+// The widget redraws after an edit has painted: read it once the redraw has run.
+const readout = async (page: Page) => {
+  await widgetIdle(page, W);
+  return page.locator(`${W} .ring-attention-readout`).innerText();
+};
+const svgDesc = async (page: Page) => {
+  await widgetIdle(page, W);
+  return page.locator(`${W} svg desc`).textContent();
+};
 const pct = (x: number) => formatPercent(x);
 
 test("default: 4 GPUs, contiguous, causal: critical path 4c−2 = 14 tiles against 2c = 8", async () => {
@@ -104,6 +113,14 @@ test("hostile GPU counts are rejected next to the field and the drawing keeps it
     assert.ok((await page.locator("#" + (await input.getAttribute("aria-describedby"))).innerText()).length > 0);
     assert.equal(await svgDesc(page), before);
   }
+  // Each message says what is wrong: -4 is a whole number, but not a positive one.
+  const message = async (value: string) => {
+    await input.fill(value);
+    return page.locator("#" + (await input.getAttribute("aria-describedby"))).innerText();
+  };
+  assert.equal(await message("-4"), "The number of GPUs must be positive: choose from 1 to 16.");
+  assert.equal(await message("0"), "The number of GPUs must be positive: choose from 1 to 16.");
+  assert.match(await message("2.5"), /must be a whole number/);
   await input.fill("6");
   assert.equal(await input.getAttribute("aria-invalid"), null);
   assert.doesNotMatch(await page.locator(W).innerText(), /NaN|Infinity|undefined/);
@@ -128,6 +145,7 @@ test("reduced motion hides Play; phone and dark screenshots", async () => {
     await page.selectOption(`${W} select[name=sharding]`, "zigzag");
     await page.click(`${W} button[name=next]`);
     await page.click(`${W} button[name=next]`);
+    await widgetIdle(page, W);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= options.viewport.width, `${name}: page scrolls sideways (${width}px)`);
     await shoot(page, `${shots}/${name}.png`);

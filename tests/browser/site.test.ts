@@ -11,7 +11,12 @@ import { keepScreenshot } from "../helpers/screenshots.ts";
 import type { BrowserContextOptions } from "playwright-core";
 import { afterFrames, watchPage, settle } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
-import { sitePages } from "../../harness/site-pages.ts";
+import { siteDir, sitePages } from "../../harness/site-pages.ts";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { book } from "../../src/data/book.ts";
+import { chapterInfo } from "../../src/plugins/chapters.ts";
 
 const shotsDir = "test-output/screenshots";
 const desktop: BrowserContextOptions = { viewport: { width: 1440, height: 900 }, reducedMotion: "reduce" };
@@ -24,6 +29,34 @@ const phone: BrowserContextOptions = {
 };
 
 const site = useSiteAndBrowser();
+
+// Issue #54: chapter 8 said "Updated November 22" after its worked example was corrected on
+// November 25. The date is the chapter file's last commit (src/plugins/git-dates.ts).
+describe("chapter dates", () => {
+  test("each chapter's Updated date is its file's last commit date (never before publication)", () => {
+    const files = readdirSync("content/chapters").filter((f) => f.endsWith(".md"));
+    let checked = 0;
+    for (const file of files) {
+      const info = chapterInfo(file);
+      if (!info) continue;
+      let committed: string;
+      try {
+        committed = execFileSync("git", ["log", "-1", "--format=%cs", "--", `content/chapters/${file}`], {
+          encoding: "utf8",
+        }).trim();
+      } catch {
+        committed = "";
+      }
+      const expected = committed === "" ? book.updated : committed < book.published ? book.published : committed;
+      const html = readFileSync(path.join(siteDir, info.slug, "index.html"), "utf8");
+      const shown = /<dt>Updated<\/dt><dd><time datetime="([\d-]+)">/.exec(html)?.[1];
+      assert.equal(shown, expected, `${file}: Updated ${shown}, last commit ${committed || "(no git)"}`);
+      assert.match(html, new RegExp(`<meta property="article:modified_time" content="${expected}">`));
+      checked++;
+    }
+    assert.ok(checked >= 17, `only ${checked} chapters checked`);
+  });
+});
 
 describe("every page", () => {
   test("loads without console errors, failed requests or requests to other origins", async () => {

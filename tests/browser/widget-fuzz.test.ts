@@ -32,11 +32,13 @@ const site = useSiteAndBrowser();
 
 /**
  * Once a change has been drawn: config-finder redraws 150 ms after the last keystroke, so the
- * page's timers up to 150 ms run first, then a frame passes (no fixed sleep before the checks).
+ * page's timers up to 150 ms run first, then a frame passes, and no widget still has a redraw
+ * pending (`data-widget-busy`, src/widgets/runtime/after-paint.ts) (no fixed sleep before the checks).
  */
 async function redrawn(page: Page): Promise<void> {
   await afterPageTimers(page, 150);
   await afterFrames(page, 1);
+  await page.waitForFunction(() => document.querySelector("[data-widget-busy]") === null);
 }
 
 /** Pages with widgets and the ids of the widgets on each, read from the built HTML. */

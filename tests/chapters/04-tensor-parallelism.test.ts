@@ -197,7 +197,7 @@ test("exercise: Llama-3.1-8B, t = 4, s = 4096, b = 2 sends 201,326,592 elements 
 test("exercise: h ≥ 4(t−1)F/(3B) ≈ 20,521 for a 25% ratio at t = 8 on NVLink; largest Llama 3.1 is h = 16384", () => {
   const h = (4 * 7 * F) / (3 * nvlinkPerDirection);
   assertMentions(text, `\\approx ${texGrouped(h)}$`, "threshold");
-  assertMentions(text, `$h = ${arch("llama-3.1-405b").hiddenSize}$`, "405B width");
+  assertMentions(text, `$h = ${texGrouped(arch("llama-3.1-405b").hiddenSize)}$`, "405B width");
 });
 
 test("exercise: overflow thresholds ln(65504) ≈ 11.1, ln(max bf16/fp32) ≈ 88.7", () => {

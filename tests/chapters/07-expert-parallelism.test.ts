@@ -8,11 +8,14 @@ import assert from "node:assert/strict";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 import {
   bytesPerParameter,
+  clusterShape,
   countParameters,
   expertCapacity,
   expertDispatchBytes,
   findGpu,
+  findInterconnect,
   findModelPreset,
+  groupLink,
   layerParameters,
   parseModelConfig,
   simulateMoeRouting,
@@ -131,14 +134,57 @@ test("dispatch volume and times for a Mixtral-sized layer", () => {
     `or ${ms(v / 370e9, 3)} at the 370 GB/s that NCCL reaches`,
     "NVLink dispatch time at measured bandwidth",
   );
-  const ib = 50e9;
-  assertMentions(text, `one dispatch would take ${ms(v / ib, 2)}`, "IB dispatch time");
-  assertMentions(text, `would then cost ${ms((2 * v) / ib, 2)}`, "IB dispatch + combine");
+  // Inside one server placement gives the NVLink ring's 370 GB/s to an all-to-all of eight ranks.
+  const cluster = clusterShape("h100-sxm");
+  assert.equal(groupLink(cluster, "all-to-all", { ranks: 8, stride: 1 }).busBytesPerSecond, 370e9);
+  // One rank in each of eight servers: one 400 Gb/s NIC each, 50 GB/s line rate, 45 GB/s in the model.
+  const line = findInterconnect("h100-sxm")!.nicLineBytesPerSecond;
+  assert.equal(line, 50e9);
+  const ib = groupLink(cluster, "all-to-all", { ranks: 8, stride: 8 }).busBytesPerSecond;
+  assert.equal(ib, 45e9);
+  assertMentions(text, `50 GB/s at line rate, and one dispatch would take ${ms(v / line, 2)} at best`, "IB line rate");
+  assertMentions(text, `at the ${ib / 1e9} GB/s that the book's model assumes a NIC sustains`, "NIC bus bandwidth");
+  assertMentions(text, `it takes ${ms(v / ib, 2)}. Dispatch plus combine`, "IB dispatch time");
+  assertMentions(text, `would then cost ${ms((2 * v) / ib, 2)} against`, "IB dispatch + combine");
+  assert.ok((2 * v) / ib < computeSeconds, "dispatch plus combine stays below the expert math at peak");
+});
+
+test("four all-to-alls per MoE layer and microbatch, six under full recomputation (as the step model charges)", () => {
+  assertMentions(text, "four all-to-alls per MoE layer per microbatch, or six when the layer is recomputed", "§7.5");
+  assertMentions(text, "and it moves $6 m V_\\text{dispatch}$", "exercise 3");
+});
+
+test("skew 0 balances popularity, not load: the widget's batch at skew 0 over seeds 0–199", () => {
+  const balanced = { ...moeRoutingDefaults, skew: 0 };
+  const r7 = simulateMoeRouting(balanced);
+  assert.equal(r7.droppedAssignments, 0, "the default seed drops nothing at skew 0");
+  assertMentions(
+    text,
+    `each\nexpert expects ${r7.totalAssignments / balanced.experts} assignments`.replace("\n", " "),
+    "fair share",
+  );
+  assertMentions(text, `busiest one ${Math.round(100 * (r7.expertImbalance - 1))}% more`, "busiest expert");
+  const runs = Array.from({ length: 200 }, (_, seed) => simulateMoeRouting({ ...balanced, seed }));
+  const dropping = runs.filter((x) => x.droppedAssignments > 0).length;
+  assert.ok(dropping > 0, "some seeds drop at skew 0");
+  assertMentions(text, `${Math.round((100 * dropping) / runs.length)}% of the seeds from 0 to 199`, "seeds that drop");
+  assertMentions(text, `(up to ${Math.max(...runs.map((x) => x.droppedAssignments))})`, "most dropped");
+});
+
+test("recipe: DeepSeek-V3's bf16 weights per GPU at EP 8 and EP 64 without pipeline parallelism", () => {
+  const ds = countParameters(findModelPreset("deepseek-v3")!.config);
+  const routed = ds.layers.reduce((sum, l) => sum + l.routedExperts, 0);
+  const weights = (ep: number) => 2 * (ds.total - routed + routed / ep);
+  assertMentions(text, `${(weights(8) / 1e9).toFixed(0)} GB of bf16 weights on every GPU`, "EP 8");
+  assertMentions(text, `against ${(weights(64) / 1e9).toFixed(0)} GB with the 64-way EP`, "EP 64");
+  assert.ok(weights(8) > h100.hbmBytes, "at EP 8 the weights alone exceed the GPU");
 });
 
 test("exercise 5: DeepSeek-V3-like dispatch with and without node-limited routing", () => {
   const v = expertDispatchBytes({ tokensPerGpu: 4096, hidden: 7168, topK: 8, epDegree: 64, bytesPerElement: 1 });
   assertMentions(text, `${fmt(v).replace(/,/g, "{,}")}$ B, about ${mb(v)}`, "full dispatch bytes");
+  // The report's 50 GB/s per GPU of InfiniBand is the 400 Gb/s NIC's line rate of the H100 record.
+  assert.equal(findInterconnect("h100-sxm")!.nicLineBytesPerSecond, 50e9);
   assertMentions(text, `or ${ms(v / 50e9, 2)} at\n50 GB/s`.replace("\n", " "), "full dispatch time");
   const bound = 4096 * 4 * 7168;
   assertMentions(

@@ -5,6 +5,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 import {
   attainableFlopsPerSecond,
@@ -299,6 +300,22 @@ test("memory hierarchy table: register file equals shared memory/L1 per SM", () 
   assert.equal(32 * 4, 128);
   assertMentions(text, "32 banks of 4 bytes: 128 bytes per clock per SM", "shared-memory bandwidth");
   assert.ok(!/roughly ten times smaller/.test(text), "the 'ten times per level' claim is gone");
+});
+
+test("thread block clusters: blocks of a cluster synchronize and share shared memory (Hopper)", () => {
+  // CUDA C++ Programming Guide, "Thread Block Clusters" and "Distributed Shared Memory"; Hopper Tuning
+  // Guide 1.4.1.3 for the sizes (8 portable, 16 on H100 by opting in).
+  assert.ok(!/private to an SM/.test(text), "shared memory is not private to an SM on Hopper");
+  assert.ok(!/; blocks cannot wait on each other/.test(text), "the unqualified 'blocks cannot wait' claim is gone");
+  assertMentions(text, "The blocks of an ordinary launch must be able to run in any order", "ordinary launch");
+  assertMentions(text, "*thread block cluster*", "cluster defined");
+  assertMentions(text, "*distributed shared memory*", "distributed shared memory defined");
+  assertMentions(text, "8 blocks is the largest portable size, an H100 accepts 16 only", "cluster sizes");
+  assertMentions(text, "one block (shared; the blocks of a cluster reach each other's), one SM (L1)", "table");
+  assertMentions(text, "the only way into another SM's shared memory is a thread block cluster", "figure caption");
+  const svg = readFileSync(new URL("../../assets/img/gpu-kernels/hierarchy.svg", import.meta.url), "utf8");
+  assert.match(svg, /thread block cluster \(up to 8 blocks, 16 with opt-in\)/, "the figure draws the cluster");
+  assert.match(svg, /marker-start="url\(#ah\)" marker-end="url\(#ah\)"/, "two-headed arrow between shared memories");
 });
 
 test("FlashAttention-3's published bf16 rate as a share of the H100's dense peak", () => {

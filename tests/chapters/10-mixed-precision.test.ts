@@ -93,7 +93,7 @@ function chapterStrings(): [string, string][] {
   out.push([`dense peak of ${int(tflops(bf16Peak))} TFLOPS`, "H100 bf16 dense peak"]);
   out.push([`fp8 matrices at ${int(tflops(fp8Peak))} TFLOPS`, "H100 fp8 dense peak"]);
   out.push([`fp32 units manage ${int(tflops(h100.fp32FlopsPerSecond!))} TFLOPS`, "H100 fp32 non-tensor peak"]);
-  out.push([`${int(tflops(fp8Peak))} against ${int(tflops(bf16Peak))} dense TFLOPS`, "fp8 vs bf16 peaks"]);
+  out.push([`${int(tflops(fp8Peak))} TFLOPS against ${int(tflops(bf16Peak))} TFLOPS, both dense`, "fp8 vs bf16 peaks"]);
   out.push([`${Math.round(bf16Peak / h100.fp32FlopsPerSecond!)} times the H100's fp32`, "bf16 / fp32 peak ratio"]);
   out.push([`twice its tf32 rate`, "bf16 / tf32 = 2"]);
   if (Math.abs(bf16Peak / h100.tf32FlopsPerSecond - 2) > 1e-9) throw new Error("tf32 is not half of bf16");
@@ -183,7 +183,11 @@ function chapterStrings(): [string, string][] {
   out.push([`Scaled, it is ${stale}, beyond ${maxFinite("fp8-e4m3")}`, "stale-scale overflow"]);
   if (!Number.isNaN(roundToFormat("fp8-e4m3", stale))) throw new Error("E4M3 640 should be NaN");
   const sat = roundToFormat("fp8-e4m3", stale, { overflow: "saturate" }) / fp8ScaleFactor("fp8-e4m3", 3.5);
-  out.push([`which decodes as ${sat}, an error of ${Math.round(((5 - sat) / 5) * 100)}%`, "saturated decode"]);
+  out.push([`which decodes as ${sat}: a silent error of ${Math.round(((5 - sat) / 5) * 100)}%`, "saturated decode"]);
+  // Transformer Engine's delayed-scaling default and its cast (NVIDIA/TransformerEngine, cited in the chapter).
+  out.push(["keeps a history of 1,024 amaxes per tensor and takes their maximum", "TE's amax history"]);
+  out.push(["That default dates from Transformer Engine 0.7", "TE version of the default"]);
+  out.push(["Transformer Engine's cast saturates", "TE saturates"]);
   const hidden = (findModelPreset("deepseek-v3")!.config as { hidden_size: number }).hidden_size;
   out.push([`hidden size of ${int(hidden)}`, "DeepSeek-V3 hidden size"]);
   out.push([`promotes ${hidden / 128} times per output element`, "promotions per output"]);

@@ -1,8 +1,9 @@
 /**
  * Appendix A (a0-collectives): every number the appendix computes is recomputed here from
  * src/model (collective schedules, bus-bandwidth factors, collective times) and src/data.
- * Assumptions stated in the text: α = 10 µs per step, β = 50 GB/s across servers, 450 GB/s
- * (NVLink, one direction) inside a server, bf16 gradients and parameters.
+ * Assumptions stated in the text: α = 10 µs per step, β = 50 GB/s (one 400 Gb/s NIC's line rate) in
+ * the α–β examples, 450 GB/s (NVLink, one direction) inside a server, bf16 gradients and parameters.
+ * Every bus bandwidth of the worked examples comes from placement.ts for the layout the text names.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,11 +11,14 @@ import {
   alphaBetaSeconds,
   busBandwidthFactor,
   ceilLog2,
+  clusterShape,
   collectiveSeconds,
   collectiveSteps,
   countParameters,
   findGpu,
+  findInterconnect,
   findModelPreset,
+  groupLink,
 } from "../../src/model/index.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 import { assertApprox } from "../helpers/approx.ts";
@@ -22,6 +26,12 @@ import { assertApprox } from "../helpers/approx.ts";
 const text = readChapter("a0-collectives");
 const alpha = 10e-6;
 const beta = 50e9;
+const cluster = clusterShape("h100-sxm");
+
+test("β of the α–β examples is the 400 Gb/s NIC's line rate of the H100 record", () => {
+  assert.equal(findInterconnect("h100-sxm")?.nicLineBytesPerSecond, beta);
+  assertMentions(text, "$\\beta = 50$ GB/s (the line rate of one 400 Gb/s network port per GPU", "β stated");
+});
 const ms = (s: number, d = 2) => `${(s * 1000).toFixed(d)} ms`;
 const gb = (b: number, d = 2) => `${(b / 1e9).toFixed(d)} GB`;
 /** Ring all-reduce, Eq. (ring-ar); equals the model's schedule cost where the schedule exists (n ≤ 16). */
@@ -53,11 +63,12 @@ const params8b = () => {
   return countParameters(p.config).total;
 };
 
-test("Llama 3.1 8B gradient all-reduce inside a server and across 16 servers", () => {
+test("Llama 3.1 8B gradient all-reduce inside a server and across 16 servers, in two layouts", () => {
   const n = params8b();
   assertMentions(text, n.toLocaleString("en-US"), "parameters");
   const S = 2 * n;
-  assertMentions(text, `bf16 gradients are ${gb(S)}`, "gradient bytes");
+  assertMentions(text, `its gradients, reduced in bf16, are ${gb(S)}`, "gradient bytes");
+  assertMentions(text, "Reducing\nin bf16 is an assumption of this example", "the dtype is stated");
   assertMentions(
     text,
     `$2 \\times 7/8 \\times ${(S / 1e9).toFixed(2)}\\text{ GB} = ${((busBandwidthFactor("all-reduce", 8) * S) / 1e9).toFixed(2)}\\text{ GB}$`,
@@ -66,50 +77,77 @@ test("Llama 3.1 8B gradient all-reduce inside a server and across 16 servers", (
   const h100 = findGpu("h100-sxm");
   assert.ok(h100);
   const nvlink = h100.nvlinkBytesPerSecond / 2;
+  const time = (ranks: number, busbw: number) =>
+    collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks, busBandwidthBytesPerSecond: busbw });
   assertMentions(text, `${(nvlink / 1e9).toFixed(0)} GB/s per direction`, "NVLink one direction");
-  assertMentions(
-    text,
-    `the ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 8, busBandwidthBytesPerSecond: nvlink }), 1)} that the line rate would give`,
-    "8-GPU time at line rate",
-  );
-  // Measured bus bandwidths on an HGX H100 (cited in the text): about 480 GB/s with NVLS, 370 GB/s without.
-  const nvls = 480e9;
-  const noNvls = 370e9;
-  assertMentions(
-    text,
-    `At a bus bandwidth of ${nvls / 1e9} GB/s the all-reduce takes ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 8, busBandwidthBytesPerSecond: nvls }), 1)}`,
-    "8-GPU time with NVLS",
-  );
-  assertMentions(
-    text,
-    `at ${noNvls / 1e9} GB/s ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 8, busBandwidthBytesPerSecond: noNvls }), 1)}`,
-    "8-GPU time without NVLS",
-  );
+  assertMentions(text, `the ${ms(time(8, nvlink), 1)} that the line rate would give`, "8-GPU time at line rate");
+  // Inside one server, placement gives NVLink SHARP (about 480 GB/s) and, without it, the ring (370 GB/s),
+  // the measured figures the text cites.
+  const nvls = groupLink(cluster, "all-reduce", { ranks: 8, stride: 1 }).busBytesPerSecond;
+  const ring8 = groupLink(cluster, "all-reduce", { ranks: 8, stride: 1 }, { nvls: false }).busBytesPerSecond;
+  assert.equal(nvls, 480e9);
+  assert.equal(ring8, 370e9);
+  assertMentions(text, `At a bus bandwidth of ${nvls / 1e9} GB/s the all-reduce takes ${ms(time(8, nvls), 1)}`, "NVLS");
+  assertMentions(text, `at ${ring8 / 1e9} GB/s ${ms(time(8, ring8), 1)}`, "8-GPU time without NVLS");
   assert.ok(nvls > nvlink, "NVLS busbw exceeds the NVLink line rate");
-  // "fell by a factor of seven to ten"
-  assert.ok(noNvls / beta > 7 && nvls / beta < 10);
   assertMentions(text, `sends ${gb(busBandwidthFactor("all-reduce", 128) * S)} per GPU`, "bytes per GPU on 128");
+  // All eight GPUs of each of 16 servers: eight NICs per boundary, 8 × 45 = 360 GB/s, under the ring's 370.
+  const allEight = groupLink(cluster, "all-reduce", { ranks: 128, stride: 1 });
+  assert.equal(allEight.nics, 8);
+  assert.equal(allEight.busBytesPerSecond, 360e9);
+  assertMentions(text, `on ${allEight.nics} network cards at once`, "eight NICs");
   assertMentions(
     text,
-    `takes ${ms(collectiveSeconds({ collective: "all-reduce", messageBytes: S, ranks: 128, busBandwidthBytesPerSecond: beta }), 1)}`,
-    "128-GPU time",
+    `a bus bandwidth of ${allEight.busBytesPerSecond / 1e9} GB/s, just under the NVLink`,
+    "all eight",
   );
+  assertMentions(
+    text,
+    `the all-reduce takes ${ms(time(128, allEight.busBytesPerSecond), 1)}, little more`,
+    "time, all eight",
+  );
+  // One rank per server: one NIC, 45 GB/s.
+  const one = groupLink(cluster, "all-reduce", { ranks: 128, stride: 8 }).busBytesPerSecond;
+  assert.equal(one, 45e9);
+  assertMentions(text, `${one / 1e9} GB/s and ${ms(time(128, one), 1)}`, "time, one rank per server");
+  assert.ok(time(128, one) / time(128, allEight.busBytesPerSecond) > 7, "placement, not rank count, sets the cost");
+  assertMentions(
+    text,
+    `the bus bandwidth is ${(ring8 / one).toFixed(1)} to ${(nvls / one).toFixed(1)} times lower than inside one server`,
+    "bus bandwidth drop from one server to one rank per server",
+  );
+  assertMentions(text, "each at an assumed 90% of its line rate", "NIC share of line rate");
 });
 
-test("exercise: ZeRO-3 all-gather over 64 GPUs", () => {
+test("exercise: ZeRO-3 all-gather over 64 GPUs, one per server (and all eight per server)", () => {
   const S = 2 * params8b();
   assertMentions(
     text,
     `(63/64) \\times ${(S / 1e9).toFixed(2)}\\text{ GB} = ${((busBandwidthFactor("all-gather", 64) * S) / 1e9).toFixed(2)}\\text{ GB}$`,
     "received bytes",
   );
+  const busbw = groupLink(cluster, "all-gather", { ranks: 64, stride: 8 }).busBytesPerSecond;
+  assert.equal(busbw, 45e9);
+  assertMentions(
+    text,
+    "which the book's model takes as 45 GB/s of bus bandwidth",
+    "question states the layout's busbw",
+  );
   const t = collectiveSeconds({
     collective: "all-gather",
     messageBytes: S,
     ranks: 64,
-    busBandwidthBytesPerSecond: beta,
+    busBandwidthBytesPerSecond: busbw,
   });
-  assertMentions(text, `= ${(t * 1000).toFixed(1)}$ ms`, "time");
+  assertMentions(text, `/ 45\\text{ GB/s} = ${(t * 1000).toFixed(1)}$ ms`, "time");
+  const all = groupLink(cluster, "all-gather", { ranks: 64, stride: 1 }).busBytesPerSecond;
+  const tAll = collectiveSeconds({
+    collective: "all-gather",
+    messageBytes: S,
+    ranks: 64,
+    busBandwidthBytesPerSecond: all,
+  });
+  assertMentions(text, `${all / 1e9} GB/s and ${ms(tAll, 1)} for the same gather`, "all eight GPUs per server");
 });
 
 test("exercise: nccl-tests busbw conversions", () => {

@@ -106,3 +106,11 @@ test(".ci/run still installs with npm ci and runs npm test", () => {
   assert.match(run, /^npm ci /m);
   assert.match(run, /^npm test$/m);
 });
+
+test(".nvmrc names the Node of package.json's engines, and npm enforces it (.npmrc engine-strict)", () => {
+  const engines = (JSON.parse(readFileSync("package.json", "utf8")) as { engines: { node: string } }).engines.node;
+  const minimum = /^>=\s*(\d+\.\d+)$/.exec(engines)?.[1];
+  assert.ok(minimum, `engines.node is ">=major.minor", not "${engines}"`);
+  assert.equal(readFileSync(".nvmrc", "utf8").trim(), minimum);
+  assert.match(readFileSync(".npmrc", "utf8"), /^engine-strict\s*=\s*true$/m);
+});

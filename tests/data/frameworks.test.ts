@@ -99,14 +99,18 @@ test("frameworks: DDP keeps 16 bytes of model state per parameter, 20 with its d
   assert.equal(profile("ddp").bucketBytes?.value, 25 * 2 ** 20);
 });
 
-test("frameworks: FSDP2 shards everything in mode 3; mode 2 keeps bf16 weights whole from forward to backward", () => {
+test("frameworks: FSDP2 shards everything in mode 3; mode 2 (under a pipeline) keeps bf16 weights and fp32 gradients whole", () => {
   const full = layout("fsdp2", 3);
   assert.equal(bytesPerParameter(full, 8, "all"), 16 / 8);
   assert.ok(full.gatheredUnits && full.gatheredUnits.bytes === 2 && full.gatheredUnits.units === 2);
   const keep = layout("fsdp2", 2);
   assert.equal(bytesPerParameter(keep, 8, "always"), 16 / 8);
-  assert.equal(bytesPerParameter(keep, 8, "all"), 16 / 8 + 2);
+  // bf16 weights kept from forward to backward, and the stage's unsharded fp32 gradients accumulated
+  // until the one reduction per step (torch pipelining turns gradient sync off until the last microbatch).
+  assert.equal(bytesPerParameter(keep, 8, "all"), 16 / 8 + 2 + 4);
   assert.equal(profile("fsdp2").reshardAfterForward?.value, true);
+  assert.equal(profile("fsdp2").gradReduceEveryMicrobatch?.[2]?.value, false);
+  assert.equal(profile("fsdp2").gradReduceEveryMicrobatch?.[3]?.value, true);
 });
 
 test("frameworks: DeepSpeed ZeRO keeps bf16 gradients and shards more with each stage", () => {

@@ -13,7 +13,15 @@ import { chapterTimelinePanels, renderChapterFigures } from "../../src/figures/d
 import { mergeRuns } from "../../src/figures/dp-timelines.ts";
 import { formatDuration } from "../../src/figures/kit/format.ts";
 import { WidgetSettingsError } from "../../src/figures/widget.ts";
-import { dataParallelTimeline, findGpu, findModelPreset, modelFlopsPerToken } from "../../src/model/index.ts";
+import {
+  clusterShape,
+  dataParallelTimeline,
+  findGpu,
+  findModelPreset,
+  groupLink,
+  KERNEL_EFFICIENCY,
+  modelFlopsPerToken,
+} from "../../src/model/index.ts";
 
 function newDocument(): Document {
   return parseHTML("<!doctype html><html><body></body></html>").document as unknown as Document;
@@ -66,13 +74,18 @@ describe("formatDuration and mergeRuns", () => {
 });
 
 describe("dp-overlap widget settings", () => {
-  it("defaults to the chapter's example: Llama 3.1 8B, 533 ms per microbatch at 40% of an H100", () => {
+  it("defaults to the chapter's example: Llama 3.1 8B at Hopper's kernel efficiency, 64 replicas one per server", () => {
     const preset = findModelPreset("llama-3.1-8b");
     const gpu = findGpu("h100-sxm");
     assert.ok(preset && gpu);
     assert.equal(defaultDpOverlapSettings.parameters, preset.publishedTotal);
-    const ms = (modelFlopsPerToken(preset.config, 4096).total * 4096 * 1000) / (0.4 * gpu.bf16FlopsPerSecond);
+    const ms =
+      (modelFlopsPerToken(preset.config, 4096).total * 4096 * 1000) /
+      (KERNEL_EFFICIENCY.hopper * gpu.bf16FlopsPerSecond);
     assert.equal(defaultDpOverlapSettings.microbatchMilliseconds, ms);
+    const cluster = clusterShape("h100-sxm");
+    const onePerServer = groupLink(cluster, "all-reduce", { ranks: 64, stride: cluster.gpusPerServer });
+    assert.equal(defaultDpOverlapSettings.busBandwidthGBps * 1e9, onePerServer.busBytesPerSecond);
     assert.deepEqual(dpOverlapWidget.parseSettings({}), defaultDpOverlapSettings);
   });
 
@@ -140,7 +153,7 @@ describe("dp-overlap static render (linkedom)", () => {
       microbatches: 1,
       dp: 64,
       bucketBytes: 25 * 2 ** 20,
-      busBandwidthBytesPerSecond: 50e9,
+      busBandwidthBytesPerSecond: defaultDpOverlapSettings.busBandwidthGBps * 1e9,
       collectiveLatencySeconds: 50e-6,
       overlap: false,
       noSync: true,

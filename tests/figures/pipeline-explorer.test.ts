@@ -74,7 +74,7 @@ describe("pipeline-explorer: the model's layout and the closed forms", () => {
   test("the summary states the schedule, the measured and closed-form bubble and the peaks", () => {
     assert.equal(
       summarizePipeline(computePipelineView(state({}))),
-      "1F1B (PipeDream-Flush) on 4 GPUs with 8 microbatches (durations: forward 1, backward 2). Step time 33. " +
+      "1F1B (PipeDream-Flush) on 4 GPUs with 8 microbatches (durations: forward 1, backward 2 (T_B 1 + T_W 1)). Step time 33. " +
         "Bubble measured from the timeline: 37.5% of busy time (27.3% of the step). Closed form: (p − 1)/m = 3/8 = 37.5%. " +
         "Peak activations in flight per GPU, in microbatches: 4, 3, 2, 1.",
     );

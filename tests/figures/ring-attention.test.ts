@@ -51,6 +51,15 @@ test("validateRingGpus: whole numbers 1–16 only", () => {
     const r = validateRingGpus(bad);
     assert.equal(r.ok, false, bad);
   }
+  // Each message names what is wrong: a negative count or zero is not positive, 2.5 not whole.
+  for (const bad of ["-4", "−4", "0", "-2.5"]) {
+    const r = validateRingGpus(bad);
+    assert.ok(!r.ok && /must be positive: choose from 1 to 16/.test(r.message), `${bad}: ${JSON.stringify(r)}`);
+  }
+  const half = validateRingGpus("2.5");
+  assert.ok(!half.ok && /whole number/.test(half.message));
+  const big = validateRingGpus("17");
+  assert.ok(!big.ok && /from 1 to 16/.test(big.message));
 });
 
 test("tileSteps: contiguous c = 4 computes tile (q, k) at step (owner(q) − owner(k)) mod c, masked above the diagonal", () => {

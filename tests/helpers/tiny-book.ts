@@ -47,8 +47,11 @@ export interface TinyBuild {
   bookError: { file: string; line?: number; message: string; rawMessage: string } | undefined;
 }
 
-/** Builds the book; never throws for build errors (they are returned). */
-export async function buildTinyBook(files: Record<string, string | null>): Promise<TinyBuild> {
+/**
+ * Writes a tiny book (the minimal files with `files` added, replaced or, as null, left out) into a
+ * new temporary folder and returns the folder.
+ */
+export function createTinyBook(files: Record<string, string | null>): string {
   const root = mkdtempSync(path.join(os.tmpdir(), "tiny-book-"));
   symlinkSync(path.join(repo, "node_modules"), path.join(root, "node_modules"));
   symlinkSync(path.join(repo, "src"), path.join(root, "src"));
@@ -64,6 +67,12 @@ export async function buildTinyBook(files: Record<string, string | null>): Promi
     mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     writeFileSync(path.join(root, rel), text);
   }
+  return root;
+}
+
+/** Builds the book; never throws for build errors (they are returned). */
+export async function buildTinyBook(files: Record<string, string | null>): Promise<TinyBuild> {
+  const root = createTinyBook(files);
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ["--import", "tsx", path.join(repo, "tests/helpers/tiny-book-runner.ts")],

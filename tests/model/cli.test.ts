@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { findModelPreset } from "../../src/model/index.ts";
+import { evaluateScenario, findModelPreset } from "../../src/model/index.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -196,6 +196,75 @@ describe("model CLI", () => {
     const out = JSON.parse(r.stdout);
     assert.equal(out.layout.stageLayers.length, 16);
     assert.ok(out.stageImbalance >= 1);
+  });
+  test("--framework and --tp-overlap: step and memory print what evaluateScenario computes, with the one budget", () => {
+    const step = (...extra: string[]) =>
+      run(
+        "step",
+        "llama-3.1-70b",
+        "--gpu",
+        "h100-sxm",
+        "--gpus",
+        "64",
+        "--tp",
+        "8",
+        "--zero",
+        "1",
+        "--seq",
+        "4096",
+        "--micro-batch",
+        "1",
+        "--global-batch",
+        "64",
+        "--framework",
+        "megatron",
+        ...extra,
+      );
+    const plain = step();
+    assert.equal(plain.status, 0, plain.stderr);
+    const a = JSON.parse(plain.stdout);
+    const e = evaluateScenario({
+      model: "llama-3.1-70b",
+      cluster: { gpu: "h100-sxm", gpuCount: 64 },
+      framework: "megatron",
+      layout: { tp: 8, zeroStage: 1 },
+      batch: { seqLength: 4096, microBatchSize: 1, globalBatch: 64 },
+    });
+    assert.equal(a.stepSeconds, e.step.stepSeconds);
+    assert.equal(a.memoryPerGpu.total, e.bytesPerGpu);
+    assert.equal(a.budget.usableBytes, e.budget.usableBytes);
+    assert.equal(a.fits, e.fits);
+    assert.equal(a.layout.framework, "megatron");
+    assert.equal(a.layout.tpCommOverlap, false);
+    const overlapped = JSON.parse(step("--tp-overlap").stdout);
+    assert.equal(overlapped.layout.tpCommOverlap, true);
+    assert.ok(overlapped.breakdown.tp < a.breakdown.tp);
+    const memory = run(
+      "memory",
+      "llama-3.1-70b",
+      "--dp",
+      "8",
+      "--tp",
+      "8",
+      "--sp",
+      "--zero",
+      "1",
+      "--framework",
+      "megatron",
+      "--gpu",
+      "h100-sxm",
+    );
+    assert.equal(memory.status, 0, memory.stderr);
+    const m = JSON.parse(memory.stdout);
+    assert.equal(m.perGpu.total, e.bytesPerGpu);
+    assert.equal(m.fits, e.fits);
+    assertOneLineError(step("--zero", "3"), 1, /does not run ZeRO stage 3 .*\[field: zeroStage\]$/);
+    assertOneLineError(
+      run("memory", "llama-3.1-8b", "--framework", "jax"),
+      1,
+      /^error: unknown framework "jax" \[field: framework\]$/,
+    );
+    assertOneLineError(step("--tp-overlap", "--no-tp-overlap"), 2, /contradict each other/);
   });
   test("presets lists the GPU ids step accepts", () => {
     const out = JSON.parse(run("presets").stdout);

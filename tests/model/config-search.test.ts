@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  evaluateScenario,
   findGpu,
   findModelPreset,
   modelFlopsPerToken,
@@ -96,7 +97,7 @@ test("each ranked configuration is the step model's prediction for its layout an
       microBatchSize: c.microBatchSize,
       globalBatch: 256,
       stageLayers: c.stageLayers,
-      gradReduce: "fp32",
+      framework: c.framework,
       includeMemory: false,
     });
     assertApprox(p.stepSeconds, c.stepSeconds, { rel: 1e-12 });
@@ -183,5 +184,29 @@ test("invalid input throws ModelInputError naming the field", () => {
         }),
       (e: unknown) => e instanceof ModelInputError && e.field === field,
     );
+  }
+});
+
+test("every ranked row's memory is the engine's for that row (FSDP2 under a pipeline keeps its weights gathered)", () => {
+  const r = searchConfigurations({
+    config: llama70b,
+    gpu: h100,
+    gpuCount: 64,
+    seqLength: 4096,
+    globalBatchSequences: 256,
+  });
+  const rows = r.ranked.filter((c) => c.framework === "fsdp2" && c.pp > 1).slice(0, 10);
+  assert.ok(rows.length > 0, "the search ranks FSDP2 rows with a pipeline");
+  for (const c of [...rows, ...r.ranked.slice(0, 10)]) {
+    const e = evaluateScenario({
+      model: llama70b,
+      cluster: { gpu: "h100-sxm", gpuCount: 64 },
+      framework: c.framework,
+      layout: { tp: c.tp, pp: c.pp, cp: c.cp, ep: c.ep, dp: c.dp, zeroStage: c.zeroStage, stageLayers: c.stageLayers },
+      batch: { seqLength: 4096, microBatchSize: c.microBatchSize, globalBatch: 256 },
+      recompute: c.recompute,
+    });
+    assert.equal(c.memoryBytes, e.bytesPerGpu, `${c.framework} tp ${c.tp} pp ${c.pp} cp ${c.cp} zero ${c.zeroStage}`);
+    assert.equal(c.stepSeconds, e.step.stepSeconds);
   }
 });

@@ -25,6 +25,7 @@ import {
   type Recompute,
   type Scenario,
   type ZeroStage,
+  defaultReshardAfterForward,
 } from "../../src/model/index.ts";
 import { frameworkStages, gbShown } from "../../src/figures/kit/scenario.ts";
 import { computeMemoryView } from "../../src/figures/memory-explorer/view.ts";
@@ -92,7 +93,7 @@ function explorerState(c: Case): MemoryExplorerState {
     recompute: c.recompute,
     attention: "flash",
     zero: c.zero,
-    reshard: true,
+    reshard: defaultReshardAfterForward(c.framework, c.pp),
     dp: c.dp,
     tp: c.tp,
     sp: c.tp > 1,

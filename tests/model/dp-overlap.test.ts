@@ -4,14 +4,20 @@ import fc from "fast-check";
 import {
   allReduceSeconds,
   bucketCount,
+  ddpBucketCount,
+  ddpModelBucketCount,
+  denseParameterTensors,
   dataParallelScaling,
   dataParallelTimeline,
   offloadHidingTokens,
   ringAllReduceBytesPerGpu,
   zero3HidingTokens,
+  zero3LargestDegree,
   type DpTimelineInput,
 } from "../../src/model/dp-overlap.ts";
 import { ModelInputError } from "../../src/model/errors.ts";
+import { parseModelConfig } from "../../src/model/architecture.ts";
+import { findModelPreset } from "../../src/data/models.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 const MiB = 2 ** 20;
@@ -226,7 +232,59 @@ describe("hiding bounds", () => {
     close(zero3HidingTokens(395.76e12, 50e9, 64), (63 / 64) * 7915.2);
     assert.equal(zero3HidingTokens(1e12, 1e9, 1), 0);
   });
-  it("ZeRO-Offload's gradient upload hides behind the backward pass (4Ψ FLOPs per token) with F/(2·B_PCIe) tokens per step", () => {
+  it("ZeRO-3's latency term adds (d−1)·α·F/(2P): one ring step per rank, which a small layer hides with more tokens", () => {
+    const bw = zero3HidingTokens(400e12, 360e9, 64);
+    close(
+      zero3HidingTokens(400e12, 360e9, 64, { stepSeconds: 8e-6, layerParameters: 2e8 }),
+      bw + (63 * 8e-6 * 400e12) / 4e8,
+    );
+    close(zero3HidingTokens(400e12, 360e9, 64, { stepSeconds: 0, layerParameters: 2e8 }), bw);
+    assert.throws(
+      () => zero3HidingTokens(400e12, 360e9, 64, { stepSeconds: 8e-6, layerParameters: 0 }),
+      (e) => e instanceof ModelInputError && e.field === "layerParameters",
+    );
+  });
+  it("the largest ZeRO-3 degree: tokens per GPU B/d still cover the threshold at d, not at d + 1", () => {
+    const link = () => ({ busBytesPerSecond: 360e9, hopLatencySeconds: 8e-6 });
+    const need = (d: number) => zero3HidingTokens(400e12, 360e9, d, { stepSeconds: 8e-6, layerParameters: 2e8 });
+    const d = zero3LargestDegree(2 ** 22, 400e12, link, 2e8);
+    assert.ok(2 ** 22 / d >= need(d) && 2 ** 22 / (d + 1) < need(d + 1), `d = ${d}`);
+    // Without the latency term only the bandwidth limits: d ≈ B·busbw/F + 1.
+    const bwOnly = zero3LargestDegree(2 ** 22, 400e12, link, null);
+    assert.ok(bwOnly > d && Math.abs(bwOnly - ((2 ** 22 * 360e9) / 400e12 + 1)) < 1, `d = ${bwOnly}`);
+  });
+  it("ZeRO-Offload's gradient transfer hides behind one backward pass (4Ψ FLOPs per token) with g·F/(4·B_PCIe) tokens per microbatch", () => {
     close(offloadHidingTokens(395.76e12, 64e9), 3091.875);
+    close(offloadHidingTokens(395.76e12, 64e9, 4), 2 * 3091.875);
+    assert.throws(
+      () => offloadHidingTokens(395.76e12, 64e9, 0),
+      (e) => e instanceof ModelInputError && e.field === "gradientBytesPerParameter",
+    );
+  });
+});
+
+describe("ddpBucketCount (DDP's whole-tensor buckets)", () => {
+  it("never splits a tensor and caps the first bucket at 1 MiB", () => {
+    // 0.5 MiB + 0.75 MiB reach the 1 MiB first cap; 30 MiB alone exceeds 25 MiB; 10 + 10 + 10 reach it; 1 left over.
+    assert.equal(
+      ddpBucketCount(
+        [0.5, 0.75, 30, 10, 10, 10, 1].map((x) => x * MiB),
+        25 * MiB,
+      ),
+      4,
+    );
+    assert.equal(ddpBucketCount([100 * MiB, 100 * MiB], 25 * MiB), 2);
+    assert.throws(() => ddpBucketCount([], 25 * MiB), ModelInputError);
+  });
+  it("Llama 3.1 8B: 194 buckets of fp32 tensors at 25 MiB, 226 at 1 MiB, 162 in bf16", () => {
+    const arch = parseModelConfig(findModelPreset("llama-3.1-8b")!.config).architecture;
+    assert.equal(denseParameterTensors(arch).length, 291);
+    assert.equal(
+      denseParameterTensors(arch).reduce((a, b) => a + b, 0),
+      8_030_261_248,
+    );
+    assert.equal(ddpModelBucketCount(arch, 25 * MiB, 4), 194);
+    assert.equal(ddpModelBucketCount(arch, MiB, 4), 226);
+    assert.equal(ddpModelBucketCount(arch, 25 * MiB, 2), 162);
   });
 });

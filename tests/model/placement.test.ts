@@ -52,3 +52,11 @@ test("placement: a shape that does not add up is refused naming the field", () =
     (e: unknown) => e instanceof ModelInputError && e.field === "gpu",
   );
 });
+
+test("placement: an all-to-all across servers goes through each member's own NIC, not eight NICs' ring", () => {
+  // EP 64 over eight full servers: each GPU sends 56/64 of its buffer off its server through one NIC.
+  const a2a = groupLink(h100, "all-to-all", { ranks: 64, stride: 1 });
+  assert.ok(Math.abs(a2a.busBytesPerSecond - (net.nicBusBytesPerSecond * 63) / 56) < 1);
+  // One rank per server: the whole 63/64 leaves through the one NIC, the ring figure.
+  assert.equal(groupLink(h100, "all-to-all", { ranks: 64, stride: 8 }).busBytesPerSecond, net.nicBusBytesPerSecond);
+});

@@ -1,45 +1,265 @@
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { after, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import {
-  evaluateRuns,
+  checkRunData,
+  countParameters,
+  evaluateInSample,
   fitKernelEfficiency,
+  isAssumed,
   KERNEL_EFFICIENCY,
+  bookConstantsGap,
+  REFIT_THRESHOLD,
+  layoutClass,
   leaveOneSourceOut,
+  ModelInputError,
   PUBLISHED_RUNS,
+  RUN_SOURCES,
+  runArchitecture,
   summarizeErrors,
+  validationReport,
+  whatIfStudies,
 } from "../../src/model/index.ts";
 
-// The step model against published runs (src/data/published-runs.ts). Thresholds from issue #23:
-// median absolute relative MFU error ≤ 15%, no run worse than 35%. Never loosen them to pass.
-const MEDIAN_LIMIT = 0.15;
-const WORST_LIMIT = 0.35;
+// The step model against published runs (src/data/published-runs.ts), judged out of sample
+// (issue #50). The goal: a leave-one-source-out median of at most 15% and a worst of at most 50%,
+// with no more fitted constants than one kernel efficiency per GPU generation. The model does not
+// meet it (the appendix says why, with the breakdown); the recorded figures below are the ones the
+// appendix prints, so any change to the model or the data that moves them fails here until the
+// appendix is rewritten from the new figures.
+const GOAL = { median: 0.15, worst: 0.5 };
+const RECORDED = {
+  fitted: { ampere: 0.57, hopper: 0.56 },
+  book: { ampere: 0.57, hopper: 0.52 },
+  inSample: { median: 0.1595, worst: 1.8779 },
+  leaveOneSourceOut: { median: 0.2608, worst: 1.7241 },
+};
 
-test("the data set has at least 30 runs from at least 8 sources, each with a location and a reported number", () => {
-  assert.ok(PUBLISHED_RUNS.length >= 30, `${PUBLISHED_RUNS.length} runs`);
-  assert.ok(new Set(PUBLISHED_RUNS.map((r) => r.source)).size >= 8);
-  assert.equal(new Set(PUBLISHED_RUNS.map((r) => r.id)).size, PUBLISHED_RUNS.length, "ids are unique");
-  for (const r of PUBLISHED_RUNS) {
-    assert.ok(r.location.length > 0 && r.reportedText.length > 0, r.id);
-    const l = r.layout;
-    assert.equal(l.tp * l.pp * l.cp * l.dp, r.gpuCount, `${r.id}: degrees multiply to the GPU count`);
-  }
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const scratch = mkdtempSync(join(tmpdir(), "validate-cli-"));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+const near = (actual: number, expected: number, what: string) =>
+  assert.ok(Math.abs(actual - expected) < 5e-5, `${what}: ${actual} (recorded ${expected})`);
+
+describe("the data set", () => {
+  test("at least 100 runs from at least 6 sources, at least 4 of them with H100 runs; every run by a listed source", () => {
+    assert.ok(PUBLISHED_RUNS.length >= 100, `${PUBLISHED_RUNS.length} runs`);
+    const sources = new Set(PUBLISHED_RUNS.map((r) => r.source));
+    assert.ok(sources.size >= 6, `${sources.size} sources`);
+    const withH100 = [...sources].filter((s) => PUBLISHED_RUNS.some((r) => r.source === s && r.gpu === "h100-sxm"));
+    assert.ok(withH100.length >= 4, withH100.join(", "));
+    assert.deepEqual([...sources].sort(), RUN_SOURCES.map((s) => s.key).sort(), "every source has an inclusion rule");
+    assert.equal(checkRunData(JSON.parse(JSON.stringify(PUBLISHED_RUNS))).length, PUBLISHED_RUNS.length);
+  });
+
+  test("every run names its software: framework, vintage and six fields, each with a source or marked assumed", () => {
+    for (const r of PUBLISHED_RUNS) {
+      const sw = r.software;
+      assert.ok(sw.name.length > 0, r.id);
+      for (const f of [
+        sw.attentionKernel,
+        sw.tpCommOverlap,
+        sw.sequenceParallel,
+        sw.dpOverlap,
+        sw.recomputePolicy,
+        sw.gradPrecision,
+      ]) {
+        assert.ok(f.source.length > 10, `${r.id}: ${JSON.stringify(f)}`);
+      }
+      if (r.layout.tp === 1) assert.equal(sw.sequenceParallel.value, false, `${r.id}: no SP without TP`);
+    }
+    // The runs of 2021-22 computed the whole score matrix; none of them is marked causal-skipping.
+    const early = [
+      "narayanan2021efficient",
+      "korthikanti2023reducing",
+      "smith2022megatronturing",
+      "bigscience2022bloom",
+      "zhang2022opt",
+    ];
+    for (const r of PUBLISHED_RUNS.filter((x) => early.includes(x.source)))
+      assert.equal(r.software.attentionKernel.value, "full", r.id);
+    assert.ok(PUBLISHED_RUNS.some((r) => isAssumed(r.software.gradPrecision)));
+  });
+
+  test("MosaicML's NumParams column equals the exact parameter count of every row's configuration", () => {
+    const rows = PUBLISHED_RUNS.filter((r) => r.publishedParameters !== undefined);
+    assert.equal(rows.length, 209);
+    for (const r of rows) assert.equal(countParameters(runArchitecture(r)).total, r.publishedParameters, r.id);
+  });
+
+  test("the configurations read the gpt2, llama and nemotron families the runs use", () => {
+    const families = new Set(PUBLISHED_RUNS.map((r) => runArchitecture(r).family));
+    assert.deepEqual([...families].sort(), ["gpt2", "llama", "nemotron"]);
+  });
 });
 
-test("the step model predicts published MFU within a 15% median and 35% worst relative error", () => {
-  const summary = summarizeErrors(evaluateRuns());
-  assert.ok(summary.medianAbsoluteError <= MEDIAN_LIMIT, `median ${summary.medianAbsoluteError}`);
-  assert.ok(summary.worstAbsoluteError <= WORST_LIMIT, `worst ${summary.worstAbsoluteError} (${summary.worstRun})`);
+describe("the errors, in and out of sample", () => {
+  const report = validationReport();
+
+  test("the fit: two constants, one kernel efficiency per generation with runs", () => {
+    assert.deepEqual(fitKernelEfficiency(), RECORDED.fitted);
+    assert.equal(report.fitted.constants, 2);
+  });
+
+  test("the model's constants stay within the refit threshold of the fit; Blackwell takes Hopper's", () => {
+    // Every chapter, widget and exercise reads KERNEL_EFFICIENCY; the appendix prints the fit. Once a
+    // change to the data or the model puts the book's constants more than REFIT_THRESHOLD of median
+    // error behind the fit, this fails until the constants (and the prose computed from them) follow.
+    assert.deepEqual({ ampere: KERNEL_EFFICIENCY.ampere, hopper: KERNEL_EFFICIENCY.hopper }, RECORDED.book);
+    const gaps = bookConstantsGap();
+    for (const [generation, g] of Object.entries(gaps)) {
+      assert.ok(g.gap >= -1e-12, `${generation}: the fit is the grid minimum`);
+      assert.ok(g.gap <= REFIT_THRESHOLD, `${generation}: ${(100 * g.gap).toFixed(2)} points behind the fit`);
+    }
+    assert.equal(KERNEL_EFFICIENCY.blackwell, KERNEL_EFFICIENCY.hopper, "Blackwell: Hopper's value, an assumption");
+  });
+
+  test("in sample and leave one source out: the figures the appendix prints", () => {
+    near(report.inSample.median, RECORDED.inSample.median, "in-sample median");
+    near(report.inSample.worst, RECORDED.inSample.worst, "in-sample worst");
+    near(report.leaveOneSourceOut.median, RECORDED.leaveOneSourceOut.median, "LOSO median");
+    near(report.leaveOneSourceOut.worst, RECORDED.leaveOneSourceOut.worst, "LOSO worst");
+    // Out of sample is worse than in sample, as it must be for a fit that is not a tautology.
+    assert.ok(report.leaveOneSourceOut.median > report.inSample.median);
+  });
+
+  test("the goal is not met, and the appendix says so: this fails once it is, so the note can be removed", () => {
+    const met = report.leaveOneSourceOut.median <= GOAL.median && report.leaveOneSourceOut.worst <= GOAL.worst;
+    assert.equal(met, false);
+  });
+
+  test("leave one source out predicts each source with constants fitted without it", () => {
+    const held = leaveOneSourceOut();
+    assert.equal(held.length, PUBLISHED_RUNS.length);
+    const mosaic = PUBLISHED_RUNS.filter((r) => r.source !== "mosaicml2023benchmarks");
+    const fit = fitKernelEfficiency(mosaic);
+    const heldMosaic = held.find((e) => e.run.source === "mosaicml2023benchmarks" && e.generation === "hopper");
+    assert.ok(heldMosaic);
+    assert.equal(heldMosaic.kernelEfficiency, fit.hopper);
+    assert.notEqual(fit.hopper, RECORDED.fitted.hopper);
+  });
+
+  test("the breakdowns cover every run once, by generation and by layout class", () => {
+    const sum = (xs: { runs: number }[]) => xs.reduce((a, x) => a + x.runs, 0);
+    assert.equal(sum(report.byGeneration), PUBLISHED_RUNS.length);
+    assert.equal(sum(report.byLayout), PUBLISHED_RUNS.length);
+    assert.equal(sum(report.bySource), PUBLISHED_RUNS.length);
+    assert.equal(report.byGeneration.find((g) => g.generation === "blackwell")?.runs, 0);
+    assert.equal(report.byLayout.find((g) => g.layout === "MoE")?.runs, 0);
+    for (const g of report.byGeneration.filter((x) => x.runs > 0)) {
+      const own = evaluateInSample().filter((e) => e.generation === g.generation);
+      assert.equal(g.inSample?.median, summarizeErrors(own).median);
+    }
+    assert.equal(layoutClass(PUBLISHED_RUNS.find((r) => r.id === "grattafiori2024-405b-16384-131072")!), "with CP");
+  });
+
+  test("what would close the gap: a slower attention kernel and one efficiency per framework family", () => {
+    const [attention, framework, both] = whatIfStudies();
+    assert.ok(attention && framework && both);
+    assert.ok(attention.leaveOneSourceOut.median < report.leaveOneSourceOut.median);
+    assert.ok(framework.leaveOneSourceOut.worst < report.leaveOneSourceOut.worst);
+    assert.equal(framework.constants, 4);
+    assert.ok(both.leaveOneSourceOut.median <= GOAL.median, `${both.leaveOneSourceOut.median}`);
+    assert.ok(both.leaveOneSourceOut.worst > GOAL.worst, `${both.leaveOneSourceOut.worst}`);
+  });
 });
 
-test("KERNEL_EFFICIENCY holds the fitted per-generation constants (the only fitted numbers)", () => {
-  const fitted = fitKernelEfficiency();
-  assert.equal(fitted.ampere, KERNEL_EFFICIENCY.ampere);
-  assert.equal(fitted.hopper, KERNEL_EFFICIENCY.hopper);
+describe("bad data is refused, naming the run", () => {
+  const base = () => JSON.parse(JSON.stringify(PUBLISHED_RUNS.slice(0, 2))) as Record<string, unknown>[];
+  const refuses = (runs: unknown, field: string, pattern: RegExp) =>
+    assert.throws(
+      () => checkRunData(runs),
+      (e: unknown) => e instanceof ModelInputError && e.field === field && pattern.test(e.message),
+    );
+
+  test("a missing field", () => {
+    const runs = base();
+    delete runs[1]!.seqLength;
+    refuses(runs, "seqLength", /run narayanan2021-3-6b has no "seqLength"/);
+    const noSoftware = base();
+    delete (noSoftware[0]!.software as Record<string, unknown>).gradPrecision;
+    refuses(noSoftware, "software.gradPrecision", /run narayanan2021-1-7b/);
+  });
+
+  test("software outside the model's vocabulary", () => {
+    const runs = base();
+    (runs[0]!.software as Record<string, unknown>).framework = "jax";
+    refuses(runs, "software.framework", /run narayanan2021-1-7b: "software.framework" must be one of megatron/);
+    const kernel = base();
+    (kernel[1]!.software as Record<string, Record<string, unknown>>).attentionKernel!.value = "sparse";
+    refuses(kernel, "software.attentionKernel", /run narayanan2021-3-6b/);
+  });
+
+  test("an unknown source key", () => {
+    const runs = base();
+    runs[0]!.source = "nobody2099";
+    refuses(runs, "source", /run narayanan2021-1-7b: unknown source key "nobody2099"/);
+  });
+
+  test("degrees that do not multiply to the GPU count", () => {
+    const runs = base();
+    (runs[1]!.layout as Record<string, number>).dp = 31;
+    refuses(
+      runs,
+      "layout",
+      /run narayanan2021-3-6b: tp × pp × cp × dp = 2 × 1 × 1 × 31 = 62, not its GPU count \(64\)/,
+    );
+  });
 });
 
-test("leave-one-source-out error is computed for every run (reported in the appendix, not thresholded)", () => {
-  const held = leaveOneSourceOut();
-  assert.equal(held.length, PUBLISHED_RUNS.length);
-  const summary = summarizeErrors(held);
-  assert.ok(Number.isFinite(summary.medianAbsoluteError) && Number.isFinite(summary.worstAbsoluteError));
+describe("npm run -s model -- validate", () => {
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, ["--import", "tsx", "src/cli/model.ts", "validate", ...args], {
+      cwd: root,
+      encoding: "utf8",
+    });
+
+  test("prints runs, sources with their GPUs, and the errors in and out of sample with the breakdowns", () => {
+    const r = cli();
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.runs, PUBLISHED_RUNS.length);
+    assert.deepEqual(out.sources.find((s: { key: string }) => s.key === "mosaicml2023benchmarks").gpus.sort(), [
+      "a100-sxm-40gb",
+      "a100-sxm-80gb",
+      "h100-sxm",
+    ]);
+    near(out.leaveOneSourceOut.median, RECORDED.leaveOneSourceOut.median, "CLI LOSO median");
+    assert.deepEqual(Object.keys(out.inSample).sort(), ["median", "worst", "worstRun"]);
+    assert.deepEqual(
+      out.byLayout.map((b: { layout: string }) => b.layout),
+      ["DP/FSDP only", "TP+DP", "TP+PP+DP", "with CP", "MoE"],
+    );
+  });
+
+  test("a data file: its own runs, and the errors at the book's fitted efficiencies", () => {
+    const file = join(scratch, "runs.json");
+    const runs = JSON.parse(JSON.stringify(PUBLISHED_RUNS.filter((x) => x.source === "megatronlm2024weakscaling")));
+    for (const x of runs) x.source = "held2025";
+    writeFileSync(file, JSON.stringify({ sources: [{ key: "held2025", name: "Held back" }], runs }));
+    const r = cli(file);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.runs, 9);
+    assert.deepEqual(out.atBookEfficiencies.kernelEfficiency, { ...RECORDED.book, blackwell: RECORDED.book.hopper });
+  });
+
+  test("refuses a bad data file in one line naming the run", () => {
+    const file = join(scratch, "bad.json");
+    const runs = JSON.parse(JSON.stringify(PUBLISHED_RUNS.slice(0, 1)));
+    runs[0].gpuCount = 33;
+    writeFileSync(file, JSON.stringify(runs));
+    const r = cli(file);
+    assert.equal(r.status, 1);
+    assert.equal(r.stdout, "");
+    assert.match(
+      r.stderr.trim(),
+      /^error: run narayanan2021-1-7b: tp × pp × cp × dp = 1 × 1 × 1 × 32 = 32, not its GPU count \(33\) \[field: layout\]$/,
+    );
+  });
 });

@@ -6,10 +6,10 @@
  */
 import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { renderError } from "../helpers/book-markdown.ts";
+import { md, renderError } from "../helpers/book-markdown.ts";
 import { buildTinyBook, minimalBib, removeTinyBook, type TinyBuild } from "../helpers/tiny-book.ts";
 import { parseBibliography } from "../../src/plugins/bibliography.ts";
-import { BookError, didYouMean, editDistance } from "../../src/plugins/errors.ts";
+import { BookError, didYouMean, editDistance, findBookError, nearestName } from "../../src/plugins/errors.ts";
 
 const file = "content/chapters/03-zero.md";
 
@@ -28,12 +28,12 @@ describe("Markdown errors name the file and line", () => {
     [
       "TeX error (inline)",
       "Fine.\n\nBad $\\frac{1$ here.",
-      `${file}:3 TeX error: KaTeX parse error: Unexpected end of input in a macro argument, expected '}' at end of input: \\frac{1 (in "$\\frac{1$")`,
+      `${file}:3:13 TeX error: Unexpected end of input in a macro argument, expected '}' at the end of the formula`,
     ],
     [
-      "TeX error (display)",
+      "TeX error (display): the token's line, not the opening $$",
       "Text.\n\n$$\n\\badmacro{x}\n$$",
-      `${file}:3 TeX error: KaTeX parse error: Undefined control sequence: \\badmacro at position 1: \\̲b̲a̲d̲m̲a̲c̲r̲o̲{x} (in "$$\\badmacro{x}$$")`,
+      `${file}:4:1 TeX error: Undefined control sequence: \\badmacro`,
     ],
     ["unclosed display math", "$$\nx = 1\n\nmore", `${file}:1 display math opened with "$$" is never closed`],
     [
@@ -68,6 +68,11 @@ describe("Markdown errors name the file and line", () => {
       "unknown widget setting",
       "::: widget unit-converter\ncolour: red\n:::",
       `${file}:2 widget "unit-converter": setting "colour": unknown setting (known: value, unit)`,
+    ],
+    [
+      "misspelt widget setting",
+      "::: widget unit-converter\nvalue: 80\nunits: GB\n:::",
+      `${file}:3 widget "unit-converter": setting "units": unknown setting (known: value, unit); did you mean \`unit\`?`,
     ],
     ["widget settings that are not YAML", "::: widget unit-converter\nvalue: [1\n:::", `${file}:`],
     [
@@ -249,6 +254,51 @@ describe("whole-book builds fail with the file and line", () => {
   });
 });
 
+describe("a TeX error is one line at the offending token", () => {
+  const cases: [string, string, string][] = [
+    [
+      "a labelled equation: no \\tag in the message, the line of the token",
+      "Text.\n\n$$\na = b \\\\\nc = \\lamda + 1\n$$ {#eq:a}",
+      `${file}:5:5 TeX error: Undefined control sequence: \\lamda; did you mean \`\\lambda\`?`,
+    ],
+    [
+      "a labelled one-line equation cut short",
+      "$$ x = \\frac{1}{2 $$ {#eq:b}",
+      `${file}:1:18 TeX error: Unexpected end of input in a macro argument, expected '}' at the end of the formula`,
+    ],
+    [
+      "in a list item: the column counts the marker",
+      "- one\n- two with $x = \\alpah$ here",
+      `${file}:2:17 TeX error: Undefined control sequence: \\alpah; did you mean \`\\alpha\`?`,
+    ],
+    [
+      "in a table cell: the row's line",
+      "| a | b |\n|--|--|\n| 1 | $\\sqrtt{2}$ |",
+      `${file}:3:8 TeX error: Undefined control sequence: \\sqrtt; did you mean \`\\sqrt\`?`,
+    ],
+    [
+      "after a printed value: the column in the text as written",
+      "$$\nx = {=ch2.llama2StatesGB} + \\fooo\n$$",
+      `${file}:2:29 TeX error: Undefined control sequence: \\fooo`,
+    ],
+    [
+      "a mismatched environment",
+      "$$\n\\begin{aligned} a &= b \\end{align}\n$$ {#eq:c}",
+      `${file}:2:24 TeX error: Mismatch: \\begin{aligned} matched by \\end{align}`,
+    ],
+  ];
+  for (const [name, src, expected] of cases) test(name, () => assert.equal(renderError(src).message, expected));
+  test("reported before the number ledger, which reads math before KaTeX runs", () => {
+    let message = "";
+    try {
+      md.render("Text $x = 12{,}345 \\lamda$ here.", { page: { inputPath: file } });
+    } catch (e) {
+      message = findBookError(e)?.message ?? String(e);
+    }
+    assert.equal(message, `${file}:1:20 TeX error: Undefined control sequence: \\lamda; did you mean \`\\lambda\`?`);
+  });
+});
+
 test("an unknown citation key or label suggests the nearest known one by edit distance", () => {
   assert.equal(
     renderError("See [@rajbhandari2020zer].").rawMessage,
@@ -260,4 +310,6 @@ test("an unknown citation key or label suggests the nearest known one by edit di
     "; did you mean `narayanan2021efficient`?",
   );
   assert.equal(editDistance("kitten", "sitting"), 3);
+  assert.equal(editDistance("alpah", "alpha"), 1, "two neighbours swapped are one edit");
+  assert.equal(nearestName("lamda", ["Lambda", "lambda"]), "lambda", "a tie goes to the case that matches");
 });

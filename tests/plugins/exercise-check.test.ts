@@ -63,8 +63,44 @@ test("an unknown value name fails the build at file:line, in text, in math and i
     exercise("- label: States\n  value: ch2.nope\n  tolerance: 0.01"),
     "content/chapters/02-sample.md",
   );
-  assert.equal(inAnswer.line, 6);
+  assert.equal(inAnswer.line, 8, "the line of the answer's value");
   assert.match(inAnswer.rawMessage, /unknown value "\{=ch2\.nope\}"/);
+});
+
+test("an unknown value names its chapter's module and the nearest name", () => {
+  const e = renderError("One.\n\nTwo {=ch2.llama2StatesGBB} GB.", "content/chapters/02-one-gpu.md");
+  assert.equal(
+    e.rawMessage,
+    'unknown value "{=ch2.llama2StatesGBB}" (define it in src/model/values/one-gpu.ts); did you mean `ch2.llama2StatesGB`?',
+  );
+  const answer = renderError(
+    exercise("- label: States\n  value: ch2.llama2StateGB\n  tolerance: 0.01"),
+    "content/chapters/02-one-gpu.md",
+  );
+  assert.match(answer.rawMessage, /; did you mean `ch2\.llama2StatesGB`\?$/);
+});
+
+test("an answer given a number or a quantity says that answers are named numeric values", () => {
+  const file = "tests/plugins/fixtures/02-one-gpu.md"; // not on disk: lines count from the snippet
+  for (const [value, got] of [
+    ["107.8", "the number 107.8"],
+    ["107.8 GB", '"107.8 GB"'],
+  ] as const) {
+    const e = renderError(exercise(`- label: X\n  tolerance: 0.01\n  value: ${value}`), file);
+    assert.equal(e.line, 9, "the value's line");
+    assert.equal(
+      e.rawMessage,
+      `answer 1: "value" is ${got}, not a name: answers are named numeric values, so write the name of one ` +
+        "defined in src/model/values/one-gpu.ts (e.g. value: ch2.llama2StatesGB) and print it in the solution " +
+        "with {=name} (the number is never typed twice)",
+    );
+  }
+  const typo = renderError(exercise("- label: X\n  value: ch2.llama2StatesGB\n  tolerence: 0.01"), file);
+  assert.equal(typo.line, 9);
+  assert.match(
+    typo.rawMessage,
+    /unknown key "tolerence" \(known: label, value, tolerance, hints\); did you mean `tolerance`\?/,
+  );
 });
 
 test("::: answer renders a hidden form.exercise-check in a template inside section.exercise, before the solution", () => {
@@ -82,7 +118,8 @@ test("::: answer renders a hidden form.exercise-check in a template inside secti
   assert.ok(form, "form in the template");
   assert.equal(template.content.children.length, 1, "the form alone");
   assert.equal(form.hasAttribute("hidden"), true, "hidden until JavaScript reveals it");
-  assert.equal(form.getAttribute("data-exercise-key"), "sample/exercise-1");
+  assert.equal(form.getAttribute("data-exercise-key"), "sample/exercise-fine-tuning-on-one-gpu");
+  assert.equal(form.getAttribute("data-exercise-legacy-key"), "sample/exercise-1");
   const input = form.querySelector("input")!;
   const label = form.querySelector(`label[for="${input.id}"]`)!;
   assert.equal(label.textContent, "Model states (GB)");

@@ -170,10 +170,10 @@ describe("blocks", () => {
     );
   });
 
-  test("exercises are numbered and hold a collapsed <details> solution (same ::: fence nests)", () => {
+  test("exercises are numbered, take their id from the title, and hold a collapsed <details> solution (same ::: fence nests)", () => {
     assert.equal(
       render("::: exercise Estimate\nQ.\n::: solution\nS.\n:::\n:::\n\n::: exercise\nQ2.\n:::"),
-      '<section class="exercise" id="exercise-1" aria-label="Exercise 1">\n<p class="exercise-title"><span class="exercise-label">Exercise 1</span> Estimate</p>\n' +
+      '<section class="exercise" id="exercise-estimate" aria-label="Exercise 1">\n<p class="exercise-title"><span class="exercise-label">Exercise 1</span> Estimate</p>\n' +
         '<p>Q.</p>\n<details class="solution">\n<summary>Solution</summary>\n<p>S.</p>\n</details>\n</section>\n' +
         '<section class="exercise" id="exercise-2" aria-label="Exercise 2">\n<p class="exercise-title"><span class="exercise-label">Exercise 2</span></p>\n<p>Q2.</p>\n</section>\n',
     );
@@ -197,7 +197,7 @@ describe("widgets", () => {
     const html = render("::: widget unit-converter\nvalue: 1\nunit: GiB\n:::");
     assert.ok(
       html.startsWith(
-        '<div data-settings="{&quot;value&quot;:1,&quot;unit&quot;:&quot;GiB&quot;}" data-widget="unit-converter" id="widget-unit-converter-1" class="widget">',
+        '<div tabindex="-1" data-settings="{&quot;value&quot;:1,&quot;unit&quot;:&quot;GiB&quot;}" data-widget="unit-converter" id="widget-unit-converter-1" class="widget">',
       ),
       html,
     );

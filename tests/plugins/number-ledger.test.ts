@@ -1,8 +1,10 @@
 /**
- * The number ledger (issue #27): the arithmetic checker (src/plugins/tex-arithmetic.ts), the
- * classification of numbers in snippets rendered as a chapter (src/plugins/number-ledger.ts), the
- * build error at file:line:column, and a mutation check over the real chapters: a datasheet figure
- * whose last digit is changed is no longer accounted for.
+ * The number ledger (issues #27, #53): the arithmetic checker (src/plugins/tex-arithmetic.ts), the
+ * classification of numbers in snippets rendered as a chapter (src/plugins/number-ledger.ts), in a
+ * migrated chapter (src/data and cited facts printed by name) and in one not yet migrated, the
+ * build error at file:line:column, and mutation checks over the real chapters: a typed datasheet
+ * figure whose last digit is changed is no longer accounted for, and a migrated chapter has no
+ * typed number that a changed digit could leave accounted for as data or as a citation.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,20 +16,29 @@ import { createBookMarkdown } from "../../src/plugins/markdown.ts";
 import { includeCodeMarkdown } from "../../src/plugins/include-code.ts";
 import { loadBibliography } from "../../src/plugins/bibliography.ts";
 import { findBookError } from "../../src/plugins/errors.ts";
-import { ledgerOf, type LedgerEntry, type NumberClass } from "../../src/plugins/number-ledger.ts";
+import {
+  factsReadByModules,
+  ledgerOf,
+  UNMIGRATED_CHAPTERS,
+  type LedgerEntry,
+  type NumberClass,
+} from "../../src/plugins/number-ledger.ts";
+import { chapterInfo } from "../../src/plugins/chapters.ts";
+import { FACTS } from "../../src/data/facts.ts";
 import { checkChain, evaluateSide, printedHalfUnit, splitRelations } from "../../src/plugins/tex-arithmetic.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 void testBib;
-const FILE = "content/chapters/03-zero.md"; // a chapter that is not pending: the ledger is enforced
+const FILE = "content/chapters/03-zero.md"; // a migrated chapter (not in UNMIGRATED_CHAPTERS): the ledger is strict
+const UNMIGRATED = "content/chapters/03-data-parallelism.md"; // a chapter not yet migrated (issue #53)
 
-function ledger(src: string): LedgerEntry[] {
-  const env = { page: { inputPath: FILE }, ledgerReport: true };
+function ledger(src: string, file = FILE): LedgerEntry[] {
+  const env = { page: { inputPath: file }, ledgerReport: true };
   md.parse(src, env);
   return ledgerOf(env) ?? [];
 }
-function classes(src: string): string[] {
-  return ledger(src).map((e) => `${e.text}:${e.cls}`);
+function classes(src: string, file = FILE): string[] {
+  return ledger(src, file).map((e) => `${e.text}:${e.cls}`);
 }
 function buildError(src: string): string {
   try {
@@ -82,16 +93,17 @@ describe("arithmetic in math", () => {
 });
 
 describe("classification", () => {
-  test("markers, data facts, citations, inputs, structure and formulas", () => {
+  test("markers, data by name, facts, citations, inputs, structure and formulas", () => {
     assert.deepEqual(classes("States take {=ch2.llama2StatesGB} GB for a batch of {:8,192} tokens.\n"), [
       "{=ch2.llama2StatesGB}:computed",
       "{:8,192}:input",
     ]);
-    assert.deepEqual(classes("An H100 runs 989 TFLOPS of dense bf16 and holds 80 GB.\n"), ["989:data", "80:data"]);
-    assert.deepEqual(classes("An H100 runs 988 TFLOPS.\n"), ["988:unaccounted"], "one digit off the datasheet");
-    assert.deepEqual(classes("ZeRO cut memory 8 times [@rajbhandari2020zero]. It has 5 parts.\n"), [
-      "8:cited",
-      "5:unaccounted",
+    assert.deepEqual(classes("An H100 runs {=gpu.h100-sxm.bf16:0} TFLOPS and holds {=gpu.h100-sxm.hbm} GB.\n"), [
+      "{=gpu.h100-sxm.bf16:0}:data",
+      "{=gpu.h100-sxm.hbm}:data",
+    ]);
+    assert.deepEqual(classes("A warp has {=fact.cuda.warpSize} threads [@rajbhandari2020zero].\n"), [
+      "{=fact.cuda.warpSize}:fact",
     ]);
     assert.deepEqual(classes("In 2020, chapter 8 and Llama 3.1 used 1F1B on H100s with 2:4 sparsity.\n"), [
       "2020:structural",
@@ -152,9 +164,111 @@ It takes 7 seconds.
     assert.deepEqual(classes(src), []);
   });
 
-  test("a table row with a citation cites every cell", () => {
+  test("a table row with a citation cites every cell (in a chapter not yet migrated)", () => {
     const src = "| Run | GPUs |\n| --- | --- |\n| A [@shoeybi2019megatron] | 512 |\n| B | 256 |\n";
-    assert.deepEqual(classes(src), ["512:cited", "256:unaccounted"]);
+    assert.deepEqual(classes(src, UNMIGRATED), ["512:cited", "256:unaccounted"]);
+    assert.deepEqual(classes(src), ["512:unaccounted", "256:unaccounted"], "a migrated chapter records it as a fact");
+  });
+});
+
+describe("data by name and cited facts (issue #53)", () => {
+  const entry = (src: string, file = FILE) => ledger(src, file)[0]!;
+
+  test("a chapter not yet migrated still accepts typed datasheet figures and cited numbers", () => {
+    assert.deepEqual(classes("An H100 runs 989 TFLOPS of dense bf16 and holds 80 GB.\n", UNMIGRATED), [
+      "989:data",
+      "80:data",
+    ]);
+    assert.deepEqual(classes("An H100 runs 988 TFLOPS.\n", UNMIGRATED), ["988:unaccounted"]);
+    assert.deepEqual(classes("ZeRO cut memory 8 times [@rajbhandari2020zero]. It has 5 parts.\n", UNMIGRATED), [
+      "8:cited",
+      "5:unaccounted",
+    ]);
+  });
+
+  // The two cases issue #53 measured: both passed the ledger as "data", then as "cited", with a digit changed.
+  test("a typed datasheet figure fails in a migrated chapter, right or wrong, naming the attribute to print", () => {
+    const l2 = entry("All SMs share a 50 MB L2 cache.\n");
+    assert.equal(l2.cls, "unaccounted");
+    assert.match(l2.reason, /h100-sxm L2 cache: print it by name, \{=gpu\.h100-sxm\.l2\}/);
+    assert.equal(entry("All SMs share a 53 MB L2 cache.\n").cls, "unaccounted");
+    assert.equal(entry("All SMs share a {=gpu.h100-sxm.l2} MB L2 cache.\n").cls, "data");
+    const cited = "The dense peak is 989.4 TFLOPS [@rajbhandari2020zero].\n";
+    assert.match(entry(cited).reason, /h100-sxm bf16 dense: print it by name, \{=gpu\.h100-sxm\.bf16\}/);
+    assert.equal(entry(cited.replace("989.4", "982.4")).cls, "unaccounted", "changed: not a citation either");
+    assert.equal(entry(cited, UNMIGRATED).cls, "data");
+    assert.equal(entry(cited.replace("989.4", "982.4"), UNMIGRATED).cls, "cited", "the loophole #53 closes");
+    // Printed at fewer digits than the datasheet's: the hint names the decimals.
+    assert.match(entry("It peaks at 989 TFLOPS.\n").reason, /\{=gpu\.h100-sxm\.bf16:0\}/);
+    // The product named just before the number picks the record (H100 and H200 share their compute).
+    assert.match(entry("An H100 SXM or an H200 SXM (989.4 TFLOPS).\n").reason, /\{=gpu\.h200-sxm\.bf16\}/);
+  });
+
+  test("a value given to a model's symbol after the model is named is that model's attribute, printed by name", () => {
+    assert.match(
+      entry("For Llama-3.1-70B ($h = 8192$) the volume grows.\n").reason,
+      /Llama 3\.1 70B's hidden size h: print it by name, \{=model\.llama-3\.1-70b\.hidden\}/,
+    );
+    assert.match(
+      entry("For Llama-3.1-70B ($h = 8000$) the volume grows.\n").reason,
+      /Llama 3\.1 70B's hidden size h is 8192 in src\/data \(\{=model\.llama-3\.1-70b\.hidden\}\), not 8000/,
+    );
+    assert.equal(entry("For Llama-3.1-70B ($h = {=model.llama-3.1-70b.hidden}$) it grows.\n").cls, "data");
+    assert.match(
+      ledger("For Llama 3.1 8B ($h$ = 4,096) in prose.\n").find((e) => e.text === "4,096")!.reason,
+      /\{=model\.llama-3\.1-8b\.hidden\}/,
+    );
+    assert.equal(entry("A width ($h = 8000$) of our choosing.\n").cls, "input", "no model named: a chosen value");
+    assert.equal(entry("For Llama-3.1-70B ($h = 8000$).\n", UNMIGRATED).cls, "input", "not enforced before migration");
+  });
+
+  test("a number in a cited sentence is a recorded fact, not a citation", () => {
+    const e = entry("A warp has 32 threads [@rajbhandari2020zero].\n");
+    assert.equal(e.cls, "unaccounted");
+    assert.match(e.reason, /not a recorded fact: record it in src\/data\/facts\.ts/);
+    // An integer given to a symbol in a cited sentence is not an input either.
+    assert.deepEqual(classes("With $d = 128$ heads [@rajbhandari2020zero].\n"), ["128:unaccounted"]);
+    assert.deepEqual(classes("With $d = {:128}$ heads [@rajbhandari2020zero].\n"), ["{:128}:input"]);
+    // A format's width names the format (as fp16 does); other bit counts are facts.
+    assert.deepEqual(classes("A 16-bit copy and a 10-bit mantissa [@rajbhandari2020zero].\n"), [
+      "16:structural",
+      "10:unaccounted",
+    ]);
+  });
+
+  test("a value printed by name must be followed by its unit", () => {
+    assert.equal(entry("HBM delivers {=gpu.h100-sxm.hbmBandwidth} TB/s.\n").cls, "data");
+    const wrong = entry("HBM delivers {=gpu.h100-sxm.hbmBandwidth} GB/s.\n");
+    assert.equal(wrong.cls, "unaccounted");
+    assert.match(wrong.reason, /prints a value in TB\/s: write "TB\/s" after it/);
+    assert.equal(entry("It holds {=gpu.h100-sxm.hbm} GB/s.\n").cls, "unaccounted", "GB is not GB/s");
+    assert.equal(entry("In math, $x = {=gpu.h100-sxm.hbm}\\GB$.\n").cls, "data");
+    assert.equal(entry("Up to {=fact.fa2.peakShareLow}–{=fact.fa2.peakShareHigh}% of peak.\n").cls, "fact", "a range");
+    assert.equal(entry("Up to {=fact.fa2.peakShareLow} of peak.\n").cls, "unaccounted");
+    // A word unit may be paraphrased.
+    assert.equal(entry("Groups of {=fact.cuda.warpSize} threads.\n").cls, "fact");
+  });
+
+  test("in an exercise's question a hardware figure is printed by name or marked, never a silent given", () => {
+    const question = (text: string) => `## Exercises\n\n::: exercise Q\n${text}\n\n::: solution\nDone.\n:::\n:::\n`;
+    assert.deepEqual(classes(question("A GPU has 80 GB and 64 peers.")), ["80:unaccounted", "64:input"]);
+    assert.deepEqual(classes(question("A GPU has 81 GB of memory.")), ["81:unaccounted"]);
+    assert.deepEqual(classes(question("A GPU has {:81} GB of memory.")), ["{:81}:input"]);
+    const typed = ledger(question("A GPU has {:80} GB of memory."))[0]!;
+    assert.equal(typed.cls, "unaccounted", "a datasheet figure typed in an input marker");
+    assert.match(typed.reason, /\{=gpu\.h100-sxm\.hbm\}/);
+    assert.deepEqual(classes(question("A GPU has {=gpu.h100-sxm.hbm} GB.")), ["{=gpu.h100-sxm.hbm}:data"]);
+  });
+
+  test("the build error is one line at file:line:column with what to print", () => {
+    const message = buildError("First line.\nAll SMs share a 53 MB L2 cache and 50 MB more.\n");
+    assert.match(message, /^content\/chapters\/03-zero\.md:2:17 number "53" is not accounted for: compute it/);
+    assert.ok(!message.includes("\n"));
+    const named = buildError("First line.\nAll SMs share a 50 MB L2 cache.\n");
+    assert.match(
+      named,
+      /^content\/chapters\/03-zero\.md:2:17 number "50" is not accounted for: it is src\/data's h100-sxm L2 cache: print it by name, \{=gpu\.h100-sxm\.l2\}$/,
+    );
   });
 });
 
@@ -162,6 +276,9 @@ describe("build errors", () => {
   test("an unaccounted number fails the build at file:line:column with what to do", () => {
     const message = buildError("First line.\nThe run used 37 nodes.\n");
     assert.match(message, /^content\/chapters\/03-zero\.md:2:14 number "37" is not accounted for: compute it/);
+    // The chapter's one home for values is named; an input is offered only for a number the text chooses.
+    assert.match(message, / compute it in src\/model\/values\/zero\.ts and print it with \{=name\} if it follows/);
+    assert.match(message, /, or, only if the text chooses it, mark it as an input \(\{:37\}\)$/);
   });
 
   test("arithmetic that does not hold fails the build, naming both values", () => {
@@ -181,6 +298,17 @@ describe("build errors", () => {
       true,
     );
   });
+});
+
+test("the chapters not yet migrated to recorded facts only shrink (issue #53)", () => {
+  // The list when issue #53's mechanism landed: these four were being rewritten by others. Take a
+  // chapter off UNMIGRATED_CHAPTERS once its cited numbers are recorded facts; never add one.
+  const atStart = ["data-parallelism", "five-d-parallelism", "typical-scales", "overlap-math"];
+  for (const slug of UNMIGRATED_CHAPTERS) assert.ok(atStart.includes(slug), `"${slug}" was added to the list`);
+  const slugs = readdirSync("content/chapters")
+    .map((f) => chapterInfo(path.join("content/chapters", f))?.slug)
+    .filter((x): x is string => !!x);
+  for (const slug of UNMIGRATED_CHAPTERS) assert.ok(slugs.includes(slug), `"${slug}" is not a chapter`);
 });
 
 describe("the book's chapters", () => {
@@ -219,10 +347,11 @@ describe("the book's chapters", () => {
     }
   }
 
-  test("a datasheet figure with one digit changed is no longer accounted for (mutation check)", () => {
+  test("a typed datasheet figure with one digit changed is no longer accounted for (mutation check)", () => {
     let mutated = 0;
     const missed: string[] = [];
     for (const { file, text, e, start, reparse } of sample("data")) {
+      if (e.name) continue; // printed by name: no digit to change
       // The entry's last digit.
       const written = /^[\d.,{}]*\d/.exec(text.slice(start))?.[0] ?? ""; // "8{,}030" in math
       const at = start + written.length - 1;
@@ -231,8 +360,29 @@ describe("the book's chapters", () => {
       mutated++;
       if (after && after.cls === "data") missed.push(`${file}:${e.line}:${e.column} ${e.text} → still ${after.reason}`);
     }
-    assert.ok(mutated >= 10, `mutated ${mutated} datasheet figures`);
+    assert.ok(mutated >= 5, `mutated ${mutated} datasheet figures`);
     assert.deepEqual(missed, []);
+  });
+
+  test("a migrated chapter prints every datasheet figure and cited number by name; every fact record is used", () => {
+    const typed: string[] = [];
+    const printed = new Set<string>();
+    for (const name of files) {
+      const file = path.join(dir, name);
+      const slug = chapterInfo(file)?.slug ?? "";
+      const entries = parse(file, matter(readFileSync(file, "utf8")).content);
+      for (const e of entries) {
+        if (e.cls === "fact") printed.add(e.name!.slice("fact.".length));
+        if (UNMIGRATED_CHAPTERS.includes(slug)) continue;
+        // A typed number a changed digit could leave accounted for: as data (by value) or as a citation.
+        if (e.cls === "cited" || (e.cls === "data" && !e.name) || e.cls === "unaccounted")
+          typed.push(`${file}:${e.line}:${e.column} ${e.text} (${e.cls})`);
+      }
+    }
+    assert.deepEqual(typed, []);
+    const read = factsReadByModules();
+    const unused = FACTS.filter((x) => !printed.has(x.id) && !read.has(x.id)).map((x) => x.id);
+    assert.deepEqual(unused, [], "records that no chapter prints and no value module reads");
   });
 
   test("a number of checked arithmetic with its first digit changed fails its chain (mutation check)", () => {

@@ -41,31 +41,39 @@ const arrow = (x1: number, y1: number, x2: number, y2: number) =>
 {
   let b = "";
   const smX = [20, 190, 360];
+  const y0 = 30; // room above the SMs for the cluster's label
+  // SM 0 and SM 1 drawn inside one dashed thread block cluster: its blocks reach each other's shared memory.
+  b += t(14, 16, "thread block cluster (up to 8 blocks, 16 with opt-in)", "small muted");
+  b += r(12, 22, 336, 186, "dash", ' rx="8"');
   for (const [i, x] of smX.entries()) {
-    b += r(x, 20, 150, 150, "box", ' rx="6"');
-    b += t(x + 10, 40, i < 2 ? `SM ${i}` : "SM 131");
-    b += r(x + 10, 50, 130, 28, "tileA", ' rx="3"') + t(x + 18, 69, "registers 256 KiB", "", ' style="fill:#fff"');
-    for (let k = 0; k < 4; k++) b += r(x + 10 + k * 33, 84, 30, 28, "tileC", ' rx="3"');
-    b += t(x + 14, 102, "4 tensor cores", "small", ' style="fill:#fff"');
+    b += r(x, y0 + 20, 150, 150, "box", ' rx="6"');
+    b += t(x + 10, y0 + 40, i < 2 ? `SM ${i}` : "SM 131");
     b +=
-      r(x + 10, 118, 130, 40, "smem", ' rx="3"') +
-      t(x + 16, 135, "shared mem / L1", "small") +
-      t(x + 16, 151, "256 KiB", "small");
+      r(x + 10, y0 + 50, 130, 28, "tileA", ' rx="3"') +
+      t(x + 18, y0 + 69, "registers 256 KiB", "", ' style="fill:#fff"');
+    for (let k = 0; k < 4; k++) b += r(x + 10 + k * 33, y0 + 84, 30, 28, "tileC", ' rx="3"');
+    b += t(x + 14, y0 + 102, "4 tensor cores", "small", ' style="fill:#fff"');
+    b +=
+      r(x + 10, y0 + 118, 130, 40, "smem", ' rx="3"') +
+      t(x + 16, y0 + 135, "shared mem / L1", "small") +
+      t(x + 16, y0 + 151, "256 KiB", "small");
   }
-  b += t(520, 100, "…", "", ' font-size="28"');
-  b += t(560, 80, "132 SMs", "muted") + t(560, 98, "7.50 TFLOPS each", "muted small");
-  for (const x of smX) b += arrow(x + 75, 172, x + 75, 208);
-  b += r(20, 210, 670, 40, "strip", ' rx="6"') + t(30, 235, "L2 cache: 50 MB, shared by all SMs");
-  b += arrow(355, 252, 355, 288);
+  // Distributed shared memory: a two-headed arrow between the shared memory of SM 0 and SM 1.
+  b += `<line x1="161" y1="${y0 + 145}" x2="199" y2="${y0 + 145}" class="arrow" style="color:var(--c-text)" marker-start="url(#ah)" marker-end="url(#ah)"/>`;
+  b += t(520, y0 + 100, "…", "", ' font-size="28"');
+  b += t(560, y0 + 80, "132 SMs", "muted") + t(560, y0 + 98, "7.50 TFLOPS each", "muted small");
+  for (const x of smX) b += arrow(x + 75, y0 + 172, x + 75, y0 + 208);
+  b += r(20, y0 + 210, 670, 40, "strip", ' rx="6"') + t(30, y0 + 235, "L2 cache: 50 MB, shared by all SMs");
+  b += arrow(355, y0 + 252, 355, y0 + 288);
   b +=
-    r(20, 290, 670, 40, "tileB", ' rx="6"') +
-    t(30, 315, "HBM3: 80 GB at 3.35 TB/s (25.4 GB/s per SM)", "", ' style="fill:#fff"');
+    r(20, y0 + 290, 670, 40, "tileB", ' rx="6"') +
+    t(30, y0 + 315, "HBM3: 80 GB at 3.35 TB/s (25.4 GB/s per SM)", "", ' style="fill:#fff"');
   svg(
     "hierarchy",
     710,
-    345,
+    y0 + 345,
     "H100 SXM memory hierarchy",
-    "Three of the 132 streaming multiprocessors are drawn, each with 256 KiB of registers, four tensor cores and 256 KiB of combined shared memory and L1. Arrows lead down to a 50 MB L2 cache shared by all SMs, and from there to 80 GB of HBM3 at 3.35 TB/s, 25.4 GB/s per SM.",
+    "Three of the 132 streaming multiprocessors are drawn, each with 256 KiB of registers, four tensor cores and 256 KiB of combined shared memory and L1. SM 0 and SM 1 sit inside a dashed outline labeled thread block cluster, up to 8 blocks or 16 with opt-in, and a two-headed arrow joins their shared memories: the blocks of a cluster read and write each other's shared memory. Arrows lead down to a 50 MB L2 cache shared by all SMs, and from there to 80 GB of HBM3 at 3.35 TB/s, 25.4 GB/s per SM.",
     b,
   );
 }

@@ -14,7 +14,8 @@ import {
   ulyssesForwardBytesPerLayer,
   ulyssesReplicatedForwardBytesPerLayer,
 } from "../ring-attention.ts";
-import { arch, d0, d1, d2, gpu, v, type PutValue } from "./put.ts";
+import { arch, d0, d1, d2, gpu, interconnect, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
 
 const GB = 1e9;
 const MB = 1e6;
@@ -25,9 +26,9 @@ export function contextParallelismValues(put: PutValue): void {
 
   // The chapter's example: Llama 3's long-context stage (grattafiori2024llama3): s = 131,072,
   // one sequence per microbatch, c = 16, TP 8 with SP inside each CP rank, bf16.
-  const S = 131072;
-  const cp = 16;
-  const tp = 8;
+  const S = fact("llama3.longSeqLength").value;
+  const cp = fact("llama3.longCp").value;
+  const tp = fact("llama3.tp").value;
   const opts = { seqLength: S, microBatchSize: 1, tp, sequenceParallel: true, attention: "flash" as const };
   const noCp = layerActivations(a, opts).totalBytes;
   put("ch5.actLayerGB", v(noCp / GB, "GB", d2));
@@ -60,7 +61,7 @@ export function contextParallelismValues(put: PutValue): void {
 
   // @eq:ring-overlap: an H100's dense bf16 peak against 400 Gb/s per GPU (50 GB/s each way).
   const F = h100.bf16FlopsPerSecond;
-  const B = (400 * GB) / 8;
+  const B = interconnect("h100-sxm").nicLineBytesPerSecond;
   put("ch5.gqaRatio", v(a.numHeads / a.numKvHeads, "", d0));
   put("ch5.gqaRatioTp", v(perRank.heads / perRank.kvHeads, "", d0));
   const gqaTokens = ringOverlapMinTokensPerGpu(F, B, a.numHeads, a.numKvHeads, 2, false);

@@ -5,12 +5,13 @@
  *
  * The chapter's stated inputs: an H100 SXM in bf16 (src/data/gpus.ts); Llama 3.1 8B's shapes
  * (src/data/models.ts); a microbatch of 8,192 tokens, and 16, 256 and 512 tokens for thin matmuls;
- * attention over N = 4,096 tokens with query tiles of 128 rows; the warp of 32 threads, 65,536
- * registers and 64 resident warps per SM of the CUDA C++ Programming Guide (nvidia2024cudaguide);
+ * attention over N = 4,096 tokens with query tiles of 128 rows; the warp size, registers and
+ * resident warps per SM of the CUDA C++ Programming Guide (recorded facts, src/data/facts.ts);
  * 32-byte sectors (src/model/roofline.ts); the occupancy and strided-load examples' register
  * counts and strides.
  */
 import { d0, d1, d2, gpu, preset, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
 import {
   attainableFlopsPerSecond,
   elementwiseCost,
@@ -30,10 +31,10 @@ import {
 
 const MB = 1e6;
 
-/** Warp size, registers and resident warps per SM on Hopper (CUDA C++ Programming Guide). */
-const WARP = 32;
-const REGISTERS_PER_SM = 65_536;
-const MAX_WARPS_PER_SM = 64;
+/** Warp size, registers and resident warps per SM on Hopper (CUDA C++ Programming Guide, src/data/facts.ts). */
+const WARP = fact("cuda.warpSize").value;
+const REGISTERS_PER_SM = fact("cuda.registersPerSm").value;
+const MAX_WARPS_PER_SM = fact("cuda.maxWarpsPerSm").value;
 
 export function gpuKernelsValues(put: PutValue): void {
   const h100 = gpu("h100-sxm");
@@ -122,6 +123,11 @@ export function gpuKernelsValues(put: PutValue): void {
   if (h100.smCount === null) throw new Error("gpu-kernels values: the H100 has no SM count");
   put("ch9.tflopsPerSm", v(P / h100.smCount / 1e12, "TFLOPS", d2));
   put("ch9.hbmPerSmGBps", v(B / h100.smCount / 1e9, "GB/s", d1));
+  // Shared memory serves one word per bank per clock without conflicts: banks × bank width.
+  put(
+    "ch9.smemBytesPerClock",
+    v(fact("cuda.sharedMemoryBanks").value * fact("cuda.bankWidthBytes").value, "bytes", d0),
+  );
 
   // Occupancy from registers (the register file and warp limits above).
   const residentWarps = (registers: number, block = WARP) =>

@@ -27,6 +27,7 @@ import {
   valuesPerBinade,
 } from "../number-formats.ts";
 import { d0, d1, d2, d3, gpu, params, preset, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
 
 /** Short names of the formats in value names: `ch10.fp32.e`, `ch10.e4m3.m`. */
 const SHORT: Record<NumberFormatId, string> = {
@@ -168,12 +169,29 @@ export function mixedPrecisionValues(put: PutValue): void {
   // DeepSeek-V3 promotes fp8 partial sums to fp32 every N_C = 128 elements of K (cited): over its hidden size.
   const dsHidden = (preset("deepseek-v3").config as { hidden_size: number }).hidden_size;
   put("ch10.deepseekHidden", v(dsHidden, "", d0));
-  put("ch10.deepseekPromotions", v(dsHidden / 128, "", d0));
+  put("ch10.deepseekPromotions", v(dsHidden / fact("deepseekV3.promotionInterval").value, "", d0));
 
-  // Block-scaled formats: element bits + scale bits / block size (OCP MX, NVFP4).
-  put("ch10.mxfp8Bits", v(8 + 8 / 32, "bits", d2));
-  put("ch10.mxfp4Bits", v(4 + 8 / 32, "bits", d2));
-  put("ch10.nvfp4Bits", v(4 + 8 / 16, "bits", d1));
+  // Block-scaled formats: element bits + scale bits / block size (OCP MX, NVFP4; src/data/facts.ts).
+  // E2M1 (MXFP4 and NVFP4 elements): 1 sign, 2 exponent and 1 mantissa bit, bias 1, every pattern finite.
+  const e2m1Exp = fact("mx.e2m1ExponentBits").value;
+  const e2m1Man = fact("mx.e2m1MantissaBits").value;
+  const e2m1Bias = fact("mx.e2m1Bias").value;
+  const e2m1Bits = 1 + e2m1Exp + e2m1Man;
+  put("ch10.e2m1Bits", v(e2m1Bits, "bits", d0));
+  const magnitudes: number[] = [];
+  for (let e = 0; e < 2 ** e2m1Exp; e++) {
+    for (let m = 0; m < 2 ** e2m1Man; m++) {
+      const fraction = m / 2 ** e2m1Man;
+      magnitudes.push(e === 0 ? fraction * 2 ** (1 - e2m1Bias) : (1 + fraction) * 2 ** (e - e2m1Bias));
+    }
+  }
+  magnitudes.forEach((x, k) => put(`ch10.e2m1Magnitude${k}`, v(x, "", { decimals: 1, trim: true })));
+  const mxBlock = fact("mx.blockSize").value;
+  const mxScale = fact("mx.scaleBits").value;
+  const fp8Bits = 8 * bytesPerValue("fp8-e4m3");
+  put("ch10.mxfp8Bits", v(fp8Bits + mxScale / mxBlock, "bits", d2));
+  put("ch10.mxfp4Bits", v(e2m1Bits + mxScale / mxBlock, "bits", d2));
+  put("ch10.nvfp4Bits", v(e2m1Bits + fp8Bits / fact("nvfp4.blockSize").value, "bits", d1));
 
   // Roofline of the H100 (src/data/gpus.ts): ridge points, smallest compute-bound square GEMMs.
   const h100 = gpu("h100-sxm");
@@ -195,7 +213,7 @@ export function mixedPrecisionValues(put: PutValue): void {
 
   // Dynamic loss scaling: PyTorch's GradScaler doubles after 2,000 clean steps (growth_interval,
   // cited in the chapter), so one step in every 2,001 is skipped when the scale sits at the edge.
-  const growthInterval = 2000;
+  const growthInterval = fact("pytorch.gradScalerGrowthInterval").value;
   put("ch10.scalerCycle", v(growthInterval + 1, "steps", d0));
   put("ch10.skippedPct", v(100 / (growthInterval + 1), "%", d2));
 }

@@ -11,7 +11,9 @@ import {
   narayananFullRecomputeFlops,
 } from "../compute.ts";
 import { bytesPerParameter, modelStateBytes, trainingMemory } from "../memory.ts";
+import { PLANNING_MEMORY_FRACTION } from "../scenario.ts";
 import { arch, d0, d1, d2, d3, gpu, params, preset, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
 
 const GB = 1e9;
 const MB = 1e6;
@@ -29,6 +31,7 @@ const TABLE_PRESETS = [
 
 export function oneGpuValues(put: PutValue): void {
   const a100 = gpu("a100-sxm-80gb");
+  const h100 = gpu("h100-sxm");
   const total = (b: { parameters: number; gradients: number; optimizer: number }) =>
     b.parameters + b.gradients + b.optimizer;
 
@@ -119,15 +122,27 @@ export function oneGpuValues(put: PutValue): void {
     put(`ch2.tbl.${id}.full`, v(mem("full", "flash").activations / GB, "GB", d1));
   }
 
-  // GPT-3 175B in korthikanti2023reducing (a = 96, s = 2,048, h = 12,288, L = 96, V = 51,200).
-  const gpt3 = { B: 1, L: 96, s: 2048, h: 12288, V: 51200 };
-  const quad3 = (5 * 96 * gpt3.s) / gpt3.h;
+  // GPT-3 175B in korthikanti2023reducing (a, s, h, L and V recorded in src/data/facts.ts).
+  const gpt3 = {
+    B: 1,
+    L: fact("korthikanti.gpt3Layers").value,
+    s: fact("korthikanti.seqLength").value,
+    h: fact("korthikanti.gpt3Hidden").value,
+    V: fact("korthikanti.vocab").value,
+  };
+  const quad3 = (5 * fact("korthikanti.gpt3Heads").value * gpt3.s) / gpt3.h;
   put("ch2.gpt3QuadTerm", v(quad3, "", d0));
   put("ch2.gpt3LayerTerm", v(quad3 + linear, "", d0));
   put("ch2.gpt3SelectiveSaving", v((100 * quad3) / (quad3 + linear), "%", d0));
   const selective = korthikantiHardwareFlopsSelective(gpt3) / korthikantiModelFlops(gpt3);
   put("ch2.gpt3SelectiveRatio", v(selective, "", d3));
   put("ch2.gpt3SelectiveExtra", v(100 * (selective - 1), "%", d1));
+
+  // BLOOM's batch: 2,048 sequences of 2,048 tokens (bigscience2022bloom), in millions of tokens.
+  put(
+    "ch2.bloomBatchTokensM",
+    v((fact("bloom.batchSequences").value * fact("bloom.seqLength").value) / 1e6, "M tokens", d1),
+  );
 
   // Gradient accumulation: 8 sequences of 4,096 tokens (stated) per microbatch towards a 1M = 2^20-token batch.
   put("ch2.accumTokens", v(8 * 4096, "tokens", d0));
@@ -150,11 +165,17 @@ export function oneGpuValues(put: PutValue): void {
   // The step-time exercise: 9 trillion tokens (stated) at that rate, mantissa of 10^8 s.
   put("ch2.trainSecondsMantissa", v(9e12 / tokensPerSecond / 1e8, "1e8 s", d2));
 
-  // Megatron-LM 1T (narayanan2021efficient: h = 25,600, L = 128, s = 2,048, V = 51,200): model over
+  // Megatron-LM 1T (narayanan2021efficient: h, L, s and V recorded in src/data/facts.ts): model over
   // hardware FLOPs, and the 163 TFLOPS per A100 as HFU and as MFU.
-  const oneT = { B: 1, L: 128, s: 2048, h: 25600, V: 51200 };
+  const oneT = {
+    B: 1,
+    L: fact("megatron.layers1T").value,
+    s: fact("megatron.seqLength").value,
+    h: fact("megatron.hidden1T").value,
+    V: fact("megatron.vocab").value,
+  };
   const modelOverHw = korthikantiModelFlops(oneT) / narayananFullRecomputeFlops(oneT);
-  const hfu = 163e12 / a100.bf16FlopsPerSecond;
+  const hfu = (fact("megatron.tflopsPerGpu1T").value * 1e12) / a100.bf16FlopsPerSecond;
   put("ch2.oneTRatio", v(modelOverHw, "", d3));
   put("ch2.oneTHfu", v(100 * hfu, "%", d1));
   put("ch2.oneTMfu", v(100 * hfu * modelOverHw, "%", d1));
@@ -175,12 +196,27 @@ export function oneGpuValues(put: PutValue): void {
   put("ch2.quadTerm8k", v(quad8k, "", d0));
   put("ch2.layerTerm8k", v(quad8k + linear, "", d0));
 
-  // The first-step exercise (stated, GB): weights and master 7.4, moments 9.9, activations 7.1 per sequence.
-  const bFirst = Math.floor((80 - 7.4) / 7.1);
-  const bSteady = Math.floor((80 - 7.4 - 9.9) / 7.1);
-  const bMargin = Math.floor((0.9 * 80 - 7.4 - 9.9) / 7.1);
-  put("ch2.firstStepPeakGB", v(7.4 + 7.1 * bFirst, "GB", d1));
-  put("ch2.secondStepActGB", v(7.1 * bFirst, "GB", d1));
-  put("ch2.steadyPeakGB", v(7.4 + 9.9 + 7.1 * bSteady, "GB", d1));
-  put("ch2.marginPeakGB", v(7.4 + 9.9 + 7.1 * bMargin, "GB", d1));
+  // The first-step exercise: the running example's timeline (above) as its question prints it, in GB to one
+  // decimal (weights with the master copy, moments, gradients, activations per sequence of b = 4), so the
+  // givens move with the model; the answers are worked from the printed givens, as a reader would.
+  const tenth = (bytes: number) => Math.round(bytes / GB / 0.1) * 0.1;
+  const wGB = tenth(W);
+  const mGB = tenth(M);
+  const aGB = tenth(timeline.activations / 4);
+  const hbmGB = h100.hbmBytes / GB;
+  put("ch2.timelineWeightsGB", v(wGB, "GB", d1));
+  put("ch2.timelineGradientsGB", v(tenth(timeline.gradients), "GB", d1));
+  put("ch2.timelineActPerSequenceGB", v(aGB, "GB", d1));
+  put("ch2.timelineResidentGB", v(wGB + mGB, "GB", d1));
+  const bFirst = Math.floor((hbmGB - wGB) / aGB);
+  const bSteady = Math.floor((hbmGB - wGB - mGB) / aGB);
+  const bMargin = Math.floor((PLANNING_MEMORY_FRACTION * hbmGB - wGB - mGB) / aGB);
+  put("ch2.firstStepMicroBatch", v(bFirst, "", d0));
+  put("ch2.steadyMicroBatch", v(bSteady, "", d0));
+  put("ch2.marginMicroBatch", v(bMargin, "", d0));
+  put("ch2.firstStepPeakGB", v(wGB + aGB * bFirst, "GB", d1));
+  put("ch2.secondStepActGB", v(aGB * bFirst, "GB", d1));
+  put("ch2.secondStepPeakGB", v(wGB + mGB + aGB * bFirst, "GB", d1));
+  put("ch2.steadyPeakGB", v(wGB + mGB + aGB * bSteady, "GB", d1));
+  put("ch2.marginPeakGB", v(wGB + mGB + aGB * bMargin, "GB", d1));
 }

@@ -8,7 +8,8 @@ import { parseModelConfig } from "../architecture.ts";
 import { matmulParameters, modelFlopsPerToken } from "../compute.ts";
 import { bytesPerParameter } from "../memory.ts";
 import { countParameters, layerParameters } from "../parameters.ts";
-import { d0, d1, d2, gpu, preset, v, type PutValue } from "./put.ts";
+import { arch, d0, d1, d2, gpu, interconnect, preset, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
 
 const GB = 1e9;
 const MB = 1e6;
@@ -32,7 +33,7 @@ export function pipelineParallelismValues(put: PutValue): void {
   put("ch6.stageParams70", v(stageLayers * layer70, "parameters", d0));
   // One boundary activation for b = 1, s = 4,096 in bf16, over a 400 Gb/s port (50 GB/s).
   const p2pBytes = 2 * 1 * 4096 * a70.hiddenSize;
-  const p2pSeconds = p2pBytes / ((400 * GB) / 8);
+  const p2pSeconds = p2pBytes / interconnect("h100-sxm").nicLineBytesPerSecond;
   put("ch6.p2pMB", v(p2pBytes / MB, "MB", d1));
   put("ch6.p2pMs", v(p2pSeconds * 1e3, "ms", d2));
   // The stage's matrix multiplies: 2 FLOPs per parameter per token, at the H100's dense bf16 peak.
@@ -50,14 +51,14 @@ export function pipelineParallelismValues(put: PutValue): void {
 
   // The 175B example (Korthikanti et al.'s Table 3 configuration: s = 2,048, b = 1, h = 12,288,
   // a = 96, L = 96, t = 8, p = 8, SP and selective recomputation), m = 64.
-  const layers175 = 96;
-  const tp175 = 8;
-  const pp175 = 8;
+  const layers175 = fact("korthikanti.gpt3Layers").value;
+  const tp175 = fact("korthikanti.gpt3Tp").value;
+  const pp175 = fact("korthikanti.gpt3Pp").value;
   const perLayer = korthikantiLayerActivationBytes({
-    s: 2048,
-    b: 1,
-    h: 12288,
-    a: 96,
+    s: fact("korthikanti.seqLength").value,
+    b: fact("korthikanti.microBatch").value,
+    h: fact("korthikanti.gpt3Hidden").value,
+    a: fact("korthikanti.gpt3Heads").value,
     t: tp175,
     sequenceParallel: true,
     recompute: "selective",
@@ -71,7 +72,7 @@ export function pipelineParallelismValues(put: PutValue): void {
   put("ch6.gpipeActGiB", v(gpipe / GiB, "GiB", d1));
   put("ch6.oneF1bActGB", v(oneF1B / GB, "GB", d1));
   // What nvidia-smi reports for an "80 GB" H100: 81,559 MiB (nvidia2024nccl1264, cited in the chapter).
-  const usable = 81_559 * 2 ** 20;
+  const usable = fact("nvidiaSmi.h100MiB").value * 2 ** 20;
   put("ch6.h100UsableGiB", v(usable / GiB, "GiB", d1));
   put("ch6.h100UsableGB", v(usable / GB, "GB", d1));
   put("ch6.gpipeShare", v((100 * gpipe) / usable, "%", d0));
@@ -81,14 +82,17 @@ export function pipelineParallelismValues(put: PutValue): void {
   const perParam = bpp.parameters + bpp.gradients + bpp.optimizer;
   put("ch6.gpus175", v(tp175 * pp175, "GPUs", d0));
   put("ch6.adamBytesPerParam", v(perParam, "bytes", d0));
-  put("ch6.states175GB", v(((175e9 / (tp175 * pp175)) * perParam) / GB, "GB", d0));
+  const states175GB = ((fact("korthikanti.gpt3ParamsB").value * 1e9) / (tp175 * pp175)) * (perParam / GB);
+  put("ch6.states175GB", v(states175GB, "GB", d0));
   // Interleaving with v = 3 at p = 8 multiplies the first stage's activations by 1 + (p − 1)/(pv)
   // (korthikanti2023reducing).
   const interleavedFactor = 1 + (pp175 - 1) / (pp175 * 3);
   put("ch6.interleavedFactor", v(interleavedFactor, "", d2));
   put("ch6.interleavedActGB", v((oneF1B * interleavedFactor) / GB, "GB", d1));
-  // Exercise 3 assumes 44 GB of model states (its stated input).
-  put("ch6.gpipeTotalGB", v((gpipe + 44 * GB) / GB, "GB", d1));
+  // Exercise 3 gives the model states as the chapter prints them (states175GB, whole GB).
+  put("ch6.gpipeTotalGB", v(gpipe / GB + Math.round(states175GB), "GB", d1));
+  // Llama 3.1 405B's pipeline slots: its layers plus the embedding and the head (grattafiori2024llama3 §3.3.2).
+  put("ch6.llama405Slots", v(arch("llama-3.1-405b").numLayers + 2, "slots", d0));
 
   // Exercise 6 (c): each of the t = 8 tensor-parallel GPUs sends a 1/t slice over its own port.
   const tpEx6 = 8;

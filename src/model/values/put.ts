@@ -12,8 +12,16 @@ import { countParameters } from "../parameters.ts";
 
 export type PutValue = (name: string, value: ExerciseValue) => void;
 
-/** A value in `unit`, printed with `digits` (`{ decimals: 1 }`, `{ significant: 3 }`). */
-export const v = (value: number, unit: string, digits: PrintDigits): ExerciseValue => ({ value, unit, digits });
+/**
+ * A value in `unit`, printed with `digits` (`{ decimals: 1 }`, `{ significant: 3 }`); `extra` says how
+ * a shorter print (`{=name:N}`) may round it, and which recorded fact it prints (src/data/facts.ts).
+ */
+export const v = (
+  value: number,
+  unit: string,
+  digits: PrintDigits,
+  extra: Pick<ExerciseValue, "rounding" | "fact"> = {},
+): ExerciseValue => ({ value, unit, digits, ...extra });
 
 /** Printed with 0, 1, 2 or 3 decimals. */
 export const d0: PrintDigits = { decimals: 0 };

@@ -16,7 +16,8 @@ import {
   tpSpCommElementsPerLayer,
   tpSpRegatherElementsPerLayer,
 } from "../tp-sharding.ts";
-import { arch, d0, d1, d2, gpu, v, type PutValue } from "./put.ts";
+import { arch, d0, d1, d2, gpu, interconnect, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
 
 const GB = 1e9;
 const MB = 1e6;
@@ -88,9 +89,10 @@ export function tensorParallelismValues(put: PutValue): void {
   const ratio = (linkBytesPerSecond: number) => tpCommToComputeRatio(8, F, linkBytesPerSecond, 8192, 8192);
   put("ch4.ratioNvlink", v(ratio(nvlinkPerDirection), "", d2));
   put("ch4.ratioNvlinkRounded", v(ratio(nvlinkPerDirection), "", d1));
-  put("ch4.ratioNcclRing", v(ratio(370 * GB), "", d2));
-  put("ch4.ratioNvls", v(ratio(480 * GB), "", d2));
-  put("ch4.ratioNetwork", v(ratio(400e9 / 8), "", d1));
+  const net = interconnect("h100-sxm");
+  put("ch4.ratioNcclRing", v(ratio(net.nvlinkRingBusBytesPerSecond), "", d2));
+  put("ch4.ratioNvls", v(ratio(net.nvlinkNvlsAllReduceBusBytesPerSecond ?? 0), "", d2));
+  put("ch4.ratioNetwork", v(ratio(net.nicLineBytesPerSecond), "", d1));
 
   // The 70B MLP up projection and its shard at t = 8.
   const up = tpShardingLayout(l70, { tp: 8, sequenceParallel: true, seqLength: 8192, microBatchSize: 1 })
@@ -105,12 +107,25 @@ export function tensorParallelismValues(put: PutValue): void {
   // Korthikanti et al.'s GPT-3 175B configuration (stated): a = 96, h = 12288, s = 2048, b = 1, t = 8,
   // 96 layers. Per layer in MiB, with and without FlashAttention: ch4.actTpMiB … ch4.actSpFlashMiB
   // (../exercise-values.ts).
-  const gpt3 = { s: 2048, b: 1, h: 12288, a: 96, t: 8 };
+  const gpt3 = {
+    s: fact("korthikanti.seqLength").value,
+    b: 1,
+    h: fact("korthikanti.gpt3Hidden").value,
+    a: fact("korthikanti.gpt3Heads").value,
+    t: 8,
+  };
+  const gpt3Layers = fact("korthikanti.gpt3Layers").value;
   const actTp = korthikantiLayerActivationBytes({ ...gpt3, sequenceParallel: false, recompute: "none" });
   const actSp = korthikantiLayerActivationBytes({ ...gpt3, sequenceParallel: true, recompute: "none" });
   put("ch4.gpt3ActTpBytes", v(actTp, "bytes", d0));
-  put("ch4.gpt3StackTpGiB", v((96 * actTp) / GiB, "GiB", d2));
-  put("ch4.gpt3StackSpGiB", v((96 * actSp) / GiB, "GiB", d2));
+  put("ch4.gpt3StackTpGiB", v((gpt3Layers * actTp) / GiB, "GiB", d2));
+  put("ch4.gpt3StackSpGiB", v((gpt3Layers * actSp) / GiB, "GiB", d2));
+  // Sequence parallelism's all-gathers per layer: Korthikanti et al.'s four, and Megatron-LM's two re-gathers
+  // of the input in the backward pass (src/data/facts.ts).
+  put(
+    "ch4.spAllGathers",
+    v(fact("korthikanti.spAllGathers").value + fact("megatronLm.spBackwardRegathers").value, "", d0),
+  );
 
   // Exercises. Llama-3.1-8B's layer count; Llama-3.1-70B's KV heads and their replication at t = 16.
   put("ch4.llama8bLayers", v(arch("llama-3.1-8b").numLayers, "layers", d0));

@@ -4,123 +4,362 @@
  * that says which model function or stated input it comes from). Pure.
  *
  * Every value comes from the published runs of src/data/published-runs.ts and the step model's
- * evaluation of them (src/model/validation.ts). The leave-one-source-out refit and the refit
- * without MosaicML's runs take seconds, so their values are computed on first read (`lazy`), not
- * when every value is built.
+ * evaluation of them (src/model/validation.ts): the in-sample evaluation at the two fitted kernel
+ * efficiencies, the leave-one-source-out evaluation, and the what-if studies. The refits take a few
+ * seconds, so every value that needs one is computed on first read (`lazy`), not when every value
+ * is built.
  */
-import { PUBLISHED_RUNS, type PublishedRun } from "../../data/published-runs.ts";
-import { KERNEL_EFFICIENCY } from "../step.ts";
+import { PUBLISHED_RUNS, RUN_SOURCES, type PublishedRun } from "../../data/published-runs.ts";
 import {
-  evaluateRuns,
+  evaluateInSample,
   fitKernelEfficiency,
+  layoutClass,
   leaveOneSourceOut,
   runArchitecture,
+  stepShares,
   summarizeErrors,
+  validationReport,
+  whatIfStudies,
+  type LayoutClass,
   type RunEvaluation,
+  bookConstantsGap,
+  REFIT_THRESHOLD,
 } from "../validation.ts";
+import { KERNEL_EFFICIENCY } from "../step.ts";
 import { d0, d1, lazy, once, v, type PutValue } from "./put.ts";
 
+/** Value-name keys of the layout classes. */
+export const LAYOUT_KEYS: Readonly<Record<LayoutClass, string>> = {
+  "DP/FSDP only": "dpOnly",
+  "TP+DP": "tpDp",
+  "TP+PP+DP": "tpPpDp",
+  "with CP": "withCp",
+  MoE: "moe",
+};
+
+/** The runs the per-run table of the appendix lists: every run but MosaicML's (which the figure shows). */
+function tableRuns(): PublishedRun[] {
+  return PUBLISHED_RUNS.filter((r) => r.source !== "mosaicml2023benchmarks");
+}
+
 export function typicalScalesValues(put: PutValue): void {
-  const evaluations = evaluateRuns();
-  const summary = summarizeErrors(evaluations);
-  tableValues(put, evaluations);
+  const report = once(() => validationReport());
+  const inSample = once(() => evaluateInSample());
+  const held = once(() => leaveOneSourceOut());
+  const whatIf = once(() => whatIfStudies());
   const run = (id: string): PublishedRun => {
     const r = PUBLISHED_RUNS.find((x) => x.id === id);
     if (!r) throw new Error(`typical-scales values: no published run "${id}"`);
     return r;
   };
-  const evaluation = (id: string): RunEvaluation => {
-    const e = evaluations.find((x) => x.run.id === id);
-    if (!e) throw new Error(`typical-scales values: no evaluation of run "${id}"`);
-    return e;
-  };
+  const pct = (get: () => number) => lazy(() => 100 * get(), "%", d1);
 
+  // The data set: runs, sources, and how many sources have H100 runs (src/data/published-runs.ts).
   put("a2.runCount", v(PUBLISHED_RUNS.length, "runs", d0));
-  // The two fitted kernel efficiencies (src/model/step.ts), in percent of dense peak.
-  put("a2.effA100", v(100 * KERNEL_EFFICIENCY.ampere, "%", d0));
-  put("a2.effH100", v(100 * KERNEL_EFFICIENCY.hopper, "%", d0));
+  put("a2.sourceCount", v(RUN_SOURCES.length, "sources", d0));
+  const h100Sources = RUN_SOURCES.filter((s) => PUBLISHED_RUNS.some((r) => r.source === s.key && r.gpu === "h100-sxm"));
+  put("a2.h100SourceCount", v(h100Sources.length, "sources", d0));
+  put("a2.h100Runs", v(PUBLISHED_RUNS.filter((r) => r.gpu === "h100-sxm").length, "runs", d0));
+  put("a2.a100Runs", v(PUBLISHED_RUNS.filter((r) => r.gpu.startsWith("a100")).length, "runs", d0));
+  put("a2.mosaicRuns", v(PUBLISHED_RUNS.filter((r) => r.source === "mosaicml2023benchmarks").length, "runs", d0));
 
-  // Median and worst absolute error over every run; the worst run's GPU count.
-  put("a2.medianError", v(100 * summary.medianAbsoluteError, "%", d1));
-  put("a2.worstError", v(100 * summary.worstAbsoluteError, "%", d1));
-  put("a2.worstRunGpus", v(run(summary.worstRun).gpuCount, "GPUs", d0));
+  // The two fitted kernel efficiencies (validation.ts fitKernelEfficiency), in percent of dense peak.
+  put(
+    "a2.effA100",
+    lazy(() => 100 * (fitKernelEfficiency().ampere ?? Number.NaN), "%", d0),
+  );
+  put(
+    "a2.effH100",
+    lazy(() => 100 * (fitKernelEfficiency().hopper ?? Number.NaN), "%", d0),
+  );
 
-  // Leave one source out: refit the efficiencies without it and predict it (slow: computed on read).
-  const loso = once(() => summarizeErrors(leaveOneSourceOut()));
+  // The book's constants (step.ts KERNEL_EFFICIENCY), the refit threshold and how far the book's
+  // constants are behind the fit in median error, in percentage points (validation.ts bookConstantsGap).
+  put("a2.bookA100", v(100 * KERNEL_EFFICIENCY.ampere, "%", d0));
+  put("a2.bookH100", v(100 * KERNEL_EFFICIENCY.hopper, "%", d0));
+  put("a2.refitThresholdPoints", v(100 * REFIT_THRESHOLD, "points", d0));
+  put(
+    "a2.bookGapA100",
+    lazy(() => 100 * (bookConstantsGap().ampere?.gap ?? Number.NaN), "points", d1),
+  );
+  put(
+    "a2.bookGapH100",
+    lazy(() => 100 * (bookConstantsGap().hopper?.gap ?? Number.NaN), "points", d1),
+  );
+
+  // Overall errors, in sample and held out (validation.ts validationReport).
+  put(
+    "a2.inMedian",
+    pct(() => report().inSample.median),
+  );
+  put(
+    "a2.inWorst",
+    pct(() => report().inSample.worst),
+  );
   put(
     "a2.losoMedian",
-    lazy(() => 100 * loso().medianAbsoluteError, "%", d1),
+    pct(() => report().leaveOneSourceOut.median),
   );
   put(
     "a2.losoWorst",
-    lazy(() => 100 * loso().worstAbsoluteError, "%", d1),
-  );
-  // The H100 efficiency fitted without MosaicML's runs (only Llama 3's are left): the top of the grid.
-  const withoutMosaic = PUBLISHED_RUNS.filter((r) => r.gpu === "h100-sxm" && r.source !== "mosaicml2023benchmarks");
-  put(
-    "a2.h100FitWithoutMosaic",
-    lazy(() => 100 * (fitKernelEfficiency(withoutMosaic).hopper ?? Number.NaN), "%", d0),
+    pct(() => report().leaveOneSourceOut.worst),
   );
 
-  // Misses by model shape: hidden sizes from the runs' architectures (errors: the table's values).
-  put("a2.hidden1p7b", v(runArchitecture(run("narayanan2021-1-7b")).hiddenSize, "", d0));
-  put("a2.hidden760m", v(runArchitecture(run("mosaicml-mpt-760m-2048-8-h100")).hiddenSize, "", d0));
-  put("a2.hidden1t", v(runArchitecture(run("korthikanti2022-1t")).hiddenSize, "", d0));
-
-  // MosaicML's runs with activation checkpointing: the range of their micro-batch sizes.
-  const checkpointed = PUBLISHED_RUNS.filter(
-    (r) => r.source === "mosaicml2023benchmarks" && r.layout.recompute === "full",
-  ).map((r) => r.microBatchSize);
-  put("a2.mosaicMicroMin", v(Math.min(...checkpointed), "sequences", d0));
-  put("a2.mosaicMicroMax", v(Math.max(...checkpointed), "sequences", d0));
-  // The three MosaicML runs the prose names: micro-batch size and GPU count (errors: the table's values).
-  for (const [name, id] of [
-    ["mpt30b32", "mosaicml-mpt-30b-2048-32-h100"],
-    ["mpt70b64", "mosaicml-mpt-70b-2048-64-h100"],
-    ["mpt70b32", "mosaicml-mpt-70b-2048-32-h100"],
-  ] as const) {
-    put(`a2.${name}Micro`, v(run(id).microBatchSize, "sequences", d0));
-    put(`a2.${name}Gpus`, v(run(id).gpuCount, "GPUs", d0));
+  // By generation, by layout class and by source: runs, medians and worsts (validationReport).
+  for (const g of ["ampere", "hopper"] as const) {
+    const sub = () => {
+      const x = report().byGeneration.find((b) => b.generation === g);
+      if (!x?.inSample || !x.leaveOneSourceOut) throw new Error(`typical-scales values: no ${g} runs`);
+      return { runs: x.runs, in: x.inSample, out: x.leaveOneSourceOut };
+    };
+    put(
+      `a2.gen.${g}.runs`,
+      lazy(() => sub().runs, "runs", d0),
+    );
+    put(
+      `a2.gen.${g}.inMedian`,
+      pct(() => sub().in.median),
+    );
+    put(
+      `a2.gen.${g}.inWorst`,
+      pct(() => sub().in.worst),
+    );
+    put(
+      `a2.gen.${g}.losoMedian`,
+      pct(() => sub().out.median),
+    );
+    put(
+      `a2.gen.${g}.losoWorst`,
+      pct(() => sub().out.worst),
+    );
+  }
+  for (const [layout, key] of Object.entries(LAYOUT_KEYS) as [LayoutClass, string][]) {
+    const runs = PUBLISHED_RUNS.filter((r) => layoutClass(r) === layout).length;
+    put(`a2.layout.${key}.runs`, v(runs, "runs", d0));
+    if (runs === 0) continue;
+    const sub = () => {
+      const x = report().byLayout.find((b) => b.layout === layout);
+      if (!x?.inSample || !x.leaveOneSourceOut) throw new Error(`typical-scales values: no ${layout} runs`);
+      return { in: x.inSample, out: x.leaveOneSourceOut };
+    };
+    put(
+      `a2.layout.${key}.inMedian`,
+      pct(() => sub().in.median),
+    );
+    put(
+      `a2.layout.${key}.inWorst`,
+      pct(() => sub().in.worst),
+    );
+    put(
+      `a2.layout.${key}.losoMedian`,
+      pct(() => sub().out.median),
+    );
+    put(
+      `a2.layout.${key}.losoWorst`,
+      pct(() => sub().out.worst),
+    );
+  }
+  for (const s of RUN_SOURCES) {
+    const sub = () => {
+      const x = report().bySource.find((b) => b.key === s.key);
+      if (!x?.inSample || !x.leaveOneSourceOut) throw new Error(`typical-scales values: no runs of ${s.key}`);
+      return { in: x.inSample, out: x.leaveOneSourceOut };
+    };
+    put(`a2.source.${s.key}.runs`, v(PUBLISHED_RUNS.filter((r) => r.source === s.key).length, "runs", d0));
+    put(
+      `a2.source.${s.key}.inMedian`,
+      pct(() => sub().in.median),
+    );
+    put(
+      `a2.source.${s.key}.losoMedian`,
+      pct(() => sub().out.median),
+    );
+    put(
+      `a2.source.${s.key}.losoWorst`,
+      pct(() => sub().out.worst),
+    );
   }
 
-  // Llama 3 405B's rows: sequence lengths, the chunks per stage we assumed, microbatches per replica
-  // (errors: the table's values).
-  const l8k = run("grattafiori2024-405b-8192-8192");
-  const l16k = run("grattafiori2024-405b-16384-8192");
+  // The per-run table (every run but MosaicML's): reported and predicted MFU, the in-sample and
+  // held-out errors (absolute; the table writes the sign, which tests/chapters/a2-rows.ts checks),
+  // and the model's step by part in percent of the reported step time.
+  for (const r of tableRuns()) {
+    const e = () => {
+      const x = inSample().find((y) => y.run.id === r.id);
+      if (!x) throw new Error(`typical-scales values: no evaluation of ${r.id}`);
+      return x;
+    };
+    const h = () => {
+      const x = held().find((y) => y.run.id === r.id);
+      if (!x) throw new Error(`typical-scales values: no held-out evaluation of ${r.id}`);
+      return x;
+    };
+    put(
+      `a2.reported.${r.id}`,
+      pct(() => e().reportedMfu),
+    );
+    put(
+      `a2.predicted.${r.id}`,
+      pct(() => e().predictedMfu),
+    );
+    put(
+      `a2.error.${r.id}`,
+      pct(() => Math.abs(e().relativeError)),
+    );
+    put(
+      `a2.held.${r.id}`,
+      pct(() => Math.abs(h().relativeError)),
+    );
+    for (const part of ["compute", "recompute", "bubble", "tp", "cp", "dp", "other"] as const) {
+      put(
+        `a2.part.${r.id}.${part}`,
+        lazy(() => 100 * stepShares(e())[part], "%", d0),
+      );
+    }
+    if (r.layout.chunks !== undefined) put(`a2.chunks.${r.id}`, v(r.layout.chunks, "chunks", d0));
+  }
+
+  // What would close the gap (validation.ts whatIfStudies): held-out median and worst of each study.
+  for (const name of ["attention-half-rate", "efficiency-per-framework", "both"] as const) {
+    const key = { "attention-half-rate": "attention", "efficiency-per-framework": "framework", both: "both" }[name];
+    const study = () => {
+      const x = whatIf().find((w) => w.name === name);
+      if (!x) throw new Error(`typical-scales values: no what-if "${name}"`);
+      return x;
+    };
+    put(
+      `a2.whatIf.${key}.losoMedian`,
+      pct(() => study().leaveOneSourceOut.median),
+    );
+    put(
+      `a2.whatIf.${key}.losoWorst`,
+      pct(() => study().leaveOneSourceOut.worst),
+    );
+    put(
+      `a2.whatIf.${key}.constants`,
+      lazy(() => study().constants, "constants", d0),
+    );
+  }
+
+  // The smallest model of the worst held-out run of the study that changes both (its hidden size).
+  put(
+    "a2.whatIf.both.worstHidden",
+    lazy(
+      () => {
+        const x = whatIf().find((w) => w.name === "both");
+        if (!x) throw new Error("typical-scales values: no what-if 'both'");
+        return runArchitecture(run(x.leaveOneSourceOut.worstRun)).hiddenSize;
+      },
+      "",
+      d0,
+    ),
+  );
+  // Blackwell runs in the data (none: the appendix says so).
+  put("a2.blackwellRuns", v(PUBLISHED_RUNS.filter((r) => r.gpu.startsWith("b200")).length, "runs", d0));
+
+  // In sample on H100: how many of NVIDIA's recipe runs the model under-predicts, and how many of
+  // the PyTorch FSDP runs (framework profile fsdp2) it over-predicts.
+  put(
+    "a2.dgxcUnder",
+    lazy(
+      () => inSample().filter((e) => e.run.source === "nvidia2024dgxcbenchmarking" && e.relativeError < 0).length,
+      "runs",
+      d0,
+    ),
+  );
+  const fsdpH100 = (e: RunEvaluation) => e.run.gpu === "h100-sxm" && e.run.software.framework === "fsdp2";
+  put(
+    "a2.fsdpH100Runs",
+    v(PUBLISHED_RUNS.filter((r) => r.gpu === "h100-sxm" && r.software.framework === "fsdp2").length, "runs", d0),
+  );
+  put(
+    "a2.fsdpH100Over",
+    lazy(() => inSample().filter((e) => fsdpH100(e) && e.relativeError > 0).length, "runs", d0),
+  );
+
+  // MosaicML's runs by sequence length: the held-out median error of the long (≥ 16,384 tokens) and
+  // the short (≤ 4,096) runs, and how many there are.
+  const mosaic = (keep: (r: PublishedRun) => boolean) => () =>
+    summarizeErrors(held().filter((e) => e.run.source === "mosaicml2023benchmarks" && keep(e.run)));
+  const long = (r: PublishedRun) => r.seqLength >= 16384;
+  const short = (r: PublishedRun) => r.seqLength <= 4096;
+  put(
+    "a2.mosaicLongRuns",
+    v(PUBLISHED_RUNS.filter((r) => r.source === "mosaicml2023benchmarks" && long(r)).length, "runs", d0),
+  );
+  put(
+    "a2.mosaicLongMedian",
+    pct(() => mosaic(long)().median),
+  );
+  put(
+    "a2.mosaicShortMedian",
+    pct(() => mosaic(short)().median),
+  );
+  put("a2.longSeq", v(16384, "tokens", d0));
+  put("a2.shortSeq", v(4096, "tokens", d0));
+  // The worst held-out run: its model's hidden size and its sequence length.
+  put(
+    "a2.losoWorstSeq",
+    lazy(() => run(report().leaveOneSourceOut.worstRun).seqLength, "tokens", d0),
+  );
+  put(
+    "a2.losoWorstHidden",
+    lazy(() => runArchitecture(run(report().leaveOneSourceOut.worstRun)).hiddenSize, "", d0),
+  );
+
+  // Llama 3.1 8B on H100 in two stacks: NVIDIA's NeMo recipe on 8 GPUs and torchtitan's FSDP on 8.
+  put(
+    "a2.nemo8bMfu",
+    pct(() => inSample().find((e) => e.run.id === "dgxc-llama31-8b-8")!.reportedMfu),
+  );
+  put(
+    "a2.titan8bMfu",
+    pct(() => inSample().find((e) => e.run.id === "torchtitan-h100-llama31-8b-8")!.reportedMfu),
+  );
+
+  // The TP share of the model's step in NVIDIA's recipes that overlap TP communication (their median).
+  put(
+    "a2.tpShareOverlapped",
+    lazy(
+      () => {
+        const shares = inSample()
+          .filter((e) => e.run.software.tpCommOverlap.value && e.run.layout.tp > 1)
+          .map((e) => e.prediction.breakdown.tp / e.prediction.stepSeconds)
+          .sort((a, b) => a - b);
+        return 100 * (shares[Math.floor((shares.length - 1) / 2)] ?? Number.NaN);
+      },
+      "%",
+      d0,
+    ),
+  );
+  put(
+    "a2.tpOverlappedRuns",
+    v(PUBLISHED_RUNS.filter((r) => r.software.tpCommOverlap.value && r.layout.tp > 1).length, "runs", d0),
+  );
+
+  // Llama 3's rows: sequence lengths, DP of the long row (Table 4 prints 4), GPUs that DP 4 implies.
   const lLong = run("grattafiori2024-405b-16384-131072");
-  put("a2.llama3Seq", v(l8k.seqLength, "tokens", d0));
-  // Microbatches per replica in the step model's prediction (global batch over DP and micro-batch size).
-  put("a2.llama3Micro8k", v(evaluation(l8k.id).prediction.microbatches, "microbatches", d0));
-  put("a2.llama3Micro16k", v(evaluation(l16k.id).prediction.microbatches, "microbatches", d0));
-  put("a2.llama3Stages", v(l8k.layout.pp, "stages", d0));
+  put("a2.llama3Seq", v(run("grattafiori2024-405b-8192-8192").seqLength, "tokens", d0));
   put("a2.llama3LongSeq", v(lLong.seqLength, "tokens", d0));
-  // Table 4 of the Llama 3 paper prints DP 4 for the long-context row (cited in the prose).
-  const table4Dp = 4;
+  const table4Dp = 4; // Table 4 of the Llama 3 paper prints DP 4 for the long-context row (cited in the prose).
   put("a2.llama3Table4Gpus", v(table4Dp * lLong.layout.tp * lLong.layout.cp * lLong.layout.pp, "GPUs", d0));
   put("a2.llama3LongGpus", v(lLong.gpuCount, "GPUs", d0));
   put("a2.llama3LongDp", v(lLong.layout.dp, "", d0));
-
-  // 3D-parallel A100 runs (MT-NLG, BLOOM, OPT): the bound on their error, rounded up to a percent.
-  const threeD = evaluations.filter((e) =>
-    ["smith2022megatronturing", "bigscience2022bloom", "zhang2022opt"].includes(e.run.source),
-  );
-  put("a2.threeDBound", v(Math.ceil(100 * Math.max(...threeD.map((e) => Math.abs(e.relativeError)))), "%", d0));
-}
-
-/**
- * The table of runs: for each run, the reported MFU converted to the book's definition
- * (validation.ts's reportedMfu), the step model's prediction and the absolute relative error, in
- * percent (`a2.reported.<run id>`, `a2.predicted.<run id>`, `a2.error.<run id>`), and the
- * interleaved chunks per stage of the data set (`a2.chunks.<run id>`; the table writes
- * the error's sign, which tests/chapters/a2-typical-scales.test.ts checks row by row).
- */
-function tableValues(put: PutValue, evaluations: readonly RunEvaluation[]): void {
-  for (const e of evaluations) {
-    put(`a2.reported.${e.run.id}`, v(100 * e.reportedMfu, "%", d1));
-    put(`a2.predicted.${e.run.id}`, v(100 * e.predictedMfu, "%", d1));
-    put(`a2.error.${e.run.id}`, v(100 * Math.abs(e.relativeError), "%", d1));
-    // Interleaved chunks per stage, as src/data/published-runs.ts
-    // records them (its assumptions say which are filled in).
-    if (e.run.layout.chunks !== undefined) put(`a2.chunks.${e.run.id}`, v(e.run.layout.chunks, "chunks", d0));
+  // Llama 3 at 8,192 GPUs: the model's step by part (percent of the model's own step) and its length
+  // against the reported step.
+  const l8k = () => inSample().find((e) => e.run.id === "grattafiori2024-405b-8192-8192")!;
+  for (const part of ["compute", "bubble", "tp", "dp"] as const) {
+    put(
+      `a2.llama3Share.${part}`,
+      lazy(() => (100 * l8k().prediction.breakdown[part]) / l8k().prediction.stepSeconds, "%", d0),
+    );
   }
+  put(
+    "a2.llama3StepRatio",
+    lazy(() => 100 * Math.abs(l8k().prediction.stepSeconds / l8k().reportedStepSeconds - 1), "%", d0),
+  );
+  put(
+    "a2.llama3Micro8k",
+    lazy(() => l8k().prediction.microbatches, "microbatches", d0),
+  );
 }

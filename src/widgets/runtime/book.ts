@@ -12,8 +12,8 @@
  *   in a small card; on touch screens a footnote opens its card on tap.
  * - Glossary marks: Escape hides the definition shown on hover or focus; on touch screens the
  *   first tap on a term shows its definition, the second follows the link.
- * - Theme: the header's button switches light/dark and stores the choice (theme.ts applies
- *   it before the first paint on the next page).
+ * - Theme: the header's button cycles through light, dark and following the system, and stores
+ *   the choice (theme.ts applies it before the first paint on the next page).
  * - Search: "/" focuses the search box; the search page runs Pagefind's UI.
  *
  * Each of these is one module beside this file (widget-loader, toc, previews, glossary-marks,

@@ -15,18 +15,18 @@
  * number of checkable exercises per chapter, recorded when a chapter is opened, for the counts
  * on the contents page. The exercises heading of each chapter says "2 of 5 solved" with a Reset
  * button; the page's table of contents and the book's contents list show the same count.
+ *
+ * An exercise id comes from its title (src/plugins/containers.ts). It used to be its position
+ * ("one-gpu/exercise-3"), so inserting an exercise moved saved answers to the next one. A box
+ * whose positional key differs carries it as `data-exercise-legacy-key`; the first time a chapter
+ * is opened (on its page or on /book/), answers saved under those keys move to the stable ones,
+ * once per chapter (`migrated`).
  */
 import { combineVerdicts, judgeAnswer, type AnswerHint, type Verdict } from "./answer-check.ts";
 import { onBlockRendered, outsideSkippedBlocks } from "./skipped-blocks.ts";
+import { chapterOf, migrateLegacyKeys, type ProgressStore } from "./exercise-progress.ts";
 
 const storageKey = "scaling-out:exercises";
-
-interface ProgressStore {
-  /** Answers as typed, by exercise key ("one-gpu/exercise-1"). */
-  solved: Record<string, string[]>;
-  /** Checkable exercises per chapter slug. */
-  totals: Record<string, number>;
-}
 
 function loadProgress(): ProgressStore {
   try {
@@ -34,9 +34,10 @@ function loadProgress(): ProgressStore {
     return {
       solved: raw.solved && typeof raw.solved === "object" ? raw.solved : {},
       totals: raw.totals && typeof raw.totals === "object" ? raw.totals : {},
+      migrated: Array.isArray(raw.migrated) ? raw.migrated.filter((c) => typeof c === "string") : [],
     };
   } catch {
-    return { solved: {}, totals: {} };
+    return { solved: {}, totals: {}, migrated: [] };
   }
 }
 
@@ -51,10 +52,6 @@ function saveProgress(store: ProgressStore): void {
 /** Solved exercises of one chapter. */
 function solvedIn(store: ProgressStore, chapter: string): number {
   return Object.keys(store.solved).filter((k) => k.startsWith(`${chapter}/`)).length;
-}
-
-function chapterOf(key: string): string {
-  return key.split("/")[0] ?? "";
 }
 
 function hintsOf(input: HTMLInputElement): AnswerHint[] {
@@ -242,17 +239,27 @@ export function mountExerciseChecks(root: ParentNode = document): void {
   updateCounts(store);
 }
 
-/** The exercise key of every box on the page, put in place or not. */
-function exerciseKeys(): string[] {
+/** Every box on the page, put in place or not. */
+function exerciseForms(): HTMLFormElement[] {
   const forms = Array.from(document.querySelectorAll<HTMLFormElement>("form.exercise-check"));
   const waiting = Array.from(document.querySelectorAll<HTMLTemplateElement>("template.exercise-check-template")).map(
     (t) => t.content.querySelector<HTMLFormElement>("form.exercise-check"),
   );
-  return [...forms, ...waiting].map((f) => f?.dataset.exerciseKey ?? "").filter(Boolean);
+  return [...forms, ...waiting].filter((f): f is HTMLFormElement => Boolean(f?.dataset.exerciseKey));
+}
+
+/** The exercise key of every box on the page, put in place or not. */
+function exerciseKeys(): string[] {
+  return exerciseForms().map((f) => f.dataset.exerciseKey!);
 }
 
 function setUpExerciseChecks(): void {
   const store = loadProgress();
+  const boxes = exerciseForms().map((f): [string, string | undefined] => [
+    f.dataset.exerciseKey!,
+    f.dataset.exerciseLegacyKey,
+  ]);
+  if (migrateLegacyKeys(store, boxes)) saveProgress(store);
   if (document.body.classList.contains("chapter-page")) {
     const totals = new Map<string, number>();
     for (const key of exerciseKeys()) totals.set(chapterOf(key), (totals.get(chapterOf(key)) ?? 0) + 1);

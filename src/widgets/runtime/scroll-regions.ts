@@ -19,10 +19,14 @@ const focusable = "a[href], button, input, select, textarea, summary, [tabindex]
  * layouts while book.js started, and its module took 929 ms to run (docs/performance.md, "Paint",
  * fifteenth look). book.ts calls this again once the skipping ends at the load, and start() below
  * for each block that the browser renders before then, or that a reader opens.
- * On /book/ the chapters stay skipped off screen, so a wide box becomes a Tab stop once its chapter
- * has come near the screen: Tab from one chapter's last link into a chapter not yet rendered passes
- * the wide boxes above that chapter's first link (Shift+Tab then reaches them). Measuring every
- * chapter at once, as before, took 6.6-7.0 s at 4×.
+ * On /book/ the chapters stay skipped off screen after the load, and measuring every chapter at
+ * once, as before, took 6.6-7.0 s at 4×. So from the load on, a box that a skipped block still holds
+ * is made a Tab stop before it is measured (`data-scroll-region="unmeasured"`): every box that
+ * scrolls is reachable by keyboard at once (axe's scrollable-region-focusable passes on /book/,
+ * issue #54), and when its chapter renders (Tab into it does that) the boxes that fit lose the stop
+ * again, all but the one focused. A keyboard reader meets at most one box that does not scroll per
+ * chapter; before, Tab passed the wide boxes above a chapter's first link. A box in a closed
+ * <details> is left for the toggle below, and one that holds a focusable element is left alone.
  */
 export function markScrollRegions(root: ParentNode = document): void {
   const found = Array.from(root.querySelectorAll<HTMLElement>(scrollBoxes));
@@ -30,12 +34,24 @@ export function markScrollRegions(root: ParentNode = document): void {
   // (src/plugins/critical-css.ts), a formula or a code block among them.
   if (root instanceof HTMLElement && root.matches(scrollBoxes)) found.unshift(root);
   const boxes = outsideSkippedBlocks(found);
+  // After the load, what is still skipped stays so (the chapters of /book/): a Tab stop until measured.
+  if (document.readyState === "complete" && boxes.length < found.length) {
+    const rendered = new Set(boxes);
+    for (const el of found) {
+      if (rendered.has(el) || el.hasAttribute("tabindex") || el.closest("details:not([open])")) continue;
+      if (el.querySelector(focusable)) continue;
+      el.setAttribute("tabindex", "0");
+      el.dataset.scrollRegion = "unmeasured";
+    }
+  }
   // Every box is measured before any is changed: a read after a change lays the page out again.
   // No tolerance: a box 1px too wide scrolls by 1px, and axe (like a keyboard user) counts it.
   const overflowing = boxes.map((el) => el.scrollWidth > el.clientWidth);
   boxes.forEach((el, i) => {
     const overflows = overflowing[i];
-    if (overflows && !el.hasAttribute("tabindex") && !el.querySelector(focusable)) {
+    if (overflows && el.dataset.scrollRegion === "unmeasured") {
+      el.dataset.scrollRegion = "";
+    } else if (overflows && !el.hasAttribute("tabindex") && !el.querySelector(focusable)) {
       el.setAttribute("tabindex", "0");
       el.dataset.scrollRegion = "";
     } else if (!overflows && el.dataset.scrollRegion !== undefined && el !== document.activeElement) {

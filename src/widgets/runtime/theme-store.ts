@@ -16,17 +16,24 @@ export function readStoredTheme(): Theme | undefined {
   }
 }
 
-export function storeTheme(theme: Theme): void {
+/** Stores a theme, or with "system" forgets the stored one so that pages follow the system again. */
+export function storeTheme(theme: Theme | "system"): void {
   try {
-    window.localStorage.setItem(themeStorageKey, theme);
+    if (theme === "system") window.localStorage.removeItem(themeStorageKey);
+    else window.localStorage.setItem(themeStorageKey, theme);
   } catch {
     /* storage blocked: the choice holds until the next page */
   }
+}
+
+/** The system's theme (`prefers-color-scheme`). */
+export function systemTheme(): Theme {
+  return window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
 
 /** The theme in effect: the one set on `<html data-theme>`, else the system's. */
 export function effectiveTheme(): Theme {
   const set = document.documentElement.getAttribute("data-theme");
   if (set === "light" || set === "dark") return set;
-  return window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  return systemTheme();
 }
