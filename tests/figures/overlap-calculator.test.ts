@@ -90,7 +90,10 @@ describe("overlap-calculator", () => {
     );
     assert.ok(rows.length >= 4, rows.join("\n"));
     // FSDP2 under a pipeline keeps the gathered weights (the engine's default): one gather per step, not per layer.
-    assert.ok(rows.some((r) => /^parameter all-gather \(next step's first forward\) \| /.test(r)), rows.join("\n"));
+    assert.ok(
+      rows.some((r) => /^parameter all-gather \(next step's first forward\) \| /.test(r)),
+      rows.join("\n"),
+    );
     assert.ok(
       rows.some((r) => /^tensor-parallel all-gathers and reduce-scatters, one layer's forward \| can hide/.test(r)),
     );
