@@ -13,7 +13,7 @@ import type { BrowserContextOptions, Page } from "playwright-core";
 import { watchPage, settle } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { parseMemorySettings } from "../../src/figures/memory-explorer/settings.ts";
-import { computeMemoryView } from "../../src/figures/memory-explorer/view.ts";
+import { computeMemoryView, formatBytes } from "../../src/figures/memory-explorer/view.ts";
 
 const shots = "test-output/screenshots";
 const sel = '[data-widget="memory-explorer"]';
@@ -49,13 +49,14 @@ describe("memory-explorer widget", () => {
   it("shows each chapter's default state without JavaScript, with GB per GPU on the verdict", async () => {
     const context = await site.browser.newContext({ ...desktop, javaScriptEnabled: false });
     const page = await context.newPage();
-    for (const [slug, settings, gb] of [
-      ["one-gpu", ch2, "48.2"],
-      ["data-parallelism", ch3, "64.6"],
-      ["tensor-parallelism", ch4, "109.4"],
+    for (const [slug, settings] of [
+      ["one-gpu", ch2],
+      ["data-parallelism", ch3],
+      ["tensor-parallelism", ch4],
     ] as const) {
       await page.goto(`${site.server.url}/${slug}/`);
       assert.equal(await page.locator(`${sel} p.mx-verdict`).textContent(), expect(settings), slug);
+      const gb = computeMemoryView(parseMemorySettings(settings)).verdict.gb;
       assert.equal(await page.locator(`${sel} [data-verdict]`).getAttribute("data-total-gb"), gb, slug);
       assert.equal(await page.locator(`${sel} svg.mx-bars rect.mx-seg`).count(), 4);
       assert.equal(await page.locator(`${sel} table.mx-formula-table tbody tr`).count(), 5);
@@ -109,7 +110,10 @@ describe("memory-explorer widget", () => {
       /Llama 3\.1 405B \(406B\)/,
     );
     // The curve marks the current point with the same total; the title follows the model.
-    assert.equal(await page.locator(`${sel} svg.mx-curve text.mx-current-label`).textContent(), "101.3 GB");
+    assert.equal(
+      await page.locator(`${sel} svg.mx-curve text.mx-current-label`).textContent(),
+      formatBytes(computeMemoryView(parseMemorySettings({ ...ch2, preset: "llama-3.2-3b" })).evaluation.bytesPerGpu),
+    );
     assert.equal(await page.locator(`${sel} .widget-title`).textContent(), "Memory of one GPU training Llama 3.2 3B");
     // Under More settings: the parallel degrees, and ZeRO stages the framework does not run are unavailable.
     await openMore(page);
