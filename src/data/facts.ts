@@ -144,6 +144,16 @@ export const FACTS: readonly Fact[] = [
     "nvidia2024nccl1264",
     "the issue's nvidia-smi output (Memory-Usage column, total)",
   ),
+  // NCCL issue 1221: a user's all-reduce bus bandwidth across servers of eight H100s.
+  f(
+    "ncclIssue1221.busBwFourServers",
+    320,
+    "GB/s",
+    "nccl2024issue1221",
+    "the issue's description (2024-03-13): all_reduce_perf on 4 nodes of 8 H100s with 8 × 400 Gb/s RoCE NICs, NCCL 2.19.3, with NCCL_NVLS_ENABLE 0 or 1",
+    "nearest",
+    { says: "same busbw 320GB" },
+  ),
   // Breadth-First Pipeline Parallelism (MLSys 2023).
   f("breadthFirst.gain", 43, "%", "lamypoirier2023breadth", "Abstract", "exact", {
     says: "up to 43% higher training throughput for a 52 billion-parameter model using a small batch size per GPU",
@@ -445,6 +455,24 @@ export const FACTS: readonly Fact[] = [
     {
       says: "16M",
     },
+  ),
+  f(
+    "llama3.batchStartTokensM",
+    4,
+    "M tokens",
+    "grattafiori2024llama3",
+    "§3.4.1 (Initial Pre-Training): the initial batch size, doubled after 252M tokens",
+    "exact",
+    { says: "an initial batch size of 4M tokens" },
+  ),
+  f(
+    "llama3.batchSecondTokensM",
+    8,
+    "M tokens",
+    "grattafiori2024llama3",
+    "§3.4.1 (Initial Pre-Training): the batch size from 252M tokens, doubled again to 16M after 2.87T tokens",
+    "exact",
+    { says: "a batch size of 8M" },
   ),
   f("llama3.tp", 8, "", "grattafiori2024llama3", "Table 4 (TP column, every configuration)"),
   f(

@@ -19,10 +19,10 @@ import { memoryBudget } from "./scenario.ts";
 import { clusterShape, groupLink } from "./placement.ts";
 import { AUTO_FRAMEWORK } from "./config-search.ts";
 import { findFrameworkProfile } from "../data/frameworks.ts";
-import { d0, d1, d2, gpu, interconnect, params, v } from "./values/put.ts";
+import { d0, d1, d2, gpu, params, v } from "./values/put.ts";
 import { fact } from "./values/facts.ts";
 import { prefaceValues } from "./values/preface.ts";
-import { introductionValues } from "./values/introduction.ts";
+import { EXERCISE_MFU, introductionValues } from "./values/introduction.ts";
 import { oneGpuValues } from "./values/one-gpu.ts";
 import { dataParallelismValues } from "./values/data-parallelism.ts";
 import { tensorParallelismValues } from "./values/tensor-parallelism.ts";
@@ -98,8 +98,9 @@ function values(): Record<string, ExerciseValue> {
   // Preface: 80 GB in GiB.
   put("pre.gib80", v(h100.hbmBytes / GiB, "GiB", d1));
 
-  // Chapter 1. Stated inputs: N = 70.55e9, D = 15e12, 1,024 GPUs, 40% MFU, 989 TFLOPS dense (1,979 sparse).
-  const trainSeconds = (peak: number) => (6 * 70.55e9 * 15e12) / (1024 * 0.4 * peak);
+  // Chapter 1. Stated inputs: N = 70.55e9, D = 15e12, 1,024 GPUs, the expected MFU (EXERCISE_MFU, 40%),
+  // 989 TFLOPS dense (1,979 sparse).
+  const trainSeconds = (peak: number) => (6 * 70.55e9 * 15e12) / (1024 * EXERCISE_MFU * peak);
   put("ch1.trainDays", v(trainSeconds(989e12) / 86_400, "days", d0));
   put("ch1.trainDaysSparse", v(trainSeconds(1979e12) / 86_400, "days", d0));
   put("ch1.statesGpus", v(Math.ceil((16 * psi70b) / h100.hbmBytes), "GPUs", d0));
@@ -121,8 +122,9 @@ function values(): Record<string, ExerciseValue> {
   const quad = (5 * 32 * 8192) / 4096;
   put("ch2.attentionShare", v((100 * quad) / (quad + 34), "%", d1));
   put("ch2.linearShare", v((100 * 34) / (quad + 34), "%", d1));
-  // Step time: 256 × 4,096 tokens × 9.03e9 FLOPs (the chapter's F_token, rounded as printed) at 40% of 989 TFLOPS.
-  const stepSeconds = (256 * 4096 * 9.03e9) / (0.4 * 989e12);
+  // Step time: 256 × 4,096 tokens × 9.03e9 FLOPs (the chapter's F_token, rounded as printed) at the
+  // Hopper kernel efficiency of the H100's dense peak, as in the chapter's prose.
+  const stepSeconds = (256 * 4096 * 9.03e9) / (KERNEL_EFFICIENCY.hopper * h100.bf16FlopsPerSecond);
   put("ch2.stepSeconds", v(stepSeconds, "s", d1));
   put("ch2.trainYears", v(9e12 / ((256 * 4096) / stepSeconds) / (365.25 * 86_400), "years", d1));
   // The first-step exercise's answers are computed with its givens, from the model: values/one-gpu.ts.
@@ -136,7 +138,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch4.tpLayerMB", v((2 * tpElements) / MB, "MB", d1));
   put("ch4.tpLayerElementsMB", v(tpElements / MB, "MB", d1));
   put("ch4.tpLayerNoFactorMB", v((2 * 8 * 2 * 4096 * 4096) / MB, "MB", d1));
-  put("ch4.minHidden", v((4 * 7 * h100.bf16FlopsPerSecond) / (3 * (h100.nvlinkBytesPerSecond / 2)), "", d0));
+  // ch4.minHidden: in values/tensor-parallelism.ts (the NVLS bus bandwidth from placement.ts).
   const sbh = 2048 * 12288;
   put("ch4.actTpMiB", v((23 * sbh) / MiB, "MiB", d0));
   put("ch4.actSpMiB", v((14.25 * sbh) / MiB, "MiB", d0));
@@ -148,10 +150,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch5.kvForwardMB", v((15 * kvBlockBytes) / MB, "MB", d1));
   put("ch5.kvForwardAllMB", v((16 * kvBlockBytes) / MB, "MB", d1));
   put("ch5.contiguousEfficiency", v((100 * 16) / (2 * 16 - 1), "%", d1));
-  const ringMha = h100.bf16FlopsPerSecond / interconnect("h100-sxm").nicLineBytesPerSecond;
-  put("ch5.ringTokensMha", v(ringMha, "tokens", d0));
-  put("ch5.ringTokensGqa", v(ringMha * (8 / 128), "tokens", d0));
-  put("ch5.ringTokensCausal", v(ringMha * (8 / 128) * 2, "tokens", d0));
+  // ch5.ringTokensMha, ringTokensGqa, ringTokensCausal: in values/context-parallelism.ts (placement.ts's link).
 
   // Chapter 6.
   put("ch6.bubble1f1b", v((100 * 15) / 48, "%", d1));
@@ -161,7 +160,7 @@ function values(): Record<string, ExerciseValue> {
   put("ch6.bubbleAfterP", v((100 * 16) / 8, "%", d1));
   put("ch6.boundaryMB", v((2 * 8192 * 8192) / MB, "MB", d1));
   put("ch6.boundaryBf16TwiceMB", v((2 * 2 * 8192 * 8192) / MB, "MB", d1));
-  put("ch6.boundaryMs", v(((2 * 8192 * 8192) / interconnect("h100-sxm").nicLineBytesPerSecond) * 1000, "ms", d2));
+  // ch6.boundaryMs: in values/pipeline-parallelism.ts (placement.ts's link).
 
   // Chapter 7.
   put("ch7.mixtralWeightsGB", v((2 * psiMixtral) / GB, "GB", d1));

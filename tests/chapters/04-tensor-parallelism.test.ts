@@ -5,27 +5,35 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  clusterShape,
+  evaluateScenario,
   findGpu,
   findModelPreset,
+  groupLink,
   korthikantiLayerActivationBytes,
   maxFinite,
+  type ModelArchitecture,
   parseModelConfig,
+  type Scenario,
   tpCommElementsPerLayer,
   tpCommToComputeRatio,
   tpDegreeProblem,
   tpShardingLayout,
   tpSpCommElementsPerLayer,
   tpSpRegatherElementsPerLayer,
-  type ModelArchitecture,
 } from "../../src/model/index.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 
 const text = readChapter("04-tensor-parallelism");
+const cluster = clusterShape("h100-sxm");
+/** Bus bandwidths from the placement model, never typed in. */
+const bus = (collective: "all-reduce" | "all-gather", ranks: number, stride: number) =>
+  groupLink(cluster, collective, { ranks, stride }).busBytesPerSecond;
+const ringBus = bus("all-gather", 8, 1);
+const nvlsBus = bus("all-reduce", 8, 1);
 const h100 = findGpu("h100-sxm")!;
 const F = h100.bf16FlopsPerSecond;
 const nvlinkPerDirection = h100.nvlinkBytesPerSecond / 2;
-/** 400 Gb/s per GPU (Llama 3 clusters, cited in the chapter) = 50 GB/s per direction. */
-const networkPerDirection = 400e9 / 8;
 const grouped = (x: number) => Math.round(x).toLocaleString("en-US");
 /** "578{,}813{,}952": thousands separators as the chapter writes them inside TeX. */
 const texGrouped = (x: number) => grouped(x).replace(/,/g, "{,}");
@@ -85,31 +93,91 @@ test("TP volume for Llama-3.1-70B at s = 8192, b = 1, t = 8 (Eq. tp-volume)", ()
   );
 });
 
-test("comm/compute ratio: 0.54 on NVLink (0.65 at NCCL's 370 GB/s, 0.50 with NVLS at 480 GB/s), 4.8 across servers (about nine times), about ten times at t = 16", () => {
-  const nvlink = tpCommToComputeRatio(8, F, nvlinkPerDirection, 8192, 8192);
-  const network = tpCommToComputeRatio(8, F, networkPerDirection, 8192, 8192);
-  assertMentions(text, `@eq:tp-ratio gives ${nvlink.toFixed(2)}`, "NVLink ratio");
+test("comm/compute ratio: 0.54 at NVLink's line rate, 0.65 on the ring, 0.50 with NVLS; across servers 1.44 for t = 16 on two whole servers (placement: 360 GB/s) and 5.4 with one member per server (45 GB/s)", () => {
+  assert.equal(ringBus, 370e9);
+  assert.equal(nvlsBus, 480e9);
+  const ratio = (B: number, t = 8) => tpCommToComputeRatio(t, F, B, 8192, 8192);
+  assertMentions(text, `@eq:tp-ratio gives ${ratio(nvlinkPerDirection).toFixed(2)}`, "NVLink ratio");
+  assertMentions(text, `which raises the ratio to ${ratio(ringBus).toFixed(2)}`, "ring");
+  assertMentions(text, `which lowers it to ${ratio(nvlsBus).toFixed(2)}`, "NVLS");
+  const one = bus("all-reduce", 8, 8);
+  const two = bus("all-reduce", 16, 1);
+  assert.equal(one, 45e9);
+  assert.equal(two, 360e9);
   assertMentions(
     text,
-    `the ratio becomes ${network.toFixed(1)}, about nine times the line-rate figure on NVLink`,
-    "network ratio",
-  );
-  assert.equal(Math.round(network / nvlink), 9);
-  assertMentions(text, "about nine times that across servers", "takeaway");
-  // Measured NVLink bandwidths from the NCCL maintainers (nvidia2024nccltests212).
-  assertMentions(
-    text,
-    `which raises the ratio to ${tpCommToComputeRatio(8, F, 370e9, 8192, 8192).toFixed(2)}`,
-    "ring at 370 GB/s",
+    `the ratio becomes ${ratio(one).toFixed(1)}, about ${Math.round(ratio(one) / ratio(nvlsBus))} times the NVLink SHARP figure`,
+    "one member per server",
   );
   assertMentions(
     text,
-    `which lowers it to ${tpCommToComputeRatio(8, F, 480e9, 8192, 8192).toFixed(2)}`,
-    "NVLS at 480 GB/s",
+    `about ${two / 1e9} GB/s: the ratio is ${ratio(two, 16).toFixed(2)}, about ${(ratio(two, 16) / ratio(nvlsBus)).toFixed(1)} times the ${ratio(nvlsBus).toFixed(2)} of eight GPUs in one server`,
+    "t = 16 on two servers",
   );
-  const t16 = tpCommToComputeRatio(16, F, networkPerDirection, 8192, 8192);
-  assert.equal(Math.round(t16), 10);
-  assertMentions(text, "take about ten times as long as the ideal compute", "exercise: t = 16 across servers");
+  assertMentions(text, `would give ${ratio(nvlsBus, 16).toFixed(2)})`, "t − 1 alone");
+  assertMentions(
+    text,
+    `the ratio would be ${ratio(one, 16).toFixed(1)}, about ${Math.round(ratio(one, 16) / ratio(nvlsBus))} times the in-server figure`,
+    "exercise: one member on each of sixteen servers",
+  );
+  assert.ok(ratio(nvlsBus, 16) - ratio(nvlsBus) > (ratio(two, 16) - ratio(nvlsBus)) / 2, "more than half is t − 1");
+  assertMentions(
+    text,
+    `take ${ratio(two, 16).toFixed(1)} times the ideal compute instead of ${ratio(nvlsBus).toFixed(2)}: about three times`,
+    "exercise: t = 16 on two servers",
+  );
+  assertMentions(
+    text,
+    "about three times that for $t = 16$ on two whole servers, and about ten times for $t = 8$ with one member per server",
+    "takeaway",
+  );
+  assert.doesNotMatch(text, /about nine times|about ten times as long as the ideal compute/);
+});
+
+test("sequence parallelism in the step model: Llama 3.1 70B on 512 H100s exposes 27% more TP time with SP, but fits only with it; with --tp-comm-overlap most of it hides", () => {
+  const scenario = (sequenceParallel: boolean, tpCommOverlap?: boolean): Scenario => ({
+    model: "llama-3.1-70b",
+    cluster: { gpu: "h100-sxm", gpuCount: 512 },
+    framework: "megatron",
+    layout: { tp: 8, pp: 4, sequenceParallel, ...(tpCommOverlap === undefined ? {} : { tpCommOverlap }) },
+    batch: { seqLength: 8192, microBatchSize: 1, globalBatch: 512 },
+  });
+  const off = evaluateScenario(scenario(false));
+  const on = evaluateScenario(scenario(true));
+  const overlap = evaluateScenario(scenario(true, true));
+  assert.ok(on.step.breakdown.tp > off.step.breakdown.tp, "SP exposes more TP time on H100 (ring vs NVLS)");
+  assert.ok(!off.fits && on.fits, "only SP fits the budget");
+  // The overlap hides most of the exposed TP time; what is left is the attention block's collectives
+  // beyond its GEMMs (step.ts), which the chapter prints.
+  assert.ok(overlap.step.breakdown.tp < on.step.breakdown.tp / 5, "the overlap hides most of it");
+  assert.ok(overlap.step.mfu > on.step.mfu);
+  assertMentions(
+    text,
+    `exposes only ${overlap.step.breakdown.tp.toFixed(2)} s of tensor-parallel time`,
+    "what stays exposed",
+  );
+  assertMentions(
+    text,
+    `exposes ${off.step.breakdown.tp.toFixed(2)} s of tensor-parallel communication per step without SP and ${on.step.breakdown.tp.toFixed(2)} s with it, ${Math.round(100 * (on.step.breakdown.tp / off.step.breakdown.tp - 1))}% more, and MFU falls from ${(100 * off.step.mfu).toFixed(1)}% to ${(100 * on.step.mfu).toFixed(1)}%`,
+    "SP's cost",
+  );
+  assertMentions(text, `needs ${(off.bytesPerGpu / 1e9).toFixed(1)} GB per GPU`, "memory without SP");
+  assertMentions(text, `(${(100 * overlap.step.mfu).toFixed(1)}% MFU)`, "with TP overlap");
+  assertMentions(
+    text,
+    `the same bytes can take up to ${Math.round(100 * (nvlsBus / ringBus - 1))}% longer`,
+    "ring vs NVLS",
+  );
+  assert.doesNotMatch(
+    text,
+    /cost what they cost before|Always turn on sequence parallelism|Sequence parallelism adds nothing to the critical path/,
+  );
+});
+
+test("Megatron-Core supports t > n_kv since 0.16 by all-gathering the QKV output (attention.py at core_v0.19.0)", () => {
+  assertMentions(text, "until Megatron-Core version 0.16 (December 2025)", "version");
+  assertMentions(text, "lines 353–367 and 1839–1918 at Megatron-Core version 0.19.0", "file and lines");
+  assert.doesNotMatch(text, /simply divides the number of KV groups/);
 });
 
 test("Table tp-degrees: degrees with whole KV heads and degrees that need replication, from the presets", () => {
@@ -194,9 +262,10 @@ test("exercise: Llama-3.1-8B, t = 4, s = 4096, b = 2 sends 201,326,592 elements 
   );
 });
 
-test("exercise: h ≥ 4(t−1)F/(3B) ≈ 20,521 for a 25% ratio at t = 8 on NVLink; largest Llama 3.1 is h = 16384", () => {
-  const h = (4 * 7 * F) / (3 * nvlinkPerDirection);
-  assertMentions(text, `\\approx ${texGrouped(h)}$`, "threshold");
+test("exercise: h ≥ 4(t−1)F/(3B) ≈ 19,238 for a 25% ratio at t = 8 with NVLS (24,958 with SP on the ring); largest Llama 3.1 is h = 16384", () => {
+  const h = (4 * 7 * F) / (3 * nvlsBus);
+  assertMentions(text, `(3 \\cdot 480\\times10^{9}) \\approx ${texGrouped(h)}$`, "threshold");
+  assertMentions(text, `the bound rises to about ${grouped((4 * 7 * F) / (3 * ringBus))}`, "with SP");
   assertMentions(text, `$h = ${texGrouped(arch("llama-3.1-405b").hiddenSize)}$`, "405B width");
 });
 

@@ -5,10 +5,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  clusterShape,
+  evaluateScenario,
   findGpu,
   findModelPreset,
+  groupLink,
   headsPerTensorParallelRank,
   layerActivations,
+  type ModelArchitecture,
   parseModelConfig,
   planRingAttention,
   ringForwardBytesPerLayer,
@@ -17,15 +21,14 @@ import {
   ulyssesForwardBytesPerLayer,
   ulyssesHeadProblem,
   ulyssesReplicatedForwardBytesPerLayer,
-  type ModelArchitecture,
 } from "../../src/model/index.ts";
 import { assertMentions, readChapter } from "../helpers/chapter-text.ts";
 
 const text = readChapter("05-context-parallelism");
 const h100 = findGpu("h100-sxm")!;
 const F = h100.bf16FlopsPerSecond;
-/** 400 Gb/s per GPU (Llama 3 clusters, cited in the chapter) = 50 GB/s per direction. */
-const B = 400e9 / 8;
+/** A CP step's link in Llama 3's layout: one NIC (placement.ts, CP neighbours one server apart). */
+const B = groupLink(clusterShape("h100-sxm"), "send-recv", { ranks: 16, stride: 8 }).busBytesPerSecond;
 const grouped = (x: number) => Math.round(x).toLocaleString("en-US");
 const texGrouped = (x: number) => grouped(x).replace(/,/g, "{,}");
 
@@ -106,7 +109,8 @@ test("ring K/V traffic in Llama 3's layout (TP 8 × CP 16): 16 query heads and 1
   );
 });
 
-test("overlap bound: 19,788 tokens (MHA), 1,237 (GQA 128:8), 2,474 (causal)", () => {
+test("overlap bound at the placement model's 45 GB/s: 21,987 tokens (MHA), 1,375 (GQA 128:8), 2,749 (causal), 3,298 (backward)", () => {
+  assert.equal(B, 45e9);
   const mha = ringOverlapMinTokensPerGpu(F, B, 128, 128, 2, false);
   const gqa = Math.ceil(ringOverlapMinTokensPerGpu(F, B, a405.numHeads, a405.numKvHeads, 2, false));
   const causal = Math.ceil(ringOverlapMinTokensPerGpu(F, B, a405.numHeads, a405.numKvHeads, 2, true));
@@ -121,11 +125,15 @@ test("overlap bound: 19,788 tokens (MHA), 1,237 (GQA 128:8), 2,474 (causal)", ()
   assertMentions(text, `doubles the bound, to ${grouped(causal)} tokens`, "causal");
   assertMentions(
     text,
-    `$s/c \\ge F/B = 989.4\\times10^{12} / 50\\times10^{9} = ${texGrouped(mha)}$ tokens`,
+    `$s/c \\ge F/B = 989.4\\times10^{12} / 45\\times10^{9} = ${texGrouped(mha)}$ tokens`,
     "exercise MHA",
   );
   assertMentions(text, `$n_{kv}/n_h = 8/128$: ${grouped(gqa)} tokens`, "exercise GQA");
   assertMentions(text, `double it: ${grouped(causal)} tokens`, "exercise causal");
+  // Backward: 3x the bytes (fp32 dK, dV) for 2.5x the FLOPs.
+  const backward = Math.round((ringOverlapMinTokensPerGpu(F, B, a405.numHeads, a405.numKvHeads, 2, true) * 3) / 2.5);
+  assertMentions(text, `its bound is 1.2 times higher, ${grouped(backward)} tokens`, "backward bound");
+  assert.ok(backward < S / 16, "Llama 3's s/c is above the backward bound too");
 });
 
 test("at s/c = 8192 a zig-zag step computes about three times as long as it transfers (TP 8: 0.27 TFLOP, 0.28 ms vs 4.2 MB, 0.08 ms)", () => {
@@ -134,12 +142,16 @@ test("at s/c = 8192 a zig-zag step computes about three times as long as it tran
   const computeSeconds = flops / F;
   const commSeconds = ringKvBlockBytes(llama3) / B;
   assert.equal(Math.round(computeSeconds / commSeconds), 3);
-  // TP divides compute and K/V traffic alike: the same ratio as CP alone.
-  assert.equal(Math.round((4 * sc * sc * a405.numHeads * a405.headDim) / 2 / F / (ringKvBlockBytes(cost) / B)), 3);
-  assertMentions(text, "the compute of a step is about three times its transfer", "ratio");
   assertMentions(
     text,
-    `\\approx ${(flops / 1e12).toFixed(2)}$ TFLOP (about ${(computeSeconds * 1e3).toFixed(2)} ms at peak) while sending ${mb(ringKvBlockBytes(llama3))} (${(commSeconds * 1e3).toFixed(2)} ms at 50 GB/s)`,
+    `about 3 times its transfer in the forward pass and ${((computeSeconds * 2.5) / (commSeconds * 3)).toFixed(1)} times in the backward pass`,
+    "forward and backward cover",
+  );
+  // TP divides compute and K/V traffic alike: the same ratio as CP alone.
+  assert.equal(Math.round((4 * sc * sc * a405.numHeads * a405.headDim) / 2 / F / (ringKvBlockBytes(cost) / B)), 3);
+  assertMentions(
+    text,
+    `\\approx ${(flops / 1e12).toFixed(2)}$ TFLOP (about ${(computeSeconds * 1e3).toFixed(2)} ms at peak) while sending ${mb(ringKvBlockBytes(llama3))} (${(commSeconds * 1e3).toFixed(2)} ms at 45 GB/s)`,
     "exercise step",
   );
 });
@@ -183,4 +195,33 @@ test("ring vs Ulysses for Llama-3.1-405B at c = 16: ratio 0.94, 503.3 MB vs 534.
   assert.equal(ringForwardBytesPerLayer(mha) / ulyssesForwardBytesPerLayer(mha), 16 / 2);
   for (const id of ["llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b"]) assert.equal(arch(id).numKvHeads, 8);
   assertMentions(text, "8 for every Llama 3.1 model", "KV heads");
+});
+
+test("ring against Ulysses: the ring sends less only while c·n_kv < n_h + max(n_kv, c), up to c = 18 for Llama-3.1-405B; 1.6 times more at c = 32", () => {
+  const ratio = (c: number) => (c * a405.numKvHeads) / (a405.numHeads + Math.max(a405.numKvHeads, c));
+  assert.ok(ratio(18) <= 1 && ratio(19) > 1);
+  assertMentions(text, "up to $c$ = 18: at $c = 32$", "crossover");
+  assertMentions(text, `the ring sends ${ratio(32).toFixed(1)} times what Ulysses sends`, "c = 32");
+  assert.doesNotMatch(text, /the ring sends no more than Ulysses/);
+});
+
+test("the step model charges CP as an exposed all-gather: 0.39 s per step against 10.3 s of compute for Llama 3's long-context layout", () => {
+  const e = evaluateScenario({
+    model: "llama-3.1-405b",
+    cluster: { gpu: "h100-sxm", gpuCount: 16_384 },
+    framework: "megatron",
+    layout: { tp: 8, cp: 16, pp: 16, sequenceParallel: true, stageLayers: [7, ...Array<number>(14).fill(8), 7] },
+    batch: { seqLength: S, microBatchSize: 1, globalBatch: 128 },
+  });
+  assert.equal(e.step.layout.dp, 8);
+  assertMentions(
+    text,
+    `that is ${e.step.breakdown.cp.toFixed(2)} s per step against ${e.step.breakdown.compute.toFixed(1)} s of compute`,
+    "model's CP time",
+  );
+});
+
+test("notation: the head dimension is d_head, not d (the data-parallel degree elsewhere)", () => {
+  assert.doesNotMatch(text, /n_\{kv\} \\cdot d\$|n_h d\}|\(\$d = 128\$\)|\\sqrt\{d\}/);
+  assertMentions(text, "($d_{\\text{head}} = 128$)", "head dimension");
 });

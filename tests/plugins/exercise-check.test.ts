@@ -44,11 +44,14 @@ const oneAnswer = `- label: Model states
 
 test("{=name} prints the named value through the book's formatter, in text and in math", () => {
   const value = exerciseValue("ch2.llama2StatesGB")!;
-  const html = render("States take {=ch2.llama2StatesGB} GB, and $h \\ge {=ch4.minHidden}$.");
+  const html = render("States take {=ch2.llama2StatesGB} GB, and $h \\ge {=ch4.minHiddenLineRate}$.");
   assert.ok(html.includes(`States take ${formatNumber(value.value, value.digits)} GB`), html);
   assert.ok(html.includes("20{,}521</annotation>"), "math gets {,} separators");
-  assert.equal(printValue(exerciseValue("ch4.minHidden")!, true), "20{,}521");
-  assert.equal(expandValueReferences("a {=ch4.minHidden} $b = {=ch4.minHidden}$"), "a 20,521 $b = 20{,}521$");
+  assert.equal(printValue(exerciseValue("ch4.minHiddenLineRate")!, true), "20{,}521");
+  assert.equal(
+    expandValueReferences("a {=ch4.minHiddenLineRate} $b = {=ch4.minHiddenLineRate}$"),
+    "a 20,521 $b = 20{,}521$",
+  );
 });
 
 test("an unknown value name fails the build at file:line, in text, in math and in an answer", () => {

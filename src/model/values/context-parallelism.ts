@@ -14,7 +14,9 @@ import {
   ulyssesForwardBytesPerLayer,
   ulyssesReplicatedForwardBytesPerLayer,
 } from "../ring-attention.ts";
-import { arch, d0, d1, d2, gpu, interconnect, v, type PutValue } from "./put.ts";
+import { clusterShape, groupLink } from "../placement.ts";
+import { evaluateScenario } from "../scenario.ts";
+import { arch, d0, d1, d2, gpu, v, type PutValue } from "./put.ts";
 import { fact } from "./facts.ts";
 
 const GB = 1e9;
@@ -59,19 +61,37 @@ export function contextParallelismValues(put: PutValue): void {
   put("ch5.ringCpForwardMB", v(ringForwardBytesPerLayer(cost) / MB, "MB", d1));
   put("ch5.queryBlockMB", v(((S / cp) * perRank.heads * a.headDim * 2) / MB, "MB", d1));
 
-  // @eq:ring-overlap: an H100's dense bf16 peak against 400 Gb/s per GPU (50 GB/s each way).
+  // @eq:ring-overlap: an H100's dense bf16 peak (the strictest case: compute at peak is the shortest)
+  // against the link of a CP step in Llama 3's layout. TP fills each server, so CP neighbours sit in
+  // different servers (stride tp): placement.ts gives such a send one NIC's bus bandwidth.
   const F = h100.bf16FlopsPerSecond;
-  const B = interconnect("h100-sxm").nicLineBytesPerSecond;
+  const B = groupLink(clusterShape(h100.id), "send-recv", { ranks: cp, stride: tp }).busBytesPerSecond;
+  put("ch5.nicBusGBs", v(B / GB, "GB/s", d0));
   put("ch5.gqaRatio", v(a.numHeads / a.numKvHeads, "", d0));
   put("ch5.gqaRatioTp", v(perRank.heads / perRank.kvHeads, "", d0));
   const gqaTokens = ringOverlapMinTokensPerGpu(F, B, a.numHeads, a.numKvHeads, 2, false);
   const causalTokens = ringOverlapMinTokensPerGpu(F, B, a.numHeads, a.numKvHeads, 2, true);
+  // Smallest whole s/c that meets each bound (rounded up).
+  put("ch5.ringTokensMha", v(Math.ceil(ringOverlapMinTokensPerGpu(F, B, 1, 1, 2, false)), "tokens", d0));
+  put("ch5.ringTokensGqa", v(Math.ceil(gqaTokens), "tokens", d0));
+  put("ch5.ringTokensCausal", v(Math.ceil(causalTokens), "tokens", d0));
   put("ch5.causalBoundFactor", v(causalTokens / gqaTokens, "", d0));
+  // The backward pass: ring-flash-attention sends K/V again plus fp32 dK and dV (3× the forward
+  // bytes, zhu2024ringflashattn), for five block matmuls against the forward's two (2.5× the FLOPs):
+  // the bound grows by 3 / 2.5.
+  const backwardBytes = 3;
+  const backwardFlops = 5 / 2;
+  put("ch5.backwardBoundFactor", v(backwardBytes / backwardFlops, "", d1));
+  put("ch5.ringTokensBackward", v(Math.ceil((causalTokens * backwardBytes) / backwardFlops), "tokens", d0));
   // A zig-zag step at s/c = 8,192 with TP 8: half of 4 (s/c)² n_h d FLOPs, and one K/V block.
   const sc = S / cp;
   const stepFlops = (4 * sc * sc * perRank.heads * a.headDim) / 2;
   put("ch5.zigzagStepMs", v((stepFlops / F) * 1e3, "ms", d2));
   put("ch5.zigzagStepCommMs", v((ringKvBlockBytes(llama3) / B) * 1e3, "ms", d2));
+  // How many times a step's compute covers its transfer at s/c = 8,192, forward and backward.
+  const forwardCover = stepFlops / F / (ringKvBlockBytes(llama3) / B);
+  put("ch5.forwardCover", v(forwardCover, "", d0));
+  put("ch5.backwardCover", v((forwardCover * backwardFlops) / backwardBytes, "", d1));
 
   // Causal load balance at c = 16 (planRingAttention counts tiles of (s/2c)² query–key pairs).
   const contiguous = planRingAttention({ gpus: cp, sharding: "contiguous", causal: true });
@@ -99,4 +119,26 @@ export function contextParallelismValues(put: PutValue): void {
   put("ch5.ulyssesKvHeads", v(Math.max(cp, a.numKvHeads), "heads", d0));
   put("ch5.ulyssesReplicatedMB", v(ulyssesReplicatedForwardBytesPerLayer(cost) / MB, "MB", d1));
   put("ch5.ulyssesTpMB", v(ulyssesReplicatedForwardBytesPerLayer(llama3) / MB, "MB", d1));
+  // Ring over Ulysses with replication, c·n_kv / (n_h + max(n_kv, c)): the largest c at which the ring
+  // sends no more, and the ratio at c = 32.
+  const ringOverUlysses = (c: number) => (c * a.numKvHeads) / (a.numHeads + Math.max(a.numKvHeads, c));
+  let crossover = 1;
+  while (ringOverUlysses(crossover + 1) <= 1) crossover += 1;
+  put("ch5.ringUlyssesCrossover", v(crossover, "GPUs", d0));
+  put("ch5.ringOverUlysses32", v(ringOverUlysses(32), "", d1));
+
+  // The book's step model prices CP as Llama 3 ran it, an exposed all-gather of K and V and a
+  // reduce-scatter of their gradients (step.ts). Llama 3's long-context layout: 16,384 H100s, TP 8,
+  // CP 16, PP 16 with one layer fewer on the first and last stages, DP 8, s = 131,072, b = 1,
+  // 128 sequences per step (16M tokens), Megatron-LM's profile.
+  const longContext = evaluateScenario({
+    model: "llama-3.1-405b",
+    cluster: { gpu: h100.id, gpuCount: 16_384 },
+    framework: "megatron",
+    layout: { tp, cp, pp: 16, sequenceParallel: true, stageLayers: [7, ...Array<number>(14).fill(8), 7] },
+    batch: { seqLength: S, microBatchSize: 1, globalBatch: 128 },
+  });
+  put("ch5.modelCpS", v(longContext.step.breakdown.cp, "s", d2));
+  put("ch5.modelComputeS", v(longContext.step.breakdown.compute, "s", d1));
+  put("ch5.modelCpSharePct", v((100 * longContext.step.breakdown.cp) / longContext.step.stepSeconds, "%", d1));
 }

@@ -12,6 +12,7 @@ import {
 } from "../compute.ts";
 import { bytesPerParameter, modelStateBytes, trainingMemory } from "../memory.ts";
 import { PLANNING_MEMORY_FRACTION } from "../scenario.ts";
+import { gpuGeneration, KERNEL_EFFICIENCY } from "../step.ts";
 import { arch, d0, d1, d2, d3, gpu, params, preset, v, type PutValue } from "./put.ts";
 import { fact } from "./facts.ts";
 
@@ -74,14 +75,25 @@ export function oneGpuValues(put: PutValue): void {
   put("ch2.timelineSecondPeakGB", v((W + M + Math.max(timeline.activations, timeline.gradients)) / GB, "GB", d1));
   put("ch2.timelineMomentsGB", v(M / GB, "GB", d1));
   // The Memory Explorer's sum of the four categories for the same setup (its defaults).
-  put(
-    "ch2.explorerTotalGB",
-    v(
-      trainingMemory(preset("llama-3.2-1b").config, { seqLength: 4096, microBatchSize: 4 }).perGpu.total / GB,
-      "GB",
-      d1,
-    ),
-  );
+  const explorer = trainingMemory(preset("llama-3.2-1b").config, { seqLength: 4096, microBatchSize: 4 }).perGpu;
+  put("ch2.explorerTotalGB", v(explorer.total / GB, "GB", d1));
+  // What the loop of @sec:step allocates beyond the model's count (the model counts one fp32 logits
+  // tensor, 4·b·s·V bytes). PyTorch's cross-entropy is log_softmax then nll_loss: log_softmax saves
+  // its fp32 output, nll_loss's backward returns a dense gradient of that shape, and log_softmax's
+  // backward a third (pytorch2025derivatives), so three are alive at the start of the backward pass.
+  // An unfused SwiGLU also keeps the SiLU output, 2·s·b·f bytes per layer (activations.ts).
+  const a1b = arch("llama-3.2-1b");
+  const logitsB4 = 4 * 4 * 4096 * a1b.vocabSize;
+  const unfused = a1b.numLayers * 2 * 4096 * 4 * a1b.intermediateSize;
+  put("ch2.logitsB4GB", v(logitsB4 / GB, "GB", d1));
+  put("ch2.lossPeakGB", v((3 * logitsB4) / GB, "GB", d1));
+  put("ch2.layers1b", v(a1b.numLayers, "layers", d0));
+  put("ch2.unfusedSwigluGB", v(unfused / GB, "GB", d1));
+  // The second step's peak at the start of its backward pass: weights, master copy and moments,
+  // every activation the model counts with the logits replaced by the three loss buffers, and the
+  // unfused MLP's extra tensors; no gradient exists yet.
+  const loopPeak = explorer.parameters + explorer.optimizer + explorer.activations + 2 * logitsB4 + unfused;
+  put("ch2.loopPeakGB", v(loopPeak / GB, "GB", d1));
 
   // The GPT layer's linear coefficient: 11sbh (attention) + 19sbh (MLP) + 4sbh (LayerNorms), Table 2 of
   // korthikanti2023reducing, as in korthikantiLayerActivationBytes.
@@ -104,6 +116,10 @@ export function oneGpuValues(put: PutValue): void {
   put("ch2.gpt2Stack2kGB", v((gpt2.numLayers * gpt2Layer(2048).totalBytes) / GB, "GB", d1));
   put("ch2.gpt2Stack4kGB", v((gpt2.numLayers * gpt2Layer(4096).totalBytes) / GB, "GB", d1));
   put("ch2.gpt2StackFullGB", v((gpt2.numLayers * gpt2Layer(1024).fullBytes) / GB, "GB", d2));
+  // The quadratic term's share of a layer (5as/h against 34 + 5as/h) at s = 1,024 and 2,048.
+  const gpt2Quad = (s: number) => (5 * gpt2.numHeads * s) / gpt2.hiddenSize;
+  put("ch2.gpt2QuadShare1k", v((100 * gpt2Quad(1024)) / (linear + gpt2Quad(1024)), "%", d0));
+  put("ch2.gpt2QuadShare2k", v((100 * gpt2Quad(2048)) / (linear + gpt2Quad(2048)), "%", d0));
 
   // fp32 logits of Llama 3's vocabulary for one sequence of 4,096 tokens.
   const vocab = arch("llama-3.1-8b").vocabSize;
@@ -159,8 +175,12 @@ export function oneGpuValues(put: PutValue): void {
   put("ch2.paramTermMantissa", v(f1b.parameterTerm / 1e9, "1e9 FLOPs", d2));
   put("ch2.flopsPerTokenMantissa", v(f1b.total / 1e9, "1e9 FLOPs", d2));
   put("ch2.attentionFlopsShare", v((100 * f1b.attentionTerm) / f1b.total, "%", d1));
-  // One H100 at 40% MFU on the exercise's rounded F_token of 9.03e9, two significant digits ("about 44,000").
-  const tokensPerSecond = (0.4 * 989e12) / 9.03e9;
+  // One H100 whose kernels run at the book's Hopper kernel efficiency (step.ts's KERNEL_EFFICIENCY,
+  // fitted to published runs) on the chapter's rounded F_token of 9.03e9, two significant digits.
+  const eta = KERNEL_EFFICIENCY[gpuGeneration(h100.id)];
+  put("ch2.etaPct", v(100 * eta, "%", d0));
+  put("ch2.eta", v(eta, "", d2));
+  const tokensPerSecond = (eta * h100.bf16FlopsPerSecond) / 9.03e9;
   put("ch2.tokensPerSecond", v(tokensPerSecond, "tokens/s", { significant: 2 }));
   // The step-time exercise: 9 trillion tokens (stated) at that rate, mantissa of 10^8 s.
   put("ch2.trainSecondsMantissa", v(9e12 / tokensPerSecond / 1e8, "1e8 s", d2));

@@ -8,7 +8,9 @@ import { parseModelConfig } from "../architecture.ts";
 import { matmulParameters, modelFlopsPerToken } from "../compute.ts";
 import { bytesPerParameter } from "../memory.ts";
 import { countParameters, layerParameters } from "../parameters.ts";
-import { arch, d0, d1, d2, gpu, interconnect, preset, v, type PutValue } from "./put.ts";
+import { clusterShape, groupLink } from "../placement.ts";
+import { PLANNING_MEMORY_FRACTION } from "../scenario.ts";
+import { arch, d0, d1, d2, gpu, preset, v, type PutValue } from "./put.ts";
 import { fact } from "./facts.ts";
 
 const GB = 1e9;
@@ -31,9 +33,14 @@ export function pipelineParallelismValues(put: PutValue): void {
   const stageLayers = a70.numLayers / 4;
   put("ch6.stageLayers70", v(stageLayers, "layers", d0));
   put("ch6.stageParams70", v(stageLayers * layer70, "parameters", d0));
-  // One boundary activation for b = 1, s = 4,096 in bf16, over a 400 Gb/s port (50 GB/s).
+  // One boundary activation for b = 1, s = 4,096 in bf16, sent between neighbouring stages in
+  // different servers: placement.ts gives such a send (stride = GPUs per server) one NIC's bus
+  // bandwidth; the NIC's line rate is the data file's.
+  const cluster = clusterShape(h100.id);
+  const sendBus = groupLink(cluster, "send-recv", { ranks: 2, stride: cluster.gpusPerServer }).busBytesPerSecond;
+  put("ch6.nicBusGBs", v(sendBus / GB, "GB/s", d0));
   const p2pBytes = 2 * 1 * 4096 * a70.hiddenSize;
-  const p2pSeconds = p2pBytes / interconnect("h100-sxm").nicLineBytesPerSecond;
+  const p2pSeconds = p2pBytes / sendBus;
   put("ch6.p2pMB", v(p2pBytes / MB, "MB", d1));
   put("ch6.p2pMs", v(p2pSeconds * 1e3, "ms", d2));
   // The stage's matrix multiplies: 2 FLOPs per parameter per token, at the H100's dense bf16 peak.
@@ -77,6 +84,7 @@ export function pipelineParallelismValues(put: PutValue): void {
   put("ch6.h100UsableGB", v(usable / GB, "GB", d1));
   put("ch6.gpipeShare", v((100 * gpipe) / usable, "%", d0));
   put("ch6.roomLeftGB", v((usable - gpipe) / GB, "GB", d1));
+  put("ch6.planPercent", v(100 * PLANNING_MEMORY_FRACTION, "%", d0));
   // 175B parameters over t·p GPUs at the bytes per parameter of mixed-precision Adam.
   const bpp = bytesPerParameter("bf16");
   const perParam = bpp.parameters + bpp.gradients + bpp.optimizer;
@@ -94,9 +102,20 @@ export function pipelineParallelismValues(put: PutValue): void {
   // Llama 3.1 405B's pipeline slots: its layers plus the embedding and the head (grattafiori2024llama3 §3.3.2).
   put("ch6.llama405Slots", v(arch("llama-3.1-405b").numLayers + 2, "slots", d0));
 
-  // Exercise 6 (c): each of the t = 8 tensor-parallel GPUs sends a 1/t slice over its own port.
+  // Exercise 5: m = 8 < p = 16. With T_F = T_B = T_W = T, no schedule beats the last microbatch's
+  // critical path, (m − 1) forwards on stage 0, p forwards, p input-gradient backwards and one weight
+  // pass: (m + 2p)T, against 3mT of work per stage.
+  const mEx5 = 8;
+  const pEx5 = 16;
+  put("ch6.zbFloorT", v(mEx5 + 2 * pEx5, "", d0));
+  put("ch6.zbWorkT", v(3 * mEx5, "", d0));
+  put("ch6.zbFloorPct", v((100 * (mEx5 + 2 * pEx5 - 3 * mEx5)) / (3 * mEx5), "%", d1));
+
+  // Exercise 6: one boundary of Llama 3.1 70B at b = 1, s = 8,192 over one port (the send above);
+  // (c) each of the t = 8 tensor-parallel GPUs sends a 1/t slice over its own port.
   const tpEx6 = 8;
   const boundaryBytes = 2 * 8192 * 8192; // 2bsh at b = 1, s = h = 8,192 in bf16
+  put("ch6.boundaryMs", v((boundaryBytes / sendBus) * 1000, "ms", d2));
   put("ch6.tpSliceBytes", v(boundaryBytes / tpEx6, "B", d0));
   put("ch6.tpSliceMB", v(boundaryBytes / tpEx6 / MB, "MB", d1));
   put("ch6.tpSliceSpeedup", v(boundaryBytes / (boundaryBytes / tpEx6), "", d0));

@@ -5,6 +5,12 @@
  *
  * Imports the model's modules directly, not ../index.ts: index.ts re-exports exercise-values.ts,
  * which runs this function while it loads.
+ *
+ * No bandwidth of its own: NVLink's line rate is the datasheet's (gpus.ts, halved for one
+ * direction), and every measured bus bandwidth comes from placement.ts's groupLink for a TP group
+ * of the H100 cluster: eight GPUs of one server (stride 1), sixteen GPUs filling two servers
+ * (stride 1), or one member per server (stride = GPUs per server). The step-model comparison of
+ * sequence parallelism runs evaluateScenario (scenario.ts) with Megatron-LM's profile.
  */
 import { korthikantiLayerActivationBytes } from "../activations.ts";
 import { bytesPerValue, maxFinite } from "../number-formats.ts";
@@ -16,7 +22,9 @@ import {
   tpSpCommElementsPerLayer,
   tpSpRegatherElementsPerLayer,
 } from "../tp-sharding.ts";
-import { arch, d0, d1, d2, gpu, interconnect, v, type PutValue } from "./put.ts";
+import { clusterShape, groupLink } from "../placement.ts";
+import { evaluateScenario, memoryBudget, type Scenario } from "../scenario.ts";
+import { arch, d0, d1, d2, gpu, v, type PutValue } from "./put.ts";
 import { fact } from "./facts.ts";
 
 const GB = 1e9;
@@ -83,16 +91,66 @@ export function tensorParallelismValues(put: PutValue): void {
   put("ch4.sp70LayerMB", v((tpSpCommElementsPerLayer(1, 8192, l70.hiddenSize, 8) * bf16) / MB, "MB", d1));
   put("ch4.sp70RegatherMB", v((tpSpRegatherElementsPerLayer(1, 8192, l70.hiddenSize, 8) * bf16) / MB, "MB", d1));
 
-  // @eq:tp-ratio at h = s = 8192, t = 8 on an H100: NVLink per direction; NCCL's measured 370 GB/s
-  // ring and 480 GB/s NVLS bus bandwidths (nvidia2024nccltests212, cited in the text); 400 Gb/s
-  // per GPU across servers (grattafiori2024llama3) = 50 GB/s per direction.
-  const ratio = (linkBytesPerSecond: number) => tpCommToComputeRatio(8, F, linkBytesPerSecond, 8192, 8192);
+  // @eq:tp-ratio at h = s = 8192 on an H100. At t = 8: NVLink's line rate per direction, and the
+  // bus bandwidths the placement model gives eight GPUs of one server (the NVLink ring for
+  // all-gather and reduce-scatter, NVLink SHARP for all-reduce; nvidia2024nccltests212).
+  const cluster = clusterShape(h100.id);
+  const perServer = cluster.gpusPerServer;
+  const bus = (collective: "all-reduce" | "all-gather", ranks: number, stride: number) =>
+    groupLink(cluster, collective, { ranks, stride }).busBytesPerSecond;
+  const ringBus = bus("all-gather", perServer, 1);
+  const nvlsBus = bus("all-reduce", perServer, 1);
+  const ratio = (linkBytesPerSecond: number, t = 8) => tpCommToComputeRatio(t, F, linkBytesPerSecond, 8192, 8192);
   put("ch4.ratioNvlink", v(ratio(nvlinkPerDirection), "", d2));
   put("ch4.ratioNvlinkRounded", v(ratio(nvlinkPerDirection), "", d1));
-  const net = interconnect("h100-sxm");
-  put("ch4.ratioNcclRing", v(ratio(net.nvlinkRingBusBytesPerSecond), "", d2));
-  put("ch4.ratioNvls", v(ratio(net.nvlinkNvlsAllReduceBusBytesPerSecond ?? 0), "", d2));
-  put("ch4.ratioNetwork", v(ratio(net.nicLineBytesPerSecond), "", d1));
+  put("ch4.ringBusGBs", v(ringBus / GB, "GB/s", d0));
+  put("ch4.nvlsBusGBs", v(nvlsBus / GB, "GB/s", d0));
+  put("ch4.ratioNcclRing", v(ratio(ringBus), "", d2));
+  put("ch4.ratioNvls", v(ratio(nvlsBus), "", d2));
+  // The same bytes over the ring instead of NVLS: how much longer (SP's all-gather and reduce-scatter).
+  put("ch4.spSlowdownPct", v(100 * (nvlsBus / ringBus - 1), "%", d0));
+  // Across servers: an 8-member group with one member per server crosses on one NIC each; t = 16 on
+  // two whole servers crosses on each server's eight NICs (capped by the NVLink ring).
+  const onePerServerBus = bus("all-reduce", perServer, perServer);
+  const twoServerBus = bus("all-reduce", 2 * perServer, 1);
+  put("ch4.nicBusGBs", v(onePerServerBus / GB, "GB/s", d0));
+  put("ch4.ratioOnePerServer", v(ratio(onePerServerBus), "", d1));
+  put("ch4.onePerServerOverNvls", v(ratio(onePerServerBus) / ratio(nvlsBus), "", d0));
+  put("ch4.twoServerBusGBs", v(twoServerBus / GB, "GB/s", d0));
+  put("ch4.ratioTwoServers", v(ratio(twoServerBus, 16), "", d2));
+  put("ch4.ratioTwoServersRounded", v(ratio(twoServerBus, 16), "", d1));
+  put("ch4.twoServersOverNvls", v(ratio(twoServerBus, 16) / ratio(nvlsBus), "", d1));
+  // Exercise 3's alternative: t = 16 with one member on each of sixteen servers.
+  put("ch4.ratioT16OnePerServer", v(ratio(onePerServerBus, 16), "", d1));
+  put("ch4.t16OnePerServerOverNvls", v(ratio(onePerServerBus, 16) / ratio(nvlsBus), "", d0));
+  // Sixteen GPUs inside one NVLink domain (a GB200 NVL72 rack would allow it) at the NVLS figure: the
+  // part of the growth that is t − 1 alone.
+  put("ch4.ratioT16Nvls", v(ratio(nvlsBus, 16), "", d2));
+
+  // Sequence parallelism in the book's step model: Llama 3.1 70B on 512 H100s, t = 8, p = 4, d = 16,
+  // s = 8,192, b = 1, 512 sequences per step, Megatron-LM's defaults (stated in the text).
+  const spScenario = (sequenceParallel: boolean, tpCommOverlap?: boolean): Scenario => ({
+    model: "llama-3.1-70b",
+    cluster: { gpu: h100.id, gpuCount: 512 },
+    framework: "megatron",
+    layout: { tp: 8, pp: 4, sequenceParallel, ...(tpCommOverlap === undefined ? {} : { tpCommOverlap }) },
+    batch: { seqLength: 8192, microBatchSize: 1, globalBatch: 512 },
+  });
+  const spOff = evaluateScenario(spScenario(false));
+  const spOn = evaluateScenario(spScenario(true));
+  const spOverlap = evaluateScenario(spScenario(true, true));
+  put("ch4.spDp", v(spOn.step.layout.dp, "GPUs", d0));
+  put("ch4.spOffTpS", v(spOff.step.breakdown.tp, "s", d2));
+  put("ch4.spOnTpS", v(spOn.step.breakdown.tp, "s", d2));
+  put("ch4.spTpGrowthPct", v(100 * (spOn.step.breakdown.tp / spOff.step.breakdown.tp - 1), "%", d0));
+  put("ch4.spOffMfu", v(100 * spOff.step.mfu, "%", d1));
+  put("ch4.spOnMfu", v(100 * spOn.step.mfu, "%", d1));
+  // With --tp-comm-overlap each block's collectives hide behind its GEMMs; what exceeds them stays exposed.
+  put("ch4.spOverlapTpS", v(spOverlap.step.breakdown.tp, "s", d2));
+  put("ch4.spOverlapMfu", v(100 * spOverlap.step.mfu, "%", d1));
+  put("ch4.spOffGB", v(spOff.bytesPerGpu / GB, "GB", d1));
+  put("ch4.spOnGB", v(spOn.bytesPerGpu / GB, "GB", d1));
+  put("ch4.budgetGB", v(memoryBudget(h100).usableBytes / GB, "GB", d0));
 
   // The 70B MLP up projection and its shard at t = 8.
   const up = tpShardingLayout(l70, { tp: 8, sequenceParallel: true, seqLength: 8192, microBatchSize: 1 })
@@ -138,8 +196,13 @@ export function tensorParallelismValues(put: PutValue): void {
       d0,
     ),
   );
-  // The smallest hidden size for a 25% ratio at t = 8 on NVLink, to three significant digits.
-  put("ch4.minHiddenRounded", v((4 * 7 * F) / (3 * nvlinkPerDirection), "", { significant: 3 }));
+  // The smallest hidden size for a 25% ratio at t = 8 (exercise 4): h ≥ 4(t − 1)F/(3B), with the
+  // all-reduce's NVLS bus bandwidth (plain TP), with the ring's (SP), and at NVLink's line rate (a hint).
+  const minHidden = (B: number) => (4 * 7 * F) / (3 * B);
+  put("ch4.minHidden", v(minHidden(nvlsBus), "", d0));
+  put("ch4.minHiddenRounded", v(minHidden(nvlsBus), "", { significant: 3 }));
+  put("ch4.minHiddenSp", v(minHidden(ringBus), "", d0));
+  put("ch4.minHiddenLineRate", v(minHidden(nvlinkPerDirection), "", d0));
   // Overflow of e^z: e^100 (mantissa of its power of ten), ln of each format's largest value.
   put("ch4.exp100Mantissa", v(Math.exp(100) / 1e43, "", d1));
   put("ch4.fp16Max", v(maxFinite("fp16"), "", d0));
