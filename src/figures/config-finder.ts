@@ -257,7 +257,11 @@ export function fillConfigTable(table: Element, s: ConfigFinderSettings, r: Conf
   const doc = table.ownerDocument;
   const { el } = dom(doc);
   table.textContent = "";
-  const caption = el("caption", {}, "Fastest configurations that fit (modeled)");
+  const caption = el(
+    "caption",
+    {},
+    r.ranked.length > 0 ? "Fastest configurations that fit (modeled)" : "No configuration fits these settings",
+  );
   const head = tableHead(doc, [...tableColumns.map((c) => c.head), "Memory"]);
   const body = el("tbody");
   r.ranked.slice(0, count).forEach((c, i) => {

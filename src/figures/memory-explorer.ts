@@ -46,7 +46,8 @@ function fillFormulaTable(table: Element, view: MemoryView): void {
     tr.append(
       el("th", { scope: "row" }, label),
       el("td", { style: "white-space:nowrap" }, formatBytes(bytes)),
-      el("td", {}, formula),
+      // A framework's store may name an option (gradient_as_bucket_view=False): let it break on a phone.
+      el("td", { style: "overflow-wrap:anywhere" }, formula),
     );
     tbody.append(tr);
   };

@@ -118,11 +118,12 @@ export function fillOverlapTable(tbody: Element, rows: readonly OverlapRow[]): v
     return;
   }
   for (const r of rows) {
+    const time = (x: number) => formatSeconds(x).replace(" ", "\u00a0");
     const cells = [
-      formatSeconds(r.commSeconds),
-      r.windowSeconds > 0 ? formatSeconds(r.windowSeconds) : "none",
+      time(r.commSeconds),
+      r.windowSeconds > 0 ? time(r.windowSeconds) : "none",
       r.ratio === null ? "–" : formatRatio(r.ratio),
-      formatSeconds(r.exposedSeconds),
+      time(r.exposedSeconds),
       rowVerdict(r),
     ];
     const tr = el("tr");

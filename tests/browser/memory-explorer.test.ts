@@ -13,7 +13,8 @@ import type { BrowserContextOptions, Page } from "playwright-core";
 import { watchPage, settle } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { parseMemorySettings } from "../../src/figures/memory-explorer/settings.ts";
-import { computeMemoryView } from "../../src/figures/memory-explorer/view.ts";
+import { computeMemoryView, formatBytes } from "../../src/figures/memory-explorer/view.ts";
+import { widgetSettings } from "../helpers/chapter-text.ts";
 
 const shots = "test-output/screenshots";
 const sel = '[data-widget="memory-explorer"]';
@@ -39,9 +40,14 @@ const waitVerdict = (page: Page, text: string) =>
 const control = (page: Page, name: string) => page.locator(`${sel} [name=${name}]`);
 /** The verdict the engine gives for chapter settings (the expected strings come from the model). */
 const expect = (settings: Record<string, unknown>) => computeMemoryView(parseMemorySettings(settings)).verdict.text;
-const ch2 = { preset: "llama-3.2-1b", seqLength: 4096, microBatch: 4 };
-const ch3 = { preset: "llama-3.1-8b", zero: 1, dp: 8 };
-const ch4 = { preset: "llama-3.1-70b", seqLength: 8192, zero: 1, dp: 8, tp: 8, sp: false };
+// Each chapter's explorer settings, read from its Markdown (hide/lock stripped: they do not change the numbers).
+const chapterState = (slug: string) => {
+  const { hide: _hide, lock: _lock, ...state } = widgetSettings(slug, "memory-explorer");
+  return state;
+};
+const ch2 = chapterState("02-one-gpu");
+const ch3 = chapterState("03-data-parallelism");
+const ch4 = chapterState("04-tensor-parallelism");
 const openMore = (page: Page) =>
   page.locator(`${sel} details.mx-more`).evaluate((d) => ((d as HTMLDetailsElement).open = true));
 
@@ -49,13 +55,14 @@ describe("memory-explorer widget", () => {
   it("shows each chapter's default state without JavaScript, with GB per GPU on the verdict", async () => {
     const context = await site.browser.newContext({ ...desktop, javaScriptEnabled: false });
     const page = await context.newPage();
-    for (const [slug, settings, gb] of [
-      ["one-gpu", ch2, "55.6"],
-      ["data-parallelism", ch3, "69.6"],
-      ["tensor-parallelism", ch4, "114.8"],
+    for (const [slug, settings] of [
+      ["one-gpu", ch2],
+      ["data-parallelism", ch3],
+      ["tensor-parallelism", ch4],
     ] as const) {
       await page.goto(`${site.server.url}/${slug}/`);
       assert.equal(await page.locator(`${sel} p.mx-verdict`).textContent(), expect(settings), slug);
+      const gb = computeMemoryView(parseMemorySettings(settings)).verdict.gb;
       assert.equal(await page.locator(`${sel} [data-verdict]`).getAttribute("data-total-gb"), gb, slug);
       assert.equal(await page.locator(`${sel} svg.mx-bars rect.mx-seg`).count(), 4);
       assert.equal(await page.locator(`${sel} table.mx-formula-table tbody tr`).count(), 5);
@@ -109,7 +116,10 @@ describe("memory-explorer widget", () => {
       /Llama 3\.1 405B \(406B\)/,
     );
     // The curve marks the current point with the same total; the title follows the model.
-    assert.equal(await page.locator(`${sel} svg.mx-curve text.mx-current-label`).textContent(), "120.6 GB");
+    assert.equal(
+      await page.locator(`${sel} svg.mx-curve text.mx-current-label`).textContent(),
+      formatBytes(computeMemoryView(parseMemorySettings({ ...ch2, preset: "llama-3.2-3b" })).evaluation.bytesPerGpu),
+    );
     assert.equal(await page.locator(`${sel} .widget-title`).textContent(), "Memory of one GPU training Llama 3.2 3B");
     // Under More settings: the parallel degrees, and ZeRO stages the framework does not run are unavailable.
     await openMore(page);
@@ -138,9 +148,8 @@ describe("memory-explorer widget", () => {
     await dp.context().close();
     const tp = await open("tensor-parallelism");
     assert.equal(await verdict(tp), expect(ch4));
-    for (const hidden of ["pp", "schedule", "microbatches", "chunks", "cp", "ep"])
-      assert.equal(await control(tp, hidden).isVisible(), false, hidden);
-    for (const shown of ["zero", "dp", "tp", "sp", "seqLength", "framework"])
+    for (const hidden of ["cp", "ep"]) assert.equal(await control(tp, hidden).isVisible(), false, hidden);
+    for (const shown of ["zero", "dp", "tp", "sp", "pp", "microbatches", "seqLength", "framework"])
       assert.equal(await control(tp, shown).isVisible(), true, shown);
     await control(tp, "sp").check();
     await waitVerdict(tp, expect({ ...ch4, sp: true }));

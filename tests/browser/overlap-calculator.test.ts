@@ -46,12 +46,13 @@ describe("overlap-calculator widget", () => {
     await page.selectOption(`${w} select[name=model]`, "llama-3.1-70b");
     const r = computeOverlap({ ...defaultOverlapSettings, model: "llama-3.1-70b", tp: 8, dp: 8, seqLength: 8192 });
     assert.ok(r.ok);
+    const time = (x: number) => formatSeconds(x).replace(" ", "\u00a0");
     const expected = r.rows.map((x) => [
       x.label,
-      formatSeconds(x.commSeconds),
-      x.windowSeconds > 0 ? formatSeconds(x.windowSeconds) : "none",
+      time(x.commSeconds),
+      x.windowSeconds > 0 ? time(x.windowSeconds) : "none",
       x.ratio === null ? "–" : formatRatio(x.ratio),
-      formatSeconds(x.exposedSeconds),
+      time(x.exposedSeconds),
       rowVerdict(x),
     ]);
     await page.waitForFunction(([sel, n]) => document.querySelectorAll(`${sel} .ovl-table tbody tr`).length === n, [

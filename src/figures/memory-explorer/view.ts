@@ -110,7 +110,9 @@ export interface BreakdownRow {
   key: "parameters" | "gradients" | "optimizer" | "activations";
   label: string;
   bytes: number;
-  /** How the number is computed, with the values substituted. */
+  /** The terms that sum to `bytes`. */
+  terms: FormulaTerm[];
+  /** How the number is computed, with the values substituted: the terms joined by " + ". */
   formula: string;
 }
 
@@ -187,11 +189,6 @@ export function scenarioOf(
   };
 }
 
-/** Where a state's bytes per parameter come from, in words: "bf16 weights", "fp32 gradients". */
-function dtypeLabel(bytes: number, what: string): string {
-  return bytes === 4 ? `fp32 ${what}` : bytes === 2 ? `bf16 ${what}` : `${what}`;
-}
-
 /** The framework and its sharding in words: "DeepSpeed ZeRO-1", "PyTorch DDP without sharding". */
 export function layoutName(memory: TrainingMemory): string {
   const s = memory.setup;
@@ -201,14 +198,32 @@ export function layoutName(memory: TrainingMemory): string {
   return `${name} ZeRO-${s.zeroStage}`;
 }
 
-/** The formulas behind the four numbers of a stage (in the state layout of the framework's profile), with values substituted. */
+/**
+ * One term of a formula: its bytes and its text with the values substituted. A per-parameter term
+ * also carries its numbers (parameters × bytes per parameter ÷ the sharding divisor), so a test can
+ * recompute it.
+ */
+export interface FormulaTerm {
+  text: string;
+  bytes: number;
+  perParameter?: { parameters: number; bytesPerParameter: number; divisor: number };
+}
+
+/**
+ * The formulas behind the four numbers of a stage in the framework profile's state layout, term by
+ * term as trainingMemory (src/model/memory.ts) counts them: weights, ZeRO-3's gathered units
+ * (their unsharded gradient while it is reduced), and the profile's further stores under
+ * parameters; gradients, the further gradient stores and fixed reduction buckets under gradients;
+ * master weights and Adam's moments under optimizer states.
+ */
 export function breakdownRows(memory: TrainingMemory, stage: StageMemory): BreakdownRow[] {
   const s = memory.setup;
   if (s.framework === null) throw new ModelInputError("framework", "the explorer evaluates a framework profile");
-  const { layout } = frameworkLayout(s.framework, s.zeroStage, s.precision);
+  const { layout } = frameworkLayout(s.framework, s.zeroStage, s.precision, s.reshardAfterForward);
   const shard = s.dp * s.cp;
   const expertShard = shard / s.ep;
   const experts = stage.expertParameterCount;
+  const dense = stage.parameterCount - experts;
   const where =
     `${formatCount(stage.parameterCount)} parameters on this GPU` +
     (s.pp > 1
@@ -216,75 +231,100 @@ export function breakdownRows(memory: TrainingMemory, stage: StageMemory): Break
       : "") +
     (s.tp > 1 ? `, matrices split ${s.tp} ways by TP` : "") +
     (experts > 0 && s.ep > 1 ? `, experts split ${s.ep} ways by EP` : "");
-  const shardText = (state: StateBytes) => {
-    if (!state.sharded || (shard === 1 && expertShard === 1)) return "";
-    if (experts > 0 && expertShard !== shard) {
-      return `, sharded: dense ÷ ${formatNumber(shard)} (d × cp), experts ÷ ${formatNumber(expertShard)} (d × cp ÷ ep)`;
-    }
-    return ` ÷ ${formatNumber(shard)} (sharded over d${s.cp > 1 ? " × cp" : ""} = ${formatNumber(shard)})`;
+  /** A per-parameter store: bytes per parameter, whole or divided by the sharding group. */
+  const store = (state: StateBytes, label: string): FormulaTerm[] => {
+    if (state.bytes === 0) return [];
+    const bytes = state.bytes * (dense / (state.sharded ? shard : 1) + experts / (state.sharded ? expertShard : 1));
+    if (state.sharded && experts > 0 && expertShard !== shard)
+      return [
+        {
+          text: `${where} × ${state.bytes} bytes (${label}), sharded: dense ÷ ${formatNumber(shard)} (d × cp), experts ÷ ${formatNumber(expertShard)} (d × cp ÷ ep)`,
+          bytes,
+        },
+      ];
+    const divisor = state.sharded ? shard : 1;
+    const sharding = divisor > 1 ? ` ÷ ${formatNumber(divisor)} (sharded over d${s.cp > 1 ? " × cp" : ""})` : "";
+    return [
+      {
+        text: `${where} × ${state.bytes} bytes (${label})${sharding}`,
+        bytes,
+        perParameter: { parameters: stage.parameterCount, bytesPerParameter: state.bytes, divisor },
+      },
+    ];
   };
-  const perParam = (state: StateBytes, label: string) =>
-    state.bytes === 0 ? "" : `${where} × ${state.bytes} bytes (${label})${shardText(state)}`;
+  const dtype = (bytes: number) => (bytes === 4 ? "fp32" : bytes === 2 ? "bf16" : `${bytes}-byte`);
+  const isGradient = (name: string) => /gradient/i.test(name);
+
+  const parameters: FormulaTerm[] = [...store(layout.weights, `${dtype(layout.weights.bytes)} weights`)];
+  const units = layout.gatheredUnits;
+  if (units) {
+    const perLayer = stage.layerCount > 0 ? stage.parameterCount / stage.layerCount : 0;
+    const gathered =
+      units.prefetchElements !== undefined
+        ? {
+            text: `one layer’s ${formatCount(perLayer)} parameters gathered whole and ${formatCount(units.prefetchElements)} more prefetched, × ${units.bytes} bytes (${dtype(units.bytes)})`,
+            bytes: units.bytes * (perLayer + units.prefetchElements),
+          }
+        : {
+            text: `${units.units} ${units.units === 1 ? "layer" : "layers"} of ${formatCount(perLayer)} parameters gathered whole (${units.units === 2 ? "the one computing and the one prefetched" : "the one computing"}) × ${units.bytes} bytes (${dtype(units.bytes)})`,
+            bytes: units.bytes * units.units * perLayer,
+          };
+    if (gathered.bytes > 0) parameters.push(gathered);
+    if (units.gradientBytes)
+      parameters.push({
+        text: `one layer’s unsharded gradient while it is reduced, ${formatCount(perLayer)} parameters × ${units.gradientBytes} bytes`,
+        bytes: units.gradientBytes * perLayer,
+      });
+  }
+  const gradients: FormulaTerm[] = [...store(layout.gradients, `${dtype(layout.gradients.bytes)} gradients`)];
+  for (const extra of layout.extra ?? [])
+    (isGradient(extra.name) ? gradients : parameters).push(...store(extra, extra.name));
+  for (const b of layout.fixedBuffers ?? [])
+    gradients.push({
+      text: `${b.count === 1 ? "one" : formatNumber(b.count)} ${b.name} of ${formatBytes(b.bytes)}`,
+      bytes: b.bytes * b.count,
+    });
+  const optimizer: FormulaTerm[] = [
+    ...store(layout.master, "fp32 master weights"),
+    ...store(layout.moments, "Adam’s two fp32 moments"),
+  ];
+
   const detail = stage.activationDetail;
   const layerBytesPerMicrobatch = stage.inFlightMicrobatches > 0 ? detail.layers / stage.inFlightMicrobatches : 0;
-  const actParts = [
-    `${stage.layerCount} layers × ${formatBytes(layerBytesPerMicrobatch / Math.max(1, stage.layerCount))} per layer per microbatch` +
-      ` (recompute: ${s.recompute}, ${s.attention === "flash" ? "FlashAttention" : "eager attention"}, s = ${formatNumber(s.seqLength)}, b = ${s.microBatchSize}` +
-      `${s.tp > 1 ? `, t = ${s.tp}${s.sequenceParallel ? " with SP" : ""}` : ""}${s.cp > 1 ? `, cp = ${s.cp}` : ""})` +
-      ` × ${formatNumber(stage.inFlightMicrobatches)} microbatch${stage.inFlightMicrobatches === 1 ? "" : "es"} in flight = ${formatBytes(detail.layers)}`,
+  const activations: FormulaTerm[] = [
+    {
+      text:
+        `${stage.layerCount} layers × ${formatBytes(layerBytesPerMicrobatch / Math.max(1, stage.layerCount))} per layer per microbatch` +
+        ` (recompute: ${s.recompute}, ${s.attention === "flash" ? "FlashAttention" : "eager attention"}, s = ${formatNumber(s.seqLength)}, b = ${s.microBatchSize}` +
+        `${s.tp > 1 ? `, t = ${s.tp}${s.sequenceParallel ? " with SP" : ""}` : ""}${s.cp > 1 ? `, cp = ${s.cp}` : ""})` +
+        ` × ${formatNumber(stage.inFlightMicrobatches)} microbatch${stage.inFlightMicrobatches === 1 ? "" : "es"} in flight = ${formatBytes(detail.layers)}`,
+      bytes: detail.layers,
+    },
   ];
-  if (detail.embedding > 0) actParts.push(`embedding dropout mask ${formatBytes(detail.embedding)}`);
-  if (detail.head > 0) actParts.push(`final norm, LM-head input and fp32 logits ${formatBytes(detail.head)}`);
-  if (detail.recomputeWorkspace > 0)
-    actParts.push(`one layer’s recomputed tensors ${formatBytes(detail.recomputeWorkspace)}`);
-
-  const weights = perParam(layout.weights, dtypeLabel(layout.weights.bytes, "weights"));
-  const units = layout.gatheredUnits;
-  const gathered =
-    units && units.units > 0
-      ? s.zeroStage === 3 && !s.reshardAfterForward
-        ? `every layer’s weights gathered whole in ${units.bytes === 2 ? "bf16" : "fp32"} (${units.bytes} bytes per parameter, kept until its backward: no resharding after the forward pass)`
-        : `${units.units} ${units.units === 1 ? "layer’s weights" : "layers’ weights"} gathered whole in ${units.bytes === 2 ? "bf16" : "fp32"} (${units.bytes} bytes per parameter: ${units.units === 1 ? "the layer computing" : "the layer computing and the one prefetched"})`
-      : "";
-  const master = layout.master;
-  const moments = layout.moments;
-  const optimizer =
-    master.bytes > 0 && master.sharded === moments.sharded
-      ? `${where} × (${master.bytes} + ${moments.bytes}) bytes (fp32 master weights, Adam’s two fp32 moments)${shardText(moments)}`
-      : [perParam(master, "fp32 master weights"), perParam(moments, "Adam’s two fp32 moments")]
-          .filter((x) => x !== "")
-          .join(" + ") + (master.bytes === 0 ? "; no separate master copy: the weights are already fp32" : "");
-  // The profile's further stores, counted where memory.ts counts them: gradient stores under
-  // gradients, the rest under parameters; fixed buffers (reduction buckets) under gradients.
-  const extras = layout.extra ?? [];
-  // Short names: a parenthesis of the profile's (an option's spelling) would not wrap on a phone.
-  const short = (name: string) => name.replace(/\s*\([^)]*\)/g, "");
-  const extraWeights = extras.filter((e) => !/gradient/i.test(e.name)).map((e) => perParam(e, short(e.name)));
-  const extraGradients = extras.filter((e) => /gradient/i.test(e.name)).map((e) => perParam(e, short(e.name)));
-  const buffers = (layout.fixedBuffers ?? []).map(
-    (b) => `${b.count} × ${formatNumber(b.bytes)} bytes fixed (${short(b.name)})`,
-  );
+  if (detail.embedding > 0)
+    activations.push({ text: `embedding dropout mask ${formatBytes(detail.embedding)}`, bytes: detail.embedding });
+  // The head's tensors and recomputation's workspace share memory (trainingMemory counts the larger).
+  const rest = stage.activations - detail.layers - detail.embedding;
+  if (rest > 0)
+    activations.push({
+      text:
+        detail.recomputeWorkspace > 0
+          ? `the larger of one layer’s recomputed tensors (${formatBytes(detail.recomputeWorkspace)}) and the final norm, LM-head input and fp32 logits (${formatBytes(detail.head)}) = ${formatBytes(rest)}`
+          : `final norm, LM-head input and fp32 logits ${formatBytes(rest)}`,
+      bytes: rest,
+    });
+  const row = (key: BreakdownRow["key"], label: string, bytes: number, terms: FormulaTerm[]): BreakdownRow => ({
+    key,
+    label,
+    bytes,
+    terms,
+    formula: terms.length > 0 ? terms.map((t) => t.text).join(" + ") : "none kept on this GPU",
+  });
   return [
-    {
-      key: "parameters",
-      label: "Parameters",
-      bytes: stage.parameters,
-      formula: [weights, gathered, ...extraWeights].filter((x) => x !== "").join(" + ") || "none kept on this GPU",
-    },
-    {
-      key: "gradients",
-      label: "Gradients",
-      bytes: stage.gradients,
-      formula: [
-        perParam(layout.gradients, dtypeLabel(layout.gradients.bytes, "gradients")),
-        ...extraGradients,
-        ...buffers,
-      ]
-        .filter((x) => x !== "")
-        .join(" + "),
-    },
-    { key: "optimizer", label: "Optimizer states", bytes: stage.optimizer, formula: optimizer },
-    { key: "activations", label: "Activations", bytes: stage.activations, formula: actParts.join(" + ") },
+    row("parameters", "Parameters", stage.parameters, parameters),
+    row("gradients", "Gradients", stage.gradients, gradients),
+    row("optimizer", "Optimizer states", stage.optimizer, optimizer),
+    row("activations", "Activations", stage.activations, activations),
   ];
 }
 
