@@ -3,8 +3,8 @@
  * .htmlvalidate.json, explained in docs/html-validate.md: KaTeX needs inline styles, ids
  * such as "eq:name" contain a colon, and the title's length is checked here, decoded), and is
  * written in ASCII (src/plugins/ascii-html.ts). It sits with the browser tests because it needs
- * the built site, though it needs no browser (`npm test` runs it on its other lane,
- * tools/test-all.ts); guards against broken markup from templates, plugins and widgets.
+ * the built site, though it needs no browser; guards against broken markup from templates,
+ * plugins and widgets.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
