@@ -69,7 +69,7 @@ export const FACTS: readonly Fact[] = [
     16,
     "",
     "meta2024llamamodels",
-    'models/sku_list.py, Llama 3.1 405B entry described "BF16 weights for mp16" (variant "bf16-mp16" from 2025-02): pth_file_count=16; present from commit a977635 (2024-09-14) until the file moved out in 1127165 (2025-02-13)',
+    'models/sku_list.py, Llama 3.1 405B entry described "BF16 weights for mp16" (variant "bf16-mp16" from 2024-10-24): pth_file_count=16; present from commit a977635 (2024-09-14) until 1127165 (2025-02-13) removed the file',
   ),
   f(
     "llamaModels.mp16KvHeads",
