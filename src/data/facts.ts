@@ -69,14 +69,14 @@ export const FACTS: readonly Fact[] = [
     16,
     "",
     "meta2024llamamodels",
-    "models/sku_list.py: the Llama3.1-405B-MP16 entry (pth_file_count 16)",
+    'models/sku_list.py, Llama 3.1 405B entry described "BF16 weights for mp16" (variant "bf16-mp16" from 2024-10-24): pth_file_count=16; present from commit a977635 (2024-09-14) until 1127165 (2025-02-13) removed the file',
   ),
   f(
     "llamaModels.mp16KvHeads",
     16,
     "",
     "meta2024llamamodels",
-    "models/sku_list.py: the Llama3.1-405B-MP16 entry, arch_args n_kv_heads",
+    'models/sku_list.py, the same "BF16 weights for mp16" Llama 3.1 405B entry: n_kv_heads 16 (model_args at a977635, arch_args at 8c88b8c)',
   ),
   // Overlap communication with dependent computation (ASPLOS 2023).
   f("wangOverlap.speedupLow", 1.14, "×", "wang2023overlap", "Abstract", "exact", {
@@ -156,7 +156,7 @@ export const FACTS: readonly Fact[] = [
   ),
   // Breadth-First Pipeline Parallelism (MLSys 2023).
   f("breadthFirst.gain", 43, "%", "lamypoirier2023breadth", "Abstract", "exact", {
-    says: "up to 43% higher training throughput for a 52 billion-parameter model using a small batch size per GPU",
+    says: "an increase of up to 43% in training throughput for a 52 billion-parameter model using a small batch size per GPU compared to Megatron-LM",
   }),
   f("breadthFirst.modelBillions", 52, "billion", "lamypoirier2023breadth", "Abstract"),
   // Zero Bubble Pipeline Parallelism (ICLR 2024).
@@ -181,11 +181,11 @@ export const FACTS: readonly Fact[] = [
     1.0,
     "",
     "fedus2022switch",
-    "§2.2, Table 1 (capacity factors 1.0 and 1.25 compared)",
+    "§2.3, Table 1 (Benchmarking Switch versus MoE: capacity factors 1.0, 1.25 and 2.0)",
     "exact",
     { decimals: 1 },
   ),
-  f("switch.capacityHigh", 1.25, "", "fedus2022switch", "§2.2, Table 1", "exact", { decimals: 2 }),
+  f("switch.capacityHigh", 1.25, "", "fedus2022switch", "§2.3, Table 1", "exact", { decimals: 2 }),
   // MegaBlocks (MLSys 2023) and its code.
   f(
     "megablocks.blockSize",
@@ -231,7 +231,7 @@ export const FACTS: readonly Fact[] = [
     0.7,
     "",
     "nvidia2026transformerenginecode",
-    'commit 80542a0 ("Change FP8 recipe defaults", PR 112), first in tag v0.7; v0.6 transformer_engine/common/recipe.py lines 128–129, class DelayedScaling: amax_history_len = 1',
+    'PR 112 ("Change FP8 recipe defaults"): commit 80542a0 on main (first tagged in v0.8) and its cherry-pick 78c375d29 on the v0.7 release; transformer_engine/common/recipe.py, class DelayedScaling: amax_history_len = 1 at v0.6 (lines 128–129), 1024 at v0.7 (line 128)',
     "exact",
     { decimals: 1, says: "v0.7" },
   ),
@@ -286,7 +286,7 @@ export const FACTS: readonly Fact[] = [
     4,
     "bits",
     "douillard2025streaming",
-    "Abstract; §2.3 (quantizing the outer gradients to 4 bits)",
+    "§2.3 (quantizing the outer gradients to 4 bits); the abstract says only that the exchanged data is quantized",
   ),
   // INTELLECT-1 (arXiv:2412.01152), its release post and its model card.
   f("intellect1.paramsBillions", 10, "billion", "jaghouar2024intellect1", "Abstract (a 10-billion-parameter model)"),
@@ -304,7 +304,7 @@ export const FACTS: readonly Fact[] = [
     112,
     "GPUs",
     "primeintellect2024intellect1blog",
-    "§Training details: 112 H100 GPUs at once across five countries",
+    "§Scaling Decentralized Training: up to 112 H100 GPUs simultaneously, across five countries and three continents",
   ),
   f(
     "intellect1.providers",
@@ -318,7 +318,7 @@ export const FACTS: readonly Fact[] = [
     100,
     "steps",
     "primeintellect2024intellect1card",
-    "Training details: DiLoCo with 100 inner steps",
+    "Model Overview: trained using DiLoCo with 100 inner steps",
   ),
   f(
     "intellect1.bytesPerValue",
@@ -328,14 +328,14 @@ export const FACTS: readonly Fact[] = [
     "§2 (int8 quantization of the pseudo-gradients in the all-reduce)",
   ),
   f("intellect1.commReduction", 400, "×", "jaghouar2024intellect1", "Abstract", "exact", {
-    says: "reducing communication bandwidth by 400x compared to data-parallel training",
+    says: "a 400× reduction in communication bandwidth compared to traditional data-parallel training settings",
   }),
   f(
     "intellect1.utilizationIntercontinental",
     83,
     "%",
     "jaghouar2024intellect1",
-    "Abstract; §4 (compute utilization across three continents)",
+    "Abstract (83-96% compute utilization); the split is stated in the release post (primeintellect2024intellect1blog, §Scaling Decentralized Training): 83% across continents",
     "nearest",
   ),
   f(
@@ -343,22 +343,46 @@ export const FACTS: readonly Fact[] = [
     96,
     "%",
     "jaghouar2024intellect1",
-    "Abstract; §4 (compute utilization with all nodes in the United States)",
+    "Abstract (83-96% compute utilization); the split is stated in the release post (primeintellect2024intellect1blog, §Scaling Decentralized Training): 96% on nodes in the United States only",
     "nearest",
   ),
-  f("intellect1.mfuLow", 36.2, "%", "jaghouar2024intellect1", "§4 (model FLOPs utilization)", "exact", { decimals: 1 }),
-  f("intellect1.mfuHigh", 41.4, "%", "jaghouar2024intellect1", "§4 (model FLOPs utilization)", "exact", {
-    decimals: 1,
-  }),
+  f(
+    "intellect1.mfuLow",
+    36.2,
+    "%",
+    "jaghouar2024intellect1",
+    "Abstract (36.2-41.4% model FLOPS utilization)",
+    "exact",
+    {
+      decimals: 1,
+    },
+  ),
+  f(
+    "intellect1.mfuHigh",
+    41.4,
+    "%",
+    "jaghouar2024intellect1",
+    "Abstract (36.2-41.4% model FLOPS utilization)",
+    "exact",
+    {
+      decimals: 1,
+    },
+  ),
   // nccl-tests issue 309: a user's NCCL_DEBUG log of all_reduce_perf on an HGX H100 server.
   f(
     "ncclTests309.ringUpToMB",
     1,
     "MB",
     "nccltests2025issue309",
-    "the log in the issue: the algorithm column reads RING up to 1 MB messages",
+    "the reporter's comment of 2025-05-23 on a single 8-GPU node's NCCL_DEBUG output: 8 B to 1 MB use Algo RING (proto LL)",
   ),
-  f("ncclTests309.nvlsFromMB", 2, "MB", "nccltests2025issue309", "the log in the issue: NVLS from 2 MB messages on"),
+  f(
+    "ncclTests309.nvlsFromMB",
+    2,
+    "MB",
+    "nccltests2025issue309",
+    "the reporter's comment of 2025-05-23: 2 MB to 16 GB use Algo NVLS (proto SIMPLE)",
+  ),
   // NVIDIA H100 architecture whitepaper (GH100 in the H100 SXM5 product).
   f(
     "hopper.registerFileKiB",
@@ -484,7 +508,13 @@ export const FACTS: readonly Fact[] = [
   ),
   f("llama3.longCp", 16, "", "grattafiori2024llama3", "Table 4, long-context row (CP column)"),
   f("llama3.longPp", 16, "", "grattafiori2024llama3", "Table 4, long-context row (PP column)"),
-  f("llama3.longDp", 8, "", "grattafiori2024llama3", "Table 4, long-context row (DP column)"),
+  f(
+    "llama3.longDp",
+    8,
+    "",
+    "grattafiori2024llama3",
+    "Table 4, long-context row (DP column) of arXiv v3; v1 prints 4 there, which does not multiply to 16,384 GPUs",
+  ),
   f("llama3.pp", 16, "", "grattafiori2024llama3", "Table 4 (PP column, every configuration)"),
   f("llama3.dp8k", 64, "", "grattafiori2024llama3", "Table 4, row 8,192 GPUs (DP column)"),
   f("llama3.dp", 128, "", "grattafiori2024llama3", "Table 4, row 16,384 GPUs, CP 1 (DP column)"),
@@ -503,9 +533,17 @@ export const FACTS: readonly Fact[] = [
     "Table 4, row 16,384 GPUs, CP 1 (batch size per DP group)",
   ),
   // Llama 2 (arXiv:2307.09288).
-  f("llama2.batchTokensM", 4, "M tokens", "touvron2023llama2", "§2.2 (Training Details): global batch size", "exact", {
-    says: "a global batch-size of 4M tokens",
-  }),
+  f(
+    "llama2.batchTokensM",
+    4,
+    "M tokens",
+    "touvron2023llama2",
+    "§2.2, Table 1 caption (Llama 2 family of models)",
+    "exact",
+    {
+      says: "a global batch-size of 4M tokens",
+    },
+  ),
   // BLOOM (arXiv:2211.05100).
   f(
     "bloom.batchSequences",
@@ -744,7 +782,7 @@ export const FACTS: readonly Fact[] = [
     2,
     "",
     "megatronlm2024code",
-    "megatron/core/tensor_parallel/layers.py: LinearWithGradAccumulationAndAsyncCommunication.backward all-gathers the sequence-parallel input again for the weight gradient, once per column-parallel linear (QKV and the first MLP matmul)",
+    "megatron/core/tensor_parallel/layers.py at core_v0.19.0: LinearWithGradAccumulationAndAsyncCommunication.backward all-gathers the sequence-parallel input again for the weight gradient (lines 610–623); ColumnParallelLinear passes sequence_parallel (line 1174), RowParallelLinear False (line 1465), so once per column-parallel linear (QKV and the first MLP matmul)",
   ),
   f("megatron.tp1T", 8, "", "narayanan2021efficient", "Table 1 (1,008B row: tensor-parallel size)"),
   f("megatron.pp1T", 64, "", "narayanan2021efficient", "Table 1 (1,008B row: pipeline-parallel size)"),
@@ -753,10 +791,10 @@ export const FACTS: readonly Fact[] = [
     892,
     "GB/s",
     "narayanan2021efficient",
-    "§5.9 (Inter-Node Communication Bandwidth), 1T model",
+    "§1 (list of findings) and §5.9 (Inter-Node Communication Bandwidth), 1T model on 3,072 GPUs",
     "nearest",
     {
-      says: "effective bisection bandwidth of 892 GB/s for pipeline-parallel communication",
+      says: "§1: an effective bisection bandwidth of 892 GB/s for pipeline-parallel communication; §5.9: 892 GB/s",
     },
   ),
   f(
@@ -764,13 +802,13 @@ export const FACTS: readonly Fact[] = [
     13,
     "TB/s",
     "narayanan2021efficient",
-    "§5.9 (Inter-Node Communication Bandwidth), 1T model",
+    "§1 (list of findings), 1T model on 3,072 GPUs; §5.9 (Inter-Node Communication Bandwidth) gives the same figure as 12.9 TB/s",
     "nearest",
     {
-      says: "13 TB/s for data-parallel communication",
+      says: "§1: 13 TB/s for data-parallel communication; §5.9: 12.9 TB/s",
     },
   ),
-  f("megatron.interleavedGain", 10, "%", "narayanan2021efficient", "Abstract; §5.4 (interleaved schedule)", "up", {
+  f("megatron.interleavedGain", 10, "%", "narayanan2021efficient", "Abstract; §1 (as much as 10%)", "up", {
     says: "improve throughput by 10+% with memory footprint comparable to existing approaches",
   }),
   // Megatron Core developer guide, Distributed Optimizer (also Megatron-LM's README, "Distributed Optimizer").
@@ -805,7 +843,7 @@ export const FACTS: readonly Fact[] = [
     1,
     "byte",
     "korthikanti2023reducing",
-    "§4.1 (Activations Memory Per Transformer Layer): dropout masks stored in one byte per element",
+    "§4 (Activation Memory), before §4.1: dropout masks need a single byte per element",
   ),
   f(
     "korthikanti.tpAllReduces",
@@ -831,8 +869,8 @@ export const FACTS: readonly Fact[] = [
   f("korthikanti.gpt3Heads", 96, "", "korthikanti2023reducing", "Table 3 (model configurations), GPT-3 175B row"),
   f("korthikanti.gpt3Hidden", 12288, "", "korthikanti2023reducing", "Table 3, GPT-3 175B row"),
   f("korthikanti.gpt3Layers", 96, "", "korthikanti2023reducing", "Table 3, GPT-3 175B row"),
-  f("korthikanti.seqLength", 2048, "tokens", "korthikanti2023reducing", "Table 3 (sequence length of every model)"),
-  f("korthikanti.vocab", 51200, "", "korthikanti2023reducing", "§5 (Evaluations): vocabulary size of every model"),
+  f("korthikanti.seqLength", 2048, "tokens", "korthikanti2023reducing", "§6 (Evaluations): s = 2048 for every model"),
+  f("korthikanti.vocab", 51200, "", "korthikanti2023reducing", "§6 (Evaluations): v = 51200 for every model"),
   f(
     "korthikanti.selectiveOverhead22B",
     7,
@@ -854,7 +892,7 @@ export const FACTS: readonly Fact[] = [
     42.1,
     "%",
     "korthikanti2023reducing",
-    "Abstract; Table 5 (530B, full recomputation)",
+    "Abstract (530B model on 2,240 A100s, full recomputation; Table 5 has no full-recomputation MFU)",
     "exact",
     { decimals: 1 },
   ),
@@ -863,21 +901,35 @@ export const FACTS: readonly Fact[] = [
     54.2,
     "%",
     "korthikanti2023reducing",
-    "Abstract; Table 5 (530B, selective recomputation with sequence parallelism)",
+    "Abstract; §6.3 (530B model scaled to 8-way data parallelism, 2,240 GPUs: MFU 56.0% → 54.2%)",
     "exact",
     { decimals: 1 },
   ),
-  f("korthikanti.gpus530B", 2240, "GPUs", "korthikanti2023reducing", "Abstract; Table 5 (530B)", "exact", {
-    says: "2240 NVIDIA A100 GPUs",
-  }),
+  f(
+    "korthikanti.gpus530B",
+    2240,
+    "GPUs",
+    "korthikanti2023reducing",
+    "Abstract; §6.3 (8-way data parallelism)",
+    "exact",
+    {
+      says: "2240 NVIDIA A100 GPUs",
+    },
+  ),
   f("korthikanti.gpt3ParamsB", 175, "B", "korthikanti2023reducing", "Table 3 (model configurations), GPT-3 175B row"),
   f("korthikanti.gpt3Tp", 8, "", "korthikanti2023reducing", "Table 3, GPT-3 175B row (tensor-parallel size)"),
   f("korthikanti.gpt3Pp", 8, "", "korthikanti2023reducing", "Table 3, GPT-3 175B row (pipeline-parallel size)"),
-  f("korthikanti.microBatch", 1, "", "korthikanti2023reducing", "Table 3 (micro-batch size of every model)"),
+  f(
+    "korthikanti.microBatch",
+    1,
+    "",
+    "korthikanti2023reducing",
+    "Table 3 (micro-batch size of the 175B, 530B and 1T rows; the 22B row uses 4)",
+  ),
   // ZeRO (SC20, arXiv:1910.02054).
   f("zero.stage3Traffic", 1.5, "times", "rajbhandari2020zero", "§7.2.2 (communication volume of Pos+g+p)", "exact", {
     decimals: 1,
-    says: "1.5x of the baseline data-parallel volume",
+    says: "The total volume is therefore 3Ψ which is 1.5x compared to the baseline",
   }),
   f(
     "zero.fragmentationFree",
@@ -959,9 +1011,17 @@ export const FACTS: readonly Fact[] = [
     "§Coalesced Access to Global Memory: 32-byte segments (sectors)",
   ),
   // FlashAttention (NeurIPS 2022).
-  f("fa1.hbmAccessReduction", 9, "×", "dao2022flashattention", "§3.2 (IO analysis), with Fig. 2 left", "exact", {
-    says: "up to 9× fewer HBM accesses",
-  }),
+  f(
+    "fa1.hbmAccessReduction",
+    9,
+    "×",
+    "dao2022flashattention",
+    "§1 (Introduction), pointing to Fig. 2 left (40.3 GB against 4.4 GB of HBM reads and writes)",
+    "exact",
+    {
+      says: "many times fewer HBM accesses compared to standard attention (up to 9× fewer, as shown in Fig. 2)",
+    },
+  ),
   f(
     "fa1.bertSeqLen",
     512,
