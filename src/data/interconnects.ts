@@ -109,7 +109,7 @@ export const INTERCONNECTS: readonly InterconnectSpec[] = [
     hopLatencySeconds: 3e-6,
     interNodeHopLatencySeconds: 8e-6,
     nvlinkSource:
-      "Assumption: about 77% of the 300 GB/s per-direction line rate, the same protocol efficiency NCCL reaches on H100 (370/450 in nvidia2024nccltests212); no NVLink SHARP on A100",
+      "Assumption: about 77% of the 300 GB/s per-direction line rate, a little below the 82% protocol efficiency NCCL reaches on H100 (370 of 450 GB/s in nvidia2024nccltests212); no NVLink SHARP on A100",
     nicSource:
       "Assumption: 90% of the 25 GB/s line rate of a 200 Gb/s HDR NIC (eight per DGX A100: narayanan2021efficient §5)",
   },
