@@ -1045,6 +1045,51 @@ export const FACTS: readonly Fact[] = [
     decimals: 1,
     says: "close to 1.2 PFLOPs/s",
   }),
+  // ---- Appendix C (typical-scales), facts migration (#53) -------------------------------------
+  // Megatron-LM's ZeRO-3 comparison (arXiv:2104.04473): Table 2, "ZeRO-3 without model parallelism"
+  // rows, column "Achieved teraFLOP/s per GPU".
+  f(
+    "narayanan.zero3Tflops175b384",
+    144,
+    "TFLOPS",
+    "narayanan2021efficient",
+    "Table 2, ZeRO-3 without model parallelism, 175B on 384 GPUs (achieved teraFLOP/s per GPU)",
+    "nearest",
+  ),
+  f(
+    "narayanan.zero3Tflops175b1536",
+    44,
+    "TFLOPS",
+    "narayanan2021efficient",
+    "Table 2, ZeRO-3 without model parallelism, 175B on 1,536 GPUs (achieved teraFLOP/s per GPU)",
+    "nearest",
+  ),
+  f(
+    "narayanan.zero3Tflops530b640",
+    138,
+    "TFLOPS",
+    "narayanan2021efficient",
+    "Table 2, ZeRO-3 without model parallelism, 530B on 640 GPUs (achieved teraFLOP/s per GPU)",
+    "nearest",
+  ),
+  f(
+    "narayanan.zero3Tflops530b2560",
+    48,
+    "TFLOPS",
+    "narayanan2021efficient",
+    "Table 2, ZeRO-3 without model parallelism, 530B on 2,560 GPUs (achieved teraFLOP/s per GPU)",
+    "nearest",
+  ),
+  // Llama 3, Table 4: the DP degree the long-context row prints (the run's DP is 8: see
+  // src/data/published-runs.ts, whose note explains why the printed 4 cannot hold).
+  f(
+    "llama3.longDpPrinted",
+    4,
+    "",
+    "grattafiori2024llama3",
+    "Table 4, third row (16,384 GPUs, CP 16, sequence 131,072), DP column",
+    "exact",
+  ),
 ];
 
 /** The fact with this id, or undefined. */

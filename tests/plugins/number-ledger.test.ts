@@ -112,6 +112,13 @@ describe("classification", () => {
       "2:structural",
       "4:structural",
     ]);
+    // A name in bold is still a name; a three-part release is a version, not a number.
+    assert.deepEqual(classes("**Llama 3 405B** [@rajbhandari2020zero]: it used 12 servers.\n"), [
+      "3:structural",
+      "12:unaccounted",
+    ]);
+    assert.deepEqual(classes("Release 24.11.1 [@rajbhandari2020zero] ran 12 jobs.\n"), ["12:unaccounted"]);
+    assert.deepEqual(classes("It fell to 2.5. 3 more [@rajbhandari2020zero].\n"), ["2.5:unaccounted", "3:unaccounted"]);
     assert.deepEqual(classes("With $b = 8$ the states take $16N$ bytes and $x_1 = 2^{30}$.\n"), [
       "8:input",
       "16:formula",
