@@ -57,7 +57,7 @@ export type NumberClass =
  * src/data fact ("data"). `npm run ledger` prints the list; tests/plugins/number-ledger.test.ts
  * asserts that it only shrinks. Migrate a chapter, then take it off the list.
  */
-export const UNMIGRATED_CHAPTERS: readonly string[] = ["data-parallelism", "five-d-parallelism"];
+export const UNMIGRATED_CHAPTERS: readonly string[] = ["five-d-parallelism"];
 
 /** The fact ids a value module reads with `fact("<id>")` (src/model). */
 export function factsReadByModules(root = "src/model"): Set<string> {
@@ -143,8 +143,9 @@ const MATH_UNIT_MACROS: Record<string, string> = { GB: "\\GB", TFLOPS: "\\TFLOPS
 /** Whether `after` (the source after a marker) starts with `unit`, as prose or as math writes it. */
 function unitFollows(unit: string, after: string): boolean {
   if (!SYMBOL_UNITS.has(unit)) return true;
-  // A range, "{=a}–{=b}%" or "{=a} to {=b} GB/s": the unit follows its second end.
-  const range = /^\s*(?:–|-|to|and)\s*\{=[^{}]*\}/.exec(after);
+  // A range, "{=a}–{=b}%" or "{=a} to {=b} GB/s", or a list, "{=a}, {=b} and {=c} TFLOPS": the unit
+  // follows its last item.
+  const range = /^\s*(?:–|-|to|and|,|,\s*and)\s*\{=[^{}]*\}/.exec(after);
   if (range) return unitFollows(unit, after.slice(range[0].length));
   const esc = unit.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   const alternatives = [esc];
