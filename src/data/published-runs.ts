@@ -1507,7 +1507,7 @@ export const EXCLUDED_RUNS: readonly { model: string; source: string; reason: st
     model: "GPT 175B and 530B under ZeRO-3 without model parallelism (Table 2)",
     source: "narayanan2021efficient",
     reason:
-      "The step model predicts no loss of throughput as GPUs are added for these layouts, while the measured throughput fell from 144 to 44 TFLOPS per GPU (175B) and from 138 to 48 (530B); whatever limited the ZeRO-3 implementation of 2021 at more than a thousand ranks is outside the model, and these would be its worst misses by far",
+      "The step model predicts no loss of throughput as GPUs are added for these layouts, while the measured throughput fell from 144 to 44 TFLOPS per GPU (175B) and from 138 to 48 TFLOPS (530B); whatever limited the ZeRO-3 implementation of 2021 at more than a thousand ranks is outside the model, and these would be its worst misses by far",
   },
   {
     model: "MegaScale 175B and 530B",

@@ -231,7 +231,7 @@ test("global batch arithmetic", () => {
   assert.equal(1024 / 64, 16);
   assertMentions(text, "each replica runs $m = 16$ microbatches", "m for 1024 sequences on 64 replicas");
   assertMentions(text, `$128 \\times 16 = ${128 * 16}$`, "Llama 3 405B sequences");
-  assertMentions(text, `$${tex(2048 * 8192)}$ tokens`, "Llama 3 405B tokens");
+  assertMentions(text, `$2048 \\times ${tex(8192)} = ${tex(2048 * 8192)}$ tokens`, "Llama 3 405B tokens");
 });
 
 test("McCandlish et al.'s trade-off at a quarter, one and four times the critical batch", () => {

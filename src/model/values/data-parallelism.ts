@@ -36,6 +36,7 @@ import { countParameters, layerParameters } from "../parameters.ts";
 import { clusterShape, groupLink, ringSteps } from "../placement.ts";
 import { gpuGeneration, KERNEL_EFFICIENCY } from "../step.ts";
 import { d0, d1, d2, d3, gpu, interconnect, preset, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
 
 const GB = 1e9;
 const MB = 1e6;
@@ -80,8 +81,8 @@ export function dataParallelismValues(put: PutValue): void {
   const flops8 = modelFlopsPerToken(preset8.config, 4096).total * 4096;
   const mb8 = flops8 / F;
 
-  // Meta's 1.46 million GPU hours (meta2024llama31card) on one GPU, in years.
-  put("ch3.gpuYears8b", v(1.46e6 / (24 * 365.25), "years", d0));
+  // Meta's GPU hours for Llama 3.1 8B (meta2024llama31card, a recorded fact) on one GPU, in years.
+  put("ch3.gpuYears8b", v((fact("llama31card.gpuHours8b").value * 1e6) / (24 * 365.25), "years", d0));
   put("ch3.layers8b", v(arch8.numLayers, "layers", d0));
   put("ch3.hidden8b", v(arch8.hiddenSize, "", d0));
   put("ch3.psi8Billions", v(psi8 / 1e9, "billion", d0));

@@ -266,6 +266,8 @@ export function overlapMathValues(put: PutValue): void {
   const arch = parseModelConfig(c70).architecture;
   const swiglu = layerParameters(arch, 0).total - 2 * arch.hiddenSize;
   put("a3.swigluLayerParams", v(swiglu, "", d0));
+  // The key-value width k of the exercise: KV heads times head size.
+  put("a3.kvWidth70", v(arch.numKvHeads * arch.headDim, "", d0));
   put("a3.rTpClosed", v((4 * arch.hiddenSize * 7 * F) / (swiglu * ring), "", d2));
   // Kernel efficiency from the Hopper constant (52%) to 65% (the exercise's given).
   put("a3.kernelSpeedup", v(0.65 / eta, "×", d2));

@@ -26,7 +26,9 @@ import {
   REFIT_THRESHOLD,
 } from "../validation.ts";
 import { KERNEL_EFFICIENCY } from "../step.ts";
-import { d0, d1, lazy, once, v, type PutValue } from "./put.ts";
+import { d0, d1, lazy, once, preset, v, type PutValue } from "./put.ts";
+import { fact } from "./facts.ts";
+import { modelFlopsPerToken } from "../compute.ts";
 
 /** Value-name keys of the layout classes. */
 export const LAYOUT_KEYS: Readonly<Record<LayoutClass, string>> = {
@@ -62,6 +64,11 @@ export function typicalScalesValues(put: PutValue): void {
   put("a2.h100Runs", v(PUBLISHED_RUNS.filter((r) => r.gpu === "h100-sxm").length, "runs", d0));
   put("a2.a100Runs", v(PUBLISHED_RUNS.filter((r) => r.gpu.startsWith("a100")).length, "runs", d0));
   put("a2.mosaicRuns", v(PUBLISHED_RUNS.filter((r) => r.source === "mosaicml2023benchmarks").length, "runs", d0));
+
+  // The book's MFU definition: model FLOPs per token per parameter a token multiplies by, without
+  // attention (compute.ts modelFlopsPerToken, the 6N term; any model gives the same ratio).
+  const perParam = modelFlopsPerToken(preset("llama-3.1-8b").config, 4096, { includeAttention: false });
+  put("a2.flopsPerParam", v(perParam.parameterTerm / perParam.matmulParameters, "FLOPs", d0));
 
   // The two fitted kernel efficiencies (validation.ts fitKernelEfficiency), in percent of dense peak.
   put(
@@ -217,6 +224,12 @@ export function typicalScalesValues(put: PutValue): void {
       );
     }
     if (r.layout.chunks !== undefined) put(`a2.chunks.${r.id}`, v(r.layout.chunks, "chunks", d0));
+    // The run's GPUs, sequence length and parallel degrees as src/data/published-runs.ts records them
+    // (the table's GPUs, Tokens and Layout columns; a degree of 1 is not printed).
+    put(`a2.gpus.${r.id}`, v(r.gpuCount, "GPUs", d0));
+    put(`a2.seq.${r.id}`, v(r.seqLength, "tokens", d0));
+    put(`a2.dp.${r.id}`, v(r.layout.dp, "", d0));
+    for (const k of ["tp", "cp", "pp"] as const) if (r.layout[k] > 1) put(`a2.${k}.${r.id}`, v(r.layout[k], "", d0));
   }
 
   // What would close the gap (validation.ts whatIfStudies): held-out median and worst of each study.
@@ -341,8 +354,11 @@ export function typicalScalesValues(put: PutValue): void {
   const lLong = run("grattafiori2024-405b-16384-131072");
   put("a2.llama3Seq", v(run("grattafiori2024-405b-8192-8192").seqLength, "tokens", d0));
   put("a2.llama3LongSeq", v(lLong.seqLength, "tokens", d0));
-  const table4Dp = 4; // Table 4 of the Llama 3 paper prints DP 4 for the long-context row (cited in the prose).
-  put("a2.llama3Table4Gpus", v(table4Dp * lLong.layout.tp * lLong.layout.cp * lLong.layout.pp, "GPUs", d0));
+  // The GPUs that Table 4's printed degrees of the long-context row make (DP as printed, TP, CP, PP).
+  const table4Gpus = ["llama3.longDpPrinted", "llama3.tp", "llama3.longCp", "llama3.longPp"]
+    .map((id) => fact(id).value)
+    .reduce((a, b) => a * b, 1);
+  put("a2.llama3Table4Gpus", v(table4Gpus, "GPUs", d0));
   put("a2.llama3LongGpus", v(lLong.gpuCount, "GPUs", d0));
   put("a2.llama3LongDp", v(lLong.layout.dp, "", d0));
   // Llama 3 at 8,192 GPUs: the model's step by part (percent of the model's own step) and its length
