@@ -1147,7 +1147,7 @@ export const FACTS: readonly Fact[] = [
     4,
     "",
     "grattafiori2024llama3",
-    "Table 4, third row (16,384 GPUs, CP 16, sequence 131,072), DP column",
+    "Table 4 of arXiv v1 (2407.21783v1), third row (16,384 GPUs, CP 16, sequence 131,072), DP column; v3 prints 8 there (llama3.longDp)",
     "exact",
   ),
   // ---- Chapter 3 (data-parallelism), facts migration (#53) ------------------------------------

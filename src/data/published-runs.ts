@@ -623,7 +623,7 @@ const llama3: PublishedRun[] = [
     r.cp > 1
       ? [
           ...LLAMA3_ASSUMPTIONS,
-          "DP 8, where Table 4 prints DP 4: with TP 8, CP 16 and PP 16, DP 4 makes 8,192 GPUs and (16 sequences of 131,072 tokens per DP rank) 8.4M tokens per batch, while the row gives 16,384 GPUs and 16M tokens; DP 8 matches both",
+          "DP 8, as Table 4 of arXiv v3 prints it, where v1 prints DP 4: with TP 8, CP 16 and PP 16, DP 4 makes 8,192 GPUs and (16 sequences of 131,072 tokens per DP rank) 8.4M tokens per batch, while the row gives 16,384 GPUs and 16M tokens; DP 8 matches both",
         ]
       : LLAMA3_ASSUMPTIONS,
 }));

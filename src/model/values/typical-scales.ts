@@ -360,7 +360,9 @@ export function typicalScalesValues(put: PutValue): void {
     .reduce((a, b) => a * b, 1);
   put("a2.llama3Table4Gpus", v(table4Gpus, "GPUs", d0));
   put("a2.llama3LongGpus", v(lLong.gpuCount, "GPUs", d0));
-  put("a2.llama3LongDp", v(lLong.layout.dp, "", d0));
+  // The prose says the run uses the DP that arXiv v3's Table 4 prints (the fact): hold the data to it.
+  if (lLong.layout.dp !== fact("llama3.longDp").value)
+    throw new Error(`typical-scales: the long-context run's DP (${lLong.layout.dp}) is not Table 4's (v3)`);
   // Llama 3 at 8,192 GPUs: the model's step by part (percent of the model's own step) and its length
   // against the reported step.
   const l8k = () => inSample().find((e) => e.run.id === "grattafiori2024-405b-8192-8192")!;
