@@ -388,6 +388,12 @@ function fillRowDetails(box: Element, s: ConfigFinderSettings, c: RankedConfig, 
 export function fillConfigTable(table: Element, s: ConfigFinderSettings, r: ConfigSearchResult, count = 5): void {
   const doc = table.ownerDocument;
   const { el } = dom(doc);
+  // A redraw keeps open the disclosures of the rows that stay (the same layout).
+  const open = new Set(
+    [...table.querySelectorAll("tr[data-detail-of] details[open]")].map((d) =>
+      d.closest("tr")?.getAttribute("data-detail-of"),
+    ),
+  );
   table.textContent = "";
   const caption = el("caption", {}, "Fastest configurations that fit (modeled)");
   const head = tableHead(doc, [...tableColumns.map((c) => c.head), "Memory"]);
@@ -421,7 +427,7 @@ export function fillConfigTable(table: Element, s: ConfigFinderSettings, r: Conf
     tr.append(cell);
     const detail = el("tr", { class: "config-finder-detail", "data-detail-of": layout });
     const detailCell = el("td", { colspan: tableColumns.length + 1 });
-    const details = el("details");
+    const details = el("details", open.has(layout) ? { open: "" } : {});
     details.append(el("summary", {}, `Configuration ${i + 1}: breakdown and launch configuration`));
     const content = el("div", { class: "config-finder-detail-body" });
     fillRowDetails(content, s, c, i + 1);
