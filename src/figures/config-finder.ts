@@ -13,7 +13,17 @@ import {
   findModelPreset,
   CONFIG_SEARCH_EXCLUSIONS,
   defaultReshardAfterForward,
+  launchConfigs,
+  parseModelConfig,
+  trainingMemory,
+  LAUNCH_FRAMEWORKS,
+  LAUNCH_LABELS,
+  ModelInputError,
   type ConfigSearchResult,
+  type LaunchConfig,
+  type LaunchPrecision,
+  type MemoryBreakdown,
+  type ModelArchitecture,
   type RankedConfig,
 } from "../model/index.ts";
 import { defineWidget } from "./widget.ts";
@@ -248,14 +258,142 @@ export function explorerLinkOf(s: ConfigFinderSettings, c: RankedConfig): string
   return `../${MEMORY_EXPLORER_PAGE}/?${MEMORY_EXPLORER_ID}=${encodeMemoryStateFull(explorerStateOf(s, c))}#${MEMORY_EXPLORER_ID}`;
 }
 
+/** The architecture the finder searched for these settings (the preset's config). */
+function finderArchitecture(s: ConfigFinderSettings): ModelArchitecture | null {
+  const preset = findModelPreset(s.model);
+  return preset ? parseModelConfig(preset.config).architecture : null;
+}
+
+/**
+ * A row's memory per GPU by category: the search's own call, trainingMemory with the row's setup
+ * (src/model/config-search.ts evaluates each configuration so), so its total is the row's GB per GPU.
+ */
+export function rowMemoryBreakdown(arch: ModelArchitecture, s: ConfigFinderSettings, c: RankedConfig): MemoryBreakdown {
+  return trainingMemory(arch, {
+    seqLength: s.seqLength,
+    tp: c.tp,
+    sequenceParallel: c.tp > 1,
+    pp: c.pp,
+    cp: c.cp,
+    dp: c.dp,
+    ep: c.ep,
+    microBatchSize: c.microBatchSize,
+    zeroStage: c.zeroStage,
+    recompute: c.recompute,
+    microbatches: c.microbatches,
+    framework: c.framework,
+  }).perGpu;
+}
+
+/** The precision the settings ask for (bf16 unless a `precision` setting says fp8). */
+function precisionOf(s: ConfigFinderSettings): LaunchPrecision {
+  const p = (s as { precision?: unknown }).precision;
+  return p === "fp8" ? "fp8" : "bf16";
+}
+
+/** A row's launch configurations for these settings, or null when the row is not one of their layouts. */
+export function rowLaunchConfigs(s: ConfigFinderSettings, c: RankedConfig): LaunchConfig[] | null {
+  const arch = finderArchitecture(s);
+  if (!arch) return null;
+  try {
+    return launchConfigs({
+      row: c,
+      config: arch,
+      seqLength: s.seqLength,
+      globalBatch: s.globalBatch,
+      gpuCount: s.gpuCount,
+      precision: precisionOf(s),
+    });
+  } catch (e) {
+    if (e instanceof ModelInputError) return null;
+    throw e;
+  }
+}
+
+/**
+ * The disclosure under a row: its memory per GPU by category and its step time by part (the same
+ * engine results the row shows), then its launch configuration for each framework in a
+ * `pre[data-launch]` (or the sentence saying why the framework cannot run it).
+ */
+function fillRowDetails(box: Element, s: ConfigFinderSettings, c: RankedConfig, rank: number): void {
+  const doc = box.ownerDocument;
+  const { el } = dom(doc);
+  const arch = finderArchitecture(s);
+  const gb = (bytes: number) => `${gbShown(bytes)} GB`;
+  const list = (title: string, items: readonly (readonly [string, string])[]) => {
+    const wrap = el("div", { class: "config-finder-parts" });
+    wrap.append(el("h4", {}, title));
+    const dl = el("dl");
+    for (const [k, v] of items) dl.append(el("dt", {}, k), el("dd", {}, v));
+    wrap.append(dl);
+    return wrap;
+  };
+  const parts = el("div", { class: "config-finder-breakdown" });
+  if (arch) {
+    const m = rowMemoryBreakdown(arch, s, c);
+    parts.append(
+      list("Memory per GPU (peak stage)", [
+        ["weights", gb(m.parameters)],
+        ["gradients", gb(m.gradients)],
+        ["optimizer states", gb(m.optimizer)],
+        ["activations", gb(m.activations)],
+        ["total", gb(m.total)],
+      ]),
+    );
+  }
+  const comm = configFinderParts.filter((p) => p.key !== "compute" && p.key !== "bubble");
+  parts.append(
+    list("Time per step (slowest stage)", [
+      ["compute", seconds(c.computeSeconds - c.recomputeSeconds)],
+      ["recomputation", seconds(c.recomputeSeconds)],
+      ["pipeline bubble", seconds(c.bubbleSeconds)],
+      ...comm.map((p) => [`exposed ${p.label}`, seconds(partSeconds(c, p.key))] as const),
+      ["step", seconds(c.stepSeconds)],
+      ["MFU", formatPercent(c.mfu)],
+    ]),
+  );
+  box.append(parts);
+  const configs = rowLaunchConfigs(s, c);
+  if (!configs) {
+    box.append(el("p", {}, "No launch configuration: the row is not a layout of these settings."));
+    return;
+  }
+  for (const framework of LAUNCH_FRAMEWORKS) {
+    const l = configs.find((x) => x.framework === framework);
+    if (!l) continue;
+    const section = el("div", { class: "config-finder-launch" });
+    section.append(el("h4", {}, LAUNCH_LABELS[framework]));
+    if (l.ok) {
+      const block = el("div", { class: "code-block" });
+      const pre = el("pre", {
+        "data-launch": framework,
+        tabindex: "0",
+        "aria-label": `${LAUNCH_LABELS[framework]} for configuration ${rank}`,
+      });
+      pre.append(el("code", {}, l.text));
+      block.append(pre);
+      section.append(block);
+      for (const note of l.notes) section.append(el("p", { class: "config-finder-launch-note" }, note));
+    } else section.append(el("p", { "data-launch-refused": framework }, l.reason));
+    box.append(section);
+  }
+}
+
 /**
  * Fills the table with the `count` fastest configurations: one `tr[data-layout]` per row carrying
  * its degrees, ZeRO stage, GB per GPU (as shown) and step seconds, and a link that opens the
- * memory explorer in the row's state.
+ * memory explorer in the row's state; under each, a `tr.config-finder-detail` whose disclosure holds
+ * the row's memory and time breakdown and its launch configurations.
  */
 export function fillConfigTable(table: Element, s: ConfigFinderSettings, r: ConfigSearchResult, count = 5): void {
   const doc = table.ownerDocument;
   const { el } = dom(doc);
+  // A redraw keeps open the disclosures of the rows that stay (the same layout).
+  const open = new Set(
+    [...table.querySelectorAll("tr[data-detail-of] details[open]")].map((d) =>
+      d.closest("tr")?.getAttribute("data-detail-of"),
+    ),
+  );
   table.textContent = "";
   const caption = el(
     "caption",
@@ -265,8 +403,9 @@ export function fillConfigTable(table: Element, s: ConfigFinderSettings, r: Conf
   const head = tableHead(doc, [...tableColumns.map((c) => c.head), "Memory"]);
   const body = el("tbody");
   r.ranked.slice(0, count).forEach((c, i) => {
+    const layout = `dp${c.dp}-tp${c.tp}-pp${c.pp}-cp${c.cp}-ep${c.ep}-zero${c.zeroStage}`;
     const tr = el("tr", {
-      "data-layout": `dp${c.dp}-tp${c.tp}-pp${c.pp}-cp${c.cp}-ep${c.ep}-zero${c.zeroStage}`,
+      "data-layout": layout,
       "data-dp": c.dp,
       "data-tp": c.tp,
       "data-pp": c.pp,
@@ -290,7 +429,16 @@ export function fillConfigTable(table: Element, s: ConfigFinderSettings, r: Conf
     const cell = el("td", { "data-label": "memory" });
     cell.append(link);
     tr.append(cell);
-    body.append(tr);
+    const detail = el("tr", { class: "config-finder-detail", "data-detail-of": layout });
+    const detailCell = el("td", { colspan: tableColumns.length + 1 });
+    const details = el("details", open.has(layout) ? { open: "" } : {});
+    details.append(el("summary", {}, `Configuration ${i + 1}: breakdown and launch configuration`));
+    const content = el("div", { class: "config-finder-detail-body" });
+    fillRowDetails(content, s, c, i + 1);
+    details.append(content);
+    detailCell.append(details);
+    detail.append(detailCell);
+    body.append(tr, detail);
   });
   table.append(caption, head, body);
 }

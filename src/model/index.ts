@@ -150,3 +150,5 @@ export * from "./data-facts.ts";
 export * from "./placement.ts";
 export * from "./scenario.ts";
 export * from "../data/frameworks.ts";
+export * from "./launch.ts";
+export { LAUNCH_NAME_LISTS, type LaunchFramework, type VendoredNames } from "../data/launch-flags.ts";

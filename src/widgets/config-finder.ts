@@ -26,6 +26,7 @@ import { checkNumberField, setFieldProblem, setStale } from "../figures/kit/fiel
 import { formatInteger } from "../figures/kit/format.ts";
 import { copyLink, linkActions, readUrlParam, shareLink, urlWriter } from "./runtime/url-state.ts";
 import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
+import { addCopyButtons } from "./runtime/code-copy.ts";
 
 type NumericKey = keyof typeof configFinderBounds;
 const selectNames = ["model", "gpu", "framework"] as const;
@@ -107,6 +108,7 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
       idPrefix: `${idBase}-svg`,
       width: figure.clientWidth || 640,
     });
+    addCopyButtons(table); // the rows' launch texts
     shown = s;
     setStale(output, undefined);
     // Nothing fits: one sentence next to the input to change (the readout has the whole diagnosis).

@@ -164,7 +164,7 @@ describe("config-finder widget", () => {
       assert.ok(message && message.length > 5, `message for ${name}=${value}`);
       assert.equal(await readout(page), before);
       assert.equal(await page.locator(`${sel} .config-finder-output.widget-stale`).count(), 1, "dimmed");
-      const svg = (await page.locator(`${sel} svg`).textContent()) ?? "";
+      const svg = (await page.locator(`${sel} .config-finder-figure svg`).textContent()) ?? "";
       assert.doesNotMatch(svg + before, /NaN|Infinity|undefined/);
       await input.fill(name === "gpuCount" ? "256" : name === "seqLength" ? "8192" : "512");
       await page.waitForFunction(
@@ -203,6 +203,81 @@ describe("config-finder widget", () => {
       await explorer.close();
     }
     await context.close();
+  });
+
+  it("a row's disclosure shows its breakdown and launch texts with the row's degrees, at desktop and phone widths", async () => {
+    for (const [width, height, name] of [
+      [1280, 900, "desktop"],
+      [390, 844, "phone"],
+    ] as const) {
+      const context = await site.browser.newContext({
+        viewport: { width, height },
+        deviceScaleFactor: width < 500 ? 2 : 1,
+      });
+      const page = await context.newPage();
+      const problems = watchPage(page, site.server.url);
+      await openWidget(page);
+      await settled(page);
+      const row = page.locator(`${sel} tbody tr[data-layout]`).first();
+      const before = await row.getAttribute("data-layout");
+      const detail = page.locator(`${sel} tbody tr.config-finder-detail`).first();
+      assert.equal(await detail.locator("details").getAttribute("open"), null, "closed until asked");
+      await detail.locator("summary").click();
+      assert.equal(await detail.locator("pre[data-launch]").first().isVisible(), true);
+      if (width < 500) {
+        // The widget redraws at the phone's width once its worker answers: the open row stays open.
+        await page.waitForFunction(
+          (s) =>
+            Number(document.querySelector(`${s} .config-finder-figure svg`)?.getAttribute("viewBox")?.split(" ")[2]) <
+            560,
+          sel,
+        );
+        assert.equal(await row.getAttribute("data-layout"), before);
+        assert.equal(await detail.locator("details").getAttribute("open"), "", "still open after the redraw");
+      }
+      const attr = async (a: string) => Number(await row.getAttribute(a));
+      const [dp, tp, pp, cp] = await Promise.all(["data-dp", "data-tp", "data-pp", "data-cp"].map(attr));
+      const texts = new Map<string, string>();
+      for (const framework of ["megatron", "torchtitan", "fsdp2", "deepspeed"]) {
+        const pre = detail.locator(`pre[data-launch="${framework}"]`);
+        const refused = detail.locator(`[data-launch-refused="${framework}"]`);
+        const n = (await pre.count()) + (await refused.count());
+        assert.equal(n, 1, `${framework}: a text or a refusal`);
+        if ((await pre.count()) === 1) texts.set(framework, (await pre.textContent()) ?? "");
+        else assert.ok(((await refused.textContent()) ?? "").length > 30, `${framework} says why`);
+      }
+      // The default case's top row is FSDP2 (ZeRO-3): torchtitan and the FSDP2 snippet carry its degrees.
+      const titan = texts.get("torchtitan");
+      assert.ok(titan, "torchtitan text");
+      assert.match(titan, new RegExp(`data_parallel_shard_degree = ${dp}\\n`));
+      assert.match(titan, new RegExp(`tensor_parallel_degree = ${tp}\\n`));
+      assert.match(titan, new RegExp(`context_parallel_degree = ${cp}\\n`));
+      assert.match(titan, new RegExp(`pipeline_parallel_degree = ${pp}\\n`));
+      const fsdp = texts.get("fsdp2");
+      assert.ok(fsdp && fsdp.includes(`(${pp}, ${dp}, ${cp}, ${tp}), mesh_dim_names=("pp", "dp", "cp", "tp")`));
+      // Each text has its copy button; the page does not scroll sideways, a long line scrolls in its box.
+      assert.equal(await detail.locator(".code-block .code-copy").count(), texts.size);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 0, `${name}: page overflows by ${overflow}px`);
+      const table = page.locator(`${sel} .config-finder-table`);
+      const scroll = page.locator(`${sel} .config-finder-scroll`);
+      if (width >= 1280) {
+        const [tw, bw] = await Promise.all([
+          table.evaluate((t) => t.scrollWidth),
+          scroll.evaluate((b) => b.clientWidth),
+        ]);
+        assert.ok(tw <= bw, `${name}: the open row widens the table to ${tw}px in ${bw}px`);
+      }
+      await detail.evaluate((el) => el.scrollIntoView({ block: "start" }));
+      const box = await detail.boundingBox();
+      assert.ok(box);
+      await keepScreenshot(page, `${shots}/config-finder-row-${name}.png`, {
+        clip: { x: 0, y: box.y, width, height: Math.min(box.height, 1400) },
+        timeout: 10_000,
+      });
+      assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
+      await context.close();
+    }
   });
 
   it("shows every column at 1280 px, fits a phone, and dark mode", async () => {

@@ -14,6 +14,8 @@ import {
   explorerLinkOf,
   explorerStateOf,
   MEMORY_EXPLORER_ID,
+  rowLaunchConfigs,
+  rowMemoryBreakdown,
   runConfigFinder,
 } from "../../src/figures/config-finder.ts";
 import {
@@ -27,7 +29,13 @@ import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import { decodeMemoryState } from "../../src/figures/memory-explorer/url.ts";
 import { memoryDefaults } from "../../src/figures/memory-explorer/state.ts";
 import { computeMemoryView } from "../../src/figures/memory-explorer/view.ts";
-import { KERNEL_EFFICIENCY, findGpu, findModelPreset, searchConfigurations } from "../../src/model/index.ts";
+import {
+  KERNEL_EFFICIENCY,
+  findGpu,
+  findModelPreset,
+  parseModelConfig,
+  searchConfigurations,
+} from "../../src/model/index.ts";
 
 const newDocument = () => parseHTML("<!doctype html><html><body></body></html>").document as unknown as Document;
 
@@ -197,6 +205,44 @@ describe("config-finder drawing", () => {
     }
     assert.ok(root.querySelector(".config-finder-readout")!.textContent!.startsWith("Fastest under this model"));
     assert.ok(root.querySelector("[aria-live=polite]"));
+  });
+
+  it("each row has a disclosure with its breakdown (the search's own memory) and launch texts of its degrees", () => {
+    const doc = newDocument();
+    const root = doc.createElement("div");
+    configFinderWidget.renderStatic(root, configFinderDefaults);
+    const rows = [...root.querySelectorAll("tbody tr[data-layout]")];
+    const arch = parseModelConfig(findModelPreset("llama-3.1-70b")!.config).architecture;
+    assert.equal(rows.length, 5);
+    rows.forEach((tr, i) => {
+      const c = result.ranked[i];
+      const detail = tr.nextElementSibling!;
+      assert.equal(detail.getAttribute("data-detail-of"), tr.getAttribute("data-layout"));
+      assert.ok(detail.querySelector("details > summary"));
+      // The memory breakdown is the search's call: its total is the row's bytes.
+      const m = rowMemoryBreakdown(arch, configFinderDefaults, c);
+      assert.equal(m.total, c.memoryBytes);
+      const dd = [...detail.querySelectorAll(".config-finder-parts dd")].map((d) => d.textContent);
+      assert.ok(dd.includes(`${(c.memoryBytes / 1e9).toFixed(1)} GB`), "total shown");
+      const configs = rowLaunchConfigs(configFinderDefaults, c)!;
+      for (const l of configs) {
+        const pre = detail.querySelector(`pre[data-launch="${l.framework}"]`);
+        const refused = detail.querySelector(`[data-launch-refused="${l.framework}"]`);
+        if (l.ok) assert.equal(pre?.textContent, l.text);
+        else assert.equal(refused?.textContent, l.reason);
+      }
+      const torchtitan = detail.querySelector('pre[data-launch="torchtitan"]')?.textContent;
+      if (torchtitan) {
+        assert.match(torchtitan, new RegExp(`tensor_parallel_degree = ${c.tp}\\b`));
+        assert.match(torchtitan, new RegExp(`context_parallel_degree = ${c.cp}\\b`));
+        assert.match(torchtitan, new RegExp(`pipeline_parallel_degree = ${c.pp}\\b`));
+      }
+      const megatron = detail.querySelector('pre[data-launch="megatron"]')?.textContent;
+      if (megatron) assert.match(megatron, new RegExp(`--tensor-model-parallel-size ${c.tp} `));
+    });
+    // Both kinds appear among the top rows of the default case: texts and refusals.
+    assert.ok(root.querySelector("pre[data-launch]"));
+    assert.ok(root.querySelector("[data-launch-refused]"));
   });
 
   it("each row's link opens the memory explorer in the same scenario: the same GB per GPU", () => {

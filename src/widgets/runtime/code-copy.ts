@@ -82,7 +82,8 @@ function addButton(block: HTMLElement, pre: HTMLElement): void {
   block.append(button);
 }
 
-function addCopyButtons(root: ParentNode = document): void {
+/** Adds a copy button to every `.code-block` under `root` that lacks one (widgets call it after a redraw). */
+export function addCopyButtons(root: ParentNode = document): void {
   for (const pre of root.querySelectorAll<HTMLElement>("pre.bibtex")) {
     if (pre.parentElement?.classList.contains("code-block")) continue;
     const wrap = document.createElement("div");
