@@ -64,7 +64,9 @@ describe("memory-explorer widget", () => {
       assert.equal(await page.locator(`${sel} p.mx-verdict`).textContent(), expect(settings), slug);
       const gb = computeMemoryView(parseMemorySettings(settings)).verdict.gb;
       assert.equal(await page.locator(`${sel} [data-verdict]`).getAttribute("data-total-gb"), gb, slug);
-      assert.equal(await page.locator(`${sel} svg.mx-bars rect.mx-seg`).count(), 4);
+      // Four segments per bar, one bar per pipeline stage (chapter 4's explorer starts with p = 4).
+      const stages = typeof settings.pp === "number" ? settings.pp : 1;
+      assert.equal(await page.locator(`${sel} svg.mx-bars rect.mx-seg`).count(), 4 * stages, slug);
       assert.equal(await page.locator(`${sel} table.mx-formula-table tbody tr`).count(), 5);
       assert.ok(!/NaN|undefined|Infinity/.test(await page.locator(sel).innerHTML()));
     }
