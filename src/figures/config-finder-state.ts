@@ -27,7 +27,6 @@ import {
   type ConfigSearchResult,
   type FrameworkId,
   type LayoutClass,
-  type ModelArchitecture,
   type NamedLayout,
   type RankedConfig,
   type Recompute,
@@ -500,7 +499,7 @@ export function parseNamedLayout(
 }
 
 /** The model's architecture for the settings (a preset's, or the pasted config's). Throws ModelInputError. */
-export function finderArchitecture(s: ConfigFinderSettings): ModelArchitecture | Record<string, unknown> {
+export function finderArchitecture(s: ConfigFinderSettings): Readonly<Record<string, unknown>> {
   if (s.model === "custom") {
     if (!s.config) throw new ModelInputError("config", "paste a config.json for the custom model");
     return s.config;
@@ -855,14 +854,18 @@ export function readErrorBands(text: string | null | undefined): FinderErrorBand
   }
 }
 
-/** The sentence on a row's error band, e.g. "Published runs of this layout class (TP+PP+DP, 31 runs) were off by a median of 14% in MFU out of sample, 34% at worst." */
+/**
+ * The sentence on a row's error band, e.g. "Published runs of this layout class (TP+PP+DP, 31 runs)
+ * were off by a median of 14% in MFU when predicted out of sample (34% at worst); …".
+ */
 export function errorBandText(bands: FinderErrorBands, c: RankedConfig, moe: boolean): string {
   const cls = layoutClassOf(c, moe);
   const band = bands.byLayout[cls];
   const pct = (x: number) => formatPercent(x, 0);
+  const inverse = "MFU is inversely proportional to the step time, so the step time is off by the same ratio.";
   if (!band)
-    return `No published run of this layout class (${cls}) is in the book's data; over all ${formatInteger(bands.overall.runs)} runs the model was off by a median of ${pct(bands.overall.median)} in MFU out of sample (${pct(bands.overall.worst)} at worst), so read the step time and MFU as that uncertain at least.`;
-  return `Published runs of this layout class (${cls}, ${formatInteger(band.runs)} run${band.runs === 1 ? "" : "s"}) were off by a median of ${pct(band.median)} in MFU out of sample (${pct(band.worst)} at worst), and the step time by as much.`;
+    return `No published run of this layout class (${cls}) is in the book's data; over all ${formatInteger(bands.overall.runs)} runs the model was off by a median of ${pct(bands.overall.median)} in MFU when predicted out of sample (${pct(bands.overall.worst)} at worst). ${inverse}`;
+  return `Published runs of this layout class (${cls}, ${formatInteger(band.runs)} run${band.runs === 1 ? "" : "s"}) were off by a median of ${pct(band.median)} in MFU when predicted out of sample (${pct(band.worst)} at worst); ${inverse}`;
 }
 
 // ---- The named layout --------------------------------------------------------------------------
