@@ -509,6 +509,9 @@ export function finderArchitecture(s: ConfigFinderSettings): Readonly<Record<str
   return preset.config;
 }
 
+/** Bytes in a GB (decimal, the book's unit). */
+const BYTES_PER_GB = 1e9;
+
 /** The cluster overrides of the settings, as the CLI's `step --gpus-per-server`/`--nics-per-server` give them. */
 export function clusterOverridesOf(s: ConfigFinderSettings): ClusterOverrides {
   const out: ClusterOverrides = {};
@@ -517,7 +520,8 @@ export function clusterOverridesOf(s: ConfigFinderSettings): ClusterOverrides {
     out.nvlinkDomain = s.gpusPerServer;
   }
   if (s.nicsPerServer !== null) out.nicsPerServer = s.nicsPerServer;
-  if (s.nicGBps !== null) out.nicBusBytesPerSecond = s.nicGBps * 1e9;
+  // The reader's own figure in GB/s, converted to the engine's bytes per second (no default here: empty means the record's).
+  if (s.nicGBps !== null) out.nicBusBytesPerSecond = s.nicGBps * BYTES_PER_GB;
   return out;
 }
 
