@@ -372,7 +372,8 @@ function configProblem(config: unknown): string | undefined {
     parseModelConfig(config);
     return undefined;
   } catch (e) {
-    if (e instanceof ModelInputError) return `config.json: ${e.message} (field ${e.field})`;
+    if (e instanceof ModelInputError)
+      return `config.json: ${e.message}${e.message.includes(e.field) ? "" : ` (field ${e.field})`}`;
     throw e;
   }
 }
