@@ -21,6 +21,13 @@
  * - Memory: {@link trainingMemory} for the even split with the row's framework profile; a
  *   configuration fits when its peak stage needs at most `usableMemoryFraction` of HBM.
  *
+ * - The reader's limits: `maxTp` (default the NVLink domain), `maxPp`, `maxCp`, `maxEp` and
+ *   `maxZeroStage` bound the degrees and stages tried; `cluster` overrides the GPU system's shape
+ *   (GPUs per server, NVLink domain, NICs per server, per-NIC bandwidth) as the step model takes it.
+ * - A named layout ({@link evaluateLayout}) goes through the same checks and the same step and
+ *   memory models, so its step time compares with the ranked rows' even when the search would not
+ *   have tried it (a degree that is not a power of two, a limit it exceeds).
+ *
  * It is a model for ranking and planning; the appendix on published runs states its error.
  */
 import { isArchitecture } from "./parameters.ts";

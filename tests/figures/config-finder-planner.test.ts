@@ -11,9 +11,14 @@ import { parseHTML } from "linkedom";
 import {
   configFinderWidget,
   explainConfigFinder,
+  explorerLinkOf,
   explorerStateOf,
+  MEMORY_EXPLORER_ID,
   rowsTimeToTrainText,
 } from "../../src/figures/config-finder.ts";
+import { decodeMemoryState } from "../../src/figures/memory-explorer/url.ts";
+import { memoryDefaults } from "../../src/figures/memory-explorer/state.ts";
+import { computeMemoryView } from "../../src/figures/memory-explorer/view.ts";
 import {
   clusterOverridesOf,
   compactModelConfig,
@@ -163,6 +168,14 @@ describe("a pasted config.json", () => {
     assert.deepEqual(r.ranked[0], smallResult.ranked[0]);
     assert.deepEqual(explorerStateOf(s, r.ranked[0]!).config, read.config);
     assert.equal(explorerStateOf(small, r.ranked[0]!).config, null);
+    // The row's link opens the memory explorer on the pasted config, with the same GB per GPU.
+    const url = new URL(explorerLinkOf(s, r.ranked[0]!), "https://book.invalid/five-d-parallelism/");
+    const decoded = decodeMemoryState(url.searchParams.get(MEMORY_EXPLORER_ID)!, memoryDefaults);
+    assert.ok(decoded.ok);
+    if (decoded.ok) {
+      assert.equal(decoded.state.preset, "custom");
+      assert.equal(computeMemoryView(decoded.state).evaluation.bytesPerGpu, r.ranked[0]!.memoryBytes);
+    }
     assert.throws(() => parseConfigFinderSettings({ model: "custom" }), WidgetSettingsError);
   });
   it("the link carries the engine's keys compactly, and says when a config is too long", () => {
