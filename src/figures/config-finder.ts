@@ -3,8 +3,11 @@
  * and a global batch, enumerate parallel configurations with `searchConfigurations` (src/model),
  * and show the fastest ones as stacked step-time bars (compute, bubble, exposed communication), a
  * table whose rows each open the memory explorer in the same state, and a sentence explaining the
- * top choice, or, when nothing fits, the cause and the nearest batch and GPU count that work. The
- * settings, the search and the diagnosis are ./config-finder-state.ts (the Worker runs them); the
+ * top choice (with the step model's out-of-sample error on published runs of its layout class, and
+ * the time to train a token count), or, when nothing fits, the cause and the nearest batch and GPU
+ * count that work; and what it makes of a layout the reader names. The settings (with constraints,
+ * cluster shape and a pasted config.json), the search and the diagnosis are
+ * ./config-finder-state.ts (the Worker runs them); the
  * same code draws the build-time SVG and the browser's redraws and never touches the
  * `window`/`document` globals.
  */
@@ -44,13 +47,27 @@ import type { MemoryExplorerState } from "./memory-explorer/state.ts";
 import {
   configFinderFrameworks,
   configFinderGpus,
-  configFinderModels,
+  configFinderModelOptions,
+  configFinderZeroOptions,
+  daysText,
   diagnoseConfigFinder,
   diagnosisText,
+  errorBandText,
+  finderArchitecture,
+  finderCluster,
+  finderErrorBands,
+  gpuHoursText,
+  NAMED_LAYOUT_DEFAULTS,
+  namedVerdict,
   parseConfigFinderSettings,
   runConfigFinder,
+  timeToTrain,
+  tokensText,
   type ConfigFinderDiagnosis,
   type ConfigFinderSettings,
+  type FinderErrorBands,
+  type NamedVerdict,
+  type OptionalKey,
   type ShownResult,
 } from "./config-finder-state.ts";
 
@@ -96,14 +113,49 @@ function partSeconds(c: RankedConfig, key: (typeof configFinderParts)[number]["k
   return c.exposedSeconds[key];
 }
 
+/** The model's name for the settings: the preset's, or "the pasted config (…)". */
+export function finderModelName(s: ConfigFinderSettings): string {
+  if (s.model === "custom") {
+    const type = s.config && typeof s.config["model_type"] === "string" ? ` (${s.config["model_type"]})` : "";
+    return `the pasted config.json${type}`;
+  }
+  return findModelPreset(s.model)?.name ?? s.model;
+}
+
+/** Whether the settings' model has experts (for its layout class). */
+function isMoe(s: ConfigFinderSettings): boolean {
+  try {
+    return parseModelConfig(finderArchitecture(s)).architecture.moe !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** The time-to-train sentence for the top row, or "" when no token count is set. */
+export function timeToTrainText(s: ConfigFinderSettings, c: RankedConfig): string {
+  if (s.tokens === null) return "";
+  const t = timeToTrain(c, s.tokens, s.gpuCount);
+  return `Training on ${tokensText(s.tokens)} tokens at this rate takes ${daysText(t.days)} of wall-clock time, ${gpuHoursText(t.gpuHours)}.`;
+}
+
+/** Per-row time to train, for the note under the table: "" when no token count is set or nothing fits. */
+export function rowsTimeToTrainText(s: ConfigFinderSettings, r: ConfigSearchResult, count = 5): string {
+  if (s.tokens === null || r.ranked.length === 0) return "";
+  const rows = r.ranked.slice(0, count).map((c, i) => {
+    const t = timeToTrain(c, s.tokens!, s.gpuCount);
+    return `#${i + 1} ${daysText(t.days)} (${gpuHoursText(t.gpuHours)})`;
+  });
+  return `Time to train ${tokensText(s.tokens)} tokens (tokens ÷ the row's tokens per second, no restarts or failures): ${rows.join("; ")}.`;
+}
+
 /** Sentences explaining the result: the top choice and why, and what was ruled out; or, when nothing fits, why. */
 export function explainConfigFinder(
   s: ConfigFinderSettings,
   r: ShownResult,
   diagnosis: ConfigFinderDiagnosis | null = null,
+  bands: FinderErrorBands | null = null,
 ): string {
-  const preset = findModelPreset(s.model);
-  const name = preset ? preset.name : s.model;
+  const name = finderModelName(s);
   const gpu = findGpu(s.gpu);
   const budget = gpu ? budgetLabel(gpu) : `${gbShown(r.memoryLimitBytes)} GB usable`;
   const tried = `${formatInteger(r.configsTried)} configurations tried: ${formatInteger(r.ruledOutBatch)} cannot split the batch of ${formatInteger(s.globalBatch)} sequences into at least p microbatches per replica, ${formatInteger(r.ruledOutMemory)} need more than ${budget} per GPU.`;
@@ -121,12 +173,16 @@ export function explainConfigFinder(
   const parts = configFinderParts
     .filter((p) => p.key !== "compute" && p.key !== "bubble" && partSeconds(top, p.key) > 0)
     .map((p) => `${p.label} ${seconds(partSeconds(top, p.key))}`);
+  const band = bands ? `${errorBandText(bands, top, isMoe(s))} ` : "";
+  const train = timeToTrainText(s, top);
   return (
     `Fastest under this model: ${configLabel(top)}. ` +
     `One step of ${formatInteger(s.globalBatch * s.seqLength)} tokens takes ${seconds(top.stepSeconds)}: ` +
     `${seconds(top.computeSeconds)} of compute, ${seconds(top.bubbleSeconds)} of pipeline bubble ((p − 1)/m = ${formatNumber((top.pp - 1) / top.microbatches, { decimals: 3 })}), ` +
     `${seconds(comm)} of exposed communication${parts.length > 0 ? ` (${parts.join(", ")})` : ""}; ` +
     `MFU ${formatPercent(top.mfu)}, ${gbShown(top.memoryBytes)} GB per GPU, within ${budget}. ` +
+    band +
+    (train ? `${train} ` : "") +
     `${formatInteger(r.fitting ?? r.ranked.length)} configurations fit. ${tried}`
   );
 }
@@ -227,7 +283,7 @@ const tableColumns: ReadonlyArray<{ head: string; label: string; value: (c: Rank
 export function explorerStateOf(s: ConfigFinderSettings, c: RankedConfig): MemoryExplorerState {
   return {
     preset: s.model,
-    config: null,
+    config: s.model === "custom" ? s.config : null,
     gpu: s.gpu,
     framework: c.framework,
     seqLength: s.seqLength,
@@ -258,10 +314,14 @@ export function explorerLinkOf(s: ConfigFinderSettings, c: RankedConfig): string
   return `../${MEMORY_EXPLORER_PAGE}/?${MEMORY_EXPLORER_ID}=${encodeMemoryStateFull(explorerStateOf(s, c))}#${MEMORY_EXPLORER_ID}`;
 }
 
-/** The architecture the finder searched for these settings (the preset's config). */
-function finderArchitecture(s: ConfigFinderSettings): ModelArchitecture | null {
-  const preset = findModelPreset(s.model);
-  return preset ? parseModelConfig(preset.config).architecture : null;
+/** The architecture the finder searched for these settings (the preset's or the pasted config), or null when it does not parse. */
+function rowArchitecture(s: ConfigFinderSettings): ModelArchitecture | null {
+  try {
+    return parseModelConfig(finderArchitecture(s)).architecture;
+  } catch (e) {
+    if (e instanceof ModelInputError) return null;
+    throw e;
+  }
 }
 
 /**
@@ -293,7 +353,7 @@ function precisionOf(s: ConfigFinderSettings): LaunchPrecision {
 
 /** A row's launch configurations for these settings, or null when the row is not one of their layouts. */
 export function rowLaunchConfigs(s: ConfigFinderSettings, c: RankedConfig): LaunchConfig[] | null {
-  const arch = finderArchitecture(s);
+  const arch = rowArchitecture(s);
   if (!arch) return null;
   try {
     return launchConfigs({
@@ -318,7 +378,7 @@ export function rowLaunchConfigs(s: ConfigFinderSettings, c: RankedConfig): Laun
 function fillRowDetails(box: Element, s: ConfigFinderSettings, c: RankedConfig, rank: number): void {
   const doc = box.ownerDocument;
   const { el } = dom(doc);
-  const arch = finderArchitecture(s);
+  const arch = rowArchitecture(s);
   const gb = (bytes: number) => `${gbShown(bytes)} GB`;
   const list = (title: string, items: readonly (readonly [string, string])[]) => {
     const wrap = el("div", { class: "config-finder-parts" });
@@ -443,6 +503,17 @@ export function fillConfigTable(table: Element, s: ConfigFinderSettings, r: Conf
   table.append(caption, head, body);
 }
 
+/** The cluster in words: "8 GPUs per server (one NVLink domain), 8 NICs per server at 45 GB/s of bus bandwidth each (the H100 SXM system's record)". */
+export function clusterText(s: ConfigFinderSettings): string {
+  const c = finderCluster(s);
+  const own = s.gpusPerServer !== null || s.nicsPerServer !== null || s.nicGBps !== null;
+  const gpu = findGpu(s.gpu);
+  return (
+    `${formatInteger(c.gpusPerServer)} GPUs per server (one NVLink domain), ${formatInteger(c.nicsPerServer)} NICs per server at ` +
+    `${formatNumber(c.nicBusBytesPerSecond / 1e9, { significant: 3 })} GB/s of bus bandwidth each (${own ? "your values over " : ""}the ${gpu?.name ?? s.gpu} system's record)`
+  );
+}
+
 /** The model note under the table: the engine's assumptions for these settings, with the numbers it uses. */
 export function configFinderNote(s: ConfigFinderSettings): string {
   const gpu = findGpu(s.gpu);
@@ -455,26 +526,93 @@ export function configFinderNote(s: ConfigFinderSettings): string {
     `compute at ${efficiencyLabel(s.gpu)}, one kernel efficiency per GPU generation; recomputation; ` +
     "the slowest pipeline stage (end stages trimmed) and its bubble; exposed TP, CP, PP and EP traffic and the sharding windows of DP and ZeRO, " +
     "each group at the bus bandwidth NCCL measures for where its ranks sit (one NVLink server, or across servers on their NICs); " +
+    `cluster: ${clusterText(s)}; ` +
     `${frameworks}, with its state layout and overlap defaults. A configuration fits when its peak stage needs at most ${gpu ? budgetLabel(gpu) : "the usable memory"}. ` +
     CONFIG_SEARCH_EXCLUSIONS
   );
 }
 
+/** The planner's extra outputs: the error bands (read from the markup) and the named layout's verdict. */
+export interface FinderExtras {
+  bands?: FinderErrorBands | null;
+  named?: NamedVerdict | null;
+}
+
+/** Shows the named layout's verdict in its paragraph (empty and hidden when no layout is named). */
+export function showNamedVerdict(el: Element, v: NamedVerdict | null): void {
+  el.textContent = v ? v.text : "";
+  if (v) {
+    el.setAttribute("data-named-status", v.status);
+    if (v.rank !== null) el.setAttribute("data-named-rank", String(v.rank));
+    else el.removeAttribute("data-named-rank");
+    el.removeAttribute("hidden");
+  } else {
+    el.removeAttribute("data-named-status");
+    el.removeAttribute("data-named-rank");
+    el.setAttribute("hidden", "");
+  }
+}
+
 /** Draws the result: bars, explanation, table and note (the static build and every redraw). */
 export function drawConfigFinderResult(
-  parts: { figure: Element; readout: Element; table: Element; note: Element },
+  parts: { figure: Element; readout: Element; table: Element; note: Element; named?: Element; train?: Element },
   s: ConfigFinderSettings,
   result: ConfigSearchResult,
   diagnosis: ConfigFinderDiagnosis | null,
   options: { idPrefix: string; width?: number },
+  extras: FinderExtras = {},
 ): string {
   parts.figure.textContent = "";
   drawConfigBars(parts.figure, result, { idPrefix: options.idPrefix, gpu: s.gpu, width: options.width });
-  const text = explainConfigFinder(s, result, diagnosis);
+  const text = explainConfigFinder(s, result, diagnosis, extras.bands ?? null);
   parts.readout.textContent = text;
   fillConfigTable(parts.table, s, result);
   parts.note.textContent = configFinderNote(s);
+  if (parts.named) showNamedVerdict(parts.named, extras.named ?? null);
+  if (parts.train) {
+    parts.train.textContent = rowsTimeToTrainText(s, result);
+    if (parts.train.textContent === "") parts.train.setAttribute("hidden", "");
+    else parts.train.removeAttribute("hidden");
+  }
   return text;
+}
+
+/** The optional numeric fields: label, and the placeholder (what empty means, from the engine). */
+function optionalFields(s: ConfigFinderSettings): { key: OptionalKey; label: string; placeholder: string }[] {
+  const c = finderCluster({ ...s, gpusPerServer: null, nicsPerServer: null, nicGBps: null });
+  return [
+    { key: "maxTp", label: "Largest TP", placeholder: `${c.nvlinkDomain}` },
+    { key: "maxPp", label: "Largest PP", placeholder: "any" },
+    { key: "maxCp", label: "Largest CP (1: no CP)", placeholder: "any" },
+    { key: "maxEp", label: "Largest EP", placeholder: "any" },
+    { key: "gpusPerServer", label: "GPUs per server (NVLink domain)", placeholder: `${c.gpusPerServer}` },
+    { key: "nicsPerServer", label: "NICs per server", placeholder: `${c.nicsPerServer}` },
+    {
+      key: "nicGBps",
+      label: "Bus bandwidth per NIC, GB/s",
+      placeholder: formatNumber(c.nicBusBytesPerSecond / 1e9, { significant: 3 }),
+    },
+  ];
+}
+
+/** The text an optional field shows for a value. */
+export function optionalFieldValue(key: OptionalKey, v: number | null): string {
+  if (v === null) return "";
+  return key === "tokens" ? tokensText(v) : String(v);
+}
+
+/** Whether the settings leave the constraints and cluster at their defaults (the disclosure starts closed). */
+export function plannerDefaults(s: ConfigFinderSettings): boolean {
+  return (
+    s.maxTp === null &&
+    s.maxPp === null &&
+    s.maxCp === null &&
+    s.maxEp === null &&
+    s.maxZero === 3 &&
+    s.gpusPerServer === null &&
+    s.nicsPerServer === null &&
+    s.nicGBps === null
+  );
 }
 
 /** Draws the widget's controls (disabled until the script loads), chart, table and explanation. */
@@ -483,20 +621,24 @@ function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void 
   const idBase = root.getAttribute("id") ?? "config-finder";
   const { el } = dom(doc);
   const box = el("div", { class: "config-finder" });
+  const bands = finderErrorBands();
+  // Computed once here, at build time, from the engine; the browser reads it back (readErrorBands).
+  box.setAttribute("data-error-bands", JSON.stringify(bands));
   const controls = el("div", { class: "widget-controls" });
-  const select = (key: "model" | "gpu" | "framework", label: string, options: readonly (readonly [string, string])[]) =>
-    controls.append(selectField(doc, { idBase, name: key, label, options, value: s[key], message: true }));
+  const select = (
+    parent: Element,
+    key: "model" | "gpu" | "framework" | "maxZero",
+    label: string,
+    options: readonly (readonly [string, string])[],
+  ) => parent.append(selectField(doc, { idBase, name: key, label, options, value: String(s[key]), message: true }));
+  select(controls, "model", "Model", configFinderModelOptions);
   select(
-    "model",
-    "Model",
-    configFinderModels.map((o) => [o.id, o.name] as const),
-  );
-  select(
+    controls,
     "gpu",
     "GPU",
     configFinderGpus.map((o) => [o.id, o.name] as const),
   );
-  select("framework", "Framework", configFinderFrameworks);
+  select(controls, "framework", "Framework", configFinderFrameworks);
   for (const [key, label] of [
     ["gpuCount", "GPUs"],
     ["seqLength", "Sequence length s"],
@@ -504,19 +646,94 @@ function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void 
   ] as const) {
     controls.append(numberField(doc, { idBase, name: key, label, value: s[key], size: 8 }));
   }
+  // The pasted config.json, shown when the model select says "custom".
+  const configField = el("div", { class: "config-finder-config" });
+  const configId = `${idBase}-config`;
+  const textarea = el("textarea", {
+    id: configId,
+    name: "config",
+    rows: "6",
+    spellcheck: "false",
+    disabled: true,
+    "aria-describedby": `${configId}-message`,
+    placeholder: '{ "model_type": "llama", "hidden_size": 4096, … }',
+  });
+  textarea.textContent = s.config ? JSON.stringify(s.config, null, 1) : "";
+  configField.append(
+    el("label", { for: configId }, "config.json (Hugging Face)"),
+    textarea,
+    el("p", { class: "widget-message", id: `${configId}-message`, role: "alert" }),
+  );
+  if (s.model !== "custom") configField.setAttribute("hidden", "");
+  controls.append(configField);
+  // Constraints and cluster shape, in a disclosure.
+  const more = el("details", { class: "config-finder-more" });
+  if (!plannerDefaults(s)) more.setAttribute("open", "");
+  more.append(el("summary", {}, "Constraints and cluster"));
+  const moreControls = el("div", { class: "widget-controls" });
+  for (const f of optionalFields(s)) {
+    const field = numberField(doc, {
+      idBase,
+      name: f.key,
+      label: f.label,
+      value: optionalFieldValue(f.key, s[f.key]),
+      size: 6,
+      inputmode: f.key === "nicGBps" ? "decimal" : "numeric",
+    });
+    field.querySelector("input")?.setAttribute("placeholder", f.placeholder);
+    moreControls.append(field);
+    if (f.key === "maxEp") select(moreControls, "maxZero", "Largest ZeRO stage", configFinderZeroOptions);
+  }
+  more.append(moreControls);
+  controls.append(more);
+  // Tokens to train and a named layout.
+  const tokens = numberField(doc, {
+    idBase,
+    name: "tokens",
+    label: "Tokens to train",
+    value: optionalFieldValue("tokens", s.tokens),
+    size: 8,
+    inputmode: "decimal",
+  });
+  tokens.querySelector("input")?.setAttribute("placeholder", "e.g. 15T");
+  controls.append(tokens);
+  const layoutField = numberField(doc, {
+    idBase,
+    name: "layout",
+    label: "Evaluate a layout",
+    value: s.layout,
+    size: 36,
+    inputmode: "decimal",
+  });
+  layoutField.classList.add("wide-field");
+  const layoutInput = layoutField.querySelector("input");
+  layoutInput?.removeAttribute("inputmode");
+  layoutInput?.setAttribute("placeholder", "e.g. DP 8 TP 8 PP 4 ZeRO 1 b 1 selective");
+  layoutInput?.setAttribute("title", NAMED_LAYOUT_DEFAULTS);
+  controls.append(layoutField);
+
   const result = runConfigFinder(s);
   const output = el("div", { class: "config-finder-output" });
   const figure = el("div", { class: "config-finder-figure" });
   const readout = el("p", { class: "config-finder-readout" });
+  const named = el("p", { class: "config-finder-named", hidden: true });
   const scroll = el("div", { class: "table-scroll config-finder-scroll" });
   const table = el("table", { class: "config-finder-table" });
   scroll.append(table);
+  const train = el("p", { class: "config-finder-train", hidden: true });
   const note = el("small", { class: "config-finder-note" });
   const noteP = el("p");
   noteP.append(note);
   const diagnosis = result.ranked.length === 0 ? diagnoseConfigFinder(s, result) : null;
-  drawConfigFinderResult({ figure, readout, table, note }, s, result, diagnosis, { idPrefix: `${idBase}-svg` });
-  output.append(figure, readout, scroll, noteP);
+  drawConfigFinderResult(
+    { figure, readout, table, note, named, train },
+    s,
+    result,
+    diagnosis,
+    { idPrefix: `${idBase}-svg` },
+    { bands, named: namedVerdict(s, result.ranked) },
+  );
+  output.append(figure, readout, named, scroll, train, noteP);
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
   box.append(controls, output, live);
   root.append(box);
@@ -525,7 +742,7 @@ function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void 
 /** The `config-finder` widget. */
 export const configFinderWidget = defineWidget<ConfigFinderSettings>({
   description:
-    "enumerates DP/TP/PP/CP/EP/ZeRO/recomputation/micro-batch configurations under a framework profile, rules out those that do not fit the usable memory, ranks the rest by the step model",
+    "enumerates DP/TP/PP/CP/EP/ZeRO/recomputation/micro-batch configurations under a framework profile, constraints and a cluster shape, rules out those that do not fit the usable memory, ranks the rest by the step model, and ranks a layout the reader names",
   parseSettings: parseConfigFinderSettings,
   renderStatic: renderConfigFinderStatic,
 });

@@ -89,8 +89,12 @@ export function megatronCoreFlopsPerToken(arch: ModelArchitecture, seqLength: nu
 
 /** The layout class of a run: MoE, then context parallelism, then pipeline, then tensor parallelism. */
 export function layoutClass(run: PublishedRun): LayoutClass {
-  const l = run.layout;
-  if (l.ep > 1 || runArchitecture(run).moe !== undefined) return "MoE";
+  return layoutClassOf(run.layout, runArchitecture(run).moe !== undefined);
+}
+
+/** The layout class of parallel degrees on a model (`moe`: the model has experts), by the rule of {@link layoutClass}. */
+export function layoutClassOf(l: { tp: number; pp: number; cp: number; ep: number }, moe: boolean): LayoutClass {
+  if (l.ep > 1 || moe) return "MoE";
   if (l.cp > 1) return "with CP";
   if (l.pp > 1) return "TP+PP+DP";
   if (l.tp > 1) return "TP+DP";

@@ -6,22 +6,36 @@
  * invalid, and the new result replaces it when the worker answers (a newer edit drops an older
  * search). Where no Worker can start, the search runs on the page after the dimmed frame is
  * painted. A bad value marks its field (role="alert") with one sentence; a combination the model
- * rejects marks the field it names. The settings live in the URL under the widget's id, with
- * "Copy link" and "Reset". Nothing animates, so prefers-reduced-motion needs no case.
+ * rejects marks the field it names. The planner's fields (constraints and cluster shape in a
+ * disclosure, a pasted config.json when the model is "custom", tokens to train and a named layout)
+ * are checked the same way. The settings live in the URL under the widget's id, with "Copy link"
+ * and "Reset" (a config.json too long for a link is left out, and the status says so). The error
+ * band on published runs was computed at build time and is read from the markup. Nothing
+ * animates, so prefers-reduced-motion needs no case.
  */
 import {
   configFinderBounds,
+  configFinderOptionalBounds,
+  configFinderOptionalProblem,
   configFinderProblem,
+  configLinkProblem,
   controlOfSearchField,
   decodeConfigFinderState,
   encodeConfigFinderState,
+  finderCluster,
   parseConfigFinderSettings,
+  parseNamedLayout,
+  readConfigText,
+  readErrorBands,
+  readOptionalText,
   runConfigFinderJob,
   type ConfigFinderSettings,
   type FinderJob,
   type FinderReply,
+  type OptionalKey,
 } from "../figures/config-finder-state.ts";
-import { drawConfigFinderResult } from "../figures/config-finder.ts";
+import { drawConfigFinderResult, optionalFieldValue, plannerDefaults } from "../figures/config-finder.ts";
+import { formatNumber } from "../figures/kit/format.ts";
 import { checkNumberField, setFieldProblem, setStale } from "../figures/kit/field.ts";
 import { formatInteger } from "../figures/kit/format.ts";
 import { copyLink, linkActions, readUrlParam, shareLink, urlWriter } from "./runtime/url-state.ts";
@@ -29,7 +43,22 @@ import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
 import { addCopyButtons } from "./runtime/code-copy.ts";
 
 type NumericKey = keyof typeof configFinderBounds;
-const selectNames = ["model", "gpu", "framework"] as const;
+
+/** The planner's fields: the config.json box, the disclosure, the layout field and the verdict. */
+const plannerCss = `
+.config-finder .config-finder-config { flex-basis: 100%; display: flex; flex-direction: column; gap: 0.25rem; }
+.config-finder .config-finder-config label { font-size: 0.85rem; font-weight: 600; }
+.config-finder textarea { font: 0.8rem/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; color: var(--c-text); background: var(--c-bg); border: 1px solid var(--c-border); border-radius: 5px; width: min(36rem, 100%); padding: 0.4rem; box-sizing: border-box; }
+.config-finder textarea[aria-invalid="true"] { border-color: var(--c-invalid); }
+.config-finder details.config-finder-more { flex-basis: 100%; font-size: 0.9rem; }
+.config-finder details.config-finder-more summary { cursor: pointer; font-weight: 600; color: var(--c-accent); }
+.config-finder details.config-finder-more > .widget-controls { margin: 0.5rem 0 0; }
+.config-finder .widget-field.wide-field { flex-basis: 100%; }
+.config-finder input[name="layout"] { width: min(30rem, 100%); box-sizing: border-box; }
+.config-finder .config-finder-named { border-left: 3px solid var(--c-accent); padding-left: 0.6rem; }
+.config-finder .config-finder-train { font-size: 0.9rem; }
+`;
+const selectNames = ["model", "gpu", "framework", "maxZero"] as const;
 
 /** Starts the search worker next to this bundle, or null where Workers are unavailable. */
 function startWorker(): Worker | null {
@@ -44,6 +73,7 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
   const doc = root.ownerDocument;
   const win = doc.defaultView!;
   ensureStyle(doc, "explorer-controls-style", explorerControlsCss);
+  ensureStyle(doc, "config-finder-planner-style", plannerCss);
   const output = root.querySelector<HTMLElement>(".config-finder-output");
   const figure = root.querySelector<HTMLElement>(".config-finder-figure");
   const readout = root.querySelector<HTMLElement>(".config-finder-readout");
@@ -67,8 +97,31 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
     input.disabled = false;
     inputs.set(key, input);
   }
+  const optional = new Map<OptionalKey, HTMLInputElement>();
+  for (const key of Object.keys(configFinderOptionalBounds) as OptionalKey[]) {
+    const input = root.querySelector<HTMLInputElement>(`input[name=${key}]`);
+    if (!input) throw new Error(`config-finder: control ${key} missing`);
+    input.disabled = false;
+    optional.set(key, input);
+  }
+  const layoutInput = root.querySelector<HTMLInputElement>("input[name=layout]");
+  const textarea = root.querySelector<HTMLTextAreaElement>("textarea[name=config]");
+  const configField = root.querySelector<HTMLElement>(".config-finder-config");
+  const more = root.querySelector<HTMLDetailsElement>(".config-finder-more");
+  const named = root.querySelector<HTMLElement>(".config-finder-named") ?? undefined;
+  const train = root.querySelector<HTMLElement>(".config-finder-train") ?? undefined;
+  if (!layoutInput || !textarea || !configField || !more) throw new Error("config-finder: planner markup missing");
+  layoutInput.disabled = false;
+  textarea.disabled = false;
+  const bands = readErrorBands(root.querySelector(".config-finder")?.getAttribute("data-error-bands"));
   const field = (name: string): HTMLElement | undefined =>
-    inputs.get(name as NumericKey) ?? selects.get(name as (typeof selectNames)[number]);
+    name === "layout"
+      ? layoutInput
+      : name === "config"
+        ? textarea
+        : (inputs.get(name as NumericKey) ??
+          optional.get(name as OptionalKey) ??
+          selects.get(name as (typeof selectNames)[number]));
   const idBase = root.getAttribute("id") ?? "config-finder";
   const base = parseConfigFinderSettings(settings);
 
@@ -84,6 +137,7 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
 
   let shown = base; // the settings the drawing shows
   let wanted = base; // the settings of the latest valid edit
+  let lastReply: Extract<FinderReply, { ok: true }> | null = null; // the reply the drawing shows
   let jobId = 0; // the latest search; a reply with another id is dropped
   let posted = base; // the settings of that search
   let worker: Worker | null = null;
@@ -91,9 +145,24 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
   let workersWork = typeof Worker !== "undefined";
   let timer: ReturnType<typeof setTimeout> | undefined;
 
+  /** The cluster fields' placeholders say what empty means: the GPU system's record (from the engine). */
+  const showPlaceholders = (gpu: string) => {
+    const c = finderCluster({ ...wanted, gpu, gpusPerServer: null, nicsPerServer: null, nicGBps: null });
+    optional.get("maxTp")!.placeholder = String(c.nvlinkDomain);
+    optional.get("gpusPerServer")!.placeholder = String(c.gpusPerServer);
+    optional.get("nicsPerServer")!.placeholder = String(c.nicsPerServer);
+    optional.get("nicGBps")!.placeholder = formatNumber(c.nicBusBytesPerSecond / 1e9, { significant: 3 });
+  };
+
   const showValues = (s: ConfigFinderSettings) => {
-    for (const [name, select] of selects) select.value = s[name];
+    for (const [name, select] of selects) select.value = String(s[name]);
     for (const [key, input] of inputs) input.value = String(s[key]);
+    for (const [key, input] of optional) input.value = optionalFieldValue(key, s[key]);
+    layoutInput.value = s.layout;
+    if (s.model === "custom" && s.config) textarea.value = JSON.stringify(s.config, null, 1);
+    configField.hidden = s.model !== "custom";
+    if (!plannerDefaults(s)) more.open = true;
+    showPlaceholders(s.gpu);
   };
 
   const accept = (reply: FinderReply, s: ConfigFinderSettings) => {
@@ -101,21 +170,30 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
     if (!reply.ok) {
       const target = field(controlOfSearchField(reply.field));
       if (target) setFieldProblem(target, `${reply.message}.`);
+      if (target && more.contains(target)) more.open = true;
       setStale(output, staleNote());
       return;
     }
-    const text = drawConfigFinderResult({ figure, readout, table, note }, s, reply.result, reply.diagnosis, {
-      idPrefix: `${idBase}-svg`,
-      width: figure.clientWidth || 640,
-    });
+    const text = drawConfigFinderResult(
+      { figure, readout, table, note, named, train },
+      s,
+      reply.result,
+      reply.diagnosis,
+      { idPrefix: `${idBase}-svg`, width: figure.clientWidth || 640 },
+      { bands, named: reply.named },
+    );
     addCopyButtons(table); // the rows' launch texts
     shown = s;
+    lastReply = reply;
     setStale(output, undefined);
     // Nothing fits: one sentence next to the input to change (the readout has the whole diagnosis).
     if (reply.diagnosis) {
       const target = field(reply.diagnosis.field);
       if (target) setFieldProblem(target, reply.diagnosis.hint);
+      if (target && more.contains(target)) more.open = true;
     }
+    // A named layout that does not parse or run: its sentence beside the field too.
+    if (reply.named?.status === "invalid") setFieldProblem(layoutInput, reply.named.text);
     if (live) live.textContent = text;
   };
 
@@ -166,7 +244,7 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
   const read = (): ConfigFinderSettings | null => {
     const next: ConfigFinderSettings = { ...wanted };
     for (const [name, select] of selects) {
-      (next as unknown as Record<string, string>)[name] = select.value;
+      (next as unknown as Record<string, unknown>)[name] = name === "maxZero" ? Number(select.value) : select.value;
       setFieldProblem(select, undefined);
     }
     let ok = true;
@@ -175,6 +253,30 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
       setFieldProblem(input, r.ok ? undefined : r.message);
       if (r.ok) next[key] = r.value;
       else ok = false;
+    }
+    for (const [key, input] of optional) {
+      const value = readOptionalText(key, input.value);
+      const problem = configFinderOptionalProblem(key, value);
+      setFieldProblem(input, problem);
+      if (problem) {
+        ok = false;
+        if (more.contains(input)) more.open = true;
+      } else next[key] = value;
+    }
+    const layout = layoutInput.value.trim();
+    const parsed = layout === "" ? null : parseNamedLayout(layout);
+    setFieldProblem(layoutInput, parsed && !parsed.ok ? parsed.message : undefined);
+    if (parsed && !parsed.ok) ok = false;
+    else next.layout = layout;
+    configField.hidden = next.model !== "custom";
+    if (next.model === "custom") {
+      const c = readConfigText(textarea.value);
+      setFieldProblem(textarea, c.ok ? undefined : c.message);
+      if (c.ok) next.config = c.config;
+      else ok = false;
+    } else {
+      setFieldProblem(textarea, undefined);
+      next.config = null;
     }
     if (!ok) return null;
     try {
@@ -194,8 +296,14 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
     }
     wanted = next;
     writeUrl(encodeConfigFinderState(next, base));
-    if (encodeConfigFinderState(next, shown) === "" && !busy) {
+    const same = (a: ConfigFinderSettings, b: ConfigFinderSettings) => JSON.stringify(a) === JSON.stringify(b);
+    if (same(next, shown) && !busy) {
       setStale(output, undefined);
+      return;
+    }
+    if (lastReply && same({ ...next, tokens: shown.tokens }, shown) && !busy) {
+      // Only the token count changed: the rows stand, only the times to train are new.
+      accept({ ...lastReply, id: ++jobId }, next);
       return;
     }
     setStale(output, "Searching the configurations for the new settings…");
@@ -203,12 +311,17 @@ export function mount(root: HTMLElement, settings: ConfigFinderSettings): void {
     timer = setTimeout(() => search(next), delay);
   };
 
-  for (const input of inputs.values()) input.addEventListener("input", () => update(120));
+  for (const input of [...inputs.values(), ...optional.values(), layoutInput, textarea])
+    input.addEventListener("input", () => update(input === textarea ? 300 : 120));
   for (const select of selects.values()) select.addEventListener("change", () => update(0));
+  selects.get("gpu")!.addEventListener("change", () => showPlaceholders(selects.get("gpu")!.value));
   copy.addEventListener("click", async () => {
-    status.textContent = await copyLink(win, shareLink(win, idBase, encodeConfigFinderState(wanted, base)), linkBox);
+    const copied = await copyLink(win, shareLink(win, idBase, encodeConfigFinderState(wanted, base)), linkBox);
+    const left = configLinkProblem(wanted);
+    status.textContent = left ? `${copied} ${left}` : copied;
   });
   reset.addEventListener("click", () => {
+    textarea.value = "";
     showValues(base);
     status.textContent = "Back to this example’s settings.";
     update(0);

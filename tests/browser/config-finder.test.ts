@@ -4,7 +4,10 @@
  * src/model), keeps the inputs' names and its settings in the URL, dims the last result while a
  * field is invalid, explains why nothing fits (248 GPUs and a batch of 512), opens a row in the
  * memory explorer with the same GB per GPU, fits 1280 and 390 px without hiding a column, and
- * leaves the page clean. Screenshots (desktop, phone, dark) go to test-output/screenshots/.
+ * leaves the page clean; the planner's inputs (issue #52): a constraint changes the rows, an
+ * invalid config.json is named beside its box and dims the results, and a named layout's rank
+ * appears, at 1280 and 390 px. Screenshots (desktop, phone, light and dark) go to
+ * test-output/screenshots/.
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -13,6 +16,14 @@ import { watchPage, settle } from "../../harness/chromium.ts";
 import { keepScreenshot } from "../helpers/screenshots.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { findGpu, findModelPreset, searchConfigurations } from "../../src/model/index.ts";
+import {
+  compactModelConfig,
+  configFinderDefaults,
+  errorBandText,
+  finderErrorBands,
+  namedVerdict,
+  runConfigFinder,
+} from "../../src/figures/config-finder-state.ts";
 
 const shots = "test-output/screenshots";
 const sel = '[data-widget="config-finder"]';
@@ -315,6 +326,146 @@ describe("config-finder widget", () => {
     const darkPage = await dark.newPage();
     await openWidget(darkPage);
     await shoot(darkPage, `${shots}/config-finder-dark.png`);
+    await dark.close();
+  });
+
+  for (const [label, viewport] of [
+    ["desktop", { width: 1280, height: 900 }],
+    ["phone", { width: 390, height: 844 }],
+  ] as const) {
+    it(`the planner at ${label} width: a constraint changes the rows, a bad config.json dims the result, a named layout ranks`, async () => {
+      const context = await site.browser.newContext({ viewport, deviceScaleFactor: label === "phone" ? 2 : 1 });
+      const page = await context.newPage();
+      const problems = watchPage(page, site.server.url);
+      await openWidget(page);
+      await settled(page);
+      const firstTp = await page.locator(`${sel} tbody tr[data-layout]`).first().getAttribute("data-tp");
+      // A constraint: TP at most 1 and no CP.
+      const expected = runConfigFinder({ ...configFinderDefaults, maxTp: 1, maxCp: 1 });
+      assert.ok(expected.ranked.length > 0);
+      await page.locator(`${sel} details.config-finder-more summary`).click();
+      await page.fill(`${sel} input[name=maxTp]`, "1");
+      await page.fill(`${sel} input[name=maxCp]`, "1");
+      await page.waitForFunction(
+        ([s, step]) => document.querySelector(`${s} tbody tr[data-layout]`)?.getAttribute("data-step-seconds") === step,
+        [sel, String(expected.ranked[0]!.stepSeconds)] as const,
+      );
+      await settled(page);
+      const rows = page.locator(`${sel} tbody tr[data-layout]`);
+      for (let i = 0; i < (await rows.count()); i++) {
+        assert.equal(await rows.nth(i).getAttribute("data-tp"), "1");
+        assert.equal(await rows.nth(i).getAttribute("data-cp"), "1");
+      }
+      assert.notEqual(firstTp, null);
+      await page.waitForFunction(() => location.search.includes("maxTp:1,maxCp:1"));
+      // An invalid constraint is named beside its field and dims the result.
+      await page.fill(`${sel} input[name=maxPp]`, "0");
+      const ppMessage = page.locator(
+        `#${await page.locator(`${sel} input[name=maxPp]`).getAttribute("aria-describedby")}`,
+      );
+      assert.match((await ppMessage.textContent()) ?? "", /^Largest PP: /);
+      assert.equal(await page.locator(`${sel} .config-finder-output.widget-stale`).count(), 1);
+      await page.fill(`${sel} input[name=maxPp]`, "");
+      await settled(page);
+      // A named layout: its rank appears.
+      const row = expected.ranked[7]!;
+      const layout = `DP ${row.dp} TP ${row.tp} PP ${row.pp} CP ${row.cp} ZeRO ${row.zeroStage} b ${row.microBatchSize} ${row.recompute}`;
+      const verdict = namedVerdict({ ...configFinderDefaults, maxTp: 1, maxCp: 1, layout }, expected.ranked)!;
+      assert.equal(verdict.status, "ranked");
+      await page.fill(`${sel} input[name=layout]`, layout);
+      await page.waitForFunction(
+        ([s, rank]) => document.querySelector(`${s} .config-finder-named`)?.getAttribute("data-named-rank") === rank,
+        [sel, String(verdict.rank)] as const,
+      );
+      assert.equal(await page.locator(`${sel} .config-finder-named`).textContent(), verdict.text);
+      // Tokens to train: days in the explanation and per row.
+      await page.fill(`${sel} input[name=tokens]`, "15T");
+      await page.waitForFunction(
+        (s) => document.querySelector(`${s} .config-finder-readout`)?.textContent?.includes("Training on 15T tokens"),
+        sel,
+      );
+      assert.match(
+        (await page.locator(`${sel} .config-finder-train`).textContent()) ?? "",
+        /^Time to train 15T tokens/,
+      );
+      assert.ok((await readout(page)).includes(errorBandText(finderErrorBands(), expected.ranked[0]!, false)));
+      await settled(page);
+      await shoot(page, `${shots}/config-finder-planner-${label}.png`);
+      await keepScreenshot(
+        page.locator(`${sel} .config-finder-output`),
+        `${shots}/config-finder-planner-output-${label}.png`,
+      );
+      // A custom model with a config.json that is not JSON: named beside the box, results dimmed.
+      await page.selectOption(`${sel} select[name=model]`, "custom");
+      const box = page.locator(`${sel} textarea[name=config]`);
+      assert.equal(await box.isVisible(), true);
+      await box.fill('{ "hidden_size": 4096, ');
+      await page.waitForFunction(
+        (s) => document.querySelector(`${s} textarea[name=config]`)?.getAttribute("aria-invalid") === "true",
+        sel,
+      );
+      const message = page.locator(`#${await box.getAttribute("aria-describedby")}`);
+      assert.match((await message.textContent()) ?? "", /^config\.json is not valid JSON: /);
+      assert.equal(await page.locator(`${sel} .config-finder-output.widget-stale`).count(), 1, "dimmed");
+      // A config that lacks a field names it.
+      const llama = { ...findModelPreset("llama-3.1-8b")!.config } as Record<string, unknown>;
+      delete llama["num_attention_heads"];
+      await box.fill(JSON.stringify(llama, null, 1));
+      await page.waitForFunction((s) => {
+        const t = document.querySelector(`${s} textarea[name=config]`);
+        const id = t?.getAttribute("aria-describedby");
+        return id ? document.getElementById(id)?.textContent?.includes("num_attention_heads") : false;
+      }, sel);
+      assert.equal(await page.locator(`${sel} .config-finder-output.widget-stale`).count(), 1, "still dimmed");
+      await keepScreenshot(
+        page.locator(`${sel} .config-finder-config`),
+        `${shots}/config-finder-config-error-${label}.png`,
+      );
+      await keepScreenshot(
+        page.locator(`${sel} .config-finder-output`),
+        `${shots}/config-finder-config-stale-${label}.png`,
+      );
+      // The whole config: the search runs on it, as on the preset.
+      const custom = runConfigFinder({
+        ...configFinderDefaults,
+        model: "custom",
+        config: compactModelConfig(findModelPreset("llama-3.1-8b")!.config as Record<string, unknown>),
+        maxTp: 1,
+        maxCp: 1,
+      });
+      await box.fill(JSON.stringify(findModelPreset("llama-3.1-8b")!.config, null, 1));
+      await page.waitForFunction(
+        ([s, step]) => document.querySelector(`${s} tbody tr[data-layout]`)?.getAttribute("data-step-seconds") === step,
+        [sel, String(custom.ranked[0]!.stepSeconds)] as const,
+      );
+      await settled(page);
+      assert.equal(await box.getAttribute("aria-invalid"), null);
+      if (label === "phone") {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(overflow <= 0, `page overflows by ${overflow}px`);
+      }
+      assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] });
+      await context.close();
+    });
+  }
+
+  it("the planner in dark mode", async () => {
+    const dark = await site.browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
+    const page = await dark.newPage();
+    const row = runConfigFinder({ ...configFinderDefaults, maxCp: 1 }).ranked[7]!;
+    const layout = `dp${row.dp}-tp${row.tp}-pp${row.pp}-cp1-ep1-zero${row.zeroStage}-b${row.microBatchSize}-${row.recompute}`;
+    await openWidget(page, `?widget-config-finder-1=maxCp:1,tokens:15T,layout:${layout}`);
+    await settled(page);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} .config-finder-named[data-named-rank]`) !== null,
+      sel,
+    );
+    assert.equal(await page.locator(`${sel} details.config-finder-more`).getAttribute("open"), "");
+    await shoot(page, `${shots}/config-finder-planner-dark.png`);
+    await keepScreenshot(
+      page.locator(`${sel} .config-finder-output`),
+      `${shots}/config-finder-planner-output-dark.png`,
+    );
     await dark.close();
   });
 });

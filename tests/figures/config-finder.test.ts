@@ -174,10 +174,13 @@ describe("config-finder drawing", () => {
     const root = doc.createElement("div");
     root.setAttribute("id", "widget-config-finder-1");
     configFinderWidget.renderStatic(root, configFinderDefaults);
-    assert.equal(root.querySelectorAll("select[disabled]").length, 3);
-    assert.equal(root.querySelectorAll("input[disabled]").length, 3);
+    // Model, GPU, framework and largest ZeRO stage; three numbers, seven constraint and cluster fields,
+    // tokens to train and a named layout; the config.json box.
+    assert.equal(root.querySelectorAll("select[disabled]").length, 4);
+    assert.equal(root.querySelectorAll("input[disabled]").length, 12);
+    assert.equal(root.querySelectorAll("textarea[disabled]").length, 1);
     for (const name of ["gpuCount", "seqLength", "globalBatch"]) assert.ok(root.querySelector(`input[name=${name}]`));
-    for (const control of root.querySelectorAll("input, select")) {
+    for (const control of root.querySelectorAll("input, select, textarea")) {
       const message = root.querySelector(`#${control.getAttribute("aria-describedby")}`);
       assert.equal(message?.getAttribute("role"), "alert");
       assert.ok(root.querySelector(`label[for="${control.id}"]`));

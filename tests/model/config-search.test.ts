@@ -11,6 +11,7 @@ import {
   groupBandwidth,
   stepTime,
   CONFIG_SEARCH_EXCLUSIONS,
+  evaluateLayout,
 } from "../../src/model/index.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
@@ -209,4 +210,101 @@ test("every ranked row's memory is the engine's for that row (FSDP2 under a pipe
     assert.equal(c.memoryBytes, e.bytesPerGpu, `${c.framework} tp ${c.tp} pp ${c.pp} cp ${c.cp} zero ${c.zeroStage}`);
     assert.equal(c.stepSeconds, e.step.stepSeconds);
   }
+});
+
+test("constraints: every ranked row keeps within maxTp, maxPp, maxCp, maxEp and maxZeroStage", () => {
+  const mixtral = findModelPreset("mixtral-8x7b")!.config;
+  const base = { config: mixtral, gpu: h100, gpuCount: 64, seqLength: 4096, globalBatchSequences: 256 };
+  const free = searchConfigurations(base);
+  assert.ok(
+    free.ranked.some((c) => c.ep > 2) && free.ranked.some((c) => c.cp > 1) && free.ranked.some((c) => c.pp > 2),
+  );
+  const r = searchConfigurations({ ...base, maxTp: 4, maxPp: 2, maxCp: 1, maxEp: 2, maxZeroStage: 1 });
+  assert.ok(r.ranked.length > 0);
+  for (const c of r.ranked) assert.ok(c.tp <= 4 && c.pp <= 2 && c.cp === 1 && c.ep <= 2 && c.zeroStage <= 1);
+  assert.ok(r.configsTried < free.configsTried);
+  for (const [field, patch] of [
+    ["maxPp", { maxPp: 0 }],
+    ["maxCp", { maxCp: 1.5 }],
+    ["maxEp", { maxEp: -2 }],
+    ["maxZeroStage", { maxZeroStage: 4 }],
+    ["gpusPerServer", { cluster: { gpusPerServer: 0 } }],
+    ["nicBusBytesPerSecond", { cluster: { nicBusBytesPerSecond: -1 } }],
+  ] as const) {
+    assert.throws(
+      () => searchConfigurations({ ...base, ...patch }),
+      (e: unknown) => e instanceof ModelInputError && e.field === field,
+      field,
+    );
+  }
+});
+
+test("cluster overrides reach the step model as the CLI passes them (step --gpus-per-server, --nics-per-server)", () => {
+  const cluster = { gpusPerServer: 4, nvlinkDomain: 4, nicsPerServer: 2, nicBusBytesPerSecond: 12.5e9 };
+  const r = searchConfigurations({
+    config: llama70b,
+    gpu: h100,
+    gpuCount: 64,
+    seqLength: 4096,
+    globalBatchSequences: 256,
+    cluster,
+  });
+  assert.ok(r.ranked.length > 0);
+  for (const c of r.ranked.slice(0, 10)) {
+    assert.ok(c.tp <= 4, "TP stays inside the NVLink domain by default");
+    const e = evaluateScenario({
+      model: llama70b,
+      cluster: { gpu: "h100-sxm", gpuCount: 64, ...cluster },
+      framework: c.framework,
+      layout: { tp: c.tp, pp: c.pp, cp: c.cp, ep: c.ep, dp: c.dp, zeroStage: c.zeroStage, stageLayers: c.stageLayers },
+      batch: { seqLength: 4096, microBatchSize: c.microBatchSize, globalBatch: 256 },
+      recompute: c.recompute,
+    });
+    assert.equal(c.stepSeconds, e.step.stepSeconds);
+  }
+});
+
+test("evaluateLayout: a ranked row evaluates to itself; a layout that does not divide or run is answered with the reason", () => {
+  const input = { config: llama70b, gpu: h100, gpuCount: 64, seqLength: 4096, globalBatchSequences: 256 };
+  const r = searchConfigurations(input);
+  for (const c of [r.ranked[0]!, r.ranked[25]!]) {
+    const e = evaluateLayout(input, {
+      dp: c.dp,
+      tp: c.tp,
+      pp: c.pp,
+      cp: c.cp,
+      ep: c.ep,
+      zeroStage: c.zeroStage,
+      microBatchSize: c.microBatchSize,
+      recompute: c.recompute,
+      framework: c.framework,
+    });
+    assert.ok(e.ok);
+    if (e.ok) {
+      assert.deepEqual(e.config, c);
+      assert.equal(e.fits, true);
+      assert.deepEqual(e.outside, []);
+    }
+  }
+  const named = { tp: 1, pp: 1, cp: 1, ep: 1, zeroStage: 1 as const, microBatchSize: 1, recompute: "none" as const };
+  for (const [layout, field] of [
+    [{ ...named, tp: 3 }, "tp"],
+    [{ ...named, dp: 4 }, "dp"],
+    [{ ...named, ep: 2 }, "ep"],
+    [{ ...named, pp: 128 }, "tp"],
+    [{ ...named, pp: 2, microBatchSize: 8, dp: 32 }, "microBatchSize"],
+    [{ ...named, pp: 2, zeroStage: 2 as const, framework: "deepspeed" as const }, "framework"],
+  ] as const) {
+    const e = evaluateLayout(input, layout);
+    assert.equal(e.ok, false, JSON.stringify(layout));
+    if (!e.ok) assert.equal(e.field, field, e.reason);
+  }
+  // Outside the search's settings, still evaluated: TP 8 above a limit of 4.
+  const e = evaluateLayout({ ...input, maxTp: 4 }, { ...named, tp: 8, pp: 2 });
+  assert.ok(e.ok);
+  if (e.ok) assert.deepEqual(e.outside, ["TP above 4"]);
+  assert.throws(
+    () => evaluateLayout(input, { ...named, tp: 0 }),
+    (x: unknown) => x instanceof ModelInputError && x.field === "tp",
+  );
 });
