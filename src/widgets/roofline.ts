@@ -206,7 +206,6 @@ export function mount(root: HTMLElement, settings: RooflineSettings): void {
   for (const c of [tokens, seq]) c.addEventListener("input", update);
   for (const c of [gpu, precision]) c.addEventListener("change", update);
 
-  // Redraw at the width the page gives the figure (the build draws it 640 units wide), then load Plotly.
   const apply = (s: RooflineSettings) => {
     gpu.value = s.gpu;
     precision.value = s.precision;
@@ -214,10 +213,9 @@ export function mount(root: HTMLElement, settings: RooflineSettings): void {
     seq.value = String(s.seq);
     update();
   };
-  if (link.restored) {
-    apply(link.restored);
-    last = link.restored;
-  }
+  if (link.restored) apply(link.restored);
+
+  // Redraw at the width the page gives the figure (the build draws it 640 units wide), then load Plotly.
   redraw();
   chart.load();
 }
