@@ -254,7 +254,14 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     showControlProblems(form, pipelineControls, result.problems);
     // Keep the last valid timeline, dimmed, and say which values it shows.
     const dim = (problems: readonly { control: PipelineControl }[]) => {
-      if (last) setStale(out, staleNote(last.state, [...problems.map((p) => p.control)]));
+      if (last)
+        setStale(
+          out,
+          staleNote(
+            last.state,
+            problems.map((p) => p.control),
+          ),
+        );
     };
     if (!result.ok) {
       // Dimming repaints the whole chart, so it waits for the edit's paint too (and replaces a
