@@ -14,6 +14,7 @@ import {
   type Recompute,
 } from "../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
+import { settingsUrlCodec } from "./kit/url-codec.ts";
 import { formatBytes, formatInteger } from "./kit/format.ts";
 
 export type CurveAttention = "eager" | "flash";
@@ -172,3 +173,9 @@ export function parseActivationCurveSettings(raw: unknown): ActivationCurveSetti
   }
   return { model, attention, microBatch, gpu };
 }
+
+/** The widget's settings in a page link (`?<widget id>=key:value,…`), checked by the chapter's parser. */
+export const activationCurveUrlCodec = settingsUrlCodec(
+  { model: "choice", attention: "choice", microBatch: "number" },
+  parseActivationCurveSettings,
+);

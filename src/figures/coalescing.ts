@@ -11,6 +11,7 @@
  */
 import { memoryTransactions, SECTOR_BYTES, type WarpAccess } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { settingsUrlCodec } from "./kit/url-codec.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
 import { formatInteger, formatPercent } from "./kit/format.ts";
 import { numberField, selectField } from "./kit/field.ts";
@@ -211,3 +212,9 @@ export const coalescingWidget = defineWidget<CoalescingSettings>({
   parseSettings,
   renderStatic,
 });
+
+/** The widget's settings in a page link (`?<widget id>=key:value,…`), checked by the chapter's parser. */
+export const coalescingUrlCodec = settingsUrlCodec(
+  { stride: "number", elementBytes: "number", offset: "number" },
+  parseSettings,
+);

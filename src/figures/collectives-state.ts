@@ -15,6 +15,7 @@ import {
   type StepCollective,
 } from "../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
+import { settingsUrlCodec } from "./kit/url-codec.ts";
 import { parseNumberField } from "./kit/field.ts";
 import { formatBytes, formatNumber } from "./kit/format.ts";
 
@@ -175,3 +176,9 @@ export function summarizeCollectives(s: CollectivesSettings): string {
     f === null ? "" : ` That is ${formatNumber(f, { significant: 4 })} × S, the nccl-tests bus-bandwidth factor.`;
   return `${head} ${stepText} Over the whole collective the busiest GPU sends ${formatBytes(maxSent)} of an S = ${formatBytes(schedule.messageBytes)} message.${factor}`;
 }
+
+/** The widget's settings in a page link (`?<widget id>=key:value,…`), checked by the chapter's parser. */
+export const collectivesUrlCodec = settingsUrlCodec(
+  { collective: "choice", ranks: "number", messageMB: "number", step: "number" },
+  parseCollectivesSettings,
+);

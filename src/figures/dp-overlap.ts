@@ -17,6 +17,7 @@ import {
   type DpTimelineInput,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { settingsUrlCodec } from "./kit/url-codec.ts";
 import { dom } from "./kit/dom.ts";
 import { checkNumberField, numberField } from "./kit/field.ts";
 import { drawDpTimelines, exposedEstimateSeconds } from "./dp-timelines.ts";
@@ -290,3 +291,16 @@ export const dpOverlapWidget = defineWidget<DpOverlapSettings>({
   parseSettings: parseWidgetSettings,
   renderStatic: renderDpOverlapStatic,
 });
+
+/** The widget's settings in a page link (`?<widget id>=key:value,…`), checked by the chapter's parser. */
+export const dpOverlapUrlCodec = settingsUrlCodec(
+  {
+    busBandwidthGBps: "number",
+    dp: "number",
+    bucketMebibytes: "number",
+    microbatches: "number",
+    latencyMicroseconds: "number",
+    noSync: "boolean",
+  },
+  parseWidgetSettings,
+);

@@ -17,6 +17,7 @@ import {
   ModelInputError,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { settingsUrlCodec } from "./kit/url-codec.ts";
 import { formatNumber, formatPercent } from "./kit/format.ts";
 
 /** Widget settings: exactly the routing input of the model. */
@@ -353,3 +354,17 @@ export const moeRoutingWidget = defineWidget<MoeRoutingSettings>({
   parseSettings: parseMoeRoutingSettings,
   renderStatic: renderMoeRoutingStatic,
 });
+
+/** The widget's settings in a page link (`?<widget id>=key:value,…`), checked by the chapter's parser. */
+export const moeRoutingUrlCodec = settingsUrlCodec(
+  {
+    tokens: "number",
+    experts: "number",
+    gpus: "number",
+    topK: "number",
+    capacityFactor: "number|none",
+    skew: "number",
+    seed: "number",
+  },
+  parseMoeRoutingSettings,
+);

@@ -26,6 +26,7 @@ import {
   type ZeroStage,
 } from "../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
+import { settingsUrlCodec } from "./kit/url-codec.ts";
 import { parseNumberField } from "./kit/field.ts";
 import { formatNumber, formatSeconds } from "./kit/format.ts";
 import { FRAMEWORK_LABELS, efficiencyLabel, frameworkOptions, isFrameworkId } from "./kit/scenario.ts";
@@ -316,3 +317,21 @@ export function overlapNote(o: OverlapOutcome): string {
     "R compares a transfer with the compute it could hide behind; the exposed time is what the framework's defaults leave in the step."
   );
 }
+
+/** The widget's settings in a page link (`?<widget id>=key:value,…`), checked by the chapter's parser. */
+export const overlapUrlCodec = settingsUrlCodec(
+  {
+    model: "choice",
+    gpu: "choice",
+    framework: "choice",
+    zeroStage: "number",
+    tp: "number",
+    pp: "number",
+    dp: "number",
+    cp: "number",
+    microBatchSize: "number",
+    seqLength: "number",
+    microbatches: "number",
+  },
+  parseOverlapSettings,
+);

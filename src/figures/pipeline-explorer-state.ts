@@ -15,6 +15,7 @@ import {
   bubbleFractionInterleaved,
   bubbleTimeDualPipe,
   bubbleTimeZbH1,
+  checkPipelineInput,
   pipelineSchedule,
   type PipelineResult,
   type PipelineSchedule,
@@ -164,8 +165,8 @@ function compareBubble(s: PipelineExplorerState, r: PipelineResult): BubbleCompa
   };
 }
 
-/** Lays out a state. Throws ModelInputError (field = the model's input name). */
-export function computePipelineView(state: PipelineExplorerState): PipelineView {
+/** The widget's size limit on a state (the model allows more). Throws ModelInputError. */
+function checkCells(state: PipelineExplorerState): void {
   const cells = state.stages * state.microbatches * (state.schedule === "interleaved" ? state.chunks : 1);
   if (cells > pipelineLimits.cells) {
     throw new ModelInputError(
@@ -173,6 +174,20 @@ export function computePipelineView(state: PipelineExplorerState): PipelineView 
       `stages × microbatches${state.schedule === "interleaved" ? " × chunks" : ""} must be at most ${two(pipelineLimits.cells)} here (got ${two(cells)})`,
     );
   }
+}
+
+/**
+ * Checks a state against the widget's limit and the model's rules without laying it out (no
+ * operations are built: cheap enough for every key press). Throws ModelInputError.
+ */
+export function checkPipelineState(state: PipelineExplorerState): void {
+  checkCells(state);
+  checkPipelineInput(pipelineInputOf(state));
+}
+
+/** Lays out a state. Throws ModelInputError (field = the model's input name). */
+export function computePipelineView(state: PipelineExplorerState): PipelineView {
+  checkCells(state);
   const result = pipelineSchedule(pipelineInputOf(state));
   return { state, result, bubble: compareBubble(state, result) };
 }
@@ -326,8 +341,25 @@ export type PipelineControlsResult =
   | { ok: true; state: PipelineExplorerState; view: PipelineView; problems: PipelineProblem[] }
   | { ok: false; problems: PipelineProblem[] };
 
-/** Validates the form values and lays the schedule out; problems name their control. */
-export function readPipelineControls(values: PipelineControlValues): PipelineControlsResult {
+/**
+ * What the form values give before the layout: the state with the problems that do not block it,
+ * or the blocking problems.
+ */
+export type PipelineFieldsResult =
+  { ok: true; state: PipelineExplorerState; problems: PipelineProblem[] } | { ok: false; problems: PipelineProblem[] };
+
+/** A model refusal as the problem of the control at fault. */
+const modelProblem = (err: ModelInputError): PipelineProblem => ({
+  control: controlOfPipelineField(err.field),
+  message: `${err.message}.`,
+});
+
+/**
+ * Validates the form values and checks the combination with the model's rules
+ * ({@link checkPipelineState}), without laying the schedule out: what the widget runs on every key
+ * press, so that every message shows with the edit. {@link layOutPipeline} does the rest.
+ */
+export function checkPipelineControls(values: PipelineControlValues): PipelineFieldsResult {
   const problems: PipelineProblem[] = [];
   const state = { ...pipelineDefaults };
   for (const key of pipelineControls) {
@@ -347,15 +379,31 @@ export function readPipelineControls(values: PipelineControlValues): PipelineCon
     (state as unknown as Record<string, unknown>)[p.control] = pipelineDefaults[p.control];
   }
   try {
-    const view = computePipelineView(state);
-    return { ok: true, state, view, problems };
+    checkPipelineState(state);
   } catch (err) {
     if (!(err instanceof ModelInputError)) throw err;
-    return {
-      ok: false,
-      problems: [...problems, { control: controlOfPipelineField(err.field), message: `${err.message}.` }],
-    };
+    return { ok: false, problems: [...problems, modelProblem(err)] };
   }
+  return { ok: true, state, problems };
+}
+
+/**
+ * Lays out a state that {@link checkPipelineControls} accepted (`problems`: its non-blocking
+ * ones). The model may still refuse it (durations whose step is not a finite number).
+ */
+export function layOutPipeline(state: PipelineExplorerState, problems: PipelineProblem[]): PipelineControlsResult {
+  try {
+    return { ok: true, state, view: computePipelineView(state), problems };
+  } catch (err) {
+    if (!(err instanceof ModelInputError)) throw err;
+    return { ok: false, problems: [...problems, modelProblem(err)] };
+  }
+}
+
+/** Validates the form values and lays the schedule out; problems name their control. */
+export function readPipelineControls(values: PipelineControlValues): PipelineControlsResult {
+  const checked = checkPipelineControls(values);
+  return checked.ok ? layOutPipeline(checked.state, checked.problems) : checked;
 }
 
 /** The form values that show a state. */

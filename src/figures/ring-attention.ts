@@ -15,6 +15,7 @@
  */
 import { planRingAttention, type CpSharding, type RingAttentionPlan } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { settingsUrlCodec } from "./kit/url-codec.ts";
 import { dom, figureSvg } from "./kit/dom.ts";
 import { numberField, selectField } from "./kit/field.ts";
 import { formatNumber, formatPercent } from "./kit/format.ts";
@@ -361,3 +362,9 @@ export const ringAttentionWidget = defineWidget<RingAttentionSettings>({
   parseSettings,
   renderStatic,
 });
+
+/** The widget's settings in a page link (`?<widget id>=key:value,…`), checked by the chapter's parser. */
+export const ringAttentionUrlCodec = settingsUrlCodec(
+  { gpus: "number", sharding: "choice", causal: "boolean", step: "number|all" },
+  parseSettings,
+);

@@ -23,6 +23,7 @@ import {
   type KernelCost,
 } from "../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
+import { settingsUrlCodec } from "./kit/url-codec.ts";
 import { parseNumberField } from "./kit/field.ts";
 import { formatInteger, formatNumber } from "./kit/format.ts";
 
@@ -180,3 +181,9 @@ export function parseRooflineSettings(raw: unknown): RooflineSettings {
   rooflineView(settings); // throws WidgetSettingsError for fp8 on a GPU without it
   return settings;
 }
+
+/** The widget's settings in a page link (`?<widget id>=key:value,…`), checked by the chapter's parser. */
+export const rooflineUrlCodec = settingsUrlCodec(
+  { gpu: "choice", precision: "choice", tokens: "number", seq: "number" },
+  parseRooflineSettings,
+);

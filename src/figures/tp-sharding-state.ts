@@ -16,6 +16,7 @@ import {
   type TpShardingLayout,
 } from "../model/index.ts";
 import { WidgetSettingsError, settingsObject } from "./widget.ts";
+import { settingsUrlCodec } from "./kit/url-codec.ts";
 import { parseNumberField } from "./kit/field.ts";
 import { formatBytes, formatInteger, formatNumber } from "./kit/format.ts";
 
@@ -191,3 +192,9 @@ export function parseTpShardingSettings(raw: unknown): TpShardingSettings {
   }
   return s;
 }
+
+/** The widget's settings in a page link (`?<widget id>=key:value,…`), checked by the chapter's parser. */
+export const tpShardingUrlCodec = settingsUrlCodec(
+  { model: "choice", tp: "number", sp: "boolean", seq: "number", microBatch: "number" },
+  parseTpShardingSettings,
+);

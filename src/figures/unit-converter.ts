@@ -7,6 +7,7 @@
  *   unit: GB       # its unit: bytes, GB, GiB, TB or TiB
  */
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
+import { settingsUrlCodec } from "./kit/url-codec.ts";
 import { dom } from "./kit/dom.ts";
 import { looksNumeric, numberField, readNumber, selectField } from "./kit/field.ts";
 import { formatInteger, formatNumber, superscript } from "./kit/format.ts";
@@ -160,3 +161,6 @@ export const unitConverterWidget = defineWidget<UnitConverterSettings>({
   parseSettings,
   renderStatic,
 });
+
+/** The widget's settings in a page link (`?<widget id>=key:value,…`), checked by the chapter's parser. */
+export const unitConverterUrlCodec = settingsUrlCodec({ value: "number", unit: "choice" }, parseSettings);

@@ -119,6 +119,7 @@ export {
 } from "./communication.ts";
 export {
   pipelineSchedule,
+  checkPipelineInput,
   bubbleFraction1f1b,
   bubbleFractionInterleaved,
   bubbleTimeZbH1,

@@ -212,6 +212,15 @@ function resolve(input: PipelineInput) {
 
 type Resolved = ReturnType<typeof resolve>;
 
+/**
+ * Checks an input as {@link pipelineSchedule} does, without laying the schedule out (cheap: no
+ * operations are built). Throws the same `ModelInputError`s; a widget calls it while the reader
+ * types and leaves the layout for later.
+ */
+export function checkPipelineInput(input: PipelineInput): void {
+  resolve(input);
+}
+
 /** Standard dependencies for a (virtual) stage `vs` of `vTotal`, microbatch `mb`. */
 function forwardDeps(vs: number, mb: number): string[] {
   return vs > 0 ? [fKey(vs - 1, mb)] : [];

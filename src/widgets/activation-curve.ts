@@ -3,7 +3,8 @@
  * showing the default) and redraws the chart from the model on every change, once the change has
  * painted (runtime/after-paint.ts). A bad micro-batch
  * marks the field invalid with a message and leaves the last good chart in place. Nothing
- * animates, so `prefers-reduced-motion` needs no special case.
+ * animates, so `prefers-reduced-motion` needs no special case. The settings live in the URL under
+ * this widget's id; "Copy link" shares them (runtime/url-state.ts).
  */
 import { drawActivationChart } from "../figures/activation-curve.ts";
 import {
@@ -12,10 +13,12 @@ import {
   parseMicroBatch,
   type ActivationCurveSettings,
   type CurveAttention,
+  activationCurveUrlCodec,
 } from "../figures/activation-curve-state.ts";
 import { findModelPreset } from "../model/index.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 import { afterPaint } from "./runtime/after-paint.ts";
+import { widgetLink } from "./runtime/url-state.ts";
 
 export function mount(root: HTMLElement, settings: ActivationCurveSettings): void {
   const model = root.querySelector<HTMLSelectElement>("select[name=model]");
@@ -29,6 +32,7 @@ export function mount(root: HTMLElement, settings: ActivationCurveSettings): voi
   attention.disabled = false;
   batch.disabled = false;
 
+  const link = widgetLink(root, activationCurveUrlCodec, settings, () => apply(settings));
   let last: ActivationCurveSettings = { ...settings };
   let drawnWidth = 0;
   const update = () => {
@@ -48,6 +52,7 @@ export function mount(root: HTMLElement, settings: ActivationCurveSettings): voi
       gpu: last.gpu,
     };
     last = next;
+    link.show(next);
     // The model and the chart after the edit has painted (runtime/after-paint.ts).
     later(() => {
       const curves = activationCurves(next);
@@ -72,4 +77,11 @@ export function mount(root: HTMLElement, settings: ActivationCurveSettings): voi
   model.addEventListener("change", update);
   attention.addEventListener("change", update);
   batch.addEventListener("input", update);
+  const apply = (s: ActivationCurveSettings) => {
+    model.value = s.model;
+    attention.value = s.attention;
+    batch.value = String(s.microBatch);
+    update();
+  };
+  if (link.restored) apply(link.restored);
 }

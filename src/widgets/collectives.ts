@@ -3,7 +3,8 @@
  * showing the default step) and redraws the buffer grid with the same figure code as the
  * static SVG. Previous/Next buttons (and the arrow keys while a button has focus) move through
  * the steps. A bad value marks its field invalid (role="alert") and the drawing keeps the last
- * valid state. Nothing animates, so prefers-reduced-motion needs no special case.
+ * valid state. Nothing animates, so prefers-reduced-motion needs no special case. The settings and
+ * the step live in the URL under this widget's id; "Copy link" shares them (runtime/url-state.ts).
  */
 import { fillTransferList, renderCollectivesGrid } from "../figures/collectives.ts";
 import {
@@ -11,8 +12,10 @@ import {
   summarizeCollectives,
   validateCollectivesControls,
   type CollectivesSettings,
+  collectivesUrlCodec,
 } from "../figures/collectives-state.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
+import { widgetLink } from "./runtime/url-state.ts";
 
 export function mount(root: HTMLElement, settings: CollectivesSettings): void {
   const select = root.querySelector<HTMLSelectElement>("select[name=collective]");
@@ -28,6 +31,7 @@ export function mount(root: HTMLElement, settings: CollectivesSettings): void {
   if (!select || !ranks || !size || !prev || !next || !stepText || !figure || !list || !readout)
     throw new Error("collectives: static markup missing");
   const idBase = root.getAttribute("id") ?? "collectives";
+  const link = widgetLink(root, collectivesUrlCodec, settings, () => apply(settings));
   let last = settings;
 
   const draw = () => {
@@ -40,6 +44,7 @@ export function mount(root: HTMLElement, settings: CollectivesSettings): void {
     const text = summarizeCollectives(last);
     readout.textContent = text;
     if (live) live.textContent = text;
+    link.show(last);
   };
   const update = (step: number) => {
     const result = validateCollectivesControls(
@@ -69,5 +74,12 @@ export function mount(root: HTMLElement, settings: CollectivesSettings): void {
       }
     });
   }
+  const apply = (s: CollectivesSettings) => {
+    select.value = s.collective;
+    ranks.value = String(s.ranks);
+    size.value = String(s.messageMB);
+    update(s.step);
+  };
   draw();
+  if (link.restored) apply(link.restored);
 }

@@ -3,6 +3,7 @@
  * showing the default) and redraws both timelines with the same figure code as the static
  * build-time SVG. A bad value marks its field invalid with a message (role="alert") and the
  * figure keeps the last valid state. Nothing animates, so prefers-reduced-motion needs no case.
+ * The settings live in the URL under this widget's id; "Copy link" shares them (runtime/url-state.ts).
  */
 import {
   dpOverlapControls,
@@ -10,8 +11,10 @@ import {
   summarizeDpOverlap,
   validateDpOverlapControls,
   type DpOverlapSettings,
+  dpOverlapUrlCodec,
 } from "../figures/dp-overlap.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
+import { widgetLink } from "./runtime/url-state.ts";
 
 export function mount(root: HTMLElement, settings: DpOverlapSettings): void {
   const figure = root.querySelector<HTMLElement>(".dp-overlap-figure");
@@ -28,6 +31,7 @@ export function mount(root: HTMLElement, settings: DpOverlapSettings): void {
   }
   checkbox.disabled = false;
   const idBase = root.getAttribute("id") ?? "dp-overlap";
+  const link = widgetLink(root, dpOverlapUrlCodec, settings, () => apply(settings));
   let last = settings;
 
   const update = () => {
@@ -44,6 +48,12 @@ export function mount(root: HTMLElement, settings: DpOverlapSettings): void {
     const text = summarizeDpOverlap(last);
     readout.textContent = text;
     if (live) live.textContent = text;
+    link.show(last);
+  };
+  const apply = (s: DpOverlapSettings) => {
+    for (const [key, input] of inputs) input.value = String(s[key as keyof DpOverlapSettings]);
+    checkbox.checked = s.noSync;
+    update();
   };
   for (const input of inputs.values()) input.addEventListener("input", update);
   checkbox.addEventListener("change", update);
@@ -53,4 +63,5 @@ export function mount(root: HTMLElement, settings: DpOverlapSettings): void {
     figure.textContent = "";
     renderDpOverlap(figure, last, `${idBase}-svg`, width);
   }
+  if (link.restored) apply(link.restored);
 }

@@ -5,7 +5,8 @@
  * Bad input never reaches the model: the field gets aria-invalid="true" and a message with
  * role="alert", and the chart keeps the last valid state. A good edit is simulated and drawn once
  * it has painted (runtime/after-paint.ts). There is no animation, so
- * prefers-reduced-motion needs no special case.
+ * prefers-reduced-motion needs no special case. The settings live in the URL under this widget's
+ * id; "Copy link" shares them (runtime/url-state.ts).
  */
 import { simulateMoeRouting, type MoeRoutingResult } from "../model/index.ts";
 import {
@@ -14,10 +15,12 @@ import {
   moeGpuChoices,
   summarizeMoeRouting,
   type MoeRoutingSettings,
+  moeRoutingUrlCodec,
 } from "../figures/moe-routing.ts";
 import { clearWidget, dom } from "../figures/kit/dom.ts";
 import { readNumber } from "../figures/kit/field.ts";
 import { afterPaint } from "./runtime/after-paint.ts";
+import { widgetLink } from "./runtime/url-state.ts";
 
 type FieldName = "tokens" | "experts" | "gpus" | "topK" | "capacityFactor" | "skew" | "seed";
 
@@ -125,6 +128,7 @@ export function mount(root: HTMLElement, settings: MoeRoutingSettings): void {
   const summary = el("p", { class: "widget-summary" });
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
   root.append(controls, chart, summary, live);
+  const link = widgetLink(root, moeRoutingUrlCodec, settings, () => apply(settings));
 
   let last: MoeRoutingResult | null = null;
   const later = afterPaint(root);
@@ -142,6 +146,7 @@ export function mount(root: HTMLElement, settings: MoeRoutingSettings): void {
       fields[name].message.textContent = msg ?? "";
     }
     if (!checked.ok) return; // keep the last valid chart
+    link.show(checked.settings);
     const draw = () => {
       last = simulateMoeRouting(checked.settings);
       drawMoeRouting(chart, last);
@@ -157,7 +162,14 @@ export function mount(root: HTMLElement, settings: MoeRoutingSettings): void {
     input.addEventListener("change", () => update());
   }
   droplessBox.addEventListener("change", () => update());
+  const apply = (s: MoeRoutingSettings) => {
+    const values: Record<FieldName, number> = { ...s, capacityFactor: s.capacityFactor ?? 1.25 };
+    for (const name of Object.keys(fields) as FieldName[]) fields[name].input.value = String(values[name]);
+    droplessBox.checked = s.capacityFactor === null;
+    update();
+  };
   update(true);
+  if (link.restored) apply(link.restored);
   if (last === null) {
     // Settings came from the page and were validated at build time, so this cannot happen;
     // draw the defaults rather than nothing if it ever does.

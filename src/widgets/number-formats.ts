@@ -2,15 +2,21 @@
  * Browser entry of the number-formats widget: enables the controls rendered at build time and redraws
  * the figure on every change. Bad input marks the field (setFieldProblem: aria-invalid and a role="alert" message) and keeps
  * the last valid drawing. All numbers come from src/model/number-formats.ts via the figure's modules in
- * src/figures/number-formats/.
+ * src/figures/number-formats/. The value, format and overflow mode live in the URL under this
+ * widget's id; "Copy link" shares them (runtime/url-state.ts).
  */
-import { parseNumberInput, type NumberFormatsSettings } from "../figures/number-formats/settings.ts";
+import {
+  numberFormatsUrlCodec,
+  parseNumberInput,
+  type NumberFormatsSettings,
+} from "../figures/number-formats/settings.ts";
 import { formatValue } from "../figures/number-formats/text.ts";
 import { numberFormatsView, summarizeView } from "../figures/number-formats/view.ts";
 import { drawNumberFormats } from "../figures/number-formats/draw.ts";
 import { numberFormatIds } from "../data/number-formats.ts";
 import type { NumberFormatId } from "../data/number-formats.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
+import { widgetLink } from "./runtime/url-state.ts";
 
 const sliderMin = -12;
 const sliderMax = 6;
@@ -32,6 +38,7 @@ export function mount(root: HTMLElement, settings: NumberFormatsSettings): void 
   const live = root.querySelector<HTMLElement>("[aria-live]");
   if (!valueInput || !slider || !focusSelect || !saturate || !canvas || !live) return;
 
+  const link = widgetLink(root, numberFormatsUrlCodec, settings, () => apply(settings));
   const state: NumberFormatsSettings = { ...settings };
   let lastWidth = 0;
 
@@ -41,6 +48,7 @@ export function mount(root: HTMLElement, settings: NumberFormatsSettings): void 
     const view = numberFormatsView(state);
     drawNumberFormats(canvas, view, width);
     if (announce) live.textContent = summarizeView(view);
+    link.show({ ...state });
   };
 
   const syncSlider = () => {
@@ -84,9 +92,21 @@ export function mount(root: HTMLElement, settings: NumberFormatsSettings): void 
     redraw(true);
   });
 
+  /** Shows a whole state (a link's, or the chapter's again). */
+  const apply = (s: NumberFormatsSettings) => {
+    Object.assign(state, s);
+    valueInput.value = String(s.value);
+    setFieldProblem(valueInput, undefined);
+    focusSelect.value = s.focus;
+    saturate.checked = s.saturate;
+    syncSlider();
+    redraw(true);
+  };
+
   for (const control of [valueInput, slider, focusSelect, saturate]) control.disabled = false;
   syncSlider();
-  redraw(false);
+  if (link.restored) apply(link.restored);
+  else redraw(false);
 
   if (typeof ResizeObserver !== "undefined") {
     new ResizeObserver(() => {

@@ -8,17 +8,20 @@
  * "Play" sweeps the cursor across the step, and is unavailable when the reader's system asks for
  * reduced motion (the buttons and the slider still step by hand). Bad input marks its field
  * (aria-invalid, a role="alert" message) and keeps the last valid timeline. Settings live in the
- * URL under this widget's id. Fields are checked at once; the timeline is redrawn, and the slider's
- * cursor moved, once the edit has painted (runtime/after-paint.ts).
+ * URL under this widget's id. Fields, and their combination with the model's rules, are checked at
+ * once; the schedule is laid out and the timeline redrawn, and the slider's cursor moved, once the
+ * edit has painted (runtime/after-paint.ts), and for keys typed into a number field only once the
+ * reader has paused ({@link typingPauseMs}), so that a redraw never holds up the next key.
  */
 import { PIPELINE_SCHEDULES } from "../model/index.ts";
 import { renderPipelineOutputs, setTimelineCursor } from "../figures/pipeline-explorer.ts";
 import {
+  checkPipelineControls,
   decodePipelineState,
   encodePipelineState,
+  layOutPipeline,
   pipelineControlValuesOf,
   pipelineControls,
-  readPipelineControls,
   scheduleNames,
   summarizePipeline,
   type PipelineControl,
@@ -67,6 +70,12 @@ const css = `
 .px-readout dt { font-weight: 600; }
 .px-readout dd { margin: 0; }
 `;
+
+/**
+ * How long typing in a number field must pause before the schedule is laid out and redrawn (a
+ * large timeline takes longer to redraw than the gap between two keys).
+ */
+export const typingPauseMs = 150;
 
 /** Distinct start and end times of the operations: the stops of the step-through. */
 export function eventTimes(view: PipelineView): number[] {
@@ -225,8 +234,11 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     return `Showing the last valid timeline (${parts.join(", ")}) until the field is fixed.`;
   };
 
-  /** Checks the fields and redraws: after the edit has painted, or at once (`now`) when mounting. */
-  const update = (now = false) => {
+  /**
+   * Checks the fields and redraws: after the edit has painted (and `delayMs` without another
+   * edit), or at once (`now`) when mounting.
+   */
+  const update = (now = false, delayMs = 0) => {
     const values = {} as Record<PipelineControl, string>;
     for (const name of pipelineControls) values[name] = controls[name].value;
     fields.chunks.hidden = hidden.has("chunks") || values.schedule !== "interleaved";
@@ -237,30 +249,45 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     if (weightGradHint) {
       weightGradHint.textContent = splitSchedules.includes(values.schedule) ? hints.weightGrad! : weightGradInBackward;
     }
-    const result = readPipelineControls(values);
-    showControlProblems({ controls, messages, fields, hidden }, pipelineControls, result.problems);
+    const result = checkPipelineControls(values);
+    const form = { controls, messages, fields, hidden };
+    showControlProblems(form, pipelineControls, result.problems);
+    // Keep the last valid timeline, dimmed, and say which values it shows.
+    const dim = (problems: readonly { control: PipelineControl }[]) => {
+      if (last)
+        setStale(
+          out,
+          staleNote(
+            last.state,
+            problems.map((p) => p.control),
+          ),
+        );
+    };
     if (!result.ok) {
-      // Keep the last valid timeline, dimmed, and say which values it shows. Dimming repaints the
-      // whole chart, so it waits for the edit's paint too (and replaces a redraw still pending).
-      const bad = result.problems.map((p) => p.control);
-      later(() => {
-        if (last) setStale(out, staleNote(last.state, bad));
-      });
+      // Dimming repaints the whole chart, so it waits for the edit's paint too (and replaces a
+      // redraw still pending).
+      later(() => dim(result.problems));
       return;
     }
     stopPlaying();
-    // The timeline (hundreds of boxes) is rebuilt after the edit has painted (after-paint.ts).
+    // The schedule's layout and the timeline (hundreds of boxes) after the edit has painted.
     const draw = () => {
+      const laid = layOutPipeline(result.state, result.problems);
+      if (!laid.ok) {
+        showControlProblems(form, pipelineControls, laid.problems);
+        dim(laid.problems);
+        return;
+      }
       setStale(out, undefined);
-      const svg = renderPipelineOutputs(out, result.view);
-      last = { state: result.state, view: result.view, svg, times: eventTimes(result.view) };
+      const svg = renderPipelineOutputs(out, laid.view);
+      last = { state: laid.state, view: laid.view, svg, times: eventTimes(laid.view) };
       cursor = null;
       showCursor();
-      live.textContent = summarizePipeline(result.view);
-      writeUrl(encodePipelineState(result.state, base));
+      live.textContent = summarizePipeline(laid.view);
+      writeUrl(encodePipelineState(laid.state, base));
     };
     if (now) draw();
-    else later(draw);
+    else later(draw, "draw", delayMs);
   };
 
   const stepTo = (direction: 1 | -1) => {
@@ -274,7 +301,8 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
   };
 
   for (const name of pipelineControls) {
-    controls[name].addEventListener("input", () => update());
+    const typed = controls[name] instanceof HTMLInputElement;
+    controls[name].addEventListener("input", () => update(false, typed ? typingPauseMs : 0));
     controls[name].addEventListener("change", () => update());
   }
   fwd.addEventListener("click", () => stepTo(1));

@@ -5,15 +5,19 @@
  * asks for reduced motion (the Next button does the same, one click at a time). A bad GPU count
  * marks the field invalid with a message (role="alert") and the figure keeps the last valid state.
  * The field's check is immediate; the redraw follows once the edit has painted (after-paint.ts).
+ * The settings and the step live in the URL under this widget's id; "Copy link" shares them
+ * (runtime/url-state.ts).
  */
 import {
   drawRingAttention,
   summarizeRingAttention,
   validateRingGpus,
   type RingAttentionSettings,
+  ringAttentionUrlCodec,
 } from "../figures/ring-attention.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 import { afterPaint } from "./runtime/after-paint.ts";
+import { widgetLink } from "./runtime/url-state.ts";
 
 export function mount(root: HTMLElement, settings: RingAttentionSettings): void {
   const figure = root.querySelector<HTMLElement>(".ring-attention-figure");
@@ -34,6 +38,7 @@ export function mount(root: HTMLElement, settings: RingAttentionSettings): void 
   const reducedMotion = view?.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
   if (reducedMotion) play.hidden = true;
   const idBase = root.getAttribute("id") ?? "ring-attention";
+  const link = widgetLink(root, ringAttentionUrlCodec, settings, () => apply(settings));
   let state: RingAttentionSettings = { ...settings };
   let timer: ReturnType<typeof setInterval> | undefined;
 
@@ -49,7 +54,10 @@ export function mount(root: HTMLElement, settings: RingAttentionSettings): void 
   };
   // The tile matrix is redrawn after the edit has painted (runtime/after-paint.ts).
   const later = afterPaint(root);
-  const draw = () => later(paint);
+  const draw = () => {
+    link.show(state);
+    later(paint);
+  };
   const stopPlaying = () => {
     if (timer !== undefined) clearInterval(timer);
     timer = undefined;
@@ -108,4 +116,14 @@ export function mount(root: HTMLElement, settings: RingAttentionSettings): void 
       setStep(state.step + 1);
     }, 1000);
   });
+  const apply = (s: RingAttentionSettings) => {
+    stopPlaying();
+    gpus.value = String(s.gpus);
+    setFieldProblem(gpus, undefined);
+    sharding.value = s.sharding;
+    causal.checked = s.causal;
+    state = { ...s };
+    draw();
+  };
+  if (link.restored) apply(link.restored);
 }

@@ -31,6 +31,7 @@ import {
   type RooflinePoint,
   type RooflineSettings,
   type RooflineView,
+  rooflineUrlCodec,
 } from "../figures/roofline-state.ts";
 import {
   MAX_CUSTOM_OPS,
@@ -45,6 +46,7 @@ import { dom } from "../figures/kit/dom.ts";
 import { addOperationForm } from "./roofline/add-form.ts";
 import { rooflinePlotlyChart } from "./roofline/plotly-chart.ts";
 import { afterPaint } from "./runtime/after-paint.ts";
+import { widgetLink } from "./runtime/url-state.ts";
 
 const css = `
 .widget details.roofline-add-details { margin: 0 0 0.8rem; }
@@ -90,6 +92,9 @@ export function mount(root: HTMLElement, settings: RooflineSettings): void {
   // --- State ---
   let last = settings;
   const custom: CustomOp[] = [];
+  // The GPU, precision and sizes live in the URL under this widget's id (the reader's own
+  // operations do not); "Copy link" shares them (runtime/url-state.ts).
+  const link = widgetLink(root, rooflineUrlCodec, settings, () => apply(settings));
 
   const placed = (view: RooflineView): RooflinePoint[] => {
     const out: RooflinePoint[] = [];
@@ -193,12 +198,22 @@ export function mount(root: HTMLElement, settings: RooflineSettings): void {
     setFieldProblem(precision, errors.precision);
     if (!result.ok) return;
     last = result.settings;
+    link.show(last);
     // Plotly's redraw takes a while on a slow phone: after the edit has painted (after-paint.ts).
     later(() => announce(redraw()));
   };
   const later = afterPaint(root);
   for (const c of [tokens, seq]) c.addEventListener("input", update);
   for (const c of [gpu, precision]) c.addEventListener("change", update);
+
+  const apply = (s: RooflineSettings) => {
+    gpu.value = s.gpu;
+    precision.value = s.precision;
+    tokens.value = String(s.tokens);
+    seq.value = String(s.seq);
+    update();
+  };
+  if (link.restored) apply(link.restored);
 
   // Redraw at the width the page gives the figure (the build draws it 640 units wide), then load Plotly.
   redraw();

@@ -2,15 +2,18 @@
  * Browser entry of the `tp-sharding` widget: enables the controls the build drew (disabled,
  * showing the default) and redraws the layer with the same figure code as the static SVG. A bad
  * value marks its field invalid with a message (role="alert") and the figure keeps the last valid
- * state. Nothing animates, so prefers-reduced-motion needs no special case.
+ * state. Nothing animates, so prefers-reduced-motion needs no special case. The settings live in
+ * the URL under this widget's id; "Copy link" shares them (runtime/url-state.ts).
  */
 import { drawTpSharding } from "../figures/tp-sharding.ts";
 import {
   summarizeTpSharding,
   validateTpShardingControls,
   type TpShardingSettings,
+  tpShardingUrlCodec,
 } from "../figures/tp-sharding-state.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
+import { widgetLink } from "./runtime/url-state.ts";
 
 export function mount(root: HTMLElement, settings: TpShardingSettings): void {
   const figure = root.querySelector<HTMLElement>(".tp-sharding-figure");
@@ -30,6 +33,7 @@ export function mount(root: HTMLElement, settings: TpShardingSettings): void {
   for (const input of Object.values(inputs)) input.disabled = false;
   sp.disabled = false;
   const idBase = root.getAttribute("id") ?? "tp-sharding";
+  const link = widgetLink(root, tpShardingUrlCodec, settings, () => apply(settings));
   let last: TpShardingSettings = settings;
 
   const update = () => {
@@ -47,8 +51,18 @@ export function mount(root: HTMLElement, settings: TpShardingSettings): void {
     const text = summarizeTpSharding(last);
     readout.textContent = text;
     if (live) live.textContent = text;
+    link.show(last);
+  };
+  const apply = (s: TpShardingSettings) => {
+    model.value = s.model;
+    inputs.tp.value = String(s.tp);
+    inputs.seq.value = String(s.seq);
+    inputs.microBatch.value = String(s.microBatch);
+    sp.checked = s.sp;
+    update();
   };
   for (const input of [inputs.tp, inputs.seq, inputs.microBatch]) input.addEventListener("input", update);
   model.addEventListener("change", update);
   sp.addEventListener("change", update);
+  if (link.restored) apply(link.restored);
 }

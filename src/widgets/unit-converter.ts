@@ -1,7 +1,8 @@
 /**
  * Browser entry of the unit-converter widget: enables the controls the build drew (disabled,
  * showing the default) and recomputes the table as the reader types. A bad amount marks the
- * field invalid with a message and leaves the last good table in place.
+ * field invalid with a message and leaves the last good table in place. The amount and unit live in
+ * the URL under this widget's id; "Copy link" shares them (runtime/url-state.ts).
  */
 import {
   byteUnits,
@@ -10,8 +11,10 @@ import {
   summary,
   type ByteUnit,
   type UnitConverterSettings,
+  unitConverterUrlCodec,
 } from "../figures/unit-converter.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
+import { widgetLink } from "./runtime/url-state.ts";
 
 export function mount(root: HTMLElement, settings: UnitConverterSettings): void {
   const input = root.querySelector<HTMLInputElement>("input[name=amount]");
@@ -22,6 +25,7 @@ export function mount(root: HTMLElement, settings: UnitConverterSettings): void 
   input.disabled = false;
   select.disabled = false;
 
+  const link = widgetLink(root, unitConverterUrlCodec, settings, () => apply(settings));
   let last = { value: settings.value, unit: settings.unit };
   const update = () => {
     const unit = (byteUnits as readonly string[]).includes(select.value) ? (select.value as ByteUnit) : last.unit;
@@ -34,7 +38,14 @@ export function mount(root: HTMLElement, settings: UnitConverterSettings): void 
     last = { value: parsed.value, unit };
     fillTable(tbody, parsed.value, unit);
     if (live) live.textContent = summary(parsed.value, unit);
+    link.show(last);
+  };
+  const apply = (s: UnitConverterSettings) => {
+    input.value = String(s.value);
+    select.value = s.unit;
+    update();
   };
   input.addEventListener("input", update);
   select.addEventListener("change", update);
+  if (link.restored) apply(link.restored);
 }

@@ -32,11 +32,14 @@ const readout = async (page: Page, n: number) => {
   await widgetIdle(page, w(n));
   return page.locator(`${w(n)} dl.px-readout`).textContent();
 };
+/** Waits until the last edit has been drawn (typing is debounced) and the readout says `part`. */
 const waitReadout = (page: Page, n: number, part: string) =>
-  page.waitForFunction(([s, t]) => document.querySelector(`${s} dl.px-readout`)?.textContent?.includes(t), [
-    w(n),
-    part,
-  ] as const);
+  page.waitForFunction(
+    ([s, t]) =>
+      !document.querySelector(s)?.hasAttribute("data-widget-busy") &&
+      document.querySelector(`${s} dl.px-readout`)?.textContent?.includes(t),
+    [w(n), part] as const,
+  );
 const field = (page: Page, n: number, name: string) => page.locator(`${w(n)} [name=${name}]`);
 
 describe("pipeline-explorer widget", () => {

@@ -2,7 +2,8 @@
  * Sharing and metadata on the built site (SITE_DIR): build-time highlighting and copy buttons
  * (src/plugins/highlight.ts, src/widgets/runtime/code-copy.ts), Open Graph/Twitter meta and social
  * cards (src/plugins/social.ts), sitemap.xml (src/plugins/sitemap.ts), the changelog's Atom feed
- * (src/plugins/feed.ts). One browser launch; the file checks read the built files directly.
+ * (src/plugins/feed.ts), and every widget's "Copy link" (issue #52). One browser launch; the file
+ * checks read the built files directly.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -14,6 +15,7 @@ import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { siteDir, sitePages } from "../../harness/site-pages.ts";
 import { book } from "../../src/data/book.ts";
 import { absoluteUrl, resolveSiteUrl } from "../../src/plugins/social.ts";
+import { widgetRegistry } from "../../src/figures/index.ts";
 
 const site = useSiteAndBrowser();
 
@@ -155,3 +157,119 @@ test("code is highlighted at build time; Copy code copies the block's text and s
   assert.equal(await plain.locator("button.code-copy").count(), 0);
   await noJs.close();
 });
+
+/**
+ * Issue #52: every widget has a "Copy link" (the explorers' own, or runtime/url-state.ts's
+ * widgetLink for the rest). For each widget, at desktop and phone widths: change one setting, copy
+ * the link, open it in a fresh page, and find the setting restored, the same result drawn (the
+ * widget's polite live summary) and the widget scrolled into view.
+ */
+interface LinkCase {
+  widget: string;
+  page: string;
+  /** The control changed, its new value, and the `key:value` the link must carry. */
+  control: string;
+  value: string;
+  param: string;
+  select?: boolean;
+}
+
+const linkCases: LinkCase[] = [
+  { widget: "unit-converter", page: "preface", control: "amount", value: "81", param: "value:81" },
+  { widget: "activation-curve", page: "one-gpu", control: "microBatch", value: "2", param: "microBatch:2" },
+  { widget: "dp-overlap", page: "data-parallelism", control: "dp", value: "128", param: "dp:128" },
+  { widget: "tp-sharding", page: "tensor-parallelism", control: "seq", value: "16384", param: "seq:16384" },
+  { widget: "ring-attention", page: "context-parallelism", control: "gpus", value: "8", param: "gpus:8" },
+  { widget: "moe-routing", page: "expert-parallelism", control: "tokens", value: "1024", param: "tokens:1024" },
+  { widget: "roofline", page: "gpu-kernels", control: "seq", value: "8192", param: "seq:8192" },
+  { widget: "coalescing", page: "gpu-kernels", control: "stride", value: "2", param: "stride:2" },
+  { widget: "number-formats", page: "mixed-precision", control: "value", value: "3.5", param: "value:3.5" },
+  { widget: "collectives", page: "collectives", control: "ranks", value: "8", param: "ranks:8" },
+  { widget: "overlap-calculator", page: "overlap-math", control: "tp", value: "8", param: "tp:8" },
+  {
+    widget: "pipeline-explorer",
+    page: "pipeline-parallelism",
+    control: "microbatches",
+    value: "12",
+    param: "microbatches:12",
+  },
+  { widget: "memory-explorer", page: "one-gpu", control: "microBatch", value: "2", param: "microBatch:2" },
+];
+
+const linkViewports = [
+  { name: "desktop", width: 1280, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+];
+
+for (const viewport of linkViewports) {
+  test(`every widget's Copy link restores its setting and opens scrolled to it (${viewport.name})`, async () => {
+    for (const c of linkCases) {
+      const id = `widget-${c.widget}-1`;
+      const sel = `#${id}`;
+      const context = await site.browser.newContext({ viewport });
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.server.url });
+      const page = await context.newPage();
+      const problems = watchPage(page, site.server.url);
+      await page.goto(`${site.server.url}/${c.page}/`);
+      await page.locator(sel).evaluate((el) => el.scrollIntoView({ block: "start" }));
+      await page.waitForFunction((s) => document.querySelector<HTMLElement>(s)?.dataset.widgetState === "mounted", sel);
+      const control = page.locator(`${sel} [name="${c.control}"]`).first();
+      if (c.select) await control.selectOption(c.value);
+      else await control.fill(c.value);
+      await page.waitForFunction(
+        ([key, param]) => new URL(location.href).searchParams.get(key)?.split(",").includes(param) ?? false,
+        [id, c.param] as const,
+      );
+      await page.waitForFunction((s) => !document.querySelector<HTMLElement>(s)?.hasAttribute("data-widget-busy"), sel);
+      const summary = await page.locator(`${sel} [aria-live]`).first().textContent();
+      assert.ok(summary, `${c.widget}: a summary after the edit`);
+      await page.locator(`${sel} button`, { hasText: "Copy link" }).click();
+      await page.waitForFunction((s) => document.querySelector(`${s} [role=status]`)?.textContent !== "", sel);
+      const copied = new URL(await page.evaluate(() => navigator.clipboard.readText()));
+      assert.equal(copied.hash, `#${id}`, `${c.widget}: the link names the widget`);
+      assert.ok(copied.searchParams.get(id)?.split(",").includes(c.param), `${c.widget}: ${copied.href}`);
+      assert.deepEqual(problems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] }, c.widget);
+      await context.close();
+
+      // A fresh page (no shared history or storage) opened at the copied link.
+      const fresh = await site.browser.newContext({ viewport });
+      const opened = await fresh.newPage();
+      const freshProblems = watchPage(opened, site.server.url);
+      await opened.goto(copied.href);
+      await opened.waitForFunction(
+        (s) => document.querySelector<HTMLElement>(s)?.dataset.widgetState === "mounted",
+        sel,
+      );
+      await opened.waitForFunction(
+        ([s, summaryText]) => document.querySelector(`${s} [aria-live]`)?.textContent === summaryText,
+        [sel, summary] as const,
+      );
+      assert.equal(await opened.locator(`${sel} [name="${c.control}"]`).first().inputValue(), c.value, c.widget);
+      const status = (await opened.locator(`${sel} [role=status]`).first().textContent()) ?? "";
+      assert.ok(!status.includes("not used"), `${c.widget}: ${status}`);
+      // Scrolled to the widget: its top in the upper half of the screen, its box on screen.
+      await opened.waitForFunction(
+        (s) => {
+          const r = document.querySelector(s)!.getBoundingClientRect();
+          return r.top >= -2 && r.top < window.innerHeight / 2;
+        },
+        sel,
+        { timeout: 5000 },
+      );
+      const below = await opened.evaluate(
+        (s) => document.querySelector(s)!.getBoundingClientRect().top + window.scrollY > window.innerHeight,
+        sel,
+      );
+      if (below) assert.ok((await opened.evaluate(() => window.scrollY)) > 0, `${c.widget}: the page scrolled`);
+      assert.deepEqual(freshProblems, { consoleErrors: [], pageErrors: [], offOrigin: [], failed: [] }, c.widget);
+      await fresh.close();
+    }
+    // Every widget kind in the registry but the configuration finder (its own tests) is here.
+    assert.deepEqual(
+      linkCases.map((c) => c.widget).sort(),
+      Object.keys(widgetRegistry)
+        .filter((w) => w !== "config-finder")
+        .sort(),
+    );
+  });
+}

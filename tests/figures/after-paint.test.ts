@@ -71,3 +71,23 @@ test("without frames (a hidden tab) the backstop timer runs the work", () => {
   assert.equal(ran, 1);
   assert.equal(root.dataset.widgetBusy, undefined);
 });
+
+test("with a delay, typing is debounced: the work runs once, after the last key's delay and a frame", () => {
+  const { root, frame, events } = fakeRoot();
+  const later = afterPaint(root);
+  const ran: string[] = [];
+  later(() => ran.push("1"), "draw", 150);
+  frame(100);
+  later(() => ran.push("12"), "draw", 150);
+  frame(100);
+  assert.deepEqual(ran, [], "100 ms after the second key: still typing");
+  assert.equal(root.dataset.widgetBusy, "", "busy while the redraw waits");
+  frame(60);
+  assert.deepEqual(ran, [], "the delay is over, but the work waits for the next frame");
+  frame(0);
+  assert.deepEqual(ran, ["12"], "one run, with the last value");
+  assert.equal(events.length, 1);
+  assert.equal(root.dataset.widgetBusy, undefined);
+  frame(500);
+  assert.deepEqual(ran, ["12"], "no second run from the first key's timers");
+});

@@ -4,12 +4,14 @@ import fc from "fast-check";
 import { parseHTML } from "linkedom";
 import { pipelineSchedule } from "../../src/model/index.ts";
 import {
+  checkPipelineControls,
   computePipelineView,
   decodePipelineState,
   encodePipelineState,
   parsePipelineSettings,
   pipelineControlValuesOf,
   pipelineControls,
+  layOutPipeline,
   pipelineDefaults,
   readPipelineControls,
   summarizePipeline,
@@ -180,6 +182,40 @@ describe("pipeline-explorer: settings, URL and controls", () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  test("the check run on every key (no layout) refuses exactly what the layout refuses, with the same problems", () => {
+    // The widget shows checkPipelineControls' messages with the edit and lays out later; a
+    // combination only the layout refused would show its message a frame late.
+    fc.assert(
+      fc.property(
+        fc.constantFrom("afab", "1f1b", "interleaved", "zb-h1", "dualpipe"),
+        fc.integer({ min: 0, max: 40 }),
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.constantFrom("0", "1", "2", "0.5", "100", "1e300"),
+        (schedule, stages, microbatches, chunks, weightGrad) => {
+          const values = {
+            ...pipelineControlValuesOf(state({ schedule })),
+            stages: String(stages),
+            microbatches: String(microbatches),
+            chunks: String(chunks),
+            weightGrad,
+          };
+          const checked = checkPipelineControls(values);
+          const full = readPipelineControls(values);
+          assert.equal(checked.ok, full.ok, JSON.stringify(values));
+          assert.deepEqual(checked.problems, full.problems);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // The durations are capped (at 100), so the layout's own refusal, a step of infinite length,
+    // cannot happen from the form: layOutPipeline accepts every state the check accepts.
+    const longest = { ...pipelineControlValuesOf(state({ schedule: "dualpipe", stages: 32, microbatches: 128 })) };
+    const checked = checkPipelineControls({ ...longest, forward: "100", backward: "100", weightGrad: "100" });
+    assert.ok(checked.ok);
+    assert.equal(layOutPipeline(checked.state, checked.problems).ok, true);
   });
 });
 

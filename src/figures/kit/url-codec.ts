@@ -1,5 +1,5 @@
 /**
- * The URL-state codec of the explorer widgets: a widget's settings that differ from the chapter's,
+ * The URL-state codec of every widget: a widget's settings that differ from the chapter's,
  * written `key:value,key:value` (readable in a link, `?widget-memory-explorer-1=dp:8,zero:3`), and
  * read back with every value validated and the link refused as a whole when one is bad. Pure, so
  * tests run it without a browser; src/widgets/runtime/url-state.ts reads and writes the URL.
@@ -73,4 +73,65 @@ export function decodeUrlState<S, K extends string>(
     throw err;
   }
   return { ok: true, state, ignored };
+}
+
+/**
+ * How one setting is written in a link: a number as JavaScript prints it (so it reads back
+ * exactly), a boolean as 1/0, a choice (a preset id, a unit) as its id, and a number that may be
+ * absent as the word the chapter's YAML uses for "absent" ("number|none" → `none`, "number|all" →
+ * `all`).
+ */
+export type UrlValueKind = "number" | "number|none" | "number|all" | "boolean" | "choice";
+
+const numberText = /^-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+const choiceText = /^[A-Za-z0-9._-]{1,64}$/;
+
+function readValue(key: string, kind: UrlValueKind, text: string): unknown {
+  if ((kind === "number|none" && text === "none") || (kind === "number|all" && text === "all")) return null;
+  if (kind === "boolean") {
+    if (text === "1" || text === "0") return text === "1";
+    throw new WidgetSettingsError(key, "must be 1 or 0");
+  }
+  if (kind === "choice") {
+    if (choiceText.test(text)) return text;
+    throw new WidgetSettingsError(key, "is not one of the choices");
+  }
+  const n = numberText.test(text) ? Number(text) : Number.NaN;
+  // The reader's text is not quoted back: a link may carry anything, NaN or a script included.
+  if (!Number.isFinite(n)) throw new WidgetSettingsError(key, "is not a number");
+  return Object.is(n, -0) ? 0 : n;
+}
+
+/**
+ * The link codec of a widget whose settings are all its controls hold (the chapter's YAML keys):
+ * each value written by its {@link UrlValueKind}, and the state a link gives checked as a whole
+ * by `parse`, the parser the build runs on the chapter's YAML, so a link is held to the rules of
+ * the page itself. Whatever `parse` throws rejects the link with its message; nothing escapes.
+ */
+export function settingsUrlCodec<S, K extends string & keyof S>(
+  kinds: Readonly<Record<K, UrlValueKind>>,
+  parse: (raw: unknown) => S,
+  maxLength = 400,
+): UrlCodec<S, K> {
+  const keys = Object.keys(kinds) as K[];
+  const absent = (kind: UrlValueKind) => (kind === "number|all" ? "all" : "none");
+  return {
+    keys,
+    write: (key, value) => (value === null ? absent(kinds[key]) : urlText(value)),
+    read: (key, text) => readValue(key, kinds[key], text),
+    check(state) {
+      // The YAML spelling of an absent number, which is what the parser accepts.
+      const raw: Record<string, unknown> = { ...(state as Record<string, unknown>) };
+      for (const key of keys) if (raw[key] === null) raw[key] = absent(kinds[key]);
+      try {
+        parse(raw);
+      } catch (err) {
+        if (err instanceof WidgetSettingsError) throw err;
+        const field = (err as { field?: unknown }).field;
+        const message = err instanceof Error ? err.message : String(err);
+        throw new WidgetSettingsError(typeof field === "string" ? field : "settings", message);
+      }
+    },
+    maxLength,
+  };
 }

@@ -11,6 +11,7 @@
 import type { NumberFormatId } from "../../model/index.ts";
 import { numberFormatIds } from "../../data/number-formats.ts";
 import { WidgetSettingsError, settingsObject } from "../widget.ts";
+import { settingsUrlCodec } from "../kit/url-codec.ts";
 import { looksNumeric, readNumber } from "../kit/field.ts";
 
 export interface NumberFormatsSettings {
@@ -64,3 +65,9 @@ export function parseSettings(raw: unknown): NumberFormatsSettings {
   }
   return { value, focus: focus as NumberFormatId, saturate };
 }
+
+/** The widget's settings in a page link (`?<widget id>=key:value,…`), checked by the chapter's parser. */
+export const numberFormatsUrlCodec = settingsUrlCodec(
+  { value: "number", focus: "choice", saturate: "boolean" },
+  parseSettings,
+);

@@ -12,8 +12,13 @@
  * wait on these, and `npm run bench:widgets` adds that time to the edit's own.
  * The work runs after the next animation frame (then a zero timeout, which the browser queues
  * behind that frame's paint); a timer of 200 ms runs it too where frames do not come (a hidden tab).
+ *
+ * `delayMs` debounces typing: the work waits until no edit has come for that long, then for the
+ * next frame as above. A widget whose redraw is long passes it for keys typed into a number field,
+ * so a reader typing "128" gets one redraw after the last digit instead of one between each two
+ * keys, which would hold up the next key (its input delay) for the whole redraw.
  */
-export function afterPaint(root: HTMLElement): (work: () => void, key?: string) => void {
+export function afterPaint(root: HTMLElement): (work: () => void, key?: string, delayMs?: number) => void {
   const win = root.ownerDocument.defaultView;
   // Pending work by kind ("draw", "cursor", …): a new edit replaces the work of its own kind and
   // keeps the others; they run in the order their kinds were first scheduled.
@@ -31,7 +36,7 @@ export function afterPaint(root: HTMLElement): (work: () => void, key?: string) 
       root.dispatchEvent(new CustomEvent("widget-drawn", { detail: { ms: win!.performance.now() - t0 } }));
     }
   };
-  return (work, key = "draw") => {
+  return (work, key = "draw", delayMs = 0) => {
     if (!win) {
       work();
       return;
@@ -39,7 +44,12 @@ export function afterPaint(root: HTMLElement): (work: () => void, key?: string) 
     pending.set(key, work);
     root.dataset.widgetBusy = "";
     const which = ++token;
-    win.requestAnimationFrame(() => win.setTimeout(() => run(which), 0));
-    win.setTimeout(() => run(which), 200);
+    const schedule = () => {
+      if (which !== token) return;
+      win.requestAnimationFrame(() => win.setTimeout(() => run(which), 0));
+      win.setTimeout(() => run(which), 200);
+    };
+    if (delayMs > 0) win.setTimeout(schedule, delayMs);
+    else schedule();
   };
 }
