@@ -115,11 +115,12 @@ test("the Atom feed parses and its entries are the changelog page's dated sectio
 });
 
 test("code is highlighted at build time; Copy code copies the block's text and says so; no button without JS", async () => {
-  const { document } = parseHTML(html("/gpu-kernels/"));
-  const cuda = document.querySelector(".code-block > pre > code.language-cuda");
+  // Named `built`, not `document`: the page functions below run in the browser and read its `document`.
+  const built = parseHTML(html("/gpu-kernels/")).document;
+  const cuda = built.querySelector(".code-block > pre > code.language-cuda");
   assert.ok(cuda, "the CUDA block is wrapped and labelled");
   assert.ok(cuda.querySelectorAll("span.hljs-type, span.hljs-keyword").length >= 5, "token spans");
-  assert.ok(document.querySelectorAll(".code-block code.language-python span.hljs-keyword").length >= 2);
+  assert.ok(built.querySelectorAll(".code-block code.language-python span.hljs-keyword").length >= 2);
 
   const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.server.url });
