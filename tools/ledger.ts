@@ -2,8 +2,8 @@
  * `npm run ledger [-- <slug>…] [--all] [--facts]`: the number ledger of the chapters (issues #27, #53).
  *
  * Parses each chapter with the book's Markdown (as the build does) and prints, per chapter, how
- * many numbers are computed, src/data by name, recorded facts, arithmetic-checked, cited (only in
- * chapters not yet migrated), inputs, structural or formula constants, and every unaccounted number
+ * many numbers are computed, src/data by name, recorded facts, arithmetic-checked, inputs,
+ * structural or formula constants, and every unaccounted number
  * as `file:line:column "text"  …context`. `--all` lists every number with its class and reason.
  * `--facts` lists the recorded facts (src/data/facts.ts) each chapter prints, and every record that
  * no chapter prints and no value module reads. Exits 1 when a number is unaccounted (or, with
@@ -17,13 +17,7 @@ import { createBookMarkdown } from "../src/plugins/markdown.ts";
 import { includeCodeMarkdown } from "../src/plugins/include-code.ts";
 import { loadBibliography } from "../src/plugins/bibliography.ts";
 import { chapterInfo } from "../src/plugins/chapters.ts";
-import {
-  factsReadByModules,
-  ledgerOf,
-  UNMIGRATED_CHAPTERS,
-  type LedgerEntry,
-  type NumberClass,
-} from "../src/plugins/number-ledger.ts";
+import { factsReadByModules, ledgerOf, type LedgerEntry, type NumberClass } from "../src/plugins/number-ledger.ts";
 import { FACTS } from "../src/data/facts.ts";
 
 const args = process.argv.slice(2);
@@ -39,7 +33,6 @@ const classes: NumberClass[] = [
   "data",
   "fact",
   "arithmetic",
-  "cited",
   "input",
   "structural",
   "formula",
@@ -85,10 +78,6 @@ console.log("");
 for (const r of rows)
   console.log(r.map((c, k) => (k === 0 ? c.padEnd(widths[k]!) : c.padStart(widths[k]!))).join("  "));
 console.log(`\n${unaccounted} unaccounted number${unaccounted === 1 ? "" : "s"}`);
-console.log(
-  `chapters not yet migrated to recorded facts (issue #53; typed "data" and "cited" numbers still pass there): ` +
-    (UNMIGRATED_CHAPTERS.length > 0 ? UNMIGRATED_CHAPTERS.join(", ") : "none"),
-);
 let unused = 0;
 if (listFacts && wanted.length === 0) {
   const read = factsReadByModules();

@@ -191,8 +191,11 @@ function values(): Record<string, ExerciseValue> {
       d0,
     ),
   );
-  put("ch8.mtbiHours", v((54 * 24) / 419, "hours", d2));
-  put("ch8.lostShare", v((100 * (419 * 40)) / 60 / (54 * 24), "%", d1));
+  // Exercise 5: Llama 3's 54-day snapshot and its 419 unexpected interruptions (facts); 40 minutes lost each.
+  const snapshotHours = fact("llama3.snapshotDays").value * 24;
+  const unexpected = fact("llama3.unexpectedInterruptions").value;
+  put("ch8.mtbiHours", v(snapshotHours / unexpected, "hours", d2));
+  put("ch8.lostShare", v((100 * (unexpected * 40)) / 60 / snapshotHours, "%", d1));
 
   // Chapter 9.
   put("ch9.ridgeA100", v(a100.bf16FlopsPerSecond / a100.hbmBytesPerSecond, "FLOP/byte", d1));

@@ -4,15 +4,11 @@
  *
  * - **computed**: `{=name}`, printed at build time from src/model and src/data (exercise-values.ts);
  * - **data**: src/data printed by name, `{=gpu.h100-sxm.l2}`, `{=net.h100-sxm.nicLine}`,
- *   `{=model.llama-3.1-8b.params}`, `{=format.bf16.bytes}` (src/model/values/data.ts); in a chapter
- *   not yet migrated (UNMIGRATED_CHAPTERS), also a typed number with a unit that equals a datasheet
- *   or model-card fact at the precision printed ("989 TFLOPS"; src/model/data-facts.ts);
+ *   `{=model.llama-3.1-8b.params}`, `{=format.bf16.bytes}` (src/model/values/data.ts);
  * - **fact**: a cited fact printed by name, `{=fact.llama3.gpus}`: a record of src/data/facts.ts with
  *   its unit, bibliography key and locator;
  * - **arithmetic**: part of a chain in math whose numeric sides the build evaluates and compares
  *   (`$4 + 12/64 = 4.1875$`; tex-arithmetic.ts); a chain that does not hold fails the build;
- * - **cited**: only in a chapter not yet migrated: a typed number in a sentence (a table row, a
- *   caption) that carries a citation `[@key]`;
  * - **input**: a value the text chooses, marked `{:8,192}` (printed as written), an integer given
  *   to a symbol in math (`$b = 8$`), or a given of an exercise's question (outside its solution);
  * - **structural**: a year, a label's number ("chapter 8", "Table 3", "stage 2", "GPU 0"), a
@@ -22,10 +18,10 @@
  * - **formula**: a constant in a symbolic formula (`$16N$`, `$(p-1)/m$`).
  *
  * Anything else is **unaccounted** and fails the build at file:line:column (`npm run ledger`
- * lists a chapter's numbers by class). In a migrated chapter (every chapter but those listed in
- * UNMIGRATED_CHAPTERS) the ledger is strict, so that a changed digit cannot pass as data or as a
- * citation: a typed number in a cited sentence or table row is unaccounted (it is a recorded fact,
- * computed from facts, or src/data by name); a typed number that equals a src/data attribute is
+ * lists a chapter's numbers by class). Every chapter is held to the same rules (issue #53), so that a
+ * changed digit cannot pass as data or as a citation: a typed number in a cited sentence or table row
+ * is unaccounted (it is a recorded fact, computed from facts, or src/data by name); a typed number
+ * that equals a src/data attribute (src/model/data-facts.ts, at the precision printed) is
  * unaccounted, the message naming the attribute to print; a count before what it counts ("671B
  * parameters", "14.8T tokens") is a number, not a name; a hardware figure (a number with a unit of
  * src/data: TFLOPS, GB/s, GB, W…) given in an exercise's question is printed by name or marked
@@ -49,15 +45,7 @@ import { exerciseValue, matchDataFact, matchModelAttribute } from "../model/inde
 import { printInput, printReference } from "./exercise-check.ts";
 
 export type NumberClass =
-  "computed" | "data" | "fact" | "arithmetic" | "cited" | "input" | "structural" | "formula" | "unaccounted";
-
-/**
- * Chapters (slugs) whose cited numbers are not yet recorded facts (issue #53): in these the ledger
- * still accepts a typed number in a cited sentence ("cited") and a typed number that equals a
- * src/data fact ("data"). `npm run ledger` prints the list; tests/plugins/number-ledger.test.ts
- * asserts that it only shrinks. Migrate a chapter, then take it off the list.
- */
-export const UNMIGRATED_CHAPTERS: readonly string[] = ["five-d-parallelism"];
+  "computed" | "data" | "fact" | "arithmetic" | "input" | "structural" | "formula" | "unaccounted";
 
 /** The fact ids a value module reads with `fact("<id>")` (src/model). */
 export function factsReadByModules(root = "src/model"): Set<string> {
@@ -405,8 +393,6 @@ interface Context {
   question: boolean;
   /** The row or caption carries a citation (tables: any cell of the row). */
   rowCited: boolean;
-  /** The chapter is migrated (not in UNMIGRATED_CHAPTERS): typed data and cited numbers fail. */
-  strict: boolean;
 }
 
 /**
@@ -442,22 +428,15 @@ const UNIT_AFTER =
   /^\s*(?:\\[,;: ]\s*)?(?:\\text\{\s*)?(PFLOPS|TFLOPS|TB\/s|GB\/s|Gb\/s|TB|GB|MB|KB|KiB|W|SMs)(?![A-Za-z])/;
 
 /**
- * "data" when the number, with the unit after it, is a fact of src/data at its printed precision;
- * in a migrated chapter (`strict`) such a typed number is unaccounted, with the name to print it by.
+ * A typed number that, with the unit after it, is a fact of src/data at its printed precision: it is
+ * unaccounted, with the name to print it by.
  */
-function dataClass(
-  text: string,
-  after: string,
-  before: string,
-  paragraph: string,
-  strict: boolean,
-): [NumberClass, string] | undefined {
+function dataClass(text: string, after: string, before: string, paragraph: string): [NumberClass, string] | undefined {
   const plain = text.replace(/\{,\}|,/g, "");
   const value = Number(plain);
   const unit = UNIT_AFTER.exec(after)?.[1] ?? "";
   const fact = matchDataFact(value, unit, printedHalfUnit(plain), paragraph, before.slice(-40));
   if (!fact) return undefined;
-  if (!strict) return ["data", `src/data: ${fact.name}`];
   const decimals = plain.includes(".") ? plain.split(".")[1]!.length : 0;
   const natural = exerciseValue(fact.ref)?.digits.decimals;
   const suffix = natural !== undefined && natural !== decimals ? `:${decimals}` : "";
@@ -480,7 +459,7 @@ function proseClass(
   if (/^:\d/.test(after) || /\d:$/.test(src.slice(0, start))) return ["structural", "a ratio's name (2:4)"];
   // "a 16-bit gradient", "8-bit scales": the width that names a number format (as fp16 or int8 do).
   if (/^-bit\b/.test(after) && /^(?:4|8|16|32|64)$/.test(text)) return ["structural", "a format's width (16-bit)"];
-  const data = dataClass(text, after, src.slice(0, start), src, ctx.strict);
+  const data = dataClass(text, after, src.slice(0, start), src);
   if (data) return data;
   if (LABEL_WORDS.has(before) || LABEL_WORDS.has(before.replace(/s$/, ""))) return ["structural", `label (${before})`];
   if (NAME_WORDS.has(before)) return ["structural", `name (${before})`];
@@ -490,15 +469,13 @@ function proseClass(
   ) {
     return ["structural", previous.reason];
   }
-  if (ctx.strict) {
-    // "($h$ = 4,096, ...)": a value given to a symbol in prose.
-    const given = /\$([^$]{1,16})\$\s*=\s*$/.exec(src.slice(Math.max(0, start - 24), start));
-    const named = given ? modelAttributeClass(given[1]!.trim(), text, src.slice(0, start)) : undefined;
-    if (named) return named;
-  }
-  if (cited) return ctx.strict ? ["unaccounted", CITED_NOT_FACT] : ["cited", "the sentence cites its source"];
+  // "($h$ = 4,096, ...)": a value given to a symbol in prose.
+  const given = /\$([^$]{1,16})\$\s*=\s*$/.exec(src.slice(Math.max(0, start - 24), start));
+  const named = given ? modelAttributeClass(given[1]!.trim(), text, src.slice(0, start)) : undefined;
+  if (named) return named;
+  if (cited) return ["unaccounted", CITED_NOT_FACT];
   if (ctx.question) {
-    if (ctx.strict && UNIT_AFTER.test(after)) return ["unaccounted", HARDWARE_GIVEN];
+    if (UNIT_AFTER.test(after)) return ["unaccounted", HARDWARE_GIVEN];
     if (!HARDWARE_UNIT.test(after)) return ["input", "a given of the exercise"];
   }
   return ["unaccounted", ""];
@@ -595,7 +572,6 @@ function mathEntries(
         side.text.slice(m.index + m[0].length) + tex.slice(side.end),
         tex.slice(0, side.start + m.index),
         paragraph,
-        ctx.strict,
       );
       const multiple = new RegExp(`^\\s*${m[0].replace(/[{}]/g, "\\$&")}\\s*\\\\times\\s*$`).test(side.text);
       if (multiple) {
@@ -603,17 +579,16 @@ function mathEntries(
         continue;
       }
       const named =
-        ctx.strict && assignment && side.text.trim() === m[0]
+        assignment && side.text.trim() === m[0]
           ? modelAttributeClass(sides[i - 1]!.text.trim(), text, paragraph.slice(0, offset) + tex.slice(0, side.start))
           : undefined;
       if (named) push(offset + at, text, ...named);
       else if (chain.checked.has(i)) push(offset + at, text, "arithmetic", "arithmetic checked by the build");
       else if (data) push(offset + at, text, ...data);
       else if (symbolic && !numeric) push(offset + at, text, "formula", "a constant in a formula");
-      else if (assignment && /^\d+(?:,\d{3})*$/.test(text) && side.text.trim() === m[0] && !(cited && ctx.strict))
+      else if (assignment && /^\d+(?:,\d{3})*$/.test(text) && side.text.trim() === m[0] && !cited)
         push(offset + at, text, "input", "an integer given to a symbol");
-      else if (cited && ctx.strict) push(offset + at, text, "unaccounted", CITED_NOT_FACT);
-      else if (cited) push(offset + at, text, "cited", "the sentence cites its source");
+      else if (cited) push(offset + at, text, "unaccounted", CITED_NOT_FACT);
       else if (ctx.question && !/(?:FLOPS|GB\/s|TB\/s)/.test(side.text))
         push(offset + at, text, "input", "a given of the exercise");
       else push(offset + at, text, "unaccounted", "");
@@ -661,9 +636,7 @@ function inlineLedger(
     }
     // A value the text chooses may not be a datasheet figure typed in a marker ({:80} GB).
     const after = src.slice(m.start + m.text.length, m.start + m.text.length + 16);
-    const data = ctx.strict
-      ? dataClass(printInput(m.text.slice(2, -1)), after, src.slice(0, m.start), src, true)
-      : undefined;
+    const data = dataClass(printInput(m.text.slice(2, -1)), after, src.slice(0, m.start), src);
     if (data) push(m.start, m.text, ...data);
     else push(m.start, m.text, "input", "marked as an input");
   }
@@ -676,11 +649,9 @@ function inlineLedger(
     const after = scanned.masked[end] ?? " ";
     // Part of a name or identifier: "H100", "ZeRO-3", "1F1B", "405B", "v5e", "fp8"; but a count with
     // a suffix before what it counts ("671B parameters", "14.8T tokens", "37B are active") is a number.
-    const counted =
-      ctx.strict &&
-      /^[MBT](?:\s+(?:parameters|params|tokens|GPU hours)\b|\s+(?:are\s+)?active\b)/.test(
-        scanned.masked.slice(end, end + 24),
-      );
+    const counted = /^[MBT](?:\s+(?:parameters|params|tokens|GPU hours)\b|\s+(?:are\s+)?active\b)/.test(
+      scanned.masked.slice(end, end + 24),
+    );
     if (/[\p{L}\p{N}_]/u.test(before) || (/[\p{L}_]/u.test(after) && !counted)) continue;
     if ((before === "-" || before === "‑") && /[\p{L}]/u.test(scanned.masked[start - 2] ?? "")) continue;
     if (before === "." && /\d/.test(scanned.masked[start - 2] ?? "")) continue;
@@ -774,7 +745,6 @@ function ledgerRule(state: StateCore): boolean {
     },
   };
   const slug = doc.chapter.slug;
-  const strict = !UNMIGRATED_CHAPTERS.includes(slug);
   const containers: string[] = [];
   let rowCited = false;
   let lastLine = 0;
@@ -808,7 +778,7 @@ function ledgerRule(state: StateCore): boolean {
       t.type === "math_block"
         ? { masked: " ".repeat(content.length), math: [{ start: 0, end: content.length }], markers: [], citations: [] }
         : scanInline(state.md, content, scratchEnv);
-    entries.push(...inlineLedger(content, scanned, { question, rowCited, strict }, at, report));
+    entries.push(...inlineLedger(content, scanned, { question, rowCited }, at, report));
   }
   ledgers.set(state.env as object, entries);
   const unaccounted = entries.filter((e) => e.cls === "unaccounted");
@@ -820,11 +790,9 @@ function ledgerRule(state: StateCore): boolean {
     // input would no longer follow the model. The chapter's values have one home, named here.
     const home = `compute it in src/model/values/${slug}.ts and print it with {=name} if it follows from other numbers`;
     const input = `or, only if the text chooses it, mark it as an input ({:${first.text}})`;
-    const fix = first.reason
-      ? first.reason
-      : strict
-        ? `${home}, record it as a cited fact ({=fact.<id>}, src/data/facts.ts), print src/data by name ({=gpu.…}), ${input}`
-        : `${home}, cite its source in its sentence, ${input}`;
+    const fix =
+      first.reason ||
+      `${home}, record it as a cited fact ({=fact.<id>}, src/data/facts.ts), print src/data by name ({=gpu.…}), ${input}`;
     throw new BookError(doc.file, first.line, `${what} is not accounted for: ${fix}${more}`, {
       column: first.column,
     });

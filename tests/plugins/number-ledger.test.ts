@@ -1,10 +1,10 @@
 /**
  * The number ledger (issues #27, #53): the arithmetic checker (src/plugins/tex-arithmetic.ts), the
- * classification of numbers in snippets rendered as a chapter (src/plugins/number-ledger.ts), in a
- * migrated chapter (src/data and cited facts printed by name) and in one not yet migrated, the
- * build error at file:line:column, and mutation checks over the real chapters: a typed datasheet
- * figure whose last digit is changed is no longer accounted for, and a migrated chapter has no
- * typed number that a changed digit could leave accounted for as data or as a citation.
+ * classification of numbers in snippets rendered as a chapter (src/plugins/number-ledger.ts), with
+ * src/data and cited facts printed by name in every chapter, the build error at file:line:column,
+ * and mutation checks over the real chapters: a datasheet figure typed where the chapter prints it
+ * by name is not accounted for, and no chapter has a typed number that a changed digit could leave
+ * accounted for as data or as a citation.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -16,21 +16,21 @@ import { createBookMarkdown } from "../../src/plugins/markdown.ts";
 import { includeCodeMarkdown } from "../../src/plugins/include-code.ts";
 import { loadBibliography } from "../../src/plugins/bibliography.ts";
 import { findBookError } from "../../src/plugins/errors.ts";
-import {
-  factsReadByModules,
-  ledgerOf,
-  UNMIGRATED_CHAPTERS,
-  type LedgerEntry,
-  type NumberClass,
-} from "../../src/plugins/number-ledger.ts";
+import { factsReadByModules, ledgerOf, type LedgerEntry, type NumberClass } from "../../src/plugins/number-ledger.ts";
+import { printReference } from "../../src/plugins/exercise-check.ts";
 import { chapterInfo } from "../../src/plugins/chapters.ts";
 import { FACTS } from "../../src/data/facts.ts";
 import { checkChain, evaluateSide, printedHalfUnit, splitRelations } from "../../src/plugins/tex-arithmetic.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 void testBib;
-const FILE = "content/chapters/03-zero.md"; // a migrated chapter (not in UNMIGRATED_CHAPTERS): the ledger is strict
-const UNMIGRATED = "content/chapters/08-five-d-parallelism.md"; // a chapter not yet migrated (issue #53)
+const FILE = "content/chapters/03-zero.md"; // snippets are rendered as this chapter
+/** Every chapter file: the ledger holds each to the same rules (issue #53). */
+const CHAPTER_FILES = readdirSync("content/chapters")
+  .filter((f) => f.endsWith(".md"))
+  .sort()
+  .map((f) => path.join("content/chapters", f))
+  .filter((f) => chapterInfo(f) !== undefined);
 
 function ledger(src: string, file = FILE): LedgerEntry[] {
   const env = { page: { inputPath: file }, ledgerReport: true };
@@ -171,30 +171,50 @@ It takes 7 seconds.
     assert.deepEqual(classes(src), []);
   });
 
-  test("a table row with a citation cites every cell (in a chapter not yet migrated)", () => {
+  test("a table row with a citation cites every cell: each number in it is a recorded fact", () => {
     const src = "| Run | GPUs |\n| --- | --- |\n| A [@shoeybi2019megatron] | 512 |\n| B | 256 |\n";
-    assert.deepEqual(classes(src, UNMIGRATED), ["512:cited", "256:unaccounted"]);
-    assert.deepEqual(classes(src), ["512:unaccounted", "256:unaccounted"], "a migrated chapter records it as a fact");
+    const [cited, plain] = ledger(src);
+    assert.deepEqual([cited!.text, cited!.cls, plain!.text, plain!.cls], ["512", "unaccounted", "256", "unaccounted"]);
+    assert.match(cited!.reason, /in a cited sentence but is not a recorded fact/, "the citation reaches the cell");
+    assert.doesNotMatch(plain!.reason, /cited sentence/, "the row without a citation cites nothing");
+    const printed = "| Run | GPUs |\n| --- | --- |\n| A [@shoeybi2019megatron] | {=fact.llama3.gpus} |\n";
+    assert.deepEqual(classes(printed), ["{=fact.llama3.gpus}:fact"]);
   });
 });
 
 describe("data by name and cited facts (issue #53)", () => {
   const entry = (src: string, file = FILE) => ledger(src, file)[0]!;
 
-  test("a chapter not yet migrated still accepts typed datasheet figures and cited numbers", () => {
-    assert.deepEqual(classes("An H100 runs 989 TFLOPS of dense bf16 and holds 80 GB.\n", UNMIGRATED), [
-      "989:data",
-      "80:data",
-    ]);
-    assert.deepEqual(classes("An H100 runs 988 TFLOPS.\n", UNMIGRATED), ["988:unaccounted"]);
-    assert.deepEqual(classes("ZeRO cut memory 8 times [@rajbhandari2020zero]. It has 5 parts.\n", UNMIGRATED), [
-      "8:cited",
-      "5:unaccounted",
-    ]);
+  // Issue #53 let chapters not yet migrated keep typed datasheet figures ("data") and typed numbers in
+  // cited sentences ("cited"); every chapter is migrated now, and none is held to laxer rules.
+  test("every chapter rejects a typed datasheet figure and a typed number in a cited sentence", () => {
+    assert.ok(
+      CHAPTER_FILES.includes(path.join("content/chapters", "08-five-d-parallelism.md")),
+      "the last one migrated",
+    );
+    assert.ok(CHAPTER_FILES.length >= 15, `${CHAPTER_FILES.length} chapters`);
+    for (const file of CHAPTER_FILES) {
+      const typed = ledger("An H100 runs 989 TFLOPS of dense bf16 and holds 80 GB.\n", file);
+      assert.deepEqual(
+        typed.map((e) => `${e.text}:${e.cls}`),
+        ["989:unaccounted", "80:unaccounted"],
+        file,
+      );
+      assert.match(typed[0]!.reason, /print it by name, \{=gpu\.h100-sxm\.bf16:0\}/, file);
+      assert.match(typed[1]!.reason, /print it by name, \{=gpu\.h100-sxm\.hbm\}/, file);
+      const cited = ledger("ZeRO cut memory 8 times [@rajbhandari2020zero]. It has 5 parts.\n", file);
+      assert.deepEqual(
+        cited.map((e) => `${e.text}:${e.cls}`),
+        ["8:unaccounted", "5:unaccounted"],
+        file,
+      );
+      assert.match(cited[0]!.reason, /not a recorded fact/, file);
+      assert.equal(ledger("For Llama-3.1-70B ($h = 8000$).\n", file)[0]!.cls, "unaccounted", file);
+    }
   });
 
   // The two cases issue #53 measured: both passed the ledger as "data", then as "cited", with a digit changed.
-  test("a typed datasheet figure fails in a migrated chapter, right or wrong, naming the attribute to print", () => {
+  test("a typed datasheet figure fails, right or wrong, naming the attribute to print", () => {
     const l2 = entry("All SMs share a 50 MB L2 cache.\n");
     assert.equal(l2.cls, "unaccounted");
     assert.match(l2.reason, /h100-sxm L2 cache: print it by name, \{=gpu\.h100-sxm\.l2\}/);
@@ -203,8 +223,6 @@ describe("data by name and cited facts (issue #53)", () => {
     const cited = "The dense peak is 989.4 TFLOPS [@rajbhandari2020zero].\n";
     assert.match(entry(cited).reason, /h100-sxm bf16 dense: print it by name, \{=gpu\.h100-sxm\.bf16\}/);
     assert.equal(entry(cited.replace("989.4", "982.4")).cls, "unaccounted", "changed: not a citation either");
-    assert.equal(entry(cited, UNMIGRATED).cls, "data");
-    assert.equal(entry(cited.replace("989.4", "982.4"), UNMIGRATED).cls, "cited", "the loophole #53 closes");
     // Printed at fewer digits than the datasheet's: the hint names the decimals.
     assert.match(entry("It peaks at 989 TFLOPS.\n").reason, /\{=gpu\.h100-sxm\.bf16:0\}/);
     // The product named just before the number picks the record (H100 and H200 share their compute).
@@ -226,7 +244,6 @@ describe("data by name and cited facts (issue #53)", () => {
       /\{=model\.llama-3\.1-8b\.hidden\}/,
     );
     assert.equal(entry("A width ($h = 8000$) of our choosing.\n").cls, "input", "no model named: a chosen value");
-    assert.equal(entry("For Llama-3.1-70B ($h = 8000$).\n", UNMIGRATED).cls, "input", "not enforced before migration");
   });
 
   test("a number in a cited sentence is a recorded fact, not a citation", () => {
@@ -311,17 +328,6 @@ describe("build errors", () => {
   });
 });
 
-test("the chapters not yet migrated to recorded facts only shrink (issue #53)", () => {
-  // The list when issue #53's mechanism landed: these four were being rewritten by others. Take a
-  // chapter off UNMIGRATED_CHAPTERS once its cited numbers are recorded facts; never add one.
-  const atStart = ["data-parallelism", "five-d-parallelism", "typical-scales", "overlap-math"];
-  for (const slug of UNMIGRATED_CHAPTERS) assert.ok(atStart.includes(slug), `"${slug}" was added to the list`);
-  const slugs = readdirSync("content/chapters")
-    .map((f) => chapterInfo(path.join("content/chapters", f))?.slug)
-    .filter((x): x is string => !!x);
-  for (const slug of UNMIGRATED_CHAPTERS) assert.ok(slugs.includes(slug), `"${slug}" is not a chapter`);
-});
-
 describe("the book's chapters", () => {
   const bibliography = loadBibliography("bibliography.bib");
   const book = createBookMarkdown({ bibliography: () => bibliography, assetsDir: "assets" });
@@ -358,37 +364,46 @@ describe("the book's chapters", () => {
     }
   }
 
-  test("a typed datasheet figure with one digit changed is no longer accounted for (mutation check)", () => {
+  // A datasheet figure the chapter prints by name, typed instead at the same place: every chapter rejects
+  // it (issue #53), so it never counts as "data" again; outside an exercise's question (where a typed number
+  // without a hardware unit is a given) it is unaccounted.
+  test("a datasheet figure typed where a chapter prints it by name is not data (mutation check)", () => {
     let mutated = 0;
+    let rejected = 0;
     const missed: string[] = [];
-    for (const { file, text, e, start, reparse } of sample("data")) {
-      if (e.name) continue; // printed by name: no digit to change
-      // The entry's last digit.
-      const written = /^[\d.,{}]*\d/.exec(text.slice(start))?.[0] ?? ""; // "8{,}030" in math
-      const at = start + written.length - 1;
-      assert.ok(Number.isInteger(Number(text[at])), `${file}:${e.line}:${e.column} "${e.text}" ends in a digit`);
-      const after = reparse(at).find((x) => x.line === e.line && x.column === e.column);
+    for (const { file, text, e, start } of sample("data")) {
+      const marker = /^\{=([A-Za-z][\w.-]*?)(?::(\d))?\}$/.exec(e.text);
+      if (!marker || text.slice(start, start + e.text.length) !== e.text) continue;
+      const line = text.slice(text.lastIndexOf("\n", start) + 1, start);
+      const inMath = (line.match(/(?<!\\)\$/g) ?? []).length % 2 === 1;
+      const printed = printReference(marker[1]!, marker[2] === undefined ? undefined : Number(marker[2]), inMath);
+      assert.equal(typeof printed, "string", `${file}:${e.line}:${e.column} ${e.text} prints`);
+      const { content: body } = matter(text);
+      const at = start - (text.length - body.length);
+      const typed = body.slice(0, at) + (printed as string) + body.slice(at + e.text.length);
+      // The build locates a number by the file on disk, so the typed number is found by line and text.
+      const plain = (printed as string).replace(/\{,\}/g, ",");
+      const after = parse(file, typed).find((x) => x.line === e.line && x.text === plain && !x.name);
       mutated++;
-      if (after && after.cls === "data") missed.push(`${file}:${e.line}:${e.column} ${e.text} → still ${after.reason}`);
+      if (after?.cls === "unaccounted") rejected++;
+      if (!after || after.cls === "data")
+        missed.push(`${file}:${e.line}:${e.column} ${String(printed)} → ${after?.cls ?? "gone"}`);
     }
-    // Only a chapter not yet migrated may type a datasheet figure; once none is left, none does.
-    if (UNMIGRATED_CHAPTERS.length === 0) assert.equal(mutated, 0, "a migrated chapter types a datasheet figure");
-    else assert.ok(mutated >= 1, `mutated ${mutated} datasheet figures`);
+    assert.ok(mutated >= 20, `mutated ${mutated} datasheet figures printed by name`);
+    assert.ok(rejected >= mutated / 2, `${rejected} of ${mutated} typed figures unaccounted`);
     assert.deepEqual(missed, []);
   });
 
-  test("a migrated chapter prints every datasheet figure and cited number by name; every fact record is used", () => {
+  test("every chapter prints every datasheet figure and cited number by name; every fact record is used", () => {
     const typed: string[] = [];
     const printed = new Set<string>();
     for (const name of files) {
       const file = path.join(dir, name);
-      const slug = chapterInfo(file)?.slug ?? "";
       const entries = parse(file, matter(readFileSync(file, "utf8")).content);
       for (const e of entries) {
         if (e.cls === "fact") printed.add(e.name!.slice("fact.".length));
-        if (UNMIGRATED_CHAPTERS.includes(slug)) continue;
         // A typed number a changed digit could leave accounted for: as data (by value) or as a citation.
-        if (e.cls === "cited" || (e.cls === "data" && !e.name) || e.cls === "unaccounted")
+        if ((e.cls === "data" && !e.name) || e.cls === "unaccounted")
           typed.push(`${file}:${e.line}:${e.column} ${e.text} (${e.cls})`);
       }
     }

@@ -29,11 +29,12 @@ import { balancedStageLayers, gpuGeneration, KERNEL_EFFICIENCY, stepTime, type S
 import { AUTO_FRAMEWORK, searchConfigurations, type ConfigSearchResult, type RankedConfig } from "../config-search.ts";
 import { evaluateScenario, memoryBudget, type Evaluation, type ScenarioLayout } from "../scenario.ts";
 import { clusterShape, groupLink, ringSteps } from "../placement.ts";
-import { frameworkLayout } from "../memory.ts";
+import { bytesPerParameter, frameworkLayout } from "../memory.ts";
 import type { Recompute } from "../activations.ts";
 import { countParameters } from "../parameters.ts";
 import { modelFlopsPerToken } from "../compute.ts";
 import { parseModelConfig } from "../architecture.ts";
+import { fact } from "./facts.ts";
 
 const GB = 1e9;
 const MODEL = "llama-3.1-70b";
@@ -177,8 +178,18 @@ export function fiveDParallelismValues(put: PutValue): void {
   const longBest = () => at(longSearch().ranked, 0, "five-d-parallelism values: best long-context configuration");
   const bigTop = () => at(bigSearch().ranked, 0, "five-d-parallelism values: best configuration on 1,024 GPUs");
 
-  // Introduction and @sec:zero3-vs-pp: states (16 bytes per parameter), bf16 weights, a stage boundary.
-  put("ch8.states70GB", v((16 * n70) / GB, "GB", d1));
+  // Mixed-precision Adam's model states per parameter (memory.ts): bf16 weights and gradients, fp32 master
+  // weights and Adam's two moments (16 bytes; ZeRO's 2 + 2 + K with K = 12).
+  const perParam = bytesPerParameter("bf16");
+  const bpp = perParam.parameters + perParam.gradients + perParam.optimizer;
+  put("ch8.bytesPerParam", v(bpp, "bytes", d0));
+  put("ch8.weightBytes", v(perParam.parameters, "bytes", d0));
+  put("ch8.gradBytes", v(perParam.gradients, "bytes", d0));
+  put("ch8.optimizerBytes", v(perParam.optimizer, "bytes", d0));
+  put("ch8.zero1WholeBytes", v(perParam.parameters + perParam.gradients, "bytes", d0));
+
+  // Introduction and @sec:zero3-vs-pp: states, bf16 weights, a stage boundary.
+  put("ch8.states70GB", v((bpp * n70) / GB, "GB", d1));
   put("ch8.weights70GB", v((2 * n70) / GB, "GB", d1));
   put("ch8.gathers70GB", v((4 * n70) / GB, "GB", d1));
   put("ch8.ppSendMB", v((S * arch70.hiddenSize * 2) / 1e6, "MB", d1));
@@ -196,6 +207,7 @@ export function fiveDParallelismValues(put: PutValue): void {
   const factor = (2 + g) / 4;
   const tStar = (w: number) => (factor * F) / w;
   put("ch8.etaHopper", v(100 * eta, "%", d0));
+  put("ch8.etaAmpere", v(100 * KERNEL_EFFICIENCY.ampere, "%", d0));
   put("ch8.fTflops", v(F / 1e12, "TFLOPS", d1));
   put("ch8.gradBytesZ3", v(g, "bytes", d0));
   put("ch8.z3Factor", v(factor, "", d1));
@@ -382,8 +394,8 @@ export function fiveDParallelismValues(put: PutValue): void {
   // moments sharded), each evaluated by the engine.
   put("ch8.usableGB", v(usableGB, "GB", d0));
   put("ch8.usablePercent", v(100 * budget.fraction, "%", d0));
-  put("ch8.statesGpus70", v(Math.ceil((16 * n70) / budget.usableBytes), "GPUs", d0));
-  put("ch8.serverStatesBillion", v((perServer * budget.usableBytes) / 16 / 1e9, "billion", d0));
+  put("ch8.statesGpus70", v(Math.ceil((bpp * n70) / budget.usableBytes), "GPUs", d0));
+  put("ch8.serverStatesBillion", v((perServer * budget.usableBytes) / bpp / 1e9, "billion", d0));
   const megatron1 = frameworkLayout(AUTO_FRAMEWORK[1], 1).layout;
   const states = [megatron1.weights, megatron1.gradients, megatron1.master, megatron1.moments];
   const wholeBytes = states.filter((x) => !x.sharded).reduce((a, x) => a + x.bytes, 0);
@@ -666,7 +678,17 @@ export function fiveDParallelismValues(put: PutValue): void {
   // @sec:failures: Llama 3's 16,384-GPU layout (PP 16, 16 sequences per data-parallel rank, Table 4) with
   // one sequence per microbatch and four chunks per stage, as the appendix on published runs models it (the
   // paper gives neither): the interleaved bubble (p − 1)/(v·m) in percent of the busy time.
-  put("ch8.llamaBubblePct", v((100 * (16 - 1)) / (4 * 16), "%", d0));
+  const llama3Run = PUBLISHED_RUNS.find((r) => r.id === "grattafiori2024-405b-16384-8192");
+  const llama3Chunks = llama3Run?.layout.chunks;
+  if (llama3Chunks === undefined)
+    throw new Error("five-d-parallelism values: no chunk count for Llama 3's 16,384-GPU run");
+  put(
+    "ch8.llamaBubblePct",
+    v((100 * (fact("llama3.pp").value - 1)) / (llama3Chunks * fact("llama3.batchPerDp").value), "%", d0),
+  );
+  put("ch8.llamaChunks", v(llama3Chunks, "chunks", d0));
+  // @sec:failures: "more than 90% effective training time" leaves interruptions under the rest of the wall time.
+  put("ch8.llamaInterruptionPct", v(100 - fact("llama3.effectiveTime").value, "%", d0));
   put("ch8.llamaBatchSequences", v(2 ** 24 / S, "sequences", d0));
   // Llama 3 405B on 16,384 GPUs under FSDP without resharding (weights gathered whole from the forward
   // pass to the backward): the weights each GPU holds with TP 8 or, in its place, CP 8 (PP 16 with one
@@ -738,12 +760,15 @@ export function fiveDParallelismValues(put: PutValue): void {
   // @sec:regimes rule 3: (p − 1)/(4p) at p = 8, and its limit 1/4.
   put("ch8.ruleBubbleLow", v((100 * 7) / 32, "%", d0));
   put("ch8.ruleBubbleHigh", v(100 / 4, "%", d0));
-  // @sec:sweeps: the pipeline configuration's 153 → 141 TFLOPS per A100 (Narayanan et al., Table 2).
-  put("ch8.narayananPipelineLoss", v(100 * (1 - 141 / 153), "%", d0));
+  // @sec:sweeps: the pipeline configuration's loss from 384 to 1,536 A100s (Narayanan et al., Table 2).
+  put(
+    "ch8.narayananPipelineLoss",
+    v(100 * (1 - fact("narayanan.ptdTflops175b1536").value / fact("narayanan.ptdTflops175b384").value), "%", d0),
+  );
 
   // Exercise 1: 405B with TP 8 · PP 16 (128 GPUs); states over the usable memory; Llama 3's FSDP
   // (2 + 14/64 bytes); the Megatron-LM profile's ZeRO-1 layout over 64 replicas.
-  put("ch8.states405Gpus", v((16 * n405) / budget.usableBytes, "GPUs", d1));
+  put("ch8.states405Gpus", v((bpp * n405) / budget.usableBytes, "GPUs", d1));
   put("ch8.modelParallel405", v(8 * 16, "ways", d0));
   put("ch8.params405PerGpuBillion", v(n405 / 128 / 1e9, "billion", d2));
   put("ch8.fsdp405GB", v(((n405 / 128) * (2 + 14 / 64)) / GB, "GB", d1));
@@ -789,13 +814,15 @@ export function fiveDParallelismValues(put: PutValue): void {
     lazy(() => 100 * straddle().mfu, "%", d1),
   );
 
-  // Exercise 5 (givens): 54 days, 419 interruptions, a 10-minute restart, a failure halfway through an
-  // interval of 60 minutes (b) or 30 minutes (c), a 1-minute pause per checkpoint write.
-  const hours = 54 * 24;
+  // Exercise 5 (givens): Llama 3's 54-day snapshot and its 419 unexpected interruptions (facts), a 10-minute
+  // restart, a failure halfway through an interval of 60 minutes (b) or 30 minutes (c), a 1-minute pause per
+  // checkpoint write.
+  const interruptions = fact("llama3.unexpectedInterruptions").value;
+  const hours = fact("llama3.snapshotDays").value * 24;
   const lossB = 60 / 2 + 10;
   const lossC = 30 / 2 + 10;
-  const lostB = (419 * lossB) / 60;
-  const lostC = (419 * lossC) / 60;
+  const lostB = (interruptions * lossB) / 60;
+  const lostC = (interruptions * lossC) / 60;
   const writesB = (hours * 60) / 60 / 60; // one write per hour, one minute each, in hours
   const writesC = (hours * 60) / 30 / 60;
   put("ch8.snapshotHours", v(hours, "hours", d0));
