@@ -1150,6 +1150,17 @@ export const FACTS: readonly Fact[] = [
     "Table 4 of arXiv v1 (2407.21783v1), third row (16,384 GPUs, CP 16, sequence 131,072), DP column; v3 prints 8 there (llama3.longDp)",
     "exact",
   ),
+  // torchtitan's H100 benchmark of December 2024: the power limit of its GPUs (96 GB HBM2e H100s
+  // whose peak, footnote 2 says, lies between the SXM's and the NVL's and is not known).
+  f(
+    "torchtitanH100.powerLimit",
+    500,
+    "W",
+    "pytorch2024torchtitanh100",
+    "benchmarks/llama3_h100_202412_torchtitan.md at 820504e, section 'Hardware', fourth item",
+    "exact",
+    { says: "the default 500W power limit" },
+  ),
   // ---- Chapter 3 (data-parallelism), facts migration (#53) ------------------------------------
   f(
     "llama31card.gpuHours8b",

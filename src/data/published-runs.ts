@@ -131,6 +131,12 @@ export interface PublishedRun {
   nicBusBytesPerSecond?: number;
   /** Settings the source omits and what we assumed, with the reason. */
   assumptions: string[];
+  /**
+   * Where the run trains a cut-down stand-in for `model` (fewer layers than the released model; its
+   * `config` holds the stand-in's), where the source says so. The appendix marks such a row as a
+   * proxy with its layer count.
+   */
+  proxy?: string;
 }
 
 /** A source of runs and the rule that decides which of its rows are in. */
@@ -1269,6 +1275,8 @@ interface DgxcRecipe {
   gradSync: string;
   overlap: string;
   extra?: string[];
+  /** Columns that run a proxy with fewer layers than the released model, and where the source says so. */
+  proxy?: { columns: number[]; source: string };
 }
 
 const DGXC_RECIPES: DgxcRecipe[] = [
@@ -1394,6 +1402,10 @@ const DGXC_RECIPES: DgxcRecipe[] = [
       "The recipe's model has 16 query groups (llama3.1_405b.yaml L64: num_query_groups: 16), not the released model's 8; the configuration follows the recipe",
       "The 32-, 96- and 192-GPU columns are the recipe's proxies with 7, 21 and 42 layers (the table's 'Layers' row); the 96-GPU column's step time prints as '8.7  5', read as 8.75 s (its throughput, 117,965 tokens/s, is 126 × 8,192 / 8.75)",
     ],
+    proxy: {
+      columns: [0, 1, 2],
+      source: "llama3.1/README_405b.md, the table's 'Layers' row (7, 21 and 42 layers for 32, 96 and 192 GPUs)",
+    },
   },
   {
     key: "gpt3-175b",
@@ -1475,6 +1487,7 @@ const dgxc: PublishedRun[] = DGXC_RECIPES.flatMap((r) =>
         "Network of NVIDIA's EOS cluster: 8 × 400 Gb/s compute links per DGX H100 (the repository's README), the default",
         ...(r.extra ?? []),
       ],
+      ...(r.proxy?.columns.includes(c) ? { proxy: `${DGXC_AT}, ${r.proxy.source}` } : {}),
     };
   }),
 );

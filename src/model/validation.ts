@@ -439,6 +439,92 @@ export function validationReport(
   };
 }
 
+// ---- Ranking -------------------------------------------------------------------------------------
+
+/**
+ * The group a run's ranking is checked within ({@link rankingCheck}): one source, one model (its name
+ * and layer count, so a proxy with fewer layers is a model of its own), one sequence length and one
+ * GPU type. Two runs of a group differ only in settings a user chooses (GPU count, layout, micro-batch,
+ * recomputation, compilation).
+ */
+export function sameModelGroup(run: PublishedRun): string {
+  return [run.source, run.model, runArchitecture(run).numLayers, run.seqLength, run.gpu].join(" | ");
+}
+
+/** How well the model orders pairs of runs by MFU ({@link rankingCheck}). */
+export interface RankingCheck {
+  /** Pairs of runs in one group. */
+  pairs: number;
+  /** Of those, the pairs whose predicted MFUs are in the same order as the reported ones. */
+  agree: number;
+  /** Pairs whose reported MFUs differ by more than `minGap` of the larger one: a difference a ranking should see. */
+  separated: number;
+  /** Of the separated pairs, those the model orders the wrong way (or predicts equal). */
+  separatedWrong: number;
+  /** Of the wrongly ordered separated pairs, those whose predicted MFUs differ by less than `tie` of the larger one: the model sees no difference. */
+  separatedWrongTies: number;
+  /** The wrongly ordered separated pairs, by run id. */
+  wrongPairs: [string, string][];
+}
+
+/**
+ * Checks whether the model ranks runs as the measurements do: for every pair of `evaluations` in one
+ * group (default {@link sameModelGroup}), whether the predicted MFUs are in the same order as the
+ * reported ones. Pairs whose reported MFUs differ by more than `minGap` (default 0.05) of the larger
+ * are counted apart, since a ranking that misorders near-ties is no fault. Throws when `minGap` or
+ * `tie` is not a fraction in [0, 1).
+ */
+export function rankingCheck(
+  evaluations: readonly RunEvaluation[],
+  options: { minGap?: number; tie?: number; group?: (run: PublishedRun) => string } = {},
+): RankingCheck {
+  const minGap = options.minGap ?? 0.05;
+  const tie = options.tie ?? 0.01;
+  for (const [field, value] of [
+    ["minGap", minGap],
+    ["tie", tie],
+  ] as const) {
+    if (!Number.isFinite(value) || value < 0 || value >= 1)
+      throw new ModelInputError(field, `${field} must be a fraction from 0 to below 1, not ${value}`);
+  }
+  const group = options.group ?? sameModelGroup;
+  const groups = new Map<string, RunEvaluation[]>();
+  for (const e of evaluations) {
+    const key = group(e.run);
+    const list = groups.get(key);
+    if (list) list.push(e);
+    else groups.set(key, [e]);
+  }
+  const gap = (a: number, b: number) => Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b));
+  const out: RankingCheck = {
+    pairs: 0,
+    agree: 0,
+    separated: 0,
+    separatedWrong: 0,
+    separatedWrongTies: 0,
+    wrongPairs: [],
+  };
+  for (const list of groups.values()) {
+    for (let i = 0; i < list.length; i++) {
+      for (let j = i + 1; j < list.length; j++) {
+        const a = at(list, i, "ranking: group");
+        const b = at(list, j, "ranking: group");
+        const reported = Math.sign(a.reportedMfu - b.reportedMfu);
+        const right = reported !== 0 && Math.sign(a.predictedMfu - b.predictedMfu) === reported;
+        out.pairs++;
+        if (right) out.agree++;
+        if (gap(a.reportedMfu, b.reportedMfu) <= minGap) continue;
+        out.separated++;
+        if (right) continue;
+        out.separatedWrong++;
+        out.wrongPairs.push([a.run.id, b.run.id]);
+        if (gap(a.predictedMfu, b.predictedMfu) < tie) out.separatedWrongTies++;
+      }
+    }
+  }
+  return out;
+}
+
 // ---- Reading a data file ------------------------------------------------------------------------
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -534,6 +620,8 @@ export function checkRunData(runs: unknown, sources: readonly RunSource[] = RUN_
       throw new ModelInputError("reported.kind", `run ${id} has no "reported.kind"`);
     if (!Array.isArray(raw.assumptions))
       throw new ModelInputError("assumptions", `run ${id} has no "assumptions" list (an empty list if none)`);
+    if (raw.proxy !== undefined && typeof raw.proxy !== "string")
+      throw new ModelInputError("proxy", `run ${id}: "proxy" must say where the source calls the run a proxy`);
     return raw as unknown as PublishedRun;
   });
 }

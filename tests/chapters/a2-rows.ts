@@ -3,7 +3,7 @@
  * (content/chapters/a2-typical-scales.md): shared by its test, which recomputes every row, and by
  * whoever regenerates the table.
  */
-import { stepShares, type RunEvaluation } from "../../src/model/index.ts";
+import { runArchitecture, stepShares, type RunEvaluation } from "../../src/model/index.ts";
 import { formatInteger, formatNumber } from "../../src/figures/kit/format.ts";
 
 /** A fraction as a percentage with one decimal, kept: 0.56 → "56.0%". */
@@ -34,6 +34,13 @@ export function softwareLabel(e: RunEvaluation): string {
   return `${attention}${sw.tpCommOverlap.value ? " · TP overlap" : ""}`;
 }
 
+/** The run's model as the table names it: "Llama 3.1 405B", or "Llama 3.1 405B proxy, 7 layers" for a proxy (published-runs.ts `proxy`). */
+export function modelLabel(e: RunEvaluation): string {
+  return e.run.proxy === undefined
+    ? e.run.model
+    : `${e.run.model} proxy, ${formatInteger(runArchitecture(e.run).numLayers)} layers`;
+}
+
 /** Signed relative error with one decimal: "+27.4%", "−5.3%". */
 export function signedPct(x: number): string {
   return `${x > 0 ? "+" : x < 0 ? "−" : ""}${pct1(Math.abs(x))}`;
@@ -47,5 +54,5 @@ export function runRow(e: RunEvaluation, held: RunEvaluation): string {
   const gpu = e.generation === "ampere" ? "A100" : "H100";
   const p = stepShares(e);
   const parts = [p.compute, p.recompute, p.bubble, p.tp, p.cp, p.dp, p.other].map(pct0).join(" | ");
-  return `| ${e.run.model} [@${e.run.source}] | ${formatInteger(e.run.gpuCount)} ${gpu} | ${formatInteger(e.run.seqLength)} | ${layoutLabel(e)} | ${softwareLabel(e)} | ${pct1(e.reportedMfu)} | ${pct1(e.predictedMfu)} | ${signedPct(e.relativeError)} | ${signedPct(held.relativeError)} | ${parts} |`;
+  return `| ${modelLabel(e)} [@${e.run.source}] | ${formatInteger(e.run.gpuCount)} ${gpu} | ${formatInteger(e.run.seqLength)} | ${layoutLabel(e)} | ${softwareLabel(e)} | ${pct1(e.reportedMfu)} | ${pct1(e.predictedMfu)} | ${signedPct(e.relativeError)} | ${signedPct(held.relativeError)} | ${parts} |`;
 }

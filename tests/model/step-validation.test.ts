@@ -18,8 +18,10 @@ import {
   leaveOneSourceOut,
   ModelInputError,
   PUBLISHED_RUNS,
+  rankingCheck,
   RUN_SOURCES,
   runArchitecture,
+  sameModelGroup,
   summarizeErrors,
   validationReport,
   whatIfStudies,
@@ -169,6 +171,57 @@ describe("the errors, in and out of sample", () => {
   });
 });
 
+describe("ranking: does the model order runs of one model as the measurements do", () => {
+  // A hand-made group of three runs of one model: reported MFUs 0.50, 0.40 and 0.399, predicted
+  // 0.45, 0.46 and 0.30. Pairs: (1, 2) separated by 20% and misordered (predicted 0.45 < 0.46, a
+  // difference of 2%, not a tie at 1%); (1, 3) separated and ordered right; (2, 3) a near-tie of
+  // 0.25%, ordered right but not counted as separated.
+  const [a, b, c] = evaluateInSample().filter((e) => e.run.source === "pytorch2024torchtitanperf");
+  assert.ok(a && b && c);
+  const fake = (e: typeof a, reportedMfu: number, predictedMfu: number) => ({
+    ...e,
+    run: { ...e.run, model: "one model", seqLength: 4096 },
+    reportedMfu,
+    predictedMfu,
+  });
+  const group = [fake(a, 0.5, 0.45), fake(b, 0.4, 0.46), fake(c, 0.399, 0.3)];
+
+  test("counts every pair in a group, the separated ones apart, and the misordered ones among them", () => {
+    const r = rankingCheck(group, { group: (run) => run.model });
+    assert.deepEqual(
+      { ...r, wrongPairs: r.wrongPairs.length },
+      { pairs: 3, agree: 2, separated: 2, separatedWrong: 1, separatedWrongTies: 0, wrongPairs: 1 },
+    );
+    assert.deepEqual(r.wrongPairs, [[a.run.id, b.run.id]]);
+    // A wider tie makes the misordered pair one the model cannot tell apart; a wider gap drops it.
+    assert.equal(rankingCheck(group, { group: (run) => run.model, tie: 0.05 }).separatedWrongTies, 1);
+    assert.equal(rankingCheck(group, { group: (run) => run.model, minGap: 0.3 }).separated, 0);
+  });
+
+  test("runs of different groups are never paired, and bad fractions are refused", () => {
+    assert.equal(rankingCheck(group, { group: (run) => run.id }).pairs, 0);
+    assert.throws(
+      () => rankingCheck(group, { minGap: 1 }),
+      (e: unknown) => e instanceof ModelInputError && e.field === "minGap",
+    );
+    assert.throws(
+      () => rankingCheck(group, { tie: -0.1 }),
+      (e: unknown) => e instanceof ModelInputError && e.field === "tie",
+    );
+  });
+
+  test("the default group keeps a proxy apart from the released model, and the data's ranking is far from perfect", () => {
+    const proxy = PUBLISHED_RUNS.find((r) => r.proxy !== undefined);
+    const full = PUBLISHED_RUNS.find(
+      (r) => r.source === proxy?.source && r.model === proxy.model && r.proxy === undefined,
+    );
+    assert.ok(proxy && full);
+    assert.notEqual(sameModelGroup(proxy), sameModelGroup(full));
+    const r = rankingCheck(evaluateInSample());
+    assert.ok(r.separated > 0 && r.separatedWrong > 0 && r.separatedWrong < r.separated, JSON.stringify(r));
+  });
+});
+
 describe("bad data is refused, naming the run", () => {
   const base = () => JSON.parse(JSON.stringify(PUBLISHED_RUNS.slice(0, 2))) as Record<string, unknown>[];
   const refuses = (runs: unknown, field: string, pattern: RegExp) =>
@@ -193,6 +246,12 @@ describe("bad data is refused, naming the run", () => {
     const kernel = base();
     (kernel[1]!.software as Record<string, Record<string, unknown>>).attentionKernel!.value = "sparse";
     refuses(kernel, "software.attentionKernel", /run narayanan2021-3-6b/);
+  });
+
+  test("a proxy mark that is not a sentence", () => {
+    const runs = base();
+    runs[0]!.proxy = 7;
+    refuses(runs, "proxy", /run narayanan2021-1-7b: "proxy" must say where/);
   });
 
   test("an unknown source key", () => {

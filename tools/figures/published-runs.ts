@@ -15,6 +15,7 @@ import {
   evaluateInSample,
   leaveOneSourceOut,
   RUN_SOURCES,
+  runArchitecture,
   stepShares,
   summarizeErrors,
   type RunEvaluation,
@@ -24,6 +25,9 @@ import { darkPalette as dark, lightPalette as light } from "../../src/figures/ki
 
 const r2 = (v: number) => Math.round(v * 100) / 100;
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+/** The run's model as the tooltips name it: a proxy (published-runs.ts `proxy`) with its layer count. */
+const modelName = (e: RunEvaluation) =>
+  e.run.proxy === undefined ? e.run.model : `${e.run.model} proxy, ${runArchitecture(e.run).numLayers} layers`;
 const FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif";
 
 // ---- Scatter: held-out predicted MFU against reported MFU ----------------------------------------
@@ -40,7 +44,7 @@ const y = (v: number) => H - M.bottom - ((v - LO) / (HI - LO)) * (H - M.top - M.
 function point(e: RunEvaluation): string {
   const cx = r2(x(e.reportedMfu));
   const cy = r2(y(Math.min(HI, e.predictedMfu)));
-  const label = `${e.run.model}, ${e.run.gpuCount} GPUs, ${e.run.seqLength} tokens (${e.run.source}): reported ${formatPercent(e.reportedMfu)}, predicted held out ${formatPercent(e.predictedMfu)}`;
+  const label = `${modelName(e)}, ${e.run.gpuCount} GPUs, ${e.run.seqLength} tokens (${e.run.source}): reported ${formatPercent(e.reportedMfu)}, predicted held out ${formatPercent(e.predictedMfu)}`;
   const shape =
     e.generation === "ampere"
       ? `<circle class="a100" cx="${cx}" cy="${cy}" r="3.5"/>`
@@ -146,7 +150,7 @@ export function renderStepBreakdownFigure(evaluations: RunEvaluation[] = evaluat
         acc += w;
         return seg;
       }).join("");
-      const label = `${e.run.model}, ${e.run.gpuCount} GPUs, ${e.run.seqLength} tokens (${e.run.source}): predicted step ${formatPercent(acc)} of the reported one`;
+      const label = `${modelName(e)}, ${e.run.gpuCount} GPUs, ${e.run.seqLength} tokens (${e.run.source}): predicted step ${formatPercent(acc)} of the reported one`;
       rows.push(`  <g><title>${esc(label)}</title>${segs}</g>`);
       top += BAR + GAP;
     }
