@@ -23,6 +23,10 @@ import {
   INTERCONNECTS,
   findGpu,
   memoryBudget,
+  searchConfigurations,
+  launchConfigs,
+  LAUNCH_FRAMEWORKS,
+  type ConfigSearchInput,
   type GpuSpec,
   type PipelineSchedule,
   type StepInput,
@@ -44,6 +48,10 @@ const USAGE = `usage: model <command> [options]
          [--stage-layers a,b,…] [--rank-order tp-cp-dp-pp|tp-cp-pp-dp] [--no-nvls] [--efficiency F]
          [--framework megatron|ddp|fsdp2|deepspeed] [--tp-overlap|--no-tp-overlap] [--no-overlap-grad-reduce]
          [--gpus-per-server N] [--nvlink-domain N] [--nics-per-server N]
+  plan <config.json|preset> --gpu ID --gpus N --seq S --global-batch G [--framework auto|megatron|ddp|fsdp2|deepspeed]
+         [--max-tp T] [--max-pp P] [--max-cp C] [--max-ep E] [--max-zero 0|1|2|3]
+         [--gpus-per-server N] [--nvlink-domain N] [--nics-per-server N] [--top K] [--rank R]
+         [--launch megatron|torchtitan|fsdp2|deepspeed]
   validate [runs.json] [--what-if]
   presets`;
 
@@ -342,6 +350,111 @@ function clusterFlags(values: Record<string, string | boolean | undefined>): Rec
 }
 
 /**
+ * `plan`: the configuration finder's search (searchConfigurations) for a model on a cluster, the
+ * `--top` fastest layouts that fit, and the launch configurations of the `--rank`-th (default the
+ * first) for Megatron-LM, torchtitan, FSDP2 and DeepSpeed (src/model/launch.ts). With `--launch`,
+ * prints only that framework's text, to write to a file; a framework that cannot run the layout
+ * is an error naming why.
+ */
+function runPlan(args: string[]): void {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      gpu: { type: "string" },
+      gpus: { type: "string" },
+      seq: { type: "string" },
+      "global-batch": { type: "string" },
+      framework: { type: "string" },
+      "max-tp": { type: "string" },
+      "max-pp": { type: "string" },
+      "max-cp": { type: "string" },
+      "max-ep": { type: "string" },
+      "max-zero": { type: "string" },
+      "gpus-per-server": { type: "string" },
+      "nvlink-domain": { type: "string" },
+      "nics-per-server": { type: "string" },
+      top: { type: "string" },
+      rank: { type: "string" },
+      launch: { type: "string" },
+    },
+  });
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
+  const config = loadConfig(positionals[0]);
+  for (const [flag, name] of [
+    ["gpu", "gpu"],
+    ["gpus", "gpuCount"],
+    ["seq", "seqLength"],
+    ["global-batch", "globalBatch"],
+  ] as const) {
+    if (values[flag] === undefined) throw new ModelInputError(name, `--${flag} is required`);
+  }
+  const gpu = findGpu(String(values.gpu));
+  if (!gpu) throw new ModelInputError("gpu", `unknown GPU "${values.gpu}" (GPUs: ${GPUS.map((g) => g.id).join(", ")})`);
+  const count = (flag: string, field: string, fallback?: number): number | undefined => {
+    const raw = values[flag as keyof typeof values];
+    if (raw === undefined) return fallback;
+    const n = numeric(String(raw));
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 1)
+      throw new ModelInputError(field, `--${flag} must be a positive whole number (got "${String(raw)}")`);
+    return n;
+  };
+  const maxZero = values["max-zero"];
+  if (maxZero !== undefined && !["0", "1", "2", "3"].includes(maxZero))
+    throw new ModelInputError("maxZeroStage", `--max-zero must be 0, 1, 2 or 3 (got "${maxZero}")`);
+  const launch = values.launch;
+  if (launch !== undefined && !(LAUNCH_FRAMEWORKS as readonly string[]).includes(launch))
+    throw new UsageError(`--launch must be one of ${LAUNCH_FRAMEWORKS.join(", ")} (got "${launch}")`);
+  const gpuCount = count("gpus", "gpuCount")!;
+  const seqLength = count("seq", "seqLength")!;
+  const globalBatch = count("global-batch", "globalBatch")!;
+  const input = {
+    config,
+    gpu,
+    gpuCount,
+    seqLength,
+    globalBatchSequences: globalBatch,
+    framework: values.framework ?? "auto",
+    maxTp: count("max-tp", "maxTp"),
+    maxPp: count("max-pp", "maxPp"),
+    maxCp: count("max-cp", "maxCp"),
+    maxEp: count("max-ep", "maxEp"),
+    maxZeroStage: maxZero === undefined ? undefined : Number(maxZero),
+    cluster: clusterFlags(values),
+  } as unknown as ConfigSearchInput;
+  const top = count("top", "top", 5)!;
+  const rank = count("rank", "rank", 1)!;
+  const result = searchConfigurations(input);
+  if (result.ranked.length === 0)
+    throw new ModelInputError(
+      "gpuCount",
+      `no configuration fits (${result.configsTried} tried: ${result.ruledOutBatch} cannot reach the global batch, ` +
+        `${result.ruledOutMemory} need more than the usable memory); the configuration finder names the nearest batch and GPU count that work`,
+    );
+  if (rank > result.ranked.length)
+    throw new ModelInputError("rank", `--rank ${rank} is past the ${result.ranked.length} configurations that fit`);
+  const row = result.ranked[rank - 1]!;
+  const launches = launchConfigs({ row, config, seqLength, globalBatch, gpuCount });
+  if (launch !== undefined) {
+    const chosen = launches.find((l) => l.framework === launch)!;
+    if (!chosen.ok) throw new ModelInputError("launch", chosen.reason);
+    process.stdout.write(chosen.text.endsWith("\n") ? chosen.text : `${chosen.text}\n`);
+    return;
+  }
+  print({
+    budget: memoryBudget(gpu),
+    configsTried: result.configsTried,
+    fitting: result.ranked.length,
+    ranked: result.ranked.slice(0, top),
+    rank,
+    launch: Object.fromEntries(
+      launches.map((l) => [l.framework, l.ok ? { text: l.text, notes: l.notes } : { refused: l.reason }]),
+    ),
+  });
+}
+
+/**
  * `validate`: the step model against the published runs (src/data/published-runs.ts), or against
  * the runs of a data file (`{ "sources": [...], "runs": [...] }` or a list of runs, in the shape of
  * PublishedRun). Prints the in-sample and leave-one-source-out errors, overall and by GPU
@@ -417,6 +530,9 @@ function main(argv: string[]): number {
       case "step":
         runStep(rest);
         return 0;
+      case "plan":
+        runPlan(rest);
+        return 0;
       case "validate":
         runValidate(rest);
         return 0;
@@ -430,7 +546,7 @@ function main(argv: string[]): number {
         return command === undefined ? 2 : 0;
       default:
         throw new UsageError(
-          `unknown command "${command}" (commands: params, memory, pipeline, step, validate, presets)`,
+          `unknown command "${command}" (commands: params, memory, pipeline, step, plan, validate, presets)`,
         );
     }
   } catch (error) {

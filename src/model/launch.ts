@@ -91,6 +91,21 @@ interface Checked {
   precision: LaunchPrecision;
 }
 
+/** RoPE's base and scaling as a Hugging Face config states them (none for a parsed architecture). */
+function ropeOf(config: unknown): { theta?: number; scaling?: string } {
+  if (isArchitecture(config) || config === null || typeof config !== "object") return {};
+  const raw = config as Record<string, unknown>;
+  const theta = typeof raw["rope_theta"] === "number" && raw["rope_theta"] > 0 ? raw["rope_theta"] : undefined;
+  const scaling = raw["rope_scaling"];
+  const kind =
+    scaling !== null && typeof scaling === "object"
+      ? String(
+          (scaling as Record<string, unknown>)["rope_type"] ?? (scaling as Record<string, unknown>)["type"] ?? "set",
+        )
+      : undefined;
+  return { theta, scaling: kind };
+}
+
 /** Checks that the row is a layout of this scenario; throws ModelInputError naming the field otherwise. */
 function check(input: LaunchInput): Checked {
   const arch: ModelArchitecture = isArchitecture(input.config)
@@ -180,6 +195,9 @@ export function megatronLaunch(input: LaunchInput): LaunchConfig {
   if (arch.mlp === "swiglu") add("--swiglu");
   add("--normalization", arch.norm === "rmsnorm" ? "RMSNorm" : "LayerNorm");
   add("--position-embedding-type", arch.learnedPositions ? "learned_absolute" : "rope");
+  // RoPE's base is the config's rope_theta (Megatron-LM's own default is 10,000; Llama 3's is 500,000).
+  const rope = ropeOf(input.config);
+  if (!arch.learnedPositions && rope.theta !== undefined) add("--rotary-base", rope.theta);
   if (!arch.tiedEmbeddings) add("--untie-embeddings-and-output-weights");
   if (!arch.qkvBias && !arch.outputBias && !arch.mlpBias) add("--disable-bias-linear");
   else if (arch.qkvBias && !arch.outputBias && !arch.mlpBias) {
@@ -225,6 +243,14 @@ export function megatronLaunch(input: LaunchInput): LaunchConfig {
   ];
   if (arch.moe && (arch.moe.firstDenseLayers > 0 || arch.moe.layerFrequency > 1))
     notes.push("The model mixes dense and MoE layers: set --moe-layer-freq to its pattern.");
+  if (!arch.learnedPositions && rope.theta === undefined)
+    notes.push(
+      "The config gives no rope_theta: set --rotary-base to the model's RoPE base (Megatron-LM's default is 10,000).",
+    );
+  if (rope.scaling)
+    notes.push(
+      `The config scales RoPE (rope_scaling: ${rope.scaling}); these flags do not: check how your Megatron-LM version applies that scheme before loading the released weights.`,
+    );
   if (seqLength > arch.maxPositions)
     notes.push(
       `The sequence (${seqLength}) is longer than the model's position range (${arch.maxPositions}): --max-position-embeddings follows the sequence.`,

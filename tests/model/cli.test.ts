@@ -5,7 +5,13 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { evaluateScenario, findModelPreset } from "../../src/model/index.ts";
+import {
+  evaluateScenario,
+  findGpu,
+  findModelPreset,
+  launchConfigs,
+  searchConfigurations,
+} from "../../src/model/index.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -340,6 +346,47 @@ describe("model CLI", () => {
       run("step", "llama-3.1-70b", "--gpus", "8", ...common, "--global-batch", "8"),
       1,
       /^error: --gpu is required \[field: gpu\]$/,
+    );
+  });
+  test("plan: the finder's search and the rank-1 row's launch texts; --launch prints one framework's text alone", () => {
+    const args = ["llama-3.1-8b", "--gpu", "h100-sxm", "--gpus", "16", "--seq", "4096", "--global-batch", "64"];
+    const r = run("plan", ...args, "--top", "3");
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    const gpu = findGpu("h100-sxm")!;
+    const config = findModelPreset("llama-3.1-8b")!.config;
+    const search = searchConfigurations({ config, gpu, gpuCount: 16, seqLength: 4096, globalBatchSequences: 64 });
+    assert.deepEqual(out.ranked, JSON.parse(JSON.stringify(search.ranked.slice(0, 3))));
+    assert.equal(out.fitting, search.ranked.length);
+    const launches = launchConfigs({ row: search.ranked[0]!, config, seqLength: 4096, globalBatch: 64, gpuCount: 16 });
+    for (const l of launches)
+      assert.deepEqual(out.launch[l.framework], l.ok ? { text: l.text, notes: l.notes } : { refused: l.reason });
+    const torchtitan = launches.find((l) => l.framework === "torchtitan")!;
+    assert.ok(torchtitan.ok);
+    const alone = run("plan", ...args, "--launch", "torchtitan");
+    assert.equal(alone.status, 0, alone.stderr);
+    assert.equal(alone.stdout.trimEnd(), torchtitan.text.trimEnd());
+    // Llama 3's RoPE base reaches Megatron-LM's flags (its default is 10,000).
+    const megatron = run("plan", ...args, "--max-zero", "1", "--launch", "megatron");
+    assert.equal(megatron.status, 0, megatron.stderr);
+    assert.match(megatron.stdout, /^--rotary-base 500000 \\$/m);
+  });
+  test("plan errors: a framework that cannot run the row, a bad --max-zero, a batch that no layout reaches", () => {
+    const args = ["llama-3.1-8b", "--gpu", "h100-sxm", "--gpus", "16", "--seq", "4096", "--global-batch", "64"];
+    assertOneLineError(
+      run("plan", ...args, "--framework", "fsdp2", "--launch", "megatron"),
+      1,
+      /^error: Megatron-LM shards optimizer states only .* \[field: launch\]$/,
+    );
+    assertOneLineError(
+      run("plan", ...args, "--max-zero", "4"),
+      1,
+      /--max-zero must be 0, 1, 2 or 3 .*\[field: maxZeroStage\]$/,
+    );
+    assertOneLineError(
+      run("plan", "llama-3.1-8b", "--gpu", "h100-sxm", "--gpus", "24", "--seq", "4096", "--global-batch", "16"),
+      1,
+      /^error: no configuration fits .*\[field: gpuCount\]$/,
     );
   });
 });
