@@ -1448,34 +1448,37 @@ export const FACTS: readonly Fact[] = [
     "Table 1, 18.4B row (percentage of theoretical peak FLOP/s), the lowest of the table",
     "nearest",
   ),
-  // Megatron-LM's README, "Training Speed and Scalability" (README.md at 0010ab7): strong scaling of GPT-3 175B on H100s.
+  // Megatron-LM's README: strong scaling of GPT-3 175B on H100s. The paragraph entered README.md on main in f2e5db4
+  // (2024-07-15) and on the release branch in 937571c; core_v0.8.0 is the first tag that has it, under "Training Speed
+  // and Scalability". The figures are unchanged through core_v0.19.0, where the heading is "Performance Benchmarking",
+  // subsection "Strong Scaling Results" (core_v0.7.0 and earlier do not have them).
   f(
     "megatronLm.strongScalingGpusLow",
     96,
     "GPUs",
     "megatronlm2024code",
-    'README.md at 0010ab7, "Training Speed and Scalability": strong scaling from 96 H100 GPUs',
+    'README.md at core_v0.8.0, line 72 ("Training Speed and Scalability"; same figures at core_v0.19.0, line 122): strong scaling from 96 H100 GPUs',
   ),
   f(
     "megatronLm.strongScalingGpusHigh",
     4608,
     "GPUs",
     "megatronlm2024code",
-    'README.md at 0010ab7, "Training Speed and Scalability": to 4608 GPUs',
+    'README.md at core_v0.8.0, line 72 ("Training Speed and Scalability"; same figures at core_v0.19.0, line 122): to 4608 GPUs',
   ),
   f(
     "megatronLm.strongScalingBatch",
     1152,
     "sequences",
     "megatronlm2024code",
-    'README.md at 0010ab7, "Training Speed and Scalability": the same batch size of 1152 sequences throughout',
+    'README.md at core_v0.8.0, line 72 ("Training Speed and Scalability"; same figures at core_v0.19.0, line 122): the same batch size of 1152 sequences throughout',
   ),
   f(
     "megatronLm.strongScalingMfuHigh",
     47,
     "%",
     "megatronlm2024code",
-    'README.md at 0010ab7, "Training Speed and Scalability": MFU at 96 GPUs',
+    'README.md at core_v0.8.0, line 72 ("Training Speed and Scalability"; same figures at core_v0.19.0, line 122): MFU at 96 GPUs',
     "nearest",
     { says: "a reduction in MFU from 47% to 42%" },
   ),
@@ -1484,7 +1487,7 @@ export const FACTS: readonly Fact[] = [
     42,
     "%",
     "megatronlm2024code",
-    'README.md at 0010ab7, "Training Speed and Scalability": MFU at 4608 GPUs',
+    'README.md at core_v0.8.0, line 72 ("Training Speed and Scalability"; same figures at core_v0.19.0, line 122): MFU at 4608 GPUs',
     "nearest",
     { says: "a reduction in MFU from 47% to 42%" },
   ),
