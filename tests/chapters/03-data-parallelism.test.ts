@@ -484,6 +484,11 @@ test("offloading over PCIe (ren2021zerooffload; DeepSpeed's fp32 copy)", () => {
     "CPU memory, 16-bit gradients",
   );
   assertMentions(text, `$16\\Psi$, ${gb(cpu32)}, in DeepSpeed`, "CPU memory, DeepSpeed");
+  // With accumulation DeepSpeed's offload adds a bf16 buffer per owned parameter on the CPU (2Ψ on one GPU).
+  const cpuAccum = cpu32 + modelStateBytes(psi8).gradients;
+  assert.equal(cpuAccum, 18 * psi8);
+  assertMentions(text, `$18\\Psi$, ${gb(cpuAccum)}`, "CPU memory, DeepSpeed with accumulation");
+  assertMentions(text, `$2\\Psi$ more\n(${gb(cpuAccum)})`, "CPU memory with accumulation in the exercise");
   assertMentions(text, `$12\\Psi = ${(cpuStates / 1e9).toFixed(1)}$ GB`, "CPU memory in the exercise");
   assertMentions(
     text,
