@@ -48,7 +48,7 @@ export interface DpOverlapSettings {
   noSync: boolean;
 }
 
-/** The widget's model: its preset, its architecture and its bf16 gradient bytes. */
+/** The widget's model, from its preset: parameters (half its bf16 gradient bytes), layers and architecture. */
 interface DpOverlapModel {
   parameters: number;
   layers: number;
