@@ -19,7 +19,10 @@
  * all-gather and reduce-scatter, $2(n-1)$ for all-reduce, 1 for a send) inside a node, and
  * `interNodeHopLatencySeconds` per step when the group spans nodes. Both are assumptions of the
  * order NCCL's own tuning model uses (a few microseconds per step); they matter only for small
- * messages.
+ * messages. NCCL's model (2.30, src/graph/tuning.cc L384-412) differs in one respect: it charges the
+ * network latency only on the ring steps that cross nodes (2(nNodes - 1) for all-reduce) and a
+ * smaller per-step cost on the rest, so for groups that fill their nodes the inter-node figure
+ * here, charged on every step, is high.
  */
 
 /** Collective bandwidths of one GPU system (a server type and its network). */
@@ -69,7 +72,7 @@ export const INTERCONNECTS: readonly InterconnectSpec[] = [
     nvlinkSource:
       "nvidia2024nccltests212 (NVIDIA/nccl-tests issue 212, NCCL maintainer): 450 GB/s is the line rate; with protocol overhead NCCL reaches about 370 GB/s busBw for non-all-reduce collectives or NCCL_ALGO=RING; all-reduce uses NVLink SHARP by default and peaks near 480 GB/s busBw on 8 GPUs (algbw about 275 GB/s) at large sizes",
     nicSource:
-      "Assumption: 90% of the 50 GB/s line rate of a 400 Gb/s NIC (no per-NIC busBw measurement found in a primary source)",
+      "Assumption: 90% of the 50 GB/s line rate of a 400 Gb/s NIC, a little below the 46-48 GB/s per NIC an NCCL maintainer expects for NDR (nccltests2025issue290)",
   },
   {
     gpuId: "h100-pcie",

@@ -4,9 +4,9 @@
  */
 import {
   allReduceSeconds,
-  bucketCount,
   clusterShape,
   dataParallelTimeline,
+  ddpModelBucketCount,
   findGpu,
   findModelPreset,
   gpuGeneration,
@@ -14,7 +14,9 @@ import {
   KERNEL_EFFICIENCY,
   modelFlopsPerToken,
   ModelInputError,
+  parseModelConfig,
   type DpTimelineInput,
+  type ModelArchitecture,
 } from "../model/index.ts";
 import { WidgetSettingsError, defineWidget, settingsObject } from "./widget.ts";
 import { settingsUrlCodec } from "./kit/url-codec.ts";
@@ -25,15 +27,16 @@ import { formatBytes, formatDuration } from "./kit/format.ts";
 
 /** Settings of the `dp-overlap` widget (and of its static rendering). */
 export interface DpOverlapSettings {
-  /** Parameters of the model whose bf16 gradients are reduced. */
-  parameters: number;
-  /** Layers of the model. */
-  layers: number;
+  /**
+   * Id of the dense model preset (src/data/models.ts) whose bf16 gradients are reduced: it sets the
+   * gradient bytes, the layers and the tensors DDP packs into buckets.
+   */
+  model: string;
   /** Forward + backward time of one microbatch, in milliseconds. */
   microbatchMilliseconds: number;
   /** Data-parallel degree d. */
   dp: number;
-  /** Bucket capacity in MiB. */
+  /** DDP's bucket cap (`bucket_cap_mb`) in MiB, applied to whole fp32 gradient tensors. */
   bucketMebibytes: number;
   /** Bus bandwidth in GB/s (10^9 bytes per second). */
   busBandwidthGBps: number;
@@ -45,31 +48,62 @@ export interface DpOverlapSettings {
   noSync: boolean;
 }
 
+/** The widget's model, from its preset: parameters (half its bf16 gradient bytes), layers and architecture. */
+interface DpOverlapModel {
+  parameters: number;
+  layers: number;
+  architecture: ModelArchitecture;
+}
+
+/** Looks up a dense model preset for the widget; throws ModelInputError on `model` otherwise. */
+function dpOverlapModel(id: string): DpOverlapModel {
+  const preset = typeof id === "string" ? findModelPreset(id) : undefined;
+  if (!preset) throw new ModelInputError("model", `model: no model preset "${String(id)}"`);
+  const { architecture } = parseModelConfig(preset.config);
+  if (architecture.moe || architecture.mla) {
+    throw new ModelInputError("model", `model: ${preset.name} is not a dense model with standard attention`);
+  }
+  return { parameters: preset.publishedTotal, layers: architecture.numLayers, architecture };
+}
+
+/**
+ * The number of buckets the widget splits the gradients into: DDP's own count for the model and cap
+ * (whole fp32 gradient tensors, the first bucket capped at 1 MiB; dp-overlap.ts ddpModelBucketCount),
+ * the count the chapter prints for its timelines and exercises.
+ */
+export function dpOverlapBuckets(s: Pick<DpOverlapSettings, "model" | "bucketMebibytes">): number {
+  return ddpModelBucketCount(dpOverlapModel(s.model).architecture, s.bucketMebibytes * 2 ** 20, 4);
+}
+
 /**
  * The widget's default state: Llama 3.1 8B (8,030,261,248 parameters, 32 layers), one microbatch of
  * 4096 tokens at the book's kernel efficiency for Hopper (step.ts) times an H100 SXM's 989.4 TFLOPS
  * dense bf16 peak (modelFlopsPerToken · 4096 / (η · peak), about 520 ms), 64 replicas with one rank
- * per server, so the ring's bus bandwidth is one NIC's (placement.ts), DDP's 25 MiB buckets,
- * α = 50 µs: the chapter's timelines (a) and (b), to the millisecond.
+ * per server, so the ring's bus bandwidth is one NIC's (placement.ts), DDP's 25 MiB cap (194 buckets of
+ * whole tensors), α = 50 µs: the chapter's timelines (a) and (b), to the millisecond.
  */
-export const defaultDpOverlapSettings: DpOverlapSettings = (() => {
-  const preset = findModelPreset("llama-3.1-8b");
+export const defaultDpOverlapSettings: DpOverlapSettings = {
+  model: "llama-3.1-8b",
+  microbatchMilliseconds: presetMicrobatchMilliseconds("llama-3.1-8b"),
+  dp: 64,
+  bucketMebibytes: 25,
+  busBandwidthGBps: referenceBandwidthsGBps().onePerServer,
+  latencyMicroseconds: 50,
+  microbatches: 1,
+  noSync: true,
+};
+
+/**
+ * Forward + backward time of one 4096-token microbatch of a preset on an H100 SXM at the book's
+ * kernel efficiency for Hopper, in milliseconds.
+ */
+export function presetMicrobatchMilliseconds(id: string): number {
+  const preset = findModelPreset(id);
   const gpu = findGpu("h100-sxm");
-  if (!preset || !gpu) throw new ModelInputError("preset", "the Llama 3.1 8B preset or the H100 SXM spec is missing");
+  if (!preset || !gpu) throw new ModelInputError("model", `model: no model preset "${id}" or no H100 SXM spec`);
   const rate = KERNEL_EFFICIENCY[gpuGeneration(gpu.id)] * gpu.bf16FlopsPerSecond;
-  const microbatchSeconds = (modelFlopsPerToken(preset.config, 4096).total * 4096) / rate;
-  return {
-    parameters: preset.publishedTotal,
-    layers: Number(preset.config.num_hidden_layers),
-    microbatchMilliseconds: microbatchSeconds * 1000,
-    dp: 64,
-    bucketMebibytes: 25,
-    busBandwidthGBps: referenceBandwidthsGBps().onePerServer,
-    latencyMicroseconds: 50,
-    microbatches: 1,
-    noSync: true,
-  };
-})();
+  return ((modelFlopsPerToken(preset.config, 4096).total * 4096) / rate) * 1000;
+}
 
 /**
  * Bus bandwidths, in GB/s, of the layouts the widget's note names (placement.ts, H100 SXM cluster):
@@ -83,9 +117,7 @@ export function referenceBandwidthsGBps(): { onePerServer: number; allEight: num
 }
 
 /** Bounds for each numeric setting: [min, max, integer?]. */
-const dpOverlapBounds: Record<Exclude<keyof DpOverlapSettings, "noSync">, [number, number, boolean]> = {
-  parameters: [1e6, 2e12, true],
-  layers: [1, 1000, true],
+const dpOverlapBounds: Record<Exclude<keyof DpOverlapSettings, "noSync" | "model">, [number, number, boolean]> = {
   microbatchMilliseconds: [0.1, 1e6, false],
   dp: [1, 100_000, true],
   bucketMebibytes: [0.25, 100_000, false],
@@ -109,8 +141,17 @@ export function parseDpOverlapSettings(raw: unknown): DpOverlapSettings {
   if (raw === undefined || raw === null) return settings;
   if (typeof raw !== "object" || Array.isArray(raw))
     throw new ModelInputError("settings", "dp-overlap settings must be a mapping");
-  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-    if (key === "noSync") {
+  const entries = Object.entries(raw as Record<string, unknown>);
+  for (const [key, value] of entries) {
+    if (key === "model") {
+      if (typeof value !== "string") throw new ModelInputError("model", "model must be a model preset id");
+      dpOverlapModel(value);
+      settings.model = value;
+      // A model given without its microbatch time gets the preset's own at the default rate.
+      if (!entries.some(([k]) => k === "microbatchMilliseconds")) {
+        settings.microbatchMilliseconds = presetMicrobatchMilliseconds(value);
+      }
+    } else if (key === "noSync") {
       if (typeof value !== "boolean") throw new ModelInputError("noSync", "noSync must be true or false");
       settings.noSync = value;
     } else if (key in dpOverlapBounds) {
@@ -126,24 +167,29 @@ export function parseDpOverlapSettings(raw: unknown): DpOverlapSettings {
   return settings;
 }
 
-/** The two model inputs the widget draws: the same step without and with overlap. */
+/**
+ * The two model inputs the widget draws: the same step without and with overlap. The bf16 gradients
+ * are split evenly into DDP's bucket count for the model and cap ({@link dpOverlapBuckets}), as the
+ * chapter's timelines are (values/data-parallelism.ts, dp-chapter-figures.ts).
+ */
 function dpOverlapInputs(s: DpOverlapSettings): { serial: DpTimelineInput; overlapped: DpTimelineInput } {
   const seconds = s.microbatchMilliseconds / 1000;
+  const model = dpOverlapModel(s.model);
+  const gradientBytes = 2 * model.parameters;
   const overlapped: DpTimelineInput = {
-    gradientBytes: 2 * s.parameters,
-    layers: s.layers,
+    gradientBytes,
+    layers: model.layers,
     forwardSeconds: seconds / 3,
     backwardSeconds: (2 * seconds) / 3,
     microbatches: s.microbatches,
     dp: s.dp,
-    bucketBytes: s.bucketMebibytes * 2 ** 20,
+    bucketBytes: gradientBytes / dpOverlapBuckets(s),
     busBandwidthBytesPerSecond: s.busBandwidthGBps * 1e9,
     collectiveLatencySeconds: s.latencyMicroseconds * 1e-6,
     overlap: true,
     noSync: s.noSync,
   };
   // Validates (throws ModelInputError naming the field) before anything is drawn.
-  bucketCount(overlapped.gradientBytes, overlapped.bucketBytes);
   dataParallelTimeline(overlapped);
   return { serial: { ...overlapped, overlap: false }, overlapped };
 }
@@ -155,7 +201,7 @@ export function summarizeDpOverlap(s: DpOverlapSettings): string {
   const b = dataParallelTimeline(overlapped);
   const ar = allReduceSeconds(serial.gradientBytes, s.dp, serial.busBandwidthBytesPerSecond, 0);
   return (
-    `${formatBytes(serial.gradientBytes, "GB", { decimals: 2 })} of gradients in ${b.bucketsPerSync} buckets; ` +
+    `${formatBytes(serial.gradientBytes, "GB", { decimals: 2 })} of gradients in ${b.bucketsPerSync} buckets of whole tensors; ` +
     `one all-reduce moves them in ${formatDuration(ar)} plus ${formatDuration(b.bucketsPerSync * serial.collectiveLatencySeconds)} of per-call cost. ` +
     `Without overlap the step takes ${formatDuration(a.stepSeconds)}, ${formatDuration(a.exposedCommSeconds)} of it waiting; ` +
     `with overlap ${formatDuration(b.stepSeconds)}, ${formatDuration(b.exposedCommSeconds)} waiting` +
@@ -220,8 +266,8 @@ export function validateDpOverlapControls(
       dpOverlapInputs(next);
     } catch (e) {
       if (e instanceof ModelInputError) {
-        errors[e.field === "bucketBytes" ? "bucketMebibytes" : e.field] =
-          "These settings give too many buckets; use larger buckets.";
+        const field = e.field === "bucketBytes" || e.field === "bucketsPerSync" ? "bucketMebibytes" : e.field;
+        errors[field] = e.message;
       } else throw e;
     }
   }
@@ -229,7 +275,7 @@ export function validateDpOverlapControls(
 }
 
 function parseWidgetSettings(raw: unknown): DpOverlapSettings {
-  const obj = settingsObject(raw, [...Object.keys(dpOverlapBounds), "noSync"]);
+  const obj = settingsObject(raw, [...Object.keys(dpOverlapBounds), "noSync", "model"]);
   try {
     return parseDpOverlapSettings(obj);
   } catch (e) {
@@ -270,11 +316,14 @@ function renderDpOverlapStatic(root: Element, settings: DpOverlapSettings): void
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
   const note = el("p");
   const ref = referenceBandwidthsGBps();
+  const model = dpOverlapModel(settings.model);
   const small = el(
     "small",
     {},
-    `Model: ${formatBytes(2 * settings.parameters, "GB", { decimals: 2 })} of bf16 gradients from ${settings.layers} equal layers, ` +
+    `Model: ${formatBytes(2 * model.parameters, "GB", { decimals: 2 })} of bf16 gradients from ${model.layers} equal layers, ` +
       `${formatDuration(settings.microbatchMilliseconds / 1000)} of compute per microbatch (a third forward, two thirds backward); ` +
+      "as many buckets as DDP makes from the model's whole fp32 gradient tensors at the cap (the first capped at 1 MiB), " +
+      "each holding an equal share of the bf16 gradients; " +
       "ring all-reduce time α + 2(d − 1)/d · S / bandwidth per bucket, one bucket at a time. " +
       `Bus bandwidth on H100 servers (the book's model): ${ref.onePerServer} GB/s for replicas one per server (one NIC each), ` +
       `${ref.allEight} GB/s for replicas that fill whole servers (eight NICs each), ${ref.oneServer} GB/s inside one server (NVLink SHARP).`,

@@ -150,13 +150,16 @@ export function bucketCount(gradientBytes: number, bucketBytes: number): number 
 /**
  * DDP's cap on its first bucket: `dist._DEFAULT_FIRST_BUCKET_BYTES`, 1 MiB, passed with the user's cap as
  * `[dist._DEFAULT_FIRST_BUCKET_BYTES, self.bucket_bytes_cap]` (pytorch/pytorch@v1.13.1,
- * torch/nn/parallel/distributed.py, `_ddp_init_helper`).
+ * torch/nn/parallel/distributed.py L723 and L744-750, `_ddp_init_helper`; torch/csrc/distributed/c10d/reducer.hpp
+ * L28: kDefaultFirstBucketBytes = 1024 * 1024).
  */
 export const DDP_FIRST_BUCKET_BYTES = 2 ** 20;
 
 /**
  * The number of buckets PyTorch DDP makes from whole gradient tensors, as its bucketer assigns them
- * (pytorch/pytorch@v1.13.1, torch/csrc/distributed/c10d/reducer.cpp, `compute_bucket_assignment_by_size`):
+ * (pytorch/pytorch@v1.13.1, torch/csrc/distributed/c10d/reducer.cpp, `compute_bucket_assignment_by_size`,
+ * L1959-2036: L2018 adds numel × element size, L2028 closes the bucket at its cap; `Reducer::rebuild_buckets`
+ * passes both caps at L1690-1692):
  * tensors are taken in the order their gradients become ready, each bucket adds whole tensors
  * (numel × element size, in the gradients' own data type) and closes as soon as its size reaches its cap;
  * the first bucket's cap is `firstCapBytes` (1 MiB), every later one's `capBytes`. A tensor is never split,

@@ -58,32 +58,32 @@ describe("dp-overlap widget", () => {
     const page = await context.newPage();
     await openWidget(page);
     // Default: the chapter's example, one rank per server (timelines (a) and (b) of the figure).
-    assert.match((await svgText(page)) ?? "", /step 1\.143 s, exposed 733 ms/);
-    assert.match((await svgText(page)) ?? "", /step 878 ms, exposed 469 ms/);
+    assert.match((await svgText(page)) ?? "", /step 1\.122 s, exposed 712 ms/);
+    assert.match((await svgText(page)) ?? "", /step 857 ms, exposed 448 ms/);
     await page.fill('[data-widget="dp-overlap"] input[name=busBandwidthGBps]', "480");
     await page.fill('[data-widget="dp-overlap"] input[name=dp]', "8");
-    // The chapter: one server with NVLink SHARP leaves 2.9 ms exposed with overlap.
+    // The chapter: one server with NVLink SHARP leaves 2.5 ms exposed with overlap.
     await page.waitForFunction(() =>
-      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("exposed 2.9 ms"),
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("exposed 2.5 ms"),
     );
-    assert.match((await readout(page)) ?? "", /with overlap \d+ ms, 2\.9 ms waiting/);
+    assert.match((await readout(page)) ?? "", /with overlap \d+ ms, 2\.5 ms waiting/);
     await page.fill('[data-widget="dp-overlap"] input[name=busBandwidthGBps]', "45");
     await page.fill('[data-widget="dp-overlap"] input[name=dp]', "64");
     await page.fill('[data-widget="dp-overlap"] input[name=bucketMebibytes]', "1");
-    // The widget slices by bytes: 15,317 buckets of 1 MiB, a step of 1.614 s with overlap.
+    // DDP's whole-tensor buckets: 226 at a 1 MiB cap (not 15,317 slices), a step of 859 ms with overlap.
     await page.waitForFunction(() =>
-      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 1.614 s"),
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 859 ms"),
     );
-    assert.match((await readout(page)) ?? "", /in 15317 buckets/);
+    assert.match((await readout(page)) ?? "", /in 226 buckets/);
     await page.fill('[data-widget="dp-overlap"] input[name=bucketMebibytes]', "25");
     await page.fill('[data-widget="dp-overlap"] input[name=microbatches]', "4");
     await page.uncheck('[data-widget="dp-overlap"] input[name=noSync]');
     await page.waitForFunction(() =>
-      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 3.514 s"),
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 3.430 s"),
     );
     await page.check('[data-widget="dp-overlap"] input[name=noSync]');
     await page.waitForFunction(() =>
-      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 2.108 s"),
+      document.querySelector('[data-widget="dp-overlap"] svg')?.textContent?.includes("step 2.087 s"),
     );
     await shoot(page, `${shots}/dp-overlap-desktop.png`);
     await context.close();

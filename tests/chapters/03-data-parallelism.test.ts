@@ -35,7 +35,7 @@ import {
   type DpTimelineInput,
   type ZeroStage,
 } from "../../src/model/index.ts";
-import { defaultDpOverlapSettings, referenceBandwidthsGBps } from "../../src/figures/dp-overlap.ts";
+import { defaultDpOverlapSettings, dpOverlapBuckets, referenceBandwidthsGBps } from "../../src/figures/dp-overlap.ts";
 import { chapterScalingPoints, chapterTimelinePanels } from "../../src/figures/dp-chapter-figures.ts";
 import { formatDuration } from "../../src/figures/kit/format.ts";
 import { parseMemorySettings } from "../../src/figures/memory-explorer/settings.ts";
@@ -180,7 +180,11 @@ test("buckets: DDP's whole tensors make 194 of 25 MiB and 226 of 1 MiB, not 613 
   assert.equal(small, 7 * 32 + 2, "seven per layer, the LM head and the embedding");
   const sliced = Math.ceil(grad8 / MiB);
   assert.equal(sliced, 15_317);
-  assertMentions(text, `paid ${grouped(sliced)} times`, "byte-sliced buckets in the widget text");
+  assertMentions(text, `by 1 MiB would give ${grouped(sliced)} buckets`, "byte-sliced buckets in the exercise");
+  // The widget makes DDP's count too, for the same model and cap.
+  assert.equal(dpOverlapBuckets(defaultDpOverlapSettings), buckets8, "widget at 25 MiB");
+  assert.equal(dpOverlapBuckets({ ...defaultDpOverlapSettings, bucketMebibytes: 1 }), small, "widget at 1 MiB");
+  assertMentions(text, "The widget makes as many buckets as DDP does, from whole tensors", "widget text");
   assertMentions(
     text,
     `$${tex(small)} \\times 50\\ \\mu\\text{s} = ${(small * 50e-6).toFixed(3)}$ s`,
@@ -480,6 +484,11 @@ test("offloading over PCIe (ren2021zerooffload; DeepSpeed's fp32 copy)", () => {
     "CPU memory, 16-bit gradients",
   );
   assertMentions(text, `$16\\Psi$, ${gb(cpu32)}, in DeepSpeed`, "CPU memory, DeepSpeed");
+  // With accumulation DeepSpeed's offload adds a bf16 buffer per owned parameter on the CPU (2Ψ on one GPU).
+  const cpuAccum = cpu32 + modelStateBytes(psi8).gradients;
+  assert.equal(cpuAccum, 18 * psi8);
+  assertMentions(text, `$18\\Psi$, ${gb(cpuAccum)}`, "CPU memory, DeepSpeed with accumulation");
+  assertMentions(text, `$2\\Psi$ more\n(${gb(cpuAccum)})`, "CPU memory with accumulation in the exercise");
   assertMentions(text, `$12\\Psi = ${(cpuStates / 1e9).toFixed(1)}$ GB`, "CPU memory in the exercise");
   assertMentions(
     text,

@@ -4,8 +4,10 @@ import { readFileSync } from "node:fs";
 import { parseHTML } from "linkedom";
 import {
   defaultDpOverlapSettings,
+  dpOverlapBuckets,
   dpOverlapWidget,
   parseDpOverlapSettings,
+  presetMicrobatchMilliseconds,
   summarizeDpOverlap,
   validateDpOverlapControls,
 } from "../../src/figures/dp-overlap.ts";
@@ -16,11 +18,14 @@ import { WidgetSettingsError } from "../../src/figures/widget.ts";
 import {
   clusterShape,
   dataParallelTimeline,
+  ddpModelBucketCount,
+  exerciseValue,
   findGpu,
   findModelPreset,
   groupLink,
   KERNEL_EFFICIENCY,
   modelFlopsPerToken,
+  parseModelConfig,
 } from "../../src/model/index.ts";
 
 function newDocument(): Document {
@@ -78,7 +83,7 @@ describe("dp-overlap widget settings", () => {
     const preset = findModelPreset("llama-3.1-8b");
     const gpu = findGpu("h100-sxm");
     assert.ok(preset && gpu);
-    assert.equal(defaultDpOverlapSettings.parameters, preset.publishedTotal);
+    assert.equal(defaultDpOverlapSettings.model, preset.id);
     const ms =
       (modelFlopsPerToken(preset.config, 4096).total * 4096 * 1000) /
       (KERNEL_EFFICIENCY.hopper * gpu.bf16FlopsPerSecond);
@@ -118,8 +123,10 @@ describe("dp-overlap widget settings", () => {
       assert.ok(!r.ok, `"${text}" must be rejected`);
       if (!r.ok) assert.ok(typeof r.errors.busBandwidthGBps === "string" && r.errors.busBandwidthGBps.length > 0);
     }
-    const tooMany = validateDpOverlapControls({ bucketMebibytes: "0.25" }, true, { ...prev, parameters: 2e12 });
-    assert.ok(!tooMany.ok && typeof tooMany.errors.bucketMebibytes === "string");
+    // DDP never splits a tensor, so the smallest cap gives one bucket per tensor (the norms ride along), not
+    // gradient bytes / 0.25 MiB.
+    const smallest = validateDpOverlapControls({ bucketMebibytes: "0.25" }, true, prev);
+    assert.ok(smallest.ok && dpOverlapBuckets(smallest.settings) === dpOverlapBuckets({ ...prev, bucketMebibytes: 1 }));
     const comma = validateDpOverlapControls({ dp: "1,024" }, true, prev);
     assert.ok(comma.ok && comma.settings.dp === 1024);
   });
@@ -145,14 +152,17 @@ describe("dp-overlap static render (linkedom)", () => {
     assert.equal(root.querySelectorAll("svg").length, 1);
     const html = root.innerHTML;
     assert.ok(!/NaN|undefined|Infinity/.test(html));
+    const preset = findModelPreset("llama-3.1-8b");
+    assert.ok(preset);
+    const buckets = ddpModelBucketCount(parseModelConfig(preset.config).architecture, 25 * 2 ** 20, 4);
     const serial = dataParallelTimeline({
-      gradientBytes: 2 * defaultDpOverlapSettings.parameters,
+      gradientBytes: 2 * preset.publishedTotal,
       layers: 32,
       forwardSeconds: defaultDpOverlapSettings.microbatchMilliseconds / 3000,
       backwardSeconds: defaultDpOverlapSettings.microbatchMilliseconds / 1500,
       microbatches: 1,
       dp: 64,
-      bucketBytes: 25 * 2 ** 20,
+      bucketBytes: (2 * preset.publishedTotal) / buckets,
       busBandwidthBytesPerSecond: defaultDpOverlapSettings.busBandwidthGBps * 1e9,
       collectiveLatencySeconds: 50e-6,
       overlap: false,
@@ -160,6 +170,54 @@ describe("dp-overlap static render (linkedom)", () => {
     });
     assert.ok(html.includes(`step ${formatDuration(serial.stepSeconds)}`));
     assert.ok(root.querySelector(".dp-overlap-readout")!.textContent === summarizeDpOverlap(defaultDpOverlapSettings));
-    assert.ok(summarizeDpOverlap(defaultDpOverlapSettings).startsWith("16.06 GB of gradients in 613 buckets"));
+    assert.ok(summarizeDpOverlap(defaultDpOverlapSettings).startsWith(`16.06 GB of gradients in ${buckets} buckets`));
+  });
+});
+
+describe("dp-overlap and the chapter: one bucket count", () => {
+  const chapter = (name: string) => {
+    const value = exerciseValue(name);
+    assert.ok(value, `${name} is defined`);
+    return value.value;
+  };
+
+  it("makes DDP's whole-tensor bucket count, the one the chapter prints, at 25 MiB and at 1 MiB", () => {
+    assert.equal(dpOverlapBuckets(defaultDpOverlapSettings), chapter("ch3.buckets25MiB"));
+    assert.equal(dpOverlapBuckets({ ...defaultDpOverlapSettings, bucketMebibytes: 1 }), chapter("ch3.buckets1MiB"));
+    assert.match(summarizeDpOverlap(defaultDpOverlapSettings), new RegExp(`in ${chapter("ch3.buckets25MiB")} buckets`));
+    // Not the byte-sliced count the chapter warns about.
+    assert.notEqual(
+      dpOverlapBuckets({ ...defaultDpOverlapSettings, bucketMebibytes: 1 }),
+      chapter("ch3.buckets1MiBSliced"),
+    );
+  });
+
+  it("draws the chapter's timelines (a) and (b) and the 1 MiB exercise's step from its default state", () => {
+    const doc = newDocument();
+    const root = doc.createElement("div");
+    doc.body.append(root);
+    dpOverlapWidget.renderStatic(root, defaultDpOverlapSettings);
+    const html = root.innerHTML;
+    assert.ok(html.includes(`step ${formatDuration(chapter("ch3.tlNoOverlapStepSeconds"))}`));
+    assert.ok(html.includes(`step ${formatDuration(chapter("ch3.tlOverlapStepMs") / 1000)}`));
+    assert.ok(html.includes(`exposed ${formatDuration(chapter("ch3.tlExposedMs") / 1000)}`));
+    const oneMiB = doc.createElement("div");
+    doc.body.append(oneMiB);
+    dpOverlapWidget.renderStatic(oneMiB, { ...defaultDpOverlapSettings, bucketMebibytes: 1 });
+    assert.ok(oneMiB.innerHTML.includes(`step ${formatDuration(chapter("ch3.tl1MiBStepSeconds"))}`));
+  });
+
+  it("takes a dense model preset by id, with its own microbatch time, and refuses others naming the field", () => {
+    const gpt2 = parseDpOverlapSettings({ model: "gpt2" });
+    assert.equal(gpt2.microbatchMilliseconds, presetMicrobatchMilliseconds("gpt2"));
+    assert.ok(summarizeDpOverlap(gpt2).startsWith("0.25 GB of gradients"));
+    assert.equal(parseDpOverlapSettings({ model: "gpt2", microbatchMilliseconds: 5 }).microbatchMilliseconds, 5);
+    for (const model of ["mixtral-8x7b", "deepseek-v3", "no-such-model", 7]) {
+      assert.throws(
+        () => dpOverlapWidget.parseSettings({ model }),
+        (e) => e instanceof WidgetSettingsError && e.field === "model",
+        `model ${String(model)} must be refused`,
+      );
+    }
   });
 });

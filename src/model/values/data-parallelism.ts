@@ -338,6 +338,10 @@ export function dataParallelismValues(put: PutValue): void {
   put("ch3.offloadCpuGB", v((12 * psi8) / GB, "GB", d1));
   put("ch3.offloadCpu16GB", v((14 * psi8) / GB, "GB", d1));
   put("ch3.offloadAllStatesGB", v((16 * psi8) / GB, "GB", d1));
+  // With gradient accumulation DeepSpeed's ZeRO-1/2 offload also keeps a CPU buffer per owned parameter in
+  // the parameter's data type (bf16) to accumulate into (deepspeed2025stage12, v0.16.4 stage_1_and_2.py
+  // L1202-1205 and L1232-1233; L185: its device is the CPU under offload): 2Ψ more on one GPU.
+  put("ch3.offloadAccumStatesGB", v((18 * psi8) / GB, "GB", d1));
   put("ch3.grad8bFp32GB", v((4 * psi8) / GB, "GB", d1));
   put("ch3.bf16Bits", v(8 * bytesPerValue("bf16"), "bits", d0));
   // Activations per GPU at b = 1, s = 4096, FlashAttention, no recomputation: the same at any d.
