@@ -74,6 +74,8 @@ export interface ExtraState extends StateBytes {
   /** What it holds, in our words. */
   name: string;
   during: StoreLifetime;
+  /** Kept only under pipeline parallelism (pp > 1): without a pipeline the framework does not make it. */
+  pipelineOnly?: boolean;
 }
 
 /** A buffer whose size does not scale with the parameter count (a reduction bucket). */
@@ -436,6 +438,9 @@ export const FRAMEWORK_PROFILES: readonly FrameworkProfile[] = [
               name: "unsharded fp32 gradients of the stage, accumulated over the microbatches until the one reduction",
               ...whole(4),
               during: "backward",
+              // Without a pipeline, torchtitan leaves gradient sync on: each microbatch's unsharded
+              // gradients are reduce-scattered and freed, one unit at a time (the gathered unit's gradient).
+              pipelineOnly: true,
             },
           ],
           gatheredUnits: { bytes: 2, units: 0, gradientBytes: 6 },

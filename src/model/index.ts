@@ -33,6 +33,7 @@ export {
 export {
   bytesPerParameter,
   defaultReshardAfterForward,
+  extrasHeld,
   frameworkLayout,
   layoutMode,
   modelStateBytes,

@@ -73,7 +73,13 @@ import {
   requirePositiveInteger,
 } from "./errors.ts";
 import { countParameters, isArchitecture, layerParameters } from "./parameters.ts";
-import { findFrameworkProfile, type FrameworkId, type StateBytes, type StateLayout } from "../data/frameworks.ts";
+import {
+  findFrameworkProfile,
+  type FrameworkId,
+  type ExtraState,
+  type StateBytes,
+  type StateLayout,
+} from "../data/frameworks.ts";
 
 /** Training precision: fp32 throughout, or bf16 mixed precision with fp32 master weights. */
 export type Precision = "fp32" | "bf16";
@@ -442,6 +448,15 @@ export function frameworkLayout(
   return { id: profile.id, layout: layout.value };
 }
 
+/**
+ * The further stores a layout keeps at pipeline degree `pp`: all of them under a pipeline, and
+ * without one those not marked `pipelineOnly` (FSDP2's accumulated unsharded gradients exist only
+ * where torch's pipeline stages turn gradient sync off until the last microbatch).
+ */
+export function extrasHeld(layout: StateLayout, pp: number): readonly ExtraState[] {
+  return (layout.extra ?? []).filter((e) => pp > 1 || !e.pipelineOnly);
+}
+
 /** Layer indices held by stage `stage` (see the module comment for the assignment). */
 export function stageLayerIndices(numLayers: number, pp: number, stage: number, virtualStages = 1): number[] {
   requirePositiveInteger(numLayers, "numLayers");
@@ -621,7 +636,7 @@ export function trainingMemory(config: unknown, setup: TrainingSetup = {}): Trai
       // activations are freed; they are counted as if held at the peak too, an upper bound.
       let extraWeights = 0;
       let extraGradients = 0;
-      for (const extra of layout.extra ?? []) {
+      for (const extra of extrasHeld(layout, s.pp)) {
         const bytes = held(extra);
         if (/gradient/i.test(extra.name)) extraGradients += bytes;
         else extraWeights += bytes;

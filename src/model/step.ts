@@ -454,6 +454,11 @@ export function stepTime(input: StepInput): StepResult {
     "overlapGradReduce",
   );
   const reduceEveryMicrobatch = profile?.gradReduceEveryMicrobatch?.[mode]?.value ?? zeroStage >= 2;
+  // FSDP2 without resharding after forward reduces once per step and keeps its gathered weights only
+  // under a pipeline (torch's pipeline stages turn gradient sync and resharding off until the last
+  // microbatch). Without one, torchtitan leaves both on: every microbatch gathers each layer for its
+  // forward pass (the weights are freed after the backward pass) and reduce-scatters its gradient.
+  const perMicrobatchNoReshard = profile?.id === "fsdp2" && zeroStage === 3 && !reshard && pp === 1;
   const shardedReduce = profile?.gradReduceCollective?.[mode]?.value ?? "reduce-scatter";
   const rankOrder = requireOneOf(
     input.rankOrder ?? "tp-cp-dp-pp",
@@ -689,7 +694,7 @@ export function stepTime(input: StepInput): StepResult {
         reduceEveryMicrobatch ? m : 1,
         backwardWindow,
       );
-    } else if (zeroStage === 1 || zeroStage === 2 || (zeroStage === 3 && !reshard)) {
+    } else if (zeroStage === 1 || zeroStage === 2 || (zeroStage === 3 && !reshard && !perMicrobatchNoReshard)) {
       // Reduce-scatter, or (DeepSpeed ZeRO-1/2) an all-reduce of which each rank keeps its slice.
       add(
         `gradient ${shardedReduce}`,
@@ -723,6 +728,9 @@ export function stepTime(input: StepInput): StepResult {
       const gatherB = collectiveSeconds("all-gather", unitParams * valueBytes, shardRanks, stride);
       const scatter = collectiveSeconds("reduce-scatter", unitParams * gradBytes, shardRanks, stride);
       const calls = m * units;
+      // Without resharding after the forward pass (FSDP2 without a pipeline), a layer's gathered
+      // weights stay for its backward pass: no second gather, only the reduce-scatter.
+      const backwardGather = reshard ? gatherB : 0;
       dpTransfers.push({
         name: `${g.label}parameter all-gather (forward, one per layer)`,
         collective: "all-gather",
@@ -734,14 +742,16 @@ export function stepTime(input: StepInput): StepResult {
         exposedSeconds: calls * Math.max(0, gatherF - layerForwardSeconds),
       });
       dpTransfers.push({
-        name: `${g.label}parameter all-gather (backward) + gradient reduce-scatter, one per layer`,
+        name: reshard
+          ? `${g.label}parameter all-gather (backward) + gradient reduce-scatter, one per layer`
+          : `${g.label}gradient reduce-scatter, one per layer (weights kept from the forward pass)`,
         collective: "reduce-scatter",
         ranks: shardRanks,
         messageBytes: unitParams * gradBytes,
         callsPerStep: calls,
-        secondsPerCall: gatherB + scatter,
+        secondsPerCall: backwardGather + scatter,
         windowSeconds: layerBackwardSeconds,
-        exposedSeconds: calls * Math.max(0, gatherB + scatter - layerBackwardSeconds),
+        exposedSeconds: calls * Math.max(0, backwardGather + scatter - layerBackwardSeconds),
       });
       if (rootShare > 0) {
         const rootParams = g.params * rootShare;

@@ -2,7 +2,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
   balancedStageLayers,
+  extrasHeld,
   findInterconnect,
+  frameworkLayout,
+  trainingMemory,
   findModelPreset,
   GPUS,
   ModelInputError,
@@ -288,4 +291,28 @@ test("every GPU in gpus.ts has bandwidths and a kernel-efficiency generation, so
     const r = stepTime({ ...base, gpu: g.id });
     assert.ok(r.stepSeconds > 0, g.id);
   }
+});
+
+test("stepTime(): FSDP2 without resharding gathers once per step under a pipeline, and per layer per microbatch without one", () => {
+  const fsdp2 = { ...base, framework: "fsdp2" as const, zeroStage: 3 as const, reshardAfterForward: false };
+  const flat = stepTime({ ...fsdp2, gpuCount: 8, dp: 8, globalBatch: 32 });
+  assert.equal(flat.microbatches, 4);
+  const forward = flat.dpTransfers.find((t) => t.name.includes("(forward, one per layer)"))!;
+  assert.equal(forward.callsPerStep, 4 * 2);
+  // The weights stay from the forward pass to the backward: the backward only reduce-scatters.
+  const backward = flat.dpTransfers.find((t) => t.name.startsWith("gradient reduce-scatter, one per layer"))!;
+  assert.equal(backward.callsPerStep, 4 * 2);
+  assert.ok(!flat.dpTransfers.some((t) => t.name.includes("parameter all-gather (backward)")));
+  const piped = stepTime({ ...fsdp2, gpuCount: 16, dp: 8, pp: 2, globalBatch: 32 });
+  assert.equal(piped.dpTransfers.find((t) => t.name.includes("first forward"))!.callsPerStep, 1);
+  // Memory: the accumulated unsharded fp32 gradients exist only under the pipeline.
+  const stage0 = (pp: number) =>
+    trainingMemory(tiny, { dp: 8, pp, zeroStage: 3, framework: "fsdp2", reshardAfterForward: false, seqLength: 16 })
+      .stages[0]!;
+  const layout = frameworkLayout("fsdp2", 3, "bf16", false).layout;
+  assert.equal(extrasHeld(layout, 1).length, (layout.extra ?? []).length - 1);
+  assert.equal(extrasHeld(layout, 2).length, (layout.extra ?? []).length);
+  // fp32 gradient shards (4 bytes ÷ 8), plus, under the pipeline, the stage's whole fp32 accumulation (4 bytes).
+  assertApprox(stage0(1).gradients, (4 / 8) * stage0(1).parameterCount, { rel: 1e-12 });
+  assertApprox(stage0(2).gradients, (4 / 8 + 4) * stage0(2).parameterCount, { rel: 1e-12 });
 });

@@ -15,6 +15,7 @@ import {
   evaluateScenario,
   findGpu,
   findModelPreset,
+  extrasHeld,
   frameworkLayout,
   parseModelConfig,
   trainingMemory,
@@ -277,7 +278,7 @@ export function breakdownRows(memory: TrainingMemory, stage: StageMemory): Break
       });
   }
   const gradients: FormulaTerm[] = [...store(layout.gradients, `${dtype(layout.gradients.bytes)} gradients`)];
-  for (const extra of layout.extra ?? [])
+  for (const extra of extrasHeld(layout, s.pp))
     (isGradient(extra.name) ? gradients : parameters).push(...store(extra, extra.name));
   for (const b of layout.fixedBuffers ?? [])
     gradients.push({
