@@ -234,11 +234,16 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     return `Showing the last valid timeline (${parts.join(", ")}) until the field is fixed.`;
   };
 
+  /** The controls' values as one string, and the last values `update` answered. */
+  const valuesKey = () => pipelineControls.map((n) => controls[n].value).join("\u0000");
+  let answered = "";
+
   /**
    * Checks the fields and redraws: after the edit has painted (and `delayMs` without another
    * edit), or at once (`now`) when mounting.
    */
   const update = (now = false, delayMs = 0) => {
+    answered = valuesKey();
     const values = {} as Record<PipelineControl, string>;
     for (const name of pipelineControls) values[name] = controls[name].value;
     fields.chunks.hidden = hidden.has("chunks") || values.schedule !== "interleaved";
@@ -300,10 +305,17 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     later(showCursor, "cursor");
   };
 
+  // A select fires "input" and then "change" for one edit: answer the values once (update records
+  // the values it last answered, whoever called it).
+  const onEdit = (delayMs: number) => {
+    if (valuesKey() === answered) return;
+    update(false, delayMs);
+  };
   for (const name of pipelineControls) {
     const typed = controls[name] instanceof HTMLInputElement;
-    controls[name].addEventListener("input", () => update(false, typed ? typingPauseMs : 0));
-    controls[name].addEventListener("change", () => update());
+    controls[name].addEventListener("input", () => onEdit(typed ? typingPauseMs : 0));
+    // A number field's "change" (on blur or Enter) draws at once what the pause was waiting for.
+    controls[name].addEventListener("change", () => (typed ? update() : onEdit(0)));
   }
   fwd.addEventListener("click", () => stepTo(1));
   back.addEventListener("click", () => stepTo(-1));
