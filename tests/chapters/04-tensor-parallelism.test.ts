@@ -311,7 +311,7 @@ test("the memory explorer starts from the step model's layout and shows the tota
   assertMentions(text, `sequence parallelism off, ${off.verdict.gb} GB per GPU`, "the explorer's default");
   assertMentions(text, `the total fall to the ${view({ sp: true }).verdict.gb} GB above`, "the explorer with SP");
   const fitsUpTo = Number(
-    /The layout fits up to ([\d,]+) tokens/.exec(text.replace(/\s+/g, " "))?.[1]?.replace(/,/g, ""),
+    /the layout fits up to ([\d,]+) tokens/.exec(text.replace(/\s+/g, " "))?.[1]?.replace(/,/g, ""),
   );
   assert.equal(view({ sp: true, seqLength: fitsUpTo }).verdict.kind, "fits");
   const over = view({ sp: true, seqLength: fitsUpTo + 1024 });
