@@ -87,6 +87,12 @@ function numeric(value: string | undefined): number | string | undefined {
   return /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(value.trim()) ? Number(value) : value;
 }
 
+/** Throws for the first of `required` ([flag, model field]) that the command line leaves out. */
+function requireFlags(values: Record<string, unknown>, required: ReadonlyArray<readonly [string, string]>): void {
+  for (const [flag, field] of required)
+    if (values[flag] === undefined) throw new ModelInputError(field, `--${flag} is required`);
+}
+
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
@@ -198,9 +204,11 @@ function runPipeline(args: string[]): void {
     },
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-  if (values.schedule === undefined) throw new ModelInputError("schedule", "--schedule is required");
-  if (values.stages === undefined) throw new ModelInputError("stages", "--stages is required");
-  if (values.microbatches === undefined) throw new ModelInputError("microbatches", "--microbatches is required");
+  requireFlags(values, [
+    ["schedule", "schedule"],
+    ["stages", "stages"],
+    ["microbatches", "microbatches"],
+  ]);
   const result = pipelineSchedule({
     schedule: values.schedule as PipelineSchedule,
     stages: numeric(values.stages) as number,
@@ -266,15 +274,13 @@ function runStep(args: string[]): void {
   });
   if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
   const config = loadConfig(positionals[0]);
-  for (const [flag, name] of [
+  requireFlags(values, [
     ["gpu", "gpu"],
     ["gpus", "gpuCount"],
     ["seq", "seqLength"],
     ["micro-batch", "microBatchSize"],
     ["global-batch", "globalBatch"],
-  ] as const) {
-    if (values[flag] === undefined) throw new ModelInputError(name, `--${flag} is required`);
-  }
+  ]);
   if (values.sp && values["no-sp"]) throw new UsageError("--sp and --no-sp contradict each other");
   if (values["tp-overlap"] && values["no-tp-overlap"])
     throw new UsageError("--tp-overlap and --no-tp-overlap contradict each other");
@@ -382,14 +388,12 @@ function runPlan(args: string[]): void {
   });
   if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`);
   const config = loadConfig(positionals[0]);
-  for (const [flag, name] of [
+  requireFlags(values, [
     ["gpu", "gpu"],
     ["gpus", "gpuCount"],
     ["seq", "seqLength"],
     ["global-batch", "globalBatch"],
-  ] as const) {
-    if (values[flag] === undefined) throw new ModelInputError(name, `--${flag} is required`);
-  }
+  ]);
   const gpu = findGpu(String(values.gpu));
   if (!gpu) throw new ModelInputError("gpu", `unknown GPU "${values.gpu}" (GPUs: ${GPUS.map((g) => g.id).join(", ")})`);
   const count = (flag: string, field: string, fallback?: number): number | undefined => {
