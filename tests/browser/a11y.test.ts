@@ -15,7 +15,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { BrowserContextOptions, Page } from "playwright-core";
-import { AxeBuilder } from "@axe-core/playwright";
+import { axeBuilder } from "../../harness/axe.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { mountAllWidgets, sitePages } from "../../harness/site-pages.ts";
 import { scenarios } from "../../harness/widget-scenarios.ts";
@@ -37,7 +37,7 @@ async function axeEveryPage(page: Page, rules?: readonly string[]): Promise<stri
     await mountAllWidgets(page);
     await page.evaluate(() => document.fonts.ready);
     await page.evaluate(() => window.scrollTo(0, 0));
-    const axe = new AxeBuilder({ page });
+    const axe = axeBuilder(page);
     const result = await (
       rules ? axe.withRules([...rules]) : axe.withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
     ).analyze();

@@ -15,7 +15,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { AxeBuilder } from "@axe-core/playwright";
+import { axeBuilder } from "../../harness/axe.ts";
 import { afterFrames } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
@@ -195,7 +195,7 @@ for (const [width, height] of [
       if (width === 1280) {
         for (const theme of ["light", "dark"] as const) {
           await page.emulateMedia({ colorScheme: theme });
-          const result = await new AxeBuilder({ page }).withRules(["scrollable-region-focusable"]).analyze();
+          const result = await axeBuilder(page).withRules(["scrollable-region-focusable"]).analyze();
           assert.deepEqual(
             result.violations.flatMap((v) => v.nodes.map((n) => `${theme}: ${n.target.join(" ")}`)),
             [],

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { keepScreenshot } from "../helpers/screenshots.ts";
 import type { BrowserContextOptions } from "playwright-core";
 import { afterFrames, watchPage, settle } from "../../harness/chromium.ts";
+import { axeBuilder } from "../../harness/axe.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { siteDir, sitePages } from "../../harness/site-pages.ts";
 import { execFileSync } from "node:child_process";
@@ -256,14 +257,13 @@ describe("the preface", () => {
   });
 
   test("no accessibility violations found by axe on the preface and the home page", async () => {
-    const { AxeBuilder } = await import("@axe-core/playwright");
     for (const colorScheme of ["light", "dark"] as const) {
       const context = await site.browser.newContext({ ...desktop, colorScheme });
       const page = await context.newPage();
       for (const p of ["/preface/", "/"]) {
         await page.goto(site.server.url + p);
         await settle(page);
-        const result = await new AxeBuilder({ page }).analyze();
+        const result = await axeBuilder(page).analyze();
         const summary = result.violations.map(
           (v) =>
             `${v.id}: ${v.nodes

@@ -93,50 +93,72 @@ async function inspect(page: Page, widgetId: string, fieldIndex: number): Promis
   return page.evaluate(`(${inspectSource})(${JSON.stringify([widgetId, fieldIndex])})`) as Promise<Check>;
 }
 
+/** One page's widgets fuzzed in a context of its own: the problems found and the fields tried. */
+async function fuzzPage(path: string, ids: readonly string[]): Promise<{ problems: string[]; fieldsTried: number }> {
+  const problems: string[] = [];
+  let fieldsTried = 0;
+  const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const watched = watchPage(page, site.server.url);
+  await page.goto(`${site.server.url}${path}`);
+  for (const id of ids) {
+    await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    await page.waitForFunction((w) => document.getElementById(w)?.dataset.widgetState === "mounted", id);
+    const count = await page.locator(`#${id} input[type=text]`).count();
+    for (let i = 0; i < count; i++) {
+      const field = page.locator(`#${id} input[type=text]`).nth(i);
+      if (!(await field.isVisible()) || !(await field.isEnabled())) continue;
+      fieldsTried++;
+      const name = (await field.getAttribute("name")) ?? `#${i}`;
+      const original = await field.inputValue();
+      for (const value of badValues) {
+        await field.fill(value);
+        await field.press("Tab");
+        await redrawn(page); // fields that redraw after a pause (150 ms) have settled
+        const c = await inspect(page, id, i);
+        const where = `${path} ${id} field "${name}" ← ${JSON.stringify(value)}`;
+        if (c.garbage.length > 0) problems.push(`${where}: shows ${c.garbage.join(", ")}`);
+        if (c.blank) problems.push(`${where}: chart is blank`);
+        if (mustRefuse.has(value) && !(c.invalid && c.message))
+          problems.push(`${where}: refused without a message next to the field`);
+        if (c.invalid && !c.message) problems.push(`${where}: marked invalid without a visible message`);
+      }
+      await field.fill(original);
+      await field.press("Tab");
+      await redrawn(page); // fields that redraw after a pause (150 ms) have settled
+      const reset = await inspect(page, id, i);
+      if (reset.invalid || reset.message)
+        problems.push(
+          `${path} ${id} field "${name}": still shows "${reset.message}" after its first value was restored`,
+        );
+    }
+  }
+  for (const e of [...watched.consoleErrors, ...watched.pageErrors]) problems.push(`${path}: ${e}`);
+  await context.close();
+  return { problems, fieldsTried };
+}
+
+/**
+ * Pages fuzzed at once. Most of a page's time is spent waiting for its redraws (the 150 ms pause
+ * and a frame per value), so three pages in three contexts share the wait; each page is still
+ * alone in its context, and the problems are reported in page order.
+ */
+const pagesAtOnce = 3;
+
 describe("widget fuzzing", () => {
   it("no widget shows NaN, Infinity, undefined or a blank chart for bad input, and every refusal has a message", async () => {
-    const problems: string[] = [];
-    let fieldsTried = 0;
-    for (const { page: path, ids } of widgetPages()) {
-      const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
-      const page = await context.newPage();
-      const watched = watchPage(page, site.server.url);
-      await page.goto(`${site.server.url}${path}`);
-      for (const id of ids) {
-        await page.locator(`#${id}`).scrollIntoViewIfNeeded();
-        await page.waitForFunction((w) => document.getElementById(w)?.dataset.widgetState === "mounted", id);
-        const count = await page.locator(`#${id} input[type=text]`).count();
-        for (let i = 0; i < count; i++) {
-          const field = page.locator(`#${id} input[type=text]`).nth(i);
-          if (!(await field.isVisible()) || !(await field.isEnabled())) continue;
-          fieldsTried++;
-          const name = (await field.getAttribute("name")) ?? `#${i}`;
-          const original = await field.inputValue();
-          for (const value of badValues) {
-            await field.fill(value);
-            await field.press("Tab");
-            await redrawn(page); // fields that redraw after a pause (150 ms) have settled
-            const c = await inspect(page, id, i);
-            const where = `${path} ${id} field "${name}" ← ${JSON.stringify(value)}`;
-            if (c.garbage.length > 0) problems.push(`${where}: shows ${c.garbage.join(", ")}`);
-            if (c.blank) problems.push(`${where}: chart is blank`);
-            if (mustRefuse.has(value) && !(c.invalid && c.message))
-              problems.push(`${where}: refused without a message next to the field`);
-            if (c.invalid && !c.message) problems.push(`${where}: marked invalid without a visible message`);
-          }
-          await field.fill(original);
-          await field.press("Tab");
-          await redrawn(page); // fields that redraw after a pause (150 ms) have settled
-          const reset = await inspect(page, id, i);
-          if (reset.invalid || reset.message)
-            problems.push(
-              `${path} ${id} field "${name}": still shows "${reset.message}" after its first value was restored`,
-            );
-        }
-      }
-      for (const e of [...watched.consoleErrors, ...watched.pageErrors]) problems.push(`${path}: ${e}`);
-      await context.close();
-    }
+    const pages = widgetPages();
+    const results: { problems: string[]; fieldsTried: number }[] = new Array(pages.length);
+    // The pages with the most widgets first, so that no long page is left to run alone at the end.
+    const order = pages.map((_, k) => k).sort((a, b) => pages[b]!.ids.length - pages[a]!.ids.length);
+    let next = 0;
+    const worker = async () => {
+      for (let k = order[next++]; k !== undefined; k = order[next++])
+        results[k] = await fuzzPage(pages[k]!.page, pages[k]!.ids);
+    };
+    await Promise.all(Array.from({ length: pagesAtOnce }, worker));
+    const problems = results.flatMap((r) => r.problems);
+    const fieldsTried = results.reduce((n, r) => n + r.fieldsTried, 0);
     if (problems.length > 0) console.log(problems.join("\n"));
     assert.ok(fieldsTried >= 30, `only ${fieldsTried} fields were tried`);
     assert.deepEqual(problems, []);
