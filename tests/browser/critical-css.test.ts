@@ -1,6 +1,6 @@
 /**
  * The first screen painted with a page's inline critical CSS alone looks exactly like the same
- * screen with the full stylesheets (src/plugins/critical-css.ts). The first load blocks every
+ * screen with the full stylesheets (src/plugins/site/critical-css.ts). The first load blocks every
  * `.css` request, which is what a reader sees until the sheets at the end of `<body>` arrive;
  * the second lets them load. book.js is blocked in both, as it has not run at the first paint;
  * theme.js runs (it sets `theme-js` and a stored theme before the body is parsed). Every page of
@@ -212,7 +212,7 @@ describe("critical CSS: the first screen looks the same before and after the sty
 
 /**
  * The screens at the edge of each rule that skips marked blocks (book.css, "Blocks below the first
- * screen"; SKIP_AFTER in src/plugins/critical-css.ts), the widest text column, and the two sizes the
+ * screen"; SKIP_AFTER in src/plugins/site/critical-css.ts), the widest text column, and the two sizes the
  * paint benchmark loads: on none of them may a block that the screen skips start above the bottom
  * of the first screen, nor a chapter's end matter (book.css: the appendix, the chapter links and
  * the site footer, skipped until the load). The pixel comparison above sees only 1280 × 900 and

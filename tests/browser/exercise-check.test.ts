@@ -1,6 +1,6 @@
 /**
  * Self-checked exercises on the built site, driven through their public contract only (the
- * markup of src/plugins/exercise-check.ts, issue #28): a checkable exercise's `section.exercise`
+ * markup of src/plugins/markdown/exercise-check.ts, issue #28): a checkable exercise's `section.exercise`
  * holds a `form.exercise-check` whose inputs carry `data-answer` and `data-tolerance`; after a
  * check the form's `data-state` is correct, close, wrong or invalid and its live region says so
  * in words; a solved exercise is correct again after a reload. Desktop and 390 px, light and

@@ -1,5 +1,5 @@
 /**
- * The critical-CSS transform's pieces (src/plugins/critical-css.ts) on small pages: where the
+ * The critical-CSS transform's pieces (src/plugins/site/critical-css.ts) on small pages: where the
  * first screen ends, how the page is rewritten, and what the sheets lose before Beasties reads
  * them. The browser test tests/browser/critical-css.test.ts checks the result by its pixels.
  */
@@ -14,7 +14,7 @@ import {
   pageLandmarks,
   pruneCustomProperties,
   withCriticalCss,
-} from "../../src/plugins/critical-css.ts";
+} from "../../src/plugins/site/critical-css.ts";
 
 const head = `<!doctype html><html lang="en-US"><head><meta charset="utf-8">
 <link rel="stylesheet" href="/assets/katex/katex.min.css">

@@ -5,7 +5,7 @@
  * KaTeX ships each face with every character of the TeX font it copies: KaTeX_Main-Regular holds 283
  * code points in 26 KB, of which the book's math draws about a third. Whole, the faces were most of a
  * chapter's first load (seven of them, 92 KB of /expert-parallelism/'s 143 KB), and a formula's text
- * waits for its face (`font-display: block`). As the build renders each formula (src/plugins/math.ts),
+ * waits for its face (`font-display: block`). As the build renders each formula (src/plugins/markdown/math.ts),
  * `recordFormula` collects the characters of KaTeX's visual rendering (`.katex-html`; the MathML copy
  * is drawn in the reader's own math font) with htmlparser2. After the build, this step adds the ones
  * katex.min.css draws itself (equation numbers) and every Basic Latin and Greek character

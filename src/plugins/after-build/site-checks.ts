@@ -5,7 +5,7 @@
  * http(s) or mailto URLs (checked offline: syntax only, no network), no citation syntax (`[@…`)
  * was left unrendered, and no page carries inline script (a `<script>` without `src`, except
  * JSON data blocks, or an `on…=` event handler attribute), which the Content-Security-Policy
- * (src/plugins/csp.ts) would block. A problem fails the build as a BookError naming the source
+ * (src/plugins/site/csp.ts) would block. A problem fails the build as a BookError naming the source
  * file, and the line when the source contains the link text literally.
  *
  * Each page is read once by htmlparser2's streaming parser (the tokenizer linkedom itself
@@ -16,7 +16,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { Parser } from "htmlparser2";
-import { BookError, normalizeFile } from "./errors.ts";
+import { BookError, normalizeFile } from "../shared/errors.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
 export interface BuiltPage {

@@ -1,6 +1,6 @@
 /**
  * sitemap.xml and robots.txt, written after every build. The sitemap lists every built HTML
- * page once, by absolute URL (src/plugins/social.ts: `book.siteUrl` or `SITE_URL`, with the path
+ * page once, by absolute URL (src/plugins/site/social.ts: `book.siteUrl` or `SITE_URL`, with the path
  * prefix), sorted, with `<lastmod>`: the date of the last commit that touched the page's source
  * file (one `git log` over content/, git-dates.ts), or the book's `updated` date for a file git does not know
  * (new, or no repository). Never the clock, so two builds of the same tree are identical.
@@ -11,10 +11,10 @@
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { book } from "../data/book.ts";
-import { normalizeFile } from "./errors.ts";
-import { gitLastModified } from "./git-dates.ts";
-import { absoluteUrl, resolveSiteUrl } from "./social.ts";
+import { book } from "../../data/book.ts";
+import { normalizeFile } from "../shared/errors.ts";
+import { gitLastModified } from "../site/git-dates.ts";
+import { absoluteUrl, resolveSiteUrl } from "../site/social.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
 export interface SitemapPage {

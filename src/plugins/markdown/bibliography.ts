@@ -14,9 +14,9 @@ import { Cite, plugins, type CslData } from "@citation-js/core";
 import "@citation-js/plugin-bibtex";
 import "@citation-js/plugin-csl";
 import { parseHTML } from "linkedom";
-import { BookError } from "./errors.ts";
+import { BookError } from "../shared/errors.ts";
 import { escapeHtml } from "./doc-state.ts";
-import { cacheDir, readCached, writeCached } from "./cache.ts";
+import { cacheDir, readCached, writeCached } from "../shared/cache.ts";
 
 export interface BibEntry {
   key: string;
@@ -121,7 +121,7 @@ function formatterId(): string {
 
 /**
  * citeproc's HTML for one entry. It takes about 10 ms an entry, plus about a second to build
- * the APA style on first use, so results are kept on disk (src/plugins/cache.ts), one file per
+ * the APA style on first use, so results are kept on disk (src/plugins/shared/cache.ts), one file per
  * entry named by a hash of the entry's CSL data and the formatter's versions: a cold build with
  * a warm cache skips citeproc entirely.
  */

@@ -3,7 +3,7 @@
  * page with one table of contents, for reading straight through and for printing (the PDF
  * edition, tools/pdf.ts, prints this page).
  *
- * Each chapter's Markdown is rendered once more, with the book edition (src/plugins/edition.ts):
+ * Each chapter's Markdown is rendered once more, with the book edition (src/plugins/markdown/edition.ts):
  * ids prefixed by the chapter's slug (`data-parallelism--sec:zero`; the chapter itself is the
  * `<article id="<slug>">`), links to other chapters pointed inside the page, headings one level
  * down (the page's h1 is the book title, each chapter title an h2), landmark names that say
@@ -12,7 +12,7 @@
  * live version. Section, figure, equation and table numbers stay as in the chapter.
  */
 import type { MarkdownIt } from "markdown-it";
-import { chapterInfo } from "./chapters.ts";
+import { chapterInfo } from "../shared/chapters.ts";
 import { renderChapter } from "./chapter-render.ts";
 import { bookEdition as bookEditionOf } from "./edition.ts";
 import type { TocEntry } from "./summary.ts";

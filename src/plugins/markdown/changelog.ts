@@ -7,8 +7,8 @@
 import type MarkdownIt from "markdown-it";
 import type { StateCore, Token } from "markdown-it";
 import type { BookEnv } from "./doc-state.ts";
-import { normalizeFile } from "./errors.ts";
-import { changelogFile } from "./feed.ts";
+import { normalizeFile } from "../shared/errors.ts";
+import { changelogFile } from "../site/feed.ts";
 
 export const correctionsClass = "callout callout-warning changelog-corrections";
 

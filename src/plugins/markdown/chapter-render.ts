@@ -1,5 +1,5 @@
 /**
- * One render of a chapter for one edition (src/plugins/edition.ts): the chapter page renders
+ * One render of a chapter for one edition (src/plugins/markdown/edition.ts): the chapter page renders
  * its Markdown with the page edition, /book/ with the book edition. The parts the layouts place
  * apart (the body, the footnotes and the references) are rendered from their own tokens, and
  * the table of contents and word count come from the same tokens, so nothing is parsed twice

@@ -7,7 +7,7 @@
  */
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { docState, escapeHtml, fail, lineInContent } from "./doc-state.ts";
-import { didYouMean } from "./errors.ts";
+import { didYouMean } from "../shared/errors.ts";
 import { formatEntry, type Bibliography } from "./bibliography.ts";
 import { docHref, docId, headingTag, landmarkLabelledBy } from "./edition.ts";
 

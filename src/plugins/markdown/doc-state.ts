@@ -7,8 +7,8 @@
  */
 import { readFileSync } from "node:fs";
 import type { MarkdownIt, StateCore } from "markdown-it";
-import { BookError, normalizeFile } from "./errors.ts";
-import { chapterInfo, type ChapterInfo } from "./chapters.ts";
+import { BookError, normalizeFile } from "../shared/errors.ts";
+import { chapterInfo, type ChapterInfo } from "../shared/chapters.ts";
 
 export type LabelKind = "eq" | "fig" | "sec" | "tbl";
 

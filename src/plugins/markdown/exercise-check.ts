@@ -26,15 +26,15 @@
  *   (the page reads as before: question, then solution); src/widgets/runtime/exercise-check.ts
  *   reveals it and judges answers with src/widgets/runtime/answer-check.ts.
  * - The heading of a chapter's exercises gets `data-exercise-count` (checkable exercises); the
- *   table of contents lists every exercise under that heading (src/plugins/summary.ts).
+ *   table of contents lists every exercise under that heading (src/plugins/markdown/summary.ts).
  */
 import { existsSync } from "node:fs";
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { load as loadYaml } from "js-yaml";
 import { docState, escapeHtml, fail, lineInContent, type DocState } from "./doc-state.ts";
-import { allExerciseValues, exerciseValue, type ExerciseValue } from "../model/index.ts";
-import { didYouMean } from "./errors.ts";
-import { formatNumber } from "../figures/kit/format.ts";
+import { allExerciseValues, exerciseValue, type ExerciseValue } from "../../model/index.ts";
+import { didYouMean } from "../shared/errors.ts";
+import { formatNumber } from "../../figures/kit/format.ts";
 import { docId } from "./edition.ts";
 
 /**

@@ -27,7 +27,7 @@
  * - A chapter does not mark the terms it explains itself (a `see` link of the term points at
  *   the chapter): there the reader is about to get the full explanation.
  *
- * The scan is a markdown-it core rule over the chapter's tokens (src/plugins/edition.ts sets
+ * The scan is a markdown-it core rule over the chapter's tokens (src/plugins/markdown/edition.ts sets
  * the render env): running text is the text and soft breaks of an inline token that opens a
  * paragraph, outside links and outside any skipped block or raw-HTML element (raw HTML is read
  * with htmlparser2). A mark replaces the matched text by three tokens, so KaTeX, SVG and the
@@ -36,7 +36,7 @@
  */
 import { Parser } from "htmlparser2";
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
-import { glossary, type GlossaryEntry } from "../data/glossary.ts";
+import { glossary, type GlossaryEntry } from "../../data/glossary.ts";
 import { docId, editionOf } from "./edition.ts";
 
 /** Id of a term's tooltip in chapter `slug`. */

@@ -29,7 +29,7 @@ import typescript from "highlight.js/lib/languages/typescript";
 import yaml from "highlight.js/lib/languages/yaml";
 import type MarkdownIt from "markdown-it";
 import type { StateCore } from "markdown-it";
-import { BookError, normalizeFile } from "./errors.ts";
+import { BookError, normalizeFile } from "../shared/errors.ts";
 import { escapeHtml, frontMatterLines } from "./doc-state.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
@@ -92,7 +92,7 @@ export function highlightMarkdown(md: MarkdownIt): void {
       throw new BookError(
         file,
         line,
-        `unknown code language "${lang}" in a fenced block (known: ${knownLanguages.join(", ")}; add one in src/plugins/highlight.ts)`,
+        `unknown code language "${lang}" in a fenced block (known: ${knownLanguages.join(", ")}; add one in src/plugins/markdown/highlight.ts)`,
       );
     }
     return true;

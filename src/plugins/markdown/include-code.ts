@@ -31,9 +31,9 @@ import type { UserConfig } from "@11ty/eleventy";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
-import { communicationPerStep, trainingMemory, type TrainingSetup } from "../model/index.ts";
-import { formatBytes, formatPercent } from "../figures/kit/format.ts";
-import { BookError, normalizeFile } from "./errors.ts";
+import { communicationPerStep, trainingMemory, type TrainingSetup } from "../../model/index.ts";
+import { formatBytes, formatPercent } from "../../figures/kit/format.ts";
+import { BookError, normalizeFile } from "../shared/errors.ts";
 import { frontMatterLines } from "./doc-state.ts";
 
 /** Largest relative gap allowed between the model's activations and the measurement. */

@@ -3,7 +3,7 @@
  * the start of every build, so `npm start` picks up edits to bibliography.bib; a malformed
  * entry fails the build before any page renders.
  *
- * Chapters are rendered by the layouts, once per edition (src/plugins/edition.ts): the chapter
+ * Chapters are rendered by the layouts, once per edition (src/plugins/markdown/edition.ts): the chapter
  * layout calls `renderChapter` on the page's Markdown (content/chapters/ has the engine "html",
  * so Eleventy passes the Markdown through untouched), /book/ calls `bookEdition` on the
  * collection.
@@ -15,7 +15,7 @@ import { bookMarkdownPlugin } from "./markdown.ts";
 import { loadBibliography, type Bibliography } from "./bibliography.ts";
 import { renderChapter } from "./chapter-render.ts";
 import { bookEdition, type ChapterItem } from "./book-edition.ts";
-import { chapterInfo } from "./chapters.ts";
+import { chapterInfo } from "../shared/chapters.ts";
 import { pageEdition } from "./edition.ts";
 
 export interface MarkdownLibraryOptions {

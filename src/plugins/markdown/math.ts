@@ -20,16 +20,16 @@ import { tex } from "@mdit/plugin-tex";
 import type { MarkdownIt, StateBlock, StateCore, Token } from "markdown-it";
 import { texMacros } from "./tex-macros.ts";
 import { addLabel, docState, escapeHtml, fail, sourceLine, type DocState } from "./doc-state.ts";
-import { BookError, nearestName } from "./errors.ts";
+import { BookError, nearestName } from "../shared/errors.ts";
 import { docId } from "./edition.ts";
-import { recordFormula } from "./math-fonts.ts";
+import { recordFormula } from "../after-build/math-fonts.ts";
 
 const labelPattern = /^\{#([^}\s]*)\}$/;
 const validEqLabel = /^eq:[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 /**
  * Renders TeX with the book's settings; throws KaTeX's error unchanged. The characters drawn are
- * recorded for the math faces (src/plugins/math-fonts.ts).
+ * recorded for the math faces (src/plugins/after-build/math-fonts.ts).
  */
 function renderTex(source: string, displayMode: boolean, record = true): string {
   const html = katex.renderToString(source, {

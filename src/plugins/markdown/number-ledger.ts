@@ -38,10 +38,10 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
-import { BookError } from "./errors.ts";
+import { BookError } from "../shared/errors.ts";
 import { docState, sourceLine, type DocState } from "./doc-state.ts";
 import { checkChain, evaluateSide, printedHalfUnit, splitRelations } from "./tex-arithmetic.ts";
-import { exerciseValue, matchDataFact, matchModelAttribute } from "../model/index.ts";
+import { exerciseValue, matchDataFact, matchModelAttribute } from "../../model/index.ts";
 import { printInput, printReference } from "./exercise-check.ts";
 
 export type NumberClass =

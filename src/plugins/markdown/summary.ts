@@ -29,7 +29,7 @@ function countWords(tokens: Token[]): number {
   return words;
 }
 
-/** The parts of a `::: exercise` container's token meta that the ToC reads (src/plugins/containers.ts). */
+/** The parts of a `::: exercise` container's token meta that the ToC reads (src/plugins/markdown/containers.ts). */
 interface ContainerMetaLike {
   name: string;
   number?: number;
@@ -52,7 +52,7 @@ function exerciseEntry(tokens: Token[], i: number, md: MarkdownIt, env: object):
 
 /**
  * The h2 sections with their h3 subsections, as rendered (ids as this render writes them).
- * `headingOffset` is how far the render moved headings down (src/plugins/edition.ts).
+ * `headingOffset` is how far the render moved headings down (src/plugins/markdown/edition.ts).
  */
 export function tableOfContents(tokens: Token[], md: MarkdownIt, env: object, headingOffset = 0): TocEntry[] {
   const toc: TocEntry[] = [];

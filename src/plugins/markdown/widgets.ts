@@ -11,10 +11,10 @@
 import { load as loadYaml } from "js-yaml";
 import { parseHTML } from "linkedom";
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
-import { widgetRegistry } from "../figures/index.ts";
-import { WidgetSettingsError, type WidgetDefinition } from "../figures/widget.ts";
+import { widgetRegistry } from "../../figures/index.ts";
+import { WidgetSettingsError, type WidgetDefinition } from "../../figures/widget.ts";
 import { docState, fail } from "./doc-state.ts";
-import { didYouMean, nearestName } from "./errors.ts";
+import { didYouMean, nearestName } from "../shared/errors.ts";
 import { editionAttribute, editionOf } from "./edition.ts";
 
 export interface WidgetsOptions {

@@ -8,7 +8,7 @@
 import type { MarkdownIt, StateCore, StateInline, Token } from "markdown-it";
 import { docState, escapeHtml, fail, lineInContent } from "./doc-state.ts";
 import { docHref } from "./edition.ts";
-import { didYouMean } from "./errors.ts";
+import { didYouMean } from "../shared/errors.ts";
 
 const refPattern = /^@(eq|fig|sec|tbl):([A-Za-z0-9][A-Za-z0-9_-]*)/;
 

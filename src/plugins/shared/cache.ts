@@ -1,7 +1,7 @@
 /**
  * The build's on-disk cache for work whose result depends only on its input and on library
- * versions: social card PNGs (src/plugins/social.ts) and formatted references
- * (src/plugins/bibliography.ts). One file per result, named by a hash of everything that decides
+ * versions: social card PNGs (src/plugins/site/social.ts) and formatted references
+ * (src/plugins/markdown/bibliography.ts). One file per result, named by a hash of everything that decides
  * it, so a stale file is never read (a changed input or library gives another name) and old
  * files are only dead weight; deleting the folder is always safe.
  *

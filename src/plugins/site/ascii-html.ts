@@ -38,7 +38,7 @@
  */
 import { Parser } from "htmlparser2";
 import type { UserConfig } from "@11ty/eleventy";
-import { BookError } from "./errors.ts";
+import { BookError } from "../shared/errors.ts";
 
 type RawKind = "style" | "script" | "cdata" | "raw";
 

@@ -1,7 +1,7 @@
 /**
  * Static files: everything under assets/ (images) except the book's stylesheet, which
- * src/plugins/bundle.ts minifies into the site, and KaTeX's stylesheet from node_modules, so that
- * no request leaves the site's origin. KaTeX's woff2 fonts are written by src/plugins/math-fonts.ts,
+ * src/plugins/site/bundle.ts minifies into the site, and KaTeX's stylesheet from node_modules, so that
+ * no request leaves the site's origin. KaTeX's woff2 fonts are written by src/plugins/after-build/math-fonts.ts,
  * cut to the characters the book's math draws.
  */
 import { readdirSync } from "node:fs";

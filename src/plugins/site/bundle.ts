@@ -11,7 +11,7 @@
  *   finder's search), and
  * - `assets/css/book.css` → `/assets/css/book.css`, minified (7.3 KB gzip instead of 14.0 KB:
  *   every page loads it) with a source map. The critical-CSS step reads the source, not this
- *   copy (src/plugins/critical-css.ts).
+ *   copy (src/plugins/site/critical-css.ts).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -3,7 +3,7 @@
  * (`content/chapters/03-zero.md` → `/zero/`), and `chapter` data (number, label, kind) for the
  * layouts.
  */
-import { chapterInfo, isChapterPath } from "./chapters.ts";
+import { chapterInfo, isChapterPath } from "../shared/chapters.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
 interface PageData {

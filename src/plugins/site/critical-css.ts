@@ -58,7 +58,7 @@ import { Parser } from "htmlparser2";
 import postcss from "postcss";
 import type { UserConfig } from "@11ty/eleventy";
 import { assetSource } from "./assets.ts";
-import { BookError } from "./errors.ts";
+import { BookError } from "../shared/errors.ts";
 
 /** A `<link rel="stylesheet">` in `<head>`, by its source offsets. */
 interface HeadStylesheet {

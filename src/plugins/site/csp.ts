@@ -18,14 +18,14 @@
  * - `connect-src 'self'`: Pagefind fetches its index and WebAssembly from our origin.
  * - `object-src 'none'`, `base-uri 'self'`, `form-action 'self'`: no plugins, no `<base>`
  *   hijacking, forms (the search box) submit only to us.
- * The build also fails on inline `<script>` and `on…=` attributes (src/plugins/site-checks.ts),
+ * The build also fails on inline `<script>` and `on…=` attributes (src/plugins/after-build/site-checks.ts),
  * so the policy never has to be loosened for them.
  */
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { Parser } from "htmlparser2";
 import type { UserConfig } from "@11ty/eleventy";
-import { BookError } from "./errors.ts";
+import { BookError } from "../shared/errors.ts";
 
 /** The policy's directives, in the order they are written. */
 const cspDirectives: ReadonlyArray<readonly [string, string]> = [
@@ -51,7 +51,7 @@ export const cspMetaTag = `<meta http-equiv="Content-Security-Policy" content="$
 export function headersFile(): string {
   const policy = [...cspDirectives, ...headerOnlyDirectives].map(([k, v]) => `${k} ${v}`).join("; ");
   return [
-    "# Written by the build (src/plugins/csp.ts); edit the policy there, not here.",
+    "# Written by the build (src/plugins/site/csp.ts); edit the policy there, not here.",
     "/*",
     `  Content-Security-Policy: ${policy}`,
     "  X-Content-Type-Options: nosniff",
@@ -89,7 +89,7 @@ function insertCspMeta(html: string, inputPath: string): string {
     throw new BookError(
       inputPath,
       undefined,
-      "the page sets its own Content-Security-Policy; the policy lives in src/plugins/csp.ts",
+      "the page sets its own Content-Security-Policy; the policy lives in src/plugins/site/csp.ts",
     );
   }
   const at = charsetEnd ?? headEnd;

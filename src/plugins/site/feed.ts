@@ -15,8 +15,8 @@
  */
 import { readFileSync } from "node:fs";
 import MarkdownIt from "markdown-it";
-import { book } from "../data/book.ts";
-import { BookError } from "./errors.ts";
+import { book } from "../../data/book.ts";
+import { BookError } from "../shared/errors.ts";
 import { absoluteUrl, resolveSiteUrl } from "./social.ts";
 import type { UserConfig } from "@11ty/eleventy";
 

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { load as loadYaml } from "js-yaml";
-import { BookError, normalizeFile } from "./errors.ts";
-import { isChapterPath } from "./chapters.ts";
+import { BookError, normalizeFile } from "../shared/errors.ts";
+import { isChapterPath } from "../shared/chapters.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
 const chapterKeys = ["title", "description", "subtitle"];

@@ -3,7 +3,7 @@
  * the /glossary/ page (content/glossary.njk). Each term's `see` links are plain site links, so
  * the build's link checker (site-checks.ts) fails on one that does not resolve.
  */
-import { glossaryAlphabetical } from "../data/glossary.ts";
+import { glossaryAlphabetical } from "../../data/glossary.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
 export function glossaryPlugin(eleventyConfig: UserConfig): void {

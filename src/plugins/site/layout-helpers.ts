@@ -2,14 +2,14 @@
  * What the layouts need beyond the rendered Markdown: the book metadata (`book`), reading
  * time, dates (a chapter's "Updated" date is its file's last commit: `updatedDate`, git-dates.ts)
  * and the "Cite this book" BibTeX. (A chapter's body, footnotes, references and
- * table of contents come from its render: src/plugins/chapter-render.ts.)
+ * table of contents come from its render: src/plugins/markdown/chapter-render.ts.)
  */
-import { book, type BookMetadata } from "../data/book.ts";
-import { escapeHtml } from "./doc-state.ts";
+import { book, type BookMetadata } from "../../data/book.ts";
+import { escapeHtml } from "../markdown/doc-state.ts";
 import { coverArtSvg } from "./cover.ts";
-import { normalizeFile } from "./errors.ts";
+import { normalizeFile } from "../shared/errors.ts";
 import { gitLastModified, pageUpdated } from "./git-dates.ts";
-import { widgetSkipTargets } from "./widgets.ts";
+import { widgetSkipTargets } from "../markdown/widgets.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
 /** Minutes at 230 words per minute, at least 1. */

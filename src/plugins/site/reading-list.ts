@@ -8,10 +8,10 @@
  * fails the build with the entry's key and line (a typo would otherwise hide the entry).
  */
 import path from "node:path";
-import { BookError } from "./errors.ts";
-import { escapeHtml } from "./doc-state.ts";
-import { permalinkHtml } from "./edition.ts";
-import { formatEntry, loadBibliography, type BibEntry, type Bibliography } from "./bibliography.ts";
+import { BookError } from "../shared/errors.ts";
+import { escapeHtml } from "../markdown/doc-state.ts";
+import { permalinkHtml } from "../markdown/edition.ts";
+import { formatEntry, loadBibliography, type BibEntry, type Bibliography } from "../markdown/bibliography.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
 /** A group of the reading list. */

@@ -11,7 +11,7 @@
  * Cards. Drawn here as SVG (book title, chapter label and title, byline, a small version of the
  * cover's GPU grid) and rasterized by resvg (@resvg/resvg-js, native, no browser) with KaTeX's
  * sans-serif TTF fonts from node_modules and no system fonts, so every machine draws the same
- * pixels. A rendered card is cached (src/plugins/cache.ts) under node_modules/.cache/scaling-out/cards/ by a hash of
+ * pixels. A rendered card is cached (src/plugins/shared/cache.ts) under node_modules/.cache/scaling-out/cards/ by a hash of
  * its SVG, fonts and resvg version: an unchanged card costs a file copy on the next build.
  */
 import { createHash } from "node:crypto";
@@ -20,12 +20,12 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { Resvg, type ResvgRenderOptions } from "@resvg/resvg-js";
 import { load as loadYaml } from "js-yaml";
-import { book } from "../data/book.ts";
-import { lightPalette } from "../figures/kit/palette.ts";
-import { chapterInfo, isChapterPath } from "./chapters.ts";
-import { normalizeFile } from "./errors.ts";
-import { cacheDir, readCached, writeCached } from "./cache.ts";
-import { escapeHtml } from "./doc-state.ts";
+import { book } from "../../data/book.ts";
+import { lightPalette } from "../../figures/kit/palette.ts";
+import { chapterInfo, isChapterPath } from "../shared/chapters.ts";
+import { normalizeFile } from "../shared/errors.ts";
+import { cacheDir, readCached, writeCached } from "../shared/cache.ts";
+import { escapeHtml } from "../markdown/doc-state.ts";
 import type { UserConfig } from "@11ty/eleventy";
 
 const cardWidth = 1200;

@@ -31,7 +31,7 @@ const focusable = "a[href], button, input, select, textarea, summary, [tabindex]
 export function markScrollRegions(root: ParentNode = document): void {
   const found = Array.from(root.querySelectorAll<HTMLElement>(scrollBoxes));
   // A skipped block may itself be a box: the build marks the blocks of the first parts
-  // (src/plugins/critical-css.ts), a formula or a code block among them.
+  // (src/plugins/site/critical-css.ts), a formula or a code block among them.
   if (root instanceof HTMLElement && root.matches(scrollBoxes)) found.unshift(root);
   const boxes = outsideSkippedBlocks(found);
   // After the load, what is still skipped stays so (the chapters of /book/): a Tab stop until measured.
