@@ -10,7 +10,7 @@
  * dark theme is custom properties on :root, a stored theme is theme.js's `data-theme`, and
  * without JavaScript the `js` class is missing from the header and the layout every page of a
  * kind shares. A rule the inline CSS lacks for them shows on every page of that kind (built
- * without the `data-theme` rule, this test failed on all of them: docs/performance.md,
+ * without the `data-theme` rule, this test failed on all of them: docs/performance-log.md,
  * "Safeguards"), so a sample finds it in less than half the loads. With JavaScript on, the full
  * load is also shot a second time without the marks on the blocks that the first paint may skip
  * (`data-skippable`: book.css skips those off screen until the load, on the screens estimated

@@ -188,7 +188,7 @@ test("on /book/ no form control is in a skipped chapter after DOMContentLoaded, 
   const page = await context.newPage();
   const problems = watchPage(page, site.server.url);
   // A listener on window runs after book.js's, which are on document, and just before Chromium
-  // measures the page's form controls (docs/performance.md, "Paint", sixteenth look). A field
+  // measures the page's form controls (docs/performance-log.md, "Paint", sixteenth look). A field
   // that a content-visibility: auto block is skipping makes it lay that block out. (Buttons do
   // not: code-copy.ts adds one to every code block before this runs, and the traces show no layout
   // for them.)

@@ -116,7 +116,7 @@ describe("withCriticalCss", () => {
     const html = page(`<p>x</p>`);
     const out = withCriticalCss(html, pageLandmarks(html, "t.md"), "p{margin:0}", "t.md");
     assert.match(out, /<meta charset="utf-8">\n<style>p\{margin:0\}<\/style>\n<script src="\/assets\/js\/theme\.js">/);
-    assert.doesNotMatch(out, /preload/, "no preload in <head> (docs/performance.md, fourteenth look)");
+    assert.doesNotMatch(out, /preload/, "no preload in <head> (docs/performance-log.md, fourteenth look)");
     assert.match(
       out,
       /<\/main><link rel="stylesheet" href="\/assets\/katex\/katex\.min\.css">\n<link rel="stylesheet" href="\/assets\/css\/book\.css">\n<\/body><\/html>$/,

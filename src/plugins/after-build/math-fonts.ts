@@ -1,5 +1,5 @@
 /**
- * KaTeX's math faces, cut to the characters the book's math draws (issue #25, docs/performance.md
+ * KaTeX's math faces, cut to the characters the book's math draws (issue #25, docs/performance-log.md
  * "Initial load per page").
  *
  * KaTeX ships each face with every character of the TeX font it copies: KaTeX_Main-Regular holds 283

@@ -475,7 +475,7 @@ function renderAnswer(meta: AnswerMeta, env: unknown): string {
   // until the script puts the form in place (src/widgets/runtime/exercise-check.ts). Chromium's
   // form handling measures every control of the document when the HTML has been parsed, and a
   // control in a part that is being skipped (content-visibility: auto, book.css) makes it lay the
-  // whole part out for that: on /book/, every chapter (docs/performance.md, "Paint", sixteenth look).
+  // whole part out for that: on /book/, every chapter (docs/performance-log.md, "Paint", sixteenth look).
   return (
     `<template class="exercise-check-template">` +
     `<form class="exercise-check" hidden data-exercise-key="${escapeHtml(meta.exerciseKey!)}"${meta.legacyKey !== meta.exerciseKey ? ` data-exercise-legacy-key="${escapeHtml(meta.legacyKey!)}"` : ""}>\n` +

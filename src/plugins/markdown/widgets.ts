@@ -75,7 +75,7 @@ export function renderWidgetHtml(
  * out, with a field they leave empty. Controls there cost more than their look: Chromium's form
  * handling measures every form control of the document once the HTML is parsed, and for a control
  * in a chapter that is being skipped (content-visibility: auto) it laid the whole chapter out:
- * every chapter with a widget, in one task of 6.7-7.0 s at 4× CPU slowdown (docs/performance.md,
+ * every chapter with a widget, in one task of 6.7-7.0 s at 4× CPU slowdown (docs/performance-log.md,
  * "Paint", sixteenth look).
  */
 function staticFields(root: Element): void {

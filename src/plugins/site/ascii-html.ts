@@ -8,7 +8,7 @@
  * Why: Chromium decodes a page's bytes into text fastest when they are all ASCII. A character
  * beyond U+00FF makes the decoded text 16-bit, and any byte outside ASCII costs time. A chapter
  * has a few hundred such characters among 300-650 KB of markup (`/pipeline-parallelism/`: 511 of
- * 651,534, the first at character 500). In traced loads of `/pipeline-parallelism/` (CPU 4× slower; docs/performance.md, "Paint",
+ * 651,534, the first at character 500). In traced loads of `/pipeline-parallelism/` (CPU 4× slower; docs/performance-log.md, "Paint",
  * thirteenth look), decoding took 55-73 ms per chunk of the page. The second chunk was decoded while
  * the parser waited for `theme.js`, so before the first paint; the bare twin (no scripts) paints
  * before it. With the page in ASCII, a chunk took 4-20 ms; with the Latin-1 characters ("×", "·")

@@ -1,5 +1,5 @@
 /**
- * First-screen critical CSS (issue #25, docs/performance.md "Paint").
+ * First-screen critical CSS (issue #25, docs/performance-log.md "Paint").
  *
  * A page's two stylesheets (KaTeX's and the book's, 56 KB as served) block its first paint: the browser
  * fetches them, parses them and builds their rule sets before it draws anything. This transform
@@ -14,7 +14,7 @@
  * The head has no preload for the sheets: the browser's preload scanner finds the links at the end
  * of `<body>`, and with preloads in `<head>` (as until 2026-11-29) the first paint came later in
  * interleaved batches; in traces the renderer handled the sheets' responses while the parser waited
- * for theme.js. On a slow connection the sheets now start later (docs/performance.md, "Paint",
+ * for theme.js. On a slow connection the sheets now start later (docs/performance-log.md, "Paint",
  * fourteenth look, says what that costs).
  *
  * "The first screen" is the page up to the end of its first `section.part` (a chapter's header,
@@ -45,7 +45,7 @@
  * one and a sibling selector (`[mark] ~ *`) finding the rest: a selector whose last step names no
  * class or attribute is tried on every element of the page, and that one, with its `:has()`
  * exceptions, took 14 ms of matching at full CPU speed before the largest paint of /one-gpu/
- * (docs/performance.md, "Paint").
+ * (docs/performance-log.md, "Paint").
  *
  * The page itself is edited at htmlparser2's source offsets (the head's stylesheet links, those
  * marks and the `</body>` tag); the rest is copied byte for byte. tests/browser/critical-css.test.ts renders

@@ -214,7 +214,7 @@ function setUpForm(form: HTMLFormElement, store: ProgressStore): void {
  * while off screen) is what the template avoids: Chromium's form handling measures each control
  * of the document after `DOMContentLoaded`, and lays the skipped block out for it. On /book/,
  * revealing every box at `DOMContentLoaded`, as this did before, cost 4.7-5.5 s of blocking time
- * at 4× CPU slowdown (docs/performance.md, "Paint", sixteenth look). So a box waits, like a wide
+ * at 4× CPU slowdown (docs/performance-log.md, "Paint", sixteenth look). So a box waits, like a wide
  * box's Tab stop (scroll-regions.ts): setUpExerciseChecks below puts in place those already
  * rendered and each block's as the browser renders it (on /book/ when a chapter comes near the
  * screen), and book.ts calls this at the load, when a chapter page's skipping ends. So on /book/
