@@ -1,28 +1,29 @@
 /**
  * Eleventy configuration: a table of contents of the build plugins in src/plugins/, one per
- * file. Run through tsx (Node 20 cannot load .ts configs): see the npm scripts.
+ * file, in a folder per build stage (markdown/, site/, after-build/, shared/: src/plugins/README.md).
+ * Run through tsx (Node 20 cannot load .ts configs): see the npm scripts.
  */
 import { HtmlBasePlugin, type UserConfig } from "@11ty/eleventy";
-import { frontMatterPlugin } from "./src/plugins/frontmatter.ts";
-import { collectionsPlugin } from "./src/plugins/collections.ts";
-import { markdownLibraryPlugin } from "./src/plugins/markdown-library.ts";
-import { layoutHelpersPlugin } from "./src/plugins/layout-helpers.ts";
-import { bundlePlugin } from "./src/plugins/bundle.ts";
-import { assetsPlugin } from "./src/plugins/assets.ts";
-import { siteChecksPlugin } from "./src/plugins/site-checks.ts";
-import { readingListPlugin } from "./src/plugins/reading-list.ts";
-import { cspPlugin } from "./src/plugins/csp.ts";
-import { asciiHtmlPlugin } from "./src/plugins/ascii-html.ts";
-import { criticalCssPlugin } from "./src/plugins/critical-css.ts";
-import { searchPlugin } from "./src/plugins/search.ts";
-import { glossaryPlugin } from "./src/plugins/glossary.ts";
-import { highlightPlugin } from "./src/plugins/highlight.ts";
-import { includeCodePlugin } from "./src/plugins/include-code.ts";
-import { socialPlugin } from "./src/plugins/social.ts";
-import { sitemapPlugin } from "./src/plugins/sitemap.ts";
-import { feedPlugin } from "./src/plugins/feed.ts";
-import { pdfEditionPlugin } from "./src/plugins/pdf-edition.ts";
-import { mathFontsPlugin } from "./src/plugins/math-fonts.ts";
+import { frontMatterPlugin } from "./src/plugins/site/frontmatter.ts";
+import { collectionsPlugin } from "./src/plugins/site/collections.ts";
+import { markdownLibraryPlugin } from "./src/plugins/markdown/markdown-library.ts";
+import { layoutHelpersPlugin } from "./src/plugins/site/layout-helpers.ts";
+import { bundlePlugin } from "./src/plugins/site/bundle.ts";
+import { assetsPlugin } from "./src/plugins/site/assets.ts";
+import { siteChecksPlugin } from "./src/plugins/after-build/site-checks.ts";
+import { readingListPlugin } from "./src/plugins/site/reading-list.ts";
+import { cspPlugin } from "./src/plugins/site/csp.ts";
+import { asciiHtmlPlugin } from "./src/plugins/site/ascii-html.ts";
+import { criticalCssPlugin } from "./src/plugins/site/critical-css.ts";
+import { searchPlugin } from "./src/plugins/after-build/search.ts";
+import { glossaryPlugin } from "./src/plugins/site/glossary.ts";
+import { highlightPlugin } from "./src/plugins/markdown/highlight.ts";
+import { includeCodePlugin } from "./src/plugins/markdown/include-code.ts";
+import { socialPlugin } from "./src/plugins/site/social.ts";
+import { sitemapPlugin } from "./src/plugins/after-build/sitemap.ts";
+import { feedPlugin } from "./src/plugins/site/feed.ts";
+import { pdfEditionPlugin } from "./src/plugins/site/pdf-edition.ts";
+import { mathFontsPlugin } from "./src/plugins/after-build/math-fonts.ts";
 
 export default function (eleventyConfig: UserConfig) {
   eleventyConfig.addPlugin(frontMatterPlugin); // title/description required, unknown keys fail

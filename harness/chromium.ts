@@ -37,7 +37,7 @@ export const playwrightDisabledFeatures = [
  * (chrome://omnibox-popup.top-chrome/) in a renderer of its own: about 0.7 s of CPU in the
  * first second after `newContext()`, on a 2-core machine, while the page under test loads. In
  * the paint benchmark it delayed a chapter page's largest paint by 140-210 ms and widened the
- * spread (docs/performance.md, "Paint"). Puppeteer switches the same two features off by default
+ * spread (docs/performance-log.md, "Paint"). Puppeteer switches the same two features off by default
  * (puppeteer/puppeteer#15278).
  */
 export const harnessDisabledFeatures = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"];

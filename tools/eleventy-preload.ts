@@ -2,7 +2,7 @@
  * Preloaded by `npm run build` and `npm start` (`--import`): three fixes to how Eleventy's command
  * line talks to an author.
  *
- * - An author's mistake (a BookError, src/plugins/errors.ts) is printed as one line,
+ * - An author's mistake (a BookError, src/plugins/shared/errors.ts) is printed as one line,
  *   `file:line:column message`, instead of Eleventy's wrapper (the template chain, the message
  *   twice and a stack trace, about 38 lines). Eleventy reports a failed render twice (the
  *   template, then the build), so a message is printed once per build: once per process would
@@ -16,7 +16,7 @@
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { findBookError } from "../src/plugins/errors.ts";
+import { findBookError } from "../src/plugins/shared/errors.ts";
 
 interface ErrorHandler {
   error(e: unknown, msg?: string): void;

@@ -8,16 +8,21 @@
  * `--facts` lists the recorded facts (src/data/facts.ts) each chapter prints, and every record that
  * no chapter prints and no value module reads. Exits 1 when a number is unaccounted (or, with
  * `--facts`, when a record is unused). The build fails on the same numbers
- * (src/plugins/number-ledger.ts) in every chapter.
+ * (src/plugins/markdown/number-ledger.ts) in every chapter.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
-import { createBookMarkdown } from "../src/plugins/markdown.ts";
-import { includeCodeMarkdown } from "../src/plugins/include-code.ts";
-import { loadBibliography } from "../src/plugins/bibliography.ts";
-import { chapterInfo } from "../src/plugins/chapters.ts";
-import { factsReadByModules, ledgerOf, type LedgerEntry, type NumberClass } from "../src/plugins/number-ledger.ts";
+import { createBookMarkdown } from "../src/plugins/markdown/markdown.ts";
+import { includeCodeMarkdown } from "../src/plugins/markdown/include-code.ts";
+import { loadBibliography } from "../src/plugins/markdown/bibliography.ts";
+import { chapterInfo } from "../src/plugins/shared/chapters.ts";
+import {
+  factsReadByModules,
+  ledgerOf,
+  type LedgerEntry,
+  type NumberClass,
+} from "../src/plugins/markdown/number-ledger.ts";
 import { FACTS } from "../src/data/facts.ts";
 
 const args = process.argv.slice(2);

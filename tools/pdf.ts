@@ -16,7 +16,7 @@ import { statSync } from "node:fs";
 import path from "node:path";
 import { book } from "../src/data/book.ts";
 import { lightPalette } from "../src/figures/kit/palette.ts";
-import { resolveSiteUrl } from "../src/plugins/social.ts";
+import { resolveSiteUrl } from "../src/plugins/site/social.ts";
 import { launchChromium } from "../harness/chromium.ts";
 import { startSiteServer } from "../harness/site-server.ts";
 

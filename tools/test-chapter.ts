@@ -10,7 +10,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { nearestName } from "../src/plugins/errors.ts";
+import { nearestName } from "../src/plugins/shared/errors.ts";
 
 /**
  * Tests of a widget that are not named after it: its other drawing modules and the model

@@ -14,7 +14,7 @@ export interface BookMetadata {
   /**
    * Where the built site's root is served, for absolute URLs (Open Graph, sitemap, feed). A
    * configured default, the GitHub Pages address that matches repositoryUrl; the build uses the
-   * `SITE_URL` environment variable instead when it is set (src/plugins/social.ts).
+   * `SITE_URL` environment variable instead when it is set (src/plugins/site/social.ts).
    */
   siteUrl: string;
   license: {

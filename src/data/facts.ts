@@ -3,7 +3,7 @@
  * framework's source, recorded once with its unit, its source and where in the source it stands.
  * A chapter prints one by name, `{=fact.<id>}` (or `{=fact.<id>:N}` with N decimals), as it prints
  * a computed value, so the prose cannot drift from the record; a number in a cited sentence that
- * is not printed from here (or computed from here) fails the build (src/plugins/number-ledger.ts).
+ * is not printed from here (or computed from here) fails the build (src/plugins/markdown/number-ledger.ts).
  * A value module computes a derived number from a fact with `fact("<id>")`
  * (src/model/values/facts.ts). Imports nothing.
  *

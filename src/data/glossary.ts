@@ -15,7 +15,7 @@ export interface GlossaryEntry {
   see: string[];
   /**
    * The forms a chapter's text is matched against for the term's first-use mark
-   * (src/plugins/glossary-marks.ts), when they are not just the term itself: they replace the
+   * (src/plugins/markdown/glossary-marks.ts), when they are not just the term itself: they replace the
    * term, so list it too if it should still match. Plurals (+s/+es) are added automatically.
    */
   aliases?: string[];

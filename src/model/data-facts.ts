@@ -1,6 +1,6 @@
 /**
  * Hardware and model facts of src/data as (unit, value) pairs, for the number ledger
- * (src/plugins/number-ledger.ts): a number the prose types with a unit ("989 TFLOPS", "3.35 TB/s",
+ * (src/plugins/markdown/number-ledger.ts): a number the prose types with a unit ("989 TFLOPS", "3.35 TB/s",
  * "80 GB") that equals one of these at the precision printed fails the build naming the attribute to
  * print it by (`{=gpu.h100-sxm.bf16:0}`), so a datasheet figure lives once, in src/data.
  *

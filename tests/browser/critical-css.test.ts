@@ -1,6 +1,6 @@
 /**
  * The first screen painted with a page's inline critical CSS alone looks exactly like the same
- * screen with the full stylesheets (src/plugins/critical-css.ts). The first load blocks every
+ * screen with the full stylesheets (src/plugins/site/critical-css.ts). The first load blocks every
  * `.css` request, which is what a reader sees until the sheets at the end of `<body>` arrive;
  * the second lets them load. book.js is blocked in both, as it has not run at the first paint;
  * theme.js runs (it sets `theme-js` and a stored theme before the body is parsed). Every page of
@@ -10,7 +10,7 @@
  * dark theme is custom properties on :root, a stored theme is theme.js's `data-theme`, and
  * without JavaScript the `js` class is missing from the header and the layout every page of a
  * kind shares. A rule the inline CSS lacks for them shows on every page of that kind (built
- * without the `data-theme` rule, this test failed on all of them: docs/performance.md,
+ * without the `data-theme` rule, this test failed on all of them: docs/performance-log.md,
  * "Safeguards"), so a sample finds it in less than half the loads. With JavaScript on, the full
  * load is also shot a second time without the marks on the blocks that the first paint may skip
  * (`data-skippable`: book.css skips those off screen until the load, on the screens estimated
@@ -213,7 +213,7 @@ describe("critical CSS: the first screen looks the same before and after the sty
 
 /**
  * The screens at the edge of each rule that skips marked blocks (book.css, "Blocks below the first
- * screen"; SKIP_AFTER in src/plugins/critical-css.ts), the widest text column, and the two sizes the
+ * screen"; SKIP_AFTER in src/plugins/site/critical-css.ts), the widest text column, and the two sizes the
  * paint benchmark loads: on none of them may a block that the screen skips start above the bottom
  * of the first screen, nor a chapter's end matter (book.css: the appendix, the chapter links and
  * the site footer, skipped until the load). The pixel comparison above sees only 1280 × 900 and

@@ -1,6 +1,6 @@
 /**
  * Self-checked exercises on the built site, driven through their public contract only (the
- * markup of src/plugins/exercise-check.ts, issue #28): a checkable exercise's `section.exercise`
+ * markup of src/plugins/markdown/exercise-check.ts, issue #28): a checkable exercise's `section.exercise`
  * holds a `form.exercise-check` whose inputs carry `data-answer` and `data-tolerance`; after a
  * check the form's `data-state` is correct, close, wrong or invalid and its live region says so
  * in words; a solved exercise is correct again after a reload. Desktop and 390 px, light and
@@ -188,7 +188,7 @@ test("on /book/ no form control is in a skipped chapter after DOMContentLoaded, 
   const page = await context.newPage();
   const problems = watchPage(page, site.server.url);
   // A listener on window runs after book.js's, which are on document, and just before Chromium
-  // measures the page's form controls (docs/performance.md, "Paint", sixteenth look). A field
+  // measures the page's form controls (docs/performance-log.md, "Paint", sixteenth look). A field
   // that a content-visibility: auto block is skipping makes it lay that block out. (Buttons do
   // not: code-copy.ts adds one to every code block before this runs, and the traces show no layout
   // for them.)

@@ -2,7 +2,7 @@
  * Every built page is valid HTML (html-validate's recommended rules with the changes in
  * .htmlvalidate.json, explained in docs/html-validate.md: KaTeX needs inline styles, ids
  * such as "eq:name" contain a colon, and the title's length is checked here, decoded), and is
- * written in ASCII (src/plugins/ascii-html.ts). It sits with the browser tests because it needs
+ * written in ASCII (src/plugins/site/ascii-html.ts). It sits with the browser tests because it needs
  * the built site, though it needs no browser; guards against broken markup from templates,
  * plugins and widgets.
  */
@@ -42,7 +42,7 @@ test("every page in _site is valid HTML", async () => {
   assert.deepEqual(problems, []);
 });
 
-test("every page in _site is written in ASCII (src/plugins/ascii-html.ts)", () => {
+test("every page in _site is written in ASCII (src/plugins/site/ascii-html.ts)", () => {
   const files = htmlFiles(process.env.SITE_DIR ?? "_site");
   assert.ok(files.length > 1, "run npm run build first");
   const problems: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * The site serves KaTeX's faces cut to the characters its math draws (src/plugins/math-fonts.ts).
+ * The site serves KaTeX's faces cut to the characters its math draws (src/plugins/after-build/math-fonts.ts).
  * Cutting must not change a pixel: every distinct formula of the built site (inline and display,
  * from every page) is set on one test page with katex.min.css, and the page is drawn twice, with the
  * faces the site serves and with KaTeX's full faces routed in their place, at 1280 px wide, light,
@@ -16,7 +16,7 @@ import { DomUtils, parseDocument } from "htmlparser2";
 import type { Element } from "domhandler";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { siteDir, sitePages } from "../../harness/site-pages.ts";
-import { katexFontSource } from "../../src/plugins/math-fonts.ts";
+import { katexFontSource } from "../../src/plugins/after-build/math-fonts.ts";
 
 const site = useSiteAndBrowser();
 const testPath = "/__math-fonts-test__/";

@@ -54,7 +54,7 @@ test("book.pdf embeds its fonts, and keeps links: to other sites, inside the boo
 
 /**
  * The links to the PDF (home page, /book/) resolve in the built tree: a build shows them only
- * when book.pdf is there (src/plugins/pdf-edition.ts), and the deploy workflow checks its
+ * when book.pdf is there (src/plugins/site/pdf-edition.ts), and the deploy workflow checks its
  * published tree with this test, BASE_PATH set to the Pages path prefix and PDF_LINK_REQUIRED=1
  * (it prints the PDF before its final build, so there the links must be present).
  */

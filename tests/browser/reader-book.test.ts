@@ -1,5 +1,5 @@
 /**
- * The single-page edition /book/ (src/plugins/book-edition.ts, content/book.njk): every chapter
+ * The single-page edition /book/ (src/plugins/markdown/book-edition.ts, content/book.njk): every chapter
  * in book order (the same list the build uses: content/chapters/ sorted by file name), ids
  * unique on the page, every internal link resolves, a cross-chapter reference lands inside
  * /book/, widgets stay static, solutions collapsed on screen and shown in print, and search
@@ -13,7 +13,7 @@ import { axeBuilder } from "../../harness/axe.ts";
 import type { Page } from "playwright-core";
 import { watchPage, type PageProblems } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
-import { chapterInfo } from "../../src/plugins/chapters.ts";
+import { chapterInfo } from "../../src/plugins/shared/chapters.ts";
 
 let page: Page;
 let problems: PageProblems;

@@ -1,5 +1,5 @@
 /**
- * First-use glossary marks (src/plugins/glossary-marks.ts, CSS in book.css "Glossary marks") in
+ * First-use glossary marks (src/plugins/markdown/glossary-marks.ts, CSS in book.css "Glossary marks") in
  * a real browser: Tab to each marked term of a chapter and its definition shows, below the
  * line and inside the viewport at 360 and 1280 px; hover shows it too; Escape hides it; on a
  * touch screen the first tap shows it and the second follows the link; its
@@ -16,7 +16,7 @@ import { gunzipSync } from "node:zlib";
 import { parseHTML } from "linkedom";
 import type { Page } from "playwright-core";
 import { glossary } from "../../src/data/glossary.ts";
-import { chapterInfo } from "../../src/plugins/chapters.ts";
+import { chapterInfo } from "../../src/plugins/shared/chapters.ts";
 import { watchPage } from "../../harness/chromium.ts";
 import { keepScreenshot } from "../helpers/screenshots.ts";
 import { siteDir } from "../../harness/site-pages.ts";

@@ -77,7 +77,7 @@ test("exercise titles are listed in the page's table of contents, and a jump to 
   const context = await site.browser.newContext(desktop);
   const page = await context.newPage();
   await page.goto(site.server.url + "/one-gpu/");
-  // Ids come from the titles (src/plugins/containers.ts).
+  // Ids come from the titles (src/plugins/markdown/containers.ts).
   const entry = page.locator('.toc-nav a[href="#exercise-estimate-can-you-fine-tune-llama-2-7b-on-one-gpu"]');
   assert.match((await entry.textContent()) ?? "", /^Exercise 1: Estimate: can you fine-tune Llama 2 7B/);
   assert.equal(

@@ -1,8 +1,8 @@
 /**
  * Sharing and metadata on the built site (SITE_DIR): build-time highlighting and copy buttons
- * (src/plugins/highlight.ts, src/widgets/runtime/code-copy.ts), Open Graph/Twitter meta and social
- * cards (src/plugins/social.ts), sitemap.xml (src/plugins/sitemap.ts), the changelog's Atom feed
- * (src/plugins/feed.ts), and every widget's "Copy link" (issue #52). One browser launch; the file
+ * (src/plugins/markdown/highlight.ts, src/widgets/runtime/code-copy.ts), Open Graph/Twitter meta and social
+ * cards (src/plugins/site/social.ts), sitemap.xml (src/plugins/after-build/sitemap.ts), the changelog's Atom feed
+ * (src/plugins/site/feed.ts), and every widget's "Copy link" (issue #52). One browser launch; the file
  * checks read the built files directly.
  */
 import { test } from "node:test";
@@ -14,7 +14,7 @@ import { watchPage } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { siteDir, sitePages } from "../../harness/site-pages.ts";
 import { book } from "../../src/data/book.ts";
-import { absoluteUrl, resolveSiteUrl } from "../../src/plugins/social.ts";
+import { absoluteUrl, resolveSiteUrl } from "../../src/plugins/site/social.ts";
 import { widgetRegistry } from "../../src/figures/index.ts";
 
 const site = useSiteAndBrowser();

@@ -3,7 +3,7 @@
  * without laying out what the first paint skips. Until the load, the blocks below the first screen
  * are skipped (`content-visibility: auto`, book.css), and reading the size of a box inside one makes
  * Chromium lay that block out for the read. Measured one box at a time, /one-gpu/ at 390 px was
- * laid out 7 times while book.js started (docs/performance.md, "Paint", fifteenth look). The test
+ * laid out 7 times while book.js started (docs/performance-log.md, "Paint", fifteenth look). The test
  * reads Chromium's trace of one load: the layouts that a script forced, with book.js on its stack,
  * before the load event. Several of them from one place in the code (the same stack, line and
  * column) in one task mean a loop that lays the page out on each turn.

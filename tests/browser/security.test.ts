@@ -1,6 +1,6 @@
 /**
  * Security of the built site (issue #15): every page carries the Content-Security-Policy from
- * src/plugins/csp.ts and, loaded in Chromium with every widget scrolled into view and mounted,
+ * src/plugins/site/csp.ts and, loaded in Chromium with every widget scrolled into view and mounted,
  * causes no CSP violation and no request to another origin, and an injected inline script is
  * refused. Escaping and the build's inline-script and link checks: tests/plugins/security.test.ts.
  */
@@ -11,7 +11,7 @@ import path from "node:path";
 import { watchPage, settle } from "../../harness/chromium.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 import { mountAllWidgets, siteDir, sitePages } from "../../harness/site-pages.ts";
-import { contentSecurityPolicy, cspMetaTag, headersFile } from "../../src/plugins/csp.ts";
+import { contentSecurityPolicy, cspMetaTag, headersFile } from "../../src/plugins/site/csp.ts";
 
 const site = useSiteAndBrowser();
 

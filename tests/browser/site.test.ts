@@ -17,7 +17,7 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { book } from "../../src/data/book.ts";
-import { chapterInfo } from "../../src/plugins/chapters.ts";
+import { chapterInfo } from "../../src/plugins/shared/chapters.ts";
 
 const shotsDir = "test-output/screenshots";
 const desktop: BrowserContextOptions = { viewport: { width: 1440, height: 900 }, reducedMotion: "reduce" };
@@ -32,7 +32,7 @@ const phone: BrowserContextOptions = {
 const site = useSiteAndBrowser();
 
 // Issue #54: chapter 8 said "Updated November 22" after its worked example was corrected on
-// November 25. The date is the chapter file's last commit (src/plugins/git-dates.ts).
+// November 25. The date is the chapter file's last commit (src/plugins/site/git-dates.ts).
 describe("chapter dates", () => {
   test("each chapter's Updated date is its file's last commit date (never before publication)", () => {
     const files = readdirSync("content/chapters").filter((f) => f.endsWith(".md"));

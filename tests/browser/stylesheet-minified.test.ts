@@ -1,5 +1,5 @@
 /**
- * The site serves book.css minified by esbuild (src/plugins/bundle.ts). Minifying must not change
+ * The site serves book.css minified by esbuild (src/plugins/site/bundle.ts). Minifying must not change
  * what any element looks like: with the served sheet and with the source sheet in its place, every
  * element and its `::before`, `::after` and `::marker` have the same computed style, property by
  * property, on the preface (math, tables, figures, callouts, an aside, a widget's static drawing)
@@ -18,7 +18,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { stylesheetSource } from "../../src/plugins/bundle.ts";
+import { stylesheetSource } from "../../src/plugins/site/bundle.ts";
 import { useSiteAndBrowser } from "../../harness/site-and-browser.ts";
 
 const site = useSiteAndBrowser();

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { BookError } from "../../src/plugins/errors.ts";
+import { BookError } from "../../src/plugins/shared/errors.ts";
 
 await import("../../tools/eleventy-preload.ts");
 

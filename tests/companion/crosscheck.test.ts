@@ -19,7 +19,7 @@ import {
   crossCheck,
   extractRegion,
   loadMeasurements,
-} from "../../src/plugins/include-code.ts";
+} from "../../src/plugins/markdown/include-code.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 const { layouts, config } = loadMeasurements();

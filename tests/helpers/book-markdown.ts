@@ -3,12 +3,12 @@
  * tests. Snippets render with the number ledger off (`numberLedger: false`): its own tests are in
  * tests/plugins/number-ledger.test.ts.
  */
-import { createBookMarkdown } from "../../src/plugins/markdown.ts";
-import { parseBibliography } from "../../src/plugins/bibliography.ts";
-import { findBookError, type BookError } from "../../src/plugins/errors.ts";
-import { renderChapter, type RenderedChapter } from "../../src/plugins/chapter-render.ts";
-import { chapterInfo } from "../../src/plugins/chapters.ts";
-import { bookEdition, pageEdition } from "../../src/plugins/edition.ts";
+import { createBookMarkdown } from "../../src/plugins/markdown/markdown.ts";
+import { parseBibliography } from "../../src/plugins/markdown/bibliography.ts";
+import { findBookError, type BookError } from "../../src/plugins/shared/errors.ts";
+import { renderChapter, type RenderedChapter } from "../../src/plugins/markdown/chapter-render.ts";
+import { chapterInfo } from "../../src/plugins/shared/chapters.ts";
+import { bookEdition, pageEdition } from "../../src/plugins/markdown/edition.ts";
 
 export const testBib = parseBibliography(
   `@inproceedings{rajbhandari2020zero,

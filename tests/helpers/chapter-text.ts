@@ -12,13 +12,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import assert from "node:assert/strict";
 import { load as loadYaml } from "js-yaml";
-import { expandValueReferences } from "../../src/plugins/exercise-check.ts";
+import { expandValueReferences } from "../../src/plugins/markdown/exercise-check.ts";
 
 const chaptersDir = path.resolve("content/chapters");
 
 /**
  * Markdown source of a chapter, by file name without `.md` (e.g. "02-one-gpu"), with each
- * computed value `{=name}` printed as the build prints it (src/plugins/exercise-check.ts).
+ * computed value `{=name}` printed as the build prints it (src/plugins/markdown/exercise-check.ts).
  */
 export function readChapter(slug: string): string {
   const file = path.join(chaptersDir, `${slug}.md`);

@@ -4,7 +4,7 @@
  * Eleventy's relative paths, caches and late file copies away from the test process.
  */
 import Eleventy from "@11ty/eleventy";
-import { findBookError } from "../../src/plugins/errors.ts";
+import { findBookError } from "../../src/plugins/shared/errors.ts";
 
 let result: { error?: string; bookError?: { file: string; line?: number; message: string; rawMessage: string } } = {};
 try {

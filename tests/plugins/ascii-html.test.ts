@@ -1,13 +1,13 @@
 /**
- * src/plugins/ascii-html.ts: a page written in ASCII builds the same document. Each case parses the
+ * src/plugins/site/ascii-html.ts: a page written in ASCII builds the same document. Each case parses the
  * input and the output with parse5, the HTML standard's own parsing algorithm, and compares the
  * trees. tests/browser/html-valid.test.ts checks that every built page is ASCII.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { parse, type DefaultTreeAdapterMap } from "parse5";
-import { asciiHtml } from "../../src/plugins/ascii-html.ts";
-import { BookError } from "../../src/plugins/errors.ts";
+import { asciiHtml } from "../../src/plugins/site/ascii-html.ts";
+import { BookError } from "../../src/plugins/shared/errors.ts";
 
 type Node = DefaultTreeAdapterMap["node"];
 

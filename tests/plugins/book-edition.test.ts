@@ -1,13 +1,13 @@
 /**
- * The single-page edition (src/plugins/edition.ts, book-edition.ts): the same Markdown rendered
+ * The single-page edition (src/plugins/markdown/edition.ts, book-edition.ts): the same Markdown rendered
  * with the book's env gets ids prefixed by the chapter slug, references and chapter links
  * pointed inside /book/, headings one level down, static widgets, unique landmark names and
  * permalinks, and is otherwise the chapter page's HTML.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { bookHref, bookId, editionRawHtml, bookEdition as bookEditionOf } from "../../src/plugins/edition.ts";
-import { bookEdition } from "../../src/plugins/book-edition.ts";
+import { bookHref, bookId, editionRawHtml, bookEdition as bookEditionOf } from "../../src/plugins/markdown/edition.ts";
+import { bookEdition } from "../../src/plugins/markdown/book-edition.ts";
 import { md, renderEdition } from "../helpers/book-markdown.ts";
 
 const slugs = ["preface", "data-parallelism", "tensor-parallelism"];

@@ -1,5 +1,5 @@
 /**
- * Skipping the browser bundles on a rebuild (src/plugins/bundle.ts): they count as current only
+ * Skipping the browser bundles on a rebuild (src/plugins/site/bundle.ts): they count as current only
  * for the same output folder and widget list, with the outputs in place and no source file
  * touched since they were made (the minified stylesheet among the outputs).
  */
@@ -8,7 +8,12 @@ import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { bundleIsCurrent, minifyStylesheet, stylesheetSource, widgetEntryNames } from "../../src/plugins/bundle.ts";
+import {
+  bundleIsCurrent,
+  minifyStylesheet,
+  stylesheetSource,
+  widgetEntryNames,
+} from "../../src/plugins/site/bundle.ts";
 
 test("bundles are current until a source changes, the outputs go, or the widget list changes", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "bundle-"));

@@ -1,4 +1,4 @@
-/** The changelog's "**Corrections:**" bullet (src/plugins/changelog.ts). */
+/** The changelog's "**Corrections:**" bullet (src/plugins/markdown/changelog.ts). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { md } from "../helpers/book-markdown.ts";

@@ -1,5 +1,5 @@
 /**
- * The critical-CSS transform's pieces (src/plugins/critical-css.ts) on small pages: where the
+ * The critical-CSS transform's pieces (src/plugins/site/critical-css.ts) on small pages: where the
  * first screen ends, how the page is rewritten, and what the sheets lose before Beasties reads
  * them. The browser test tests/browser/critical-css.test.ts checks the result by its pixels.
  */
@@ -14,7 +14,7 @@ import {
   pageLandmarks,
   pruneCustomProperties,
   withCriticalCss,
-} from "../../src/plugins/critical-css.ts";
+} from "../../src/plugins/site/critical-css.ts";
 
 const head = `<!doctype html><html lang="en-US"><head><meta charset="utf-8">
 <link rel="stylesheet" href="/assets/katex/katex.min.css">
@@ -116,7 +116,7 @@ describe("withCriticalCss", () => {
     const html = page(`<p>x</p>`);
     const out = withCriticalCss(html, pageLandmarks(html, "t.md"), "p{margin:0}", "t.md");
     assert.match(out, /<meta charset="utf-8">\n<style>p\{margin:0\}<\/style>\n<script src="\/assets\/js\/theme\.js">/);
-    assert.doesNotMatch(out, /preload/, "no preload in <head> (docs/performance.md, fourteenth look)");
+    assert.doesNotMatch(out, /preload/, "no preload in <head> (docs/performance-log.md, fourteenth look)");
     assert.match(
       out,
       /<\/main><link rel="stylesheet" href="\/assets\/katex\/katex\.min\.css">\n<link rel="stylesheet" href="\/assets\/css\/book\.css">\n<\/body><\/html>$/,

@@ -8,8 +8,8 @@ import { after, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { md, renderError } from "../helpers/book-markdown.ts";
 import { buildTinyBook, minimalBib, removeTinyBook, type TinyBuild } from "../helpers/tiny-book.ts";
-import { parseBibliography } from "../../src/plugins/bibliography.ts";
-import { BookError, didYouMean, editDistance, findBookError, nearestName } from "../../src/plugins/errors.ts";
+import { parseBibliography } from "../../src/plugins/markdown/bibliography.ts";
+import { BookError, didYouMean, editDistance, findBookError, nearestName } from "../../src/plugins/shared/errors.ts";
 
 const file = "content/chapters/03-zero.md";
 
@@ -150,7 +150,7 @@ describe("bibliography errors name the entry and line", () => {
     });
   });
   test("fields are escaped: a <script> in a title stays text", async () => {
-    const { formatEntry } = await import("../../src/plugins/bibliography.ts");
+    const { formatEntry } = await import("../../src/plugins/markdown/bibliography.ts");
     const bib = parseBibliography(minimalBib.replace("A Known Paper", "A <script>alert(1)</script> Paper"));
     const html = formatEntry(bib.entries.get("known2020")!);
     assert.ok(html.includes("A &lt;script&gt;alert(1)&lt;/script&gt; Paper"), html);

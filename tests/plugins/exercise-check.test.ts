@@ -1,6 +1,6 @@
 /**
  * Self-checked exercises (issue #28): the `{=name}` computed values and the `::: answer` syntax
- * through a bare markdown-it configured like the book's (src/plugins/exercise-check.ts), and the
+ * through a bare markdown-it configured like the book's (src/plugins/markdown/exercise-check.ts), and the
  * answer reading and verdicts the browser applies (src/widgets/runtime/answer-check.ts, pure).
  */
 import { test } from "node:test";
@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { parseHTML } from "linkedom";
 import { render, renderError } from "../helpers/book-markdown.ts";
-import { expandValueReferences, printValue } from "../../src/plugins/exercise-check.ts";
+import { expandValueReferences, printValue } from "../../src/plugins/markdown/exercise-check.ts";
 import { allExerciseValues, exerciseValue } from "../../src/model/index.ts";
 import { formatNumber } from "../../src/figures/kit/format.ts";
 import {

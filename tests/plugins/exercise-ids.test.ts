@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseHTML } from "linkedom";
 import { render, renderError } from "../helpers/book-markdown.ts";
-import { exerciseIdFromTitle } from "../../src/plugins/containers.ts";
+import { exerciseIdFromTitle } from "../../src/plugins/markdown/containers.ts";
 import { migrateLegacyKeys, type ProgressStore } from "../../src/widgets/runtime/exercise-progress.ts";
 
 const file = "tests/plugins/fixtures/02-one-gpu.md"; // not on disk: lines count from the snippet

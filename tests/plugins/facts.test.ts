@@ -9,8 +9,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { FACTS, findFact } from "../../src/data/facts.ts";
-import { loadBibliography } from "../../src/plugins/bibliography.ts";
-import { printReference, printValue, expandValueReferences } from "../../src/plugins/exercise-check.ts";
+import { loadBibliography } from "../../src/plugins/markdown/bibliography.ts";
+import { printReference, printValue, expandValueReferences } from "../../src/plugins/markdown/exercise-check.ts";
 import { exerciseValue, type ExerciseValue } from "../../src/model/index.ts";
 import { renderError } from "../helpers/book-markdown.ts";
 

@@ -1,11 +1,11 @@
-/** Last-change dates from git (src/plugins/git-dates.ts): the chapters' "Updated" dates and the sitemap. */
+/** Last-change dates from git (src/plugins/site/git-dates.ts): the chapters' "Updated" dates and the sitemap. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { gitLastModified, pageUpdated } from "../../src/plugins/git-dates.ts";
+import { gitLastModified, pageUpdated } from "../../src/plugins/site/git-dates.ts";
 
 test("gitLastModified: each file's last commit date, not the clock; empty without a repository", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "git-dates-"));

@@ -1,5 +1,5 @@
 /**
- * First-use glossary marks (src/plugins/glossary-marks.ts), a core rule of the chapter renders:
+ * First-use glossary marks (src/plugins/markdown/glossary-marks.ts), a core rule of the chapter renders:
  * which text is marked (first use per chapter, running text only, whole words, longest form,
  * aliases and plurals), the exact markup, everything else rendered as without marks, and ids
  * that stay unique when chapters share a page.
@@ -15,7 +15,7 @@ import {
   pluralForm,
   termForms,
   termsExplainedIn,
-} from "../../src/plugins/glossary-marks.ts";
+} from "../../src/plugins/markdown/glossary-marks.ts";
 import { render, renderEdition } from "../helpers/book-markdown.ts";
 
 const entry = (id: string): GlossaryEntry => {

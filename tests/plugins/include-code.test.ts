@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import MarkdownIt from "markdown-it";
-import { includeCodeMarkdown } from "../../src/plugins/include-code.ts";
+import { includeCodeMarkdown } from "../../src/plugins/markdown/include-code.ts";
 
 function render(source: string): string {
   const md = new MarkdownIt();

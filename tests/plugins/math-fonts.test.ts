@@ -1,5 +1,5 @@
 /**
- * KaTeX's faces cut to the characters the math draws (src/plugins/math-fonts.ts): which characters
+ * KaTeX's faces cut to the characters the math draws (src/plugins/after-build/math-fonts.ts): which characters
  * count (KaTeX's visual rendering only, through its SVG and struts), that the book's Markdown
  * records every formula it renders, and that every face written holds every character of the full
  * face that the site's math uses, read back from the written files' character maps with harfbuzz.
@@ -20,7 +20,7 @@ import {
   keptCharacters,
   mathFontCharacters,
   writeMathFonts,
-} from "../../src/plugins/math-fonts.ts";
+} from "../../src/plugins/after-build/math-fonts.ts";
 import { render } from "../helpers/book-markdown.ts";
 
 const sorted = (chars: Iterable<string>) => [...chars].sort((a, b) => a.codePointAt(0)! - b.codePointAt(0)!).join("");

@@ -1,6 +1,6 @@
 /**
- * The number ledger (issues #27, #53): the arithmetic checker (src/plugins/tex-arithmetic.ts), the
- * classification of numbers in snippets rendered as a chapter (src/plugins/number-ledger.ts), with
+ * The number ledger (issues #27, #53): the arithmetic checker (src/plugins/markdown/tex-arithmetic.ts), the
+ * classification of numbers in snippets rendered as a chapter (src/plugins/markdown/number-ledger.ts), with
  * src/data and cited facts printed by name in every chapter, the build error at file:line:column,
  * and mutation checks over the real chapters: a datasheet figure typed where the chapter prints it
  * by name is not accounted for, and no chapter has a typed number that a changed digit could leave
@@ -12,15 +12,25 @@ import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
 import { md, testBib } from "../helpers/book-markdown.ts";
-import { createBookMarkdown } from "../../src/plugins/markdown.ts";
-import { includeCodeMarkdown } from "../../src/plugins/include-code.ts";
-import { loadBibliography } from "../../src/plugins/bibliography.ts";
-import { findBookError } from "../../src/plugins/errors.ts";
-import { factsReadByModules, ledgerOf, type LedgerEntry, type NumberClass } from "../../src/plugins/number-ledger.ts";
-import { printReference } from "../../src/plugins/exercise-check.ts";
-import { chapterInfo } from "../../src/plugins/chapters.ts";
+import { createBookMarkdown } from "../../src/plugins/markdown/markdown.ts";
+import { includeCodeMarkdown } from "../../src/plugins/markdown/include-code.ts";
+import { loadBibliography } from "../../src/plugins/markdown/bibliography.ts";
+import { findBookError } from "../../src/plugins/shared/errors.ts";
+import {
+  factsReadByModules,
+  ledgerOf,
+  type LedgerEntry,
+  type NumberClass,
+} from "../../src/plugins/markdown/number-ledger.ts";
+import { printReference } from "../../src/plugins/markdown/exercise-check.ts";
+import { chapterInfo } from "../../src/plugins/shared/chapters.ts";
 import { FACTS } from "../../src/data/facts.ts";
-import { checkChain, evaluateSide, printedHalfUnit, splitRelations } from "../../src/plugins/tex-arithmetic.ts";
+import {
+  checkChain,
+  evaluateSide,
+  printedHalfUnit,
+  splitRelations,
+} from "../../src/plugins/markdown/tex-arithmetic.ts";
 import { assertApprox } from "../helpers/approx.ts";
 
 void testBib;

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync } from "node:fs";
 import { glossary, glossaryAlphabetical } from "../../src/data/glossary.ts";
-import { glossarySeeLabel } from "../../src/plugins/glossary.ts";
+import { glossarySeeLabel } from "../../src/plugins/site/glossary.ts";
 
 test("at least 60 terms, including the ones the book leans on", () => {
   assert.ok(glossary.length >= 60, `${glossary.length} terms`);

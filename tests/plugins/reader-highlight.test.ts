@@ -1,4 +1,4 @@
-/** Build-time code highlighting (src/plugins/highlight.ts) through the book's own Markdown. */
+/** Build-time code highlighting (src/plugins/markdown/highlight.ts) through the book's own Markdown. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import MarkdownIt from "markdown-it";
@@ -8,8 +8,8 @@ import {
   highlightMarkdown,
   isKnownLanguage,
   knownLanguages,
-} from "../../src/plugins/highlight.ts";
-import { isBookError } from "../../src/plugins/errors.ts";
+} from "../../src/plugins/markdown/highlight.ts";
+import { isBookError } from "../../src/plugins/shared/errors.ts";
 
 function render(src: string): string {
   const md = new MarkdownIt();

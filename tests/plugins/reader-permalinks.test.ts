@@ -1,5 +1,5 @@
 /**
- * Heading permalinks (src/plugins/edition.ts): h2/h3 section headings of a chapter render, once; other pages opt in.
+ * Heading permalinks (src/plugins/markdown/edition.ts): h2/h3 section headings of a chapter render, once; other pages opt in.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";

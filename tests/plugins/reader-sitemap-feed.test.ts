@@ -1,11 +1,11 @@
-/** sitemap.xml, robots.txt (src/plugins/sitemap.ts) and the changelog's Atom feed (src/plugins/feed.ts). */
+/** sitemap.xml, robots.txt (src/plugins/after-build/sitemap.ts) and the changelog's Atom feed (src/plugins/site/feed.ts). */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { DOMParser } from "linkedom";
-import { robotsTxt, sitemapXml } from "../../src/plugins/sitemap.ts";
-import { atomFeed, entryHtml, entryId, parseChangelog } from "../../src/plugins/feed.ts";
-import { isBookError } from "../../src/plugins/errors.ts";
+import { robotsTxt, sitemapXml } from "../../src/plugins/after-build/sitemap.ts";
+import { atomFeed, entryHtml, entryId, parseChangelog } from "../../src/plugins/site/feed.ts";
+import { isBookError } from "../../src/plugins/shared/errors.ts";
 
 const site = "https://example.org/book";
 

@@ -1,4 +1,4 @@
-/** Sharing metadata (src/plugins/social.ts): site URL, absolute URLs, card paths, card drawing. */
+/** Sharing metadata (src/plugins/site/social.ts): site URL, absolute URLs, card paths, card drawing. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -12,7 +12,7 @@ import {
   resolveSiteUrl,
   wrapText,
   writeCard,
-} from "../../src/plugins/social.ts";
+} from "../../src/plugins/site/social.ts";
 
 test("SITE_URL overrides the configured URL; trailing slashes go; bad values fail", () => {
   assert.equal(resolveSiteUrl("https://a.example/book/", undefined), "https://a.example/book");

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseBibliography, loadBibliography } from "../../src/plugins/bibliography.ts";
-import { BookError } from "../../src/plugins/errors.ts";
+import { parseBibliography, loadBibliography } from "../../src/plugins/markdown/bibliography.ts";
+import { BookError } from "../../src/plugins/shared/errors.ts";
 import {
   entryTopic,
   plainNote,
@@ -10,7 +10,7 @@ import {
   READING_TOPICS,
   LEGACY_TOPICS,
   OTHER_TOPIC,
-} from "../../src/plugins/reading-list.ts";
+} from "../../src/plugins/site/reading-list.ts";
 
 const entry = (key: string, extra: string, author = "Doe, Jane") => `
 @misc{${key},

@@ -1,5 +1,5 @@
 /**
- * The disk cache of formatted references (src/plugins/bibliography.ts, src/plugins/cache.ts):
+ * The disk cache of formatted references (src/plugins/markdown/bibliography.ts, src/plugins/shared/cache.ts):
  * citeproc's HTML for an entry is written under $BOOK_CACHE_DIR/references/ and read back
  * instead of running citeproc again; another cache folder starts empty.
  */
@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { citeprocHtml, parseBibliography } from "../../src/plugins/bibliography.ts";
+import { citeprocHtml, parseBibliography } from "../../src/plugins/markdown/bibliography.ts";
 
 const bib = `@misc{cachetest2024,
   author = {Doe, Jane},

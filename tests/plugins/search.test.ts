@@ -1,5 +1,5 @@
 /**
- * The search index (src/plugins/search.ts): each build replaces `pagefind/` whole, so the
+ * The search index (src/plugins/after-build/search.ts): each build replaces `pagefind/` whole, so the
  * hash-named index files of an earlier build do not stay beside the new ones; Pagefind reads a copy
  * of each page with formulas as plain text, chapter numbers in titles and glossary terms as headings.
  */
@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import katex from "katex";
 import { parseHTML } from "linkedom";
-import { formulaText, searchableHtml, writeSearchFiles } from "../../src/plugins/search.ts";
+import { formulaText, searchableHtml, writeSearchFiles } from "../../src/plugins/after-build/search.ts";
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 

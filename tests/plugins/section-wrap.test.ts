@@ -1,5 +1,5 @@
 /**
- * src/plugins/section-wrap.ts: each top-level h2 part of a page is a `<section class="part">`
+ * src/plugins/markdown/section-wrap.ts: each top-level h2 part of a page is a `<section class="part">`
  * (book.css skips the rendering of parts off screen); nothing else in the HTML changes.
  */
 import { describe, test } from "node:test";

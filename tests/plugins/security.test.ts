@@ -1,7 +1,7 @@
 /**
  * Security checks at build time (issue #15): strings from the bibliography and front matter are
  * escaped (a tiny book whose data contains markup prints it as text), and the post-build checks
- * (src/plugins/site-checks.ts) reject inline script, event handler attributes and malformed
+ * (src/plugins/after-build/site-checks.ts) reject inline script, event handler attributes and malformed
  * external links, naming the file. The browser half is tests/browser/security.test.ts.
  */
 import { describe, test } from "node:test";
@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { parseHTML } from "linkedom";
 import { buildTinyBook, removeTinyBook } from "../helpers/tiny-book.ts";
-import { externalUrlProblem, inlineScriptProblems } from "../../src/plugins/site-checks.ts";
+import { externalUrlProblem, inlineScriptProblems } from "../../src/plugins/after-build/site-checks.ts";
 
 describe("escaping and build checks", () => {
   test("markup in a bibliography title and in front matter is printed as text", async () => {

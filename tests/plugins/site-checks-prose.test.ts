@@ -1,5 +1,5 @@
 /**
- * The build's check for citation syntax left unrendered (src/plugins/site-checks.ts): found in
+ * The build's check for citation syntax left unrendered (src/plugins/after-build/site-checks.ts): found in
  * prose, ignored in code and in KaTeX's TeX annotations, reported once per page even when an
  * article sits inside main (as on every chapter page and, seventeen times, on /book/); and the
  * one-pass page scan the checks read (ids, links, loaded files, prose).
@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { checkSite, scanPage } from "../../src/plugins/site-checks.ts";
+import { checkSite, scanPage } from "../../src/plugins/after-build/site-checks.ts";
 
 function check(body: string): string[] {
   const dir = mkdtempSync(path.join(tmpdir(), "site-checks-"));

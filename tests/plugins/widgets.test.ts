@@ -7,10 +7,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { widgetRegistry } from "../../src/figures/index.ts";
-import { widgetEntryNames } from "../../src/plugins/bundle.ts";
-import { renderWidgetHtml } from "../../src/plugins/widgets.ts";
+import { widgetEntryNames } from "../../src/plugins/site/bundle.ts";
+import { renderWidgetHtml } from "../../src/plugins/markdown/widgets.ts";
 import { parseHTML } from "linkedom";
-import { bookEdition } from "../../src/plugins/edition.ts";
+import { bookEdition } from "../../src/plugins/markdown/edition.ts";
 
 test("every registered widget has a browser entry and every browser entry is registered", () => {
   assert.deepEqual(Object.keys(widgetRegistry).sort(), widgetEntryNames());

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { katexFontOutput, katexFontSource } from "../../src/plugins/math-fonts.ts";
+import { katexFontOutput, katexFontSource } from "../../src/plugins/after-build/math-fonts.ts";
 
 /** A port nothing listens on now (the system's choice for port 0). */
 async function freePort(): Promise<number> {

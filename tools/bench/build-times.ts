@@ -28,7 +28,7 @@ export interface ColdBuild {
 
 /**
  * Builds the repository into a fresh folder; returns the wall-clock seconds and the folder
- * (caller removes it). The build's disk cache (src/plugins/cache.ts: social cards, formatted
+ * (caller removes it). The build's disk cache (src/plugins/shared/cache.ts: social cards, formatted
  * references) is used as it is, unless `emptyCache`: then the build gets an empty cache folder
  * of its own, as on a fresh clone (`npm ci` empties node_modules/.cache too).
  */

@@ -5,7 +5,7 @@
  * bench/paint.json), `--baseline DIR` (another build, e.g. of an earlier commit: its pages and
  * their own twins are loaded in the same rounds, so its ratios hold even where its text differs).
  * `--settle`: each load waits until the machine is quiet (paint.ts, waitForQuietCpu); by default a
- * load follows the previous one at once, as in the paint tables of docs/performance.md (one
+ * load follows the previous one at once, as in the paint tables of docs/performance-log.md (one
  * comparison there says what settling changes). `--interleave`: each round visits every page and
  * viewport, instead of all rounds of one row before the next (paint.ts, paintSchedule). Prints one
  * line per page and viewport, each ratio with its 90% bootstrap interval (paint.ts, ratioInterval),

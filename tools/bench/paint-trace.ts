@@ -18,7 +18,7 @@
  * - `--decode`: a third set of loads, traced with the `blink` category too, sums the time spent
  *   decoding the page's bytes into text (`TextResourceDecoder::Decode`) before the first and the
  *   largest paint. A page with bytes outside ASCII decodes more slowly, which is why the build
- *   writes pages in ASCII (src/plugins/ascii-html.ts; docs/performance.md, thirteenth look).
+ *   writes pages in ASCII (src/plugins/site/ascii-html.ts; docs/performance-log.md, thirteenth look).
  * - `--selectors`: one load of the page at full speed with Chromium's selector statistics (the
  *   trace category DevTools' "selector stats" uses): the selectors that took the most time over
  *   the whole load. A selector whose last step names no class, attribute, id or element type is

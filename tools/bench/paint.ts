@@ -156,7 +156,7 @@ export function median(xs: number[]): number {
  * own, and takes the ratio of their medians; the interval holds the central `level` of the
  * draws. A fixed seed makes the same samples give the same interval. It measures the spread
  * within one run only: a change in the machine that lasts the whole run moves every load alike
- * and widens nothing (docs/performance.md, "Paint"). With few loads it is too narrow (one load of
+ * and widens nothing (docs/performance-log.md, "Paint"). With few loads it is too narrow (one load of
  * each gives the ratio itself): it cannot show spread the loads did not happen to see.
  */
 export function ratioInterval(
@@ -193,7 +193,7 @@ export interface PaintRow {
   budget: number;
   /**
    * Every load behind the medians, in round order: a page's and its twin's first paints spread
-   * widely from load to load (docs/performance.md, "Paint"), so the medians can move between runs.
+   * widely from load to load (docs/performance-log.md, "Paint"), so the medians can move between runs.
    */
   samples: { page: PaintSample[]; twin: PaintSample[]; baseline?: PaintSample[]; baselineTwin?: PaintSample[] };
   /**
@@ -217,7 +217,7 @@ export interface PooledPaint {
  * The chapter rows' loads pooled: the median of every page load against the median of every twin
  * load (and the same for the baseline build, when it was loaded), over all chapter pages and widths
  * (not /book/, whose budget differs). A row's verdict rests on 5-9 loads of its page and as many of
- * its twin, and moves between runs mostly with the twin's median (docs/performance.md, "Paint",
+ * its twin, and moves between runs mostly with the twin's median (docs/performance-log.md, "Paint",
  * seventeenth look); pooled, a run's hundreds of loads say whether the pages paint like their
  * twins as a whole. It is reported beside the rows, not instead of them: the budget is per row.
  */
@@ -335,9 +335,9 @@ export interface PaintLoad {
 
 /**
  * "by-row": every round of one row, then the next row, as in the paint tables of
- * docs/performance.md. "interleaved": round after round, each round visiting every row, so that
+ * docs/performance-log.md. "interleaved": round after round, each round visiting every row, so that
  * a change in the machine that lasts a few minutes falls on every row alike, not on the rows
- * measured while it lasted (docs/performance.md, "sixth look", saw one such change in a by-row run).
+ * measured while it lasted (docs/performance-log.md, "sixth look", saw one such change in a by-row run).
  */
 export type PaintOrder = "by-row" | "interleaved";
 

@@ -145,7 +145,7 @@ export function checkBibliography(
 }
 
 /**
- * Every entry names its reading-list topic in `keywords` (src/plugins/reading-list.ts places it
+ * Every entry names its reading-list topic in `keywords` (src/plugins/site/reading-list.ts places it
  * there; an unknown topic fails the build): reported at the entry's key, or at the value, with
  * the allowed topics. Entries the reading list places itself (`placed`) may leave it out.
  */

@@ -2,7 +2,7 @@
  * What the prose gate checks, in one place. Paths are relative to the repository root.
  * Tests build their own configuration pointing at tests/lint/fixtures.
  */
-import { LEGACY_TOPICS, READING_TOPICS } from "../../src/plugins/reading-list.ts";
+import { LEGACY_TOPICS, READING_TOPICS } from "../../src/plugins/site/reading-list.ts";
 
 export interface DataFileConfig {
   /** A JSON, YAML or TypeScript file holding prose (e.g. a glossary). */
@@ -23,7 +23,7 @@ export interface LintConfig {
     /** Our own words about an entry: every prose rule. */
     proseFields: readonly string[];
     /**
-     * Reading-list topics (src/plugins/reading-list.ts): every entry needs one in `keywords`,
+     * Reading-list topics (src/plugins/site/reading-list.ts): every entry needs one in `keywords`,
      * except the entries the reading list places itself. Unset: no topic check.
      */
     topics?: { ids: readonly string[]; placed: ReadonlySet<string> };

@@ -1,7 +1,7 @@
 /**
  * Judging a reader's answer to a checkable exercise: pure functions, no DOM (the form is
  * src/widgets/runtime/exercise-check.ts; the build writes the expected values, see
- * src/plugins/exercise-check.ts).
+ * src/plugins/markdown/exercise-check.ts).
  *
  * What a reader may type: a number with thousands separators ("16,384", "16 384"), a leading
  * "~", "≈" or "about", a decimal exponent ("1.078e11", "1.078 × 10^11"), and a unit where one

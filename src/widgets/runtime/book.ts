@@ -59,7 +59,7 @@ else window.addEventListener("load", renderParts);
 // After the first paint (at once when the page has painted while it was parsed; else after the
 // next frame), not before it: start() restyles the page (the class "js") and the ToC
 // measures its headings (a forced layout), which delayed the first paint by up to a second on a
-// slow phone (docs/performance.md, "Paint"). Nothing here is needed to read the first screen.
+// slow phone (docs/performance-log.md, "Paint"). Nothing here is needed to read the first screen.
 function startAfterFirstFrame(): void {
   if (performance.getEntriesByType("paint").length > 0) start();
   else requestAnimationFrame(() => window.setTimeout(start, 0));

@@ -1,6 +1,6 @@
 /**
  * "Copy code" buttons. The build wraps every fenced code block in `<div class="code-block">`
- * (src/plugins/highlight.ts); this module, imported for its effect by book.ts, adds a button
+ * (src/plugins/markdown/highlight.ts); this module, imported for its effect by book.ts, adds a button
  * there, beside the `<pre>` rather than inside it, so the `<pre>` stays a plain scroll box.
  * The chapter's "Cite this book" BibTeX (`pre.bibtex`) gets a wrapper and a button too. Without
  * JavaScript there is no button at all (a button that cannot work would only mislead).

@@ -3,7 +3,7 @@
  * effect by book.ts.
  *
  * The build renders each box as `<form class="exercise-check" hidden>` inside a `<template>` (src/
- * plugins/exercise-check.ts): without JavaScript it is never shown and the page reads as before.
+ * plugins/markdown/exercise-check.ts): without JavaScript it is never shown and the page reads as before.
  * Here the box is put in place once the browser renders its block (mountExerciseChecks) and
  * revealed; Enter or the Check button judges every input (answer-check.ts), sets the form's
  * `data-state` (correct, close, wrong or invalid; several inputs are correct only when
@@ -16,7 +16,7 @@
  * on the contents page. The exercises heading of each chapter says "2 of 5 solved" with a Reset
  * button; the page's table of contents and the book's contents list show the same count.
  *
- * An exercise id comes from its title (src/plugins/containers.ts). It used to be its position
+ * An exercise id comes from its title (src/plugins/markdown/containers.ts). It used to be its position
  * ("one-gpu/exercise-3"), so inserting an exercise moved saved answers to the next one. A box
  * whose positional key differs carries it as `data-exercise-legacy-key`; the first time a chapter
  * is opened (on its page or on /book/), answers saved under those keys move to the stable ones,
@@ -214,7 +214,7 @@ function setUpForm(form: HTMLFormElement, store: ProgressStore): void {
  * while off screen) is what the template avoids: Chromium's form handling measures each control
  * of the document after `DOMContentLoaded`, and lays the skipped block out for it. On /book/,
  * revealing every box at `DOMContentLoaded`, as this did before, cost 4.7-5.5 s of blocking time
- * at 4× CPU slowdown (docs/performance.md, "Paint", sixteenth look). So a box waits, like a wide
+ * at 4× CPU slowdown (docs/performance-log.md, "Paint", sixteenth look). So a box waits, like a wide
  * box's Tab stop (scroll-regions.ts): setUpExerciseChecks below puts in place those already
  * rendered and each block's as the browser renders it (on /book/ when a chapter comes near the
  * screen), and book.ts calls this at the load, when a chapter page's skipping ends. So on /book/
@@ -224,7 +224,7 @@ function setUpForm(form: HTMLFormElement, store: ProgressStore): void {
 export function mountExerciseChecks(root: ParentNode = document): void {
   // Asked of the element before the template (the question), not of its parent: checkVisibility
   // says whether an ancestor is skipping, and the parent may be a skipped block itself (the build
-  // marks blocks of a page's first screens, src/plugins/critical-css.ts: /book/'s preface exercise).
+  // marks blocks of a page's first screens, src/plugins/site/critical-css.ts: /book/'s preface exercise).
   const ready = outsideSkippedBlocks(
     root.querySelectorAll<HTMLTemplateElement>("template.exercise-check-template"),
     (t) => t.previousElementSibling ?? t.parentElement,

@@ -16,7 +16,7 @@ const focusable = "a[href], button, input, select, textarea, summary, [tabindex]
  * block that the browser is skipping (`content-visibility: auto`, book.css, until the load) is
  * left as it is: it measures as fitting there, and reading its size makes the browser lay out its
  * block for the read, one block after another. On /one-gpu/ at 390 px, CPU 4× slower, that was 7
- * layouts while book.js started, and its module took 929 ms to run (docs/performance.md, "Paint",
+ * layouts while book.js started, and its module took 929 ms to run (docs/performance-log.md, "Paint",
  * fifteenth look). book.ts calls this again once the skipping ends at the load, and start() below
  * for each block that the browser renders before then, or that a reader opens.
  * On /book/ the chapters stay skipped off screen after the load, and measuring every chapter at
@@ -31,7 +31,7 @@ const focusable = "a[href], button, input, select, textarea, summary, [tabindex]
 export function markScrollRegions(root: ParentNode = document): void {
   const found = Array.from(root.querySelectorAll<HTMLElement>(scrollBoxes));
   // A skipped block may itself be a box: the build marks the blocks of the first parts
-  // (src/plugins/critical-css.ts), a formula or a code block among them.
+  // (src/plugins/site/critical-css.ts), a formula or a code block among them.
   if (root instanceof HTMLElement && root.matches(scrollBoxes)) found.unshift(root);
   const boxes = outsideSkippedBlocks(found);
   // After the load, what is still skipped stays so (the chapters of /book/): a Tab stop until measured.

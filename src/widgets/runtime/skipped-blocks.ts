@@ -2,7 +2,7 @@
  * Blocks that the browser skips while they are off screen (`content-visibility: auto`, book.css:
  * a chapter page's parts until the load, /book/'s chapters while away from the screen). Reading
  * the size of an element inside such a block, or showing a form control there, makes Chromium lay
- * the whole block out (docs/performance.md, "Paint", fifteenth and sixteenth looks). So work that
+ * the whole block out (docs/performance-log.md, "Paint", fifteenth and sixteenth looks). So work that
  * measures or adds controls is done for rendered blocks first and for the others as they render:
  * scroll-regions.ts (a wide box's Tab stop) and exercise-check.ts (an exercise's answer box).
  */

@@ -1,7 +1,7 @@
 /**
  * theme.js: the only script that blocks parsing, loaded at the end of `<head>` (after the
  * first screen's inline rules; the full stylesheets load at the end of `<body>`, see
- * src/plugins/critical-css.ts), so a reader's stored choice of theme is on `<html>` before the
+ * src/plugins/site/critical-css.ts), so a reader's stored choice of theme is on `<html>` before the
  * body is parsed or painted (no flash of the other theme). It is an
  * external file on purpose: the Content-Security-Policy allows no inline script. It does two things:
  *

@@ -56,7 +56,7 @@ export function setUpWidgets(): void {
   widgets.forEach((w) => io.observe(w));
   // A widget inside a part that the browser skips (content-visibility: auto, off screen) has no
   // layout, and Chromium's observer did not report it again once its part was rendered: the
-  // widget never mounted (docs/performance.md, "Paint"). So when such a part is rendered
+  // widget never mounted (docs/performance-log.md, "Paint"). So when such a part is rendered
   // (contentvisibilityautostatechange) or comes near the screen (a second observer on the part,
   // which always has a box), its widgets are observed afresh, which measures them anew.
   const parts = new Map<Element, HTMLElement[]>();

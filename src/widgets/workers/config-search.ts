@@ -1,6 +1,6 @@
 /**
  * The configuration finder's search, off the page's main thread: a classic Worker script bundled
- * to /assets/js/workers/config-search.js (src/plugins/bundle.ts). It receives a FinderJob, runs the
+ * to /assets/js/workers/config-search.js (src/plugins/site/bundle.ts). It receives a FinderJob, runs the
  * search and, when nothing fits, the diagnosis (src/figures/config-finder-state.ts), and posts the
  * FinderReply back; the page keeps answering input while it runs (issue #54).
  */
