@@ -226,7 +226,7 @@ export const RUN_SOURCES: readonly RunSource[] = [
     name: "MosaicML MPT benchmarks (2023-24)",
     inclusion:
       "Every row of the four bf16 tables of scripts/train/benchmarking/README.md (H100 at scale, H100, A100 80GB, A100 40GB); the seven rows of its fp8 table are in the fp8 group",
-    fp8Inclusion: "Every row of the table 'H100 80GB FP8' (MPT 1B and 3B on 8 H100)",
+    fp8Inclusion: "Every row of its fp8 table (MPT 1B and 3B on one H100 server)",
   },
   {
     key: "pytorch2024torchtitanperf",
@@ -242,7 +242,7 @@ export const RUN_SOURCES: readonly RunSource[] = [
     inclusion:
       "The four bf16 rows of Tables 1 and 3 of benchmarks/llama3_h100_202412_torchtitan.md (FSDP, with and without torch.compile, on 8 and 128 H100); every other row uses Float8 and is in the fp8 group or left out there",
     fp8Inclusion:
-      "Every Float8 row of Tables 1 to 4 (Llama 3.1 8B with FSDP, and with FSDP and CP up to 262,144 tokens; Llama 3.1 70B with FSDP and TP); the six rows of Tables 5 and 6 (405B with pipeline parallelism) are out because the source gives neither the layers per stage of its 126 layers on 8 stages nor the chunks of its interleaved schedule",
+      "Every Float8 row of Tables 1 to 4 (Llama 3.1 8B with FSDP, alone and with CP on long sequences; Llama 3.1 70B with FSDP and TP); the six rows of Tables 5 and 6 (405B with pipeline parallelism) are out because the source gives neither how the model's layers split over its pipeline stages nor the chunks of its interleaved schedule",
   },
   {
     key: "megatronlm2024weakscaling",
