@@ -149,11 +149,17 @@ export type ComputePrecision = "bf16" | "fp8";
 export const PRECISIONS: readonly ComputePrecision[] = ["bf16", "fp8"];
 
 /**
- * Why the memory model prices an fp8 run as bf16, for the step's and the planner's notes: the fp8
- * copies of weights and activations that fp8 training adds and the bf16 ones it saves roughly cancel
- * in the one source that measured both (torchtitan's H100 benchmark at 820504e, Tables 1 and 3: 77.0
- * against 76.8 GiB and 62.0 against 61.8 GiB with and without Float8), and the other sources print
- * no memory.
+ * Why the memory model prices an fp8 run as bf16, for the step's and the planner's notes. fp8
+ * training moves memory both ways, by amounts the sources leave to the recipe: torchao's
+ * Float8Linear at eab345c (the version of torchtitan's H100 benchmark) saves its input and its
+ * weight for the backward pass in fp8 (torchao/float8/float8_linear.py L51, L369-L384), so a linear
+ * layer's saved input takes 1 byte per value instead of 2 while a transposed fp8 copy of each
+ * gathered weight lives until the backward pass unless `force_recompute_fp8_weight_in_bwd` is set
+ * (torchao/float8/config.py L235, default False; torchtitan 9dec370's float8.py L58-L63 does not set
+ * it); Transformer Engine under NeMo's `fp8_params` keeps the weights themselves in fp8. The one source
+ * that measured both precisions found the net change small: torchtitan's H100 benchmark at 820504e,
+ * Tables 1 and 3 (L27-L29, L44-L46), 77.0 against 76.8 GiB and 62.0 against 61.8 GiB without and with
+ * Float8; the other sources print no memory. So the memory model keeps its bf16 bytes.
  */
 export const FP8_MEMORY_NOTE =
   "fp8: memory per GPU priced as bf16 (torchtitan's H100 benchmark measured 76.8 against 77.0 GiB with and without Float8)";
