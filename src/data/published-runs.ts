@@ -977,7 +977,7 @@ function mosaicSoftware(ckpt: boolean, mode: "DEFAULT" | "PURE", sharding: strin
   };
 }
 
-/** One row of an MPT table: the bf16 tables' tuple type, with the table's heading and GPU. */
+/** One row of an MPT table, in the columns of {@link mosaicRows} (its first names the table). */
 type MosaicRow = (typeof mosaicRows)[number];
 
 function mosaicRun(

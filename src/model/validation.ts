@@ -495,7 +495,7 @@ export interface Fp8Pair {
   fp8: RunEvaluation;
   /** The fp8 run's throughput over the bf16 run's, as reported. */
   reportedGain: number;
-  /** The same ratio as the step model predicts it at the book's constants. */
+  /** The same ratio as the step model predicts it (at the book's constants, or held out: see {@link fp8Pairs}). */
   predictedGain: number;
   /** (predicted − reported) / reported gain. */
   relativeError: number;
