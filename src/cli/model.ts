@@ -10,6 +10,7 @@ import {
   evaluateRuns,
   findModelPreset,
   KERNEL_EFFICIENCY,
+  FP8_MEMORY_NOTE,
   MODEL_PRESETS,
   ModelInputError,
   parseRunData,
@@ -47,9 +48,9 @@ const USAGE = `usage: model <command> [options]
          --global-batch G [--schedule 1f1b|interleaved] [--chunks V] [--grad-reduce fp32|bf16]
          [--stage-layers a,b,…] [--rank-order tp-cp-dp-pp|tp-cp-pp-dp] [--no-nvls] [--efficiency F]
          [--framework megatron|ddp|fsdp2|deepspeed] [--tp-overlap|--no-tp-overlap] [--no-overlap-grad-reduce]
-         [--gpus-per-server N] [--nvlink-domain N] [--nics-per-server N]
+         [--gpus-per-server N] [--nvlink-domain N] [--nics-per-server N] [--precision bf16|fp8]
   plan <config.json|preset> --gpu ID --gpus N --seq S --global-batch G [--framework auto|megatron|ddp|fsdp2|deepspeed]
-         [--max-tp T] [--max-pp P] [--max-cp C] [--max-ep E] [--max-zero 0|1|2|3]
+         [--precision bf16|fp8] [--max-tp T] [--max-pp P] [--max-cp C] [--max-ep E] [--max-zero 0|1|2|3]
          [--gpus-per-server N] [--nvlink-domain N] [--nics-per-server N] [--top K] [--rank R]
          [--launch megatron|torchtitan|fsdp2|deepspeed]
   validate [runs.json] [--what-if]
@@ -267,6 +268,7 @@ function runStep(args: string[]): void {
       "tp-overlap": { type: "boolean" },
       "no-tp-overlap": { type: "boolean" },
       "no-overlap-grad-reduce": { type: "boolean" },
+      precision: { type: "string" },
       "gpus-per-server": { type: "string" },
       "nvlink-domain": { type: "string" },
       "nics-per-server": { type: "string" },
@@ -317,6 +319,7 @@ function runStep(args: string[]): void {
     framework: values.framework,
     tpCommOverlap: values["tp-overlap"] ? true : values["no-tp-overlap"] ? false : undefined,
     overlapGradReduce: values["no-overlap-grad-reduce"] ? false : undefined,
+    precision: values.precision,
     cluster: clusterFlags(values),
   } as unknown as StepInput;
   const r = stepTime(input);
@@ -325,6 +328,8 @@ function runStep(args: string[]): void {
     stepSeconds: r.stepSeconds,
     tokensPerSecondPerGpu: r.tokensPerSecondPerGpu,
     mfu: r.mfu,
+    mfuAgainst: "the dense bf16 peak (the book's definition, in fp8 too)",
+    ...(r.mfuFp8Peak !== null ? { mfuFp8Peak: r.mfuFp8Peak } : {}),
     breakdown: r.breakdown,
     memoryPerGpu: r.memory,
     memoryNote: r.memoryNote,
@@ -335,6 +340,7 @@ function runStep(args: string[]): void {
     slowestStage: r.slowestStage,
     stageImbalance: r.stageImbalance,
     kernelEfficiency: r.kernelEfficiency,
+    ...(r.fp8KernelEfficiency !== null ? { fp8KernelEfficiency: r.fp8KernelEfficiency } : {}),
     layout: r.layout,
     stages: r.stages,
     dpTransfers: r.dpTransfers,
@@ -373,6 +379,7 @@ function runPlan(args: string[]): void {
       seq: { type: "string" },
       "global-batch": { type: "string" },
       framework: { type: "string" },
+      precision: { type: "string" },
       "max-tp": { type: "string" },
       "max-pp": { type: "string" },
       "max-cp": { type: "string" },
@@ -420,6 +427,7 @@ function runPlan(args: string[]): void {
     seqLength,
     globalBatchSequences: globalBatch,
     framework: values.framework ?? "auto",
+    precision: values.precision,
     maxTp: count("max-tp", "maxTp"),
     maxPp: count("max-pp", "maxPp"),
     maxCp: count("max-cp", "maxCp"),
@@ -439,7 +447,8 @@ function runPlan(args: string[]): void {
   if (rank > result.ranked.length)
     throw new ModelInputError("rank", `--rank ${rank} is past the ${result.ranked.length} configurations that fit`);
   const row = result.ranked[rank - 1]!;
-  const launches = launchConfigs({ row, config, seqLength, globalBatch, gpuCount });
+  const precision = values.precision === "fp8" ? "fp8" : "bf16";
+  const launches = launchConfigs({ row, config, seqLength, globalBatch, gpuCount, precision });
   if (launch !== undefined) {
     const chosen = launches.find((l) => l.framework === launch)!;
     if (!chosen.ok) throw new ModelInputError("launch", chosen.reason);
@@ -448,6 +457,8 @@ function runPlan(args: string[]): void {
   }
   print({
     budget: memoryBudget(gpu),
+    precision,
+    ...(precision === "fp8" ? { note: `${FP8_MEMORY_NOTE}; MFU against the dense bf16 peak` } : {}),
     configsTried: result.configsTried,
     fitting: result.ranked.length,
     ranked: result.ranked.slice(0, top),

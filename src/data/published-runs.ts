@@ -15,6 +15,14 @@
  * left out. The rule was fixed before the model's errors were looked at and is never bent to drop
  * a row the model misses.
  *
+ * **Precision.** Every run says whether its linear layers' matmuls ran in bf16 or fp8 (`precision`).
+ * {@link PUBLISHED_RUNS} holds the bf16 runs, on which the book's two kernel efficiencies are fitted;
+ * {@link PUBLISHED_FP8_RUNS} holds the fp8 rows of the same sources (MosaicML's fp8 table,
+ * torchtitan's Float8 rows, NeMo's fp8 tables), each with its fp8 recipe ({@link Fp8Recipe}: the
+ * library, the scaling, the layers in fp8, whether the head is, and the peak the source's own MFU
+ * divides by, which is fp8's for MosaicML, NeMo and torchtitan's 405B table). They fit one more
+ * constant, the fp8 linear layers' efficiency, and are reported as their own group.
+ *
  * **Software.** Every run carries the software it ran ({@link RunSoftware}): the framework profile
  * (src/data/frameworks.ts) and vintage, the attention kernel, tensor-parallel communication overlap,
  * sequence parallelism, data-parallel overlap, the recomputation policy as that framework defines
@@ -101,6 +109,26 @@ export interface RunSoftware {
   compiled?: Sourced<boolean>;
 }
 
+/**
+ * How an fp8 run used fp8, as its source states it (or `assumed:` with the reason where it does not).
+ */
+export interface Fp8Recipe {
+  /** The library that casts to fp8 (Transformer Engine, torchao) and its version where given. */
+  library: Sourced<string>;
+  /** The scaling recipe: delayed (amax history) or dynamic, per tensor or per row, and the formats. */
+  scaling: Sourced<string>;
+  /** Which layers' matmuls run in fp8. */
+  layers: Sourced<string>;
+  /** Whether the LM head's matmul runs in fp8 (the step model prices it in bf16 in every case). */
+  headInFp8: Sourced<boolean>;
+  /**
+   * The peak the source divides by when it prints an MFU for this run: "fp8" (the dense fp8 peak),
+   * "bf16", or "none" (no MFU printed). The validation never uses the printed MFU: it converts the
+   * throughput to the book's MFU, against the dense bf16 peak.
+   */
+  sourceMfuPeak: Sourced<"fp8" | "bf16" | "none">;
+}
+
 /** One published run. */
 export interface PublishedRun {
   /** Kebab-case id. */
@@ -132,6 +160,13 @@ export interface PublishedRun {
   /** Settings the source omits and what we assumed, with the reason. */
   assumptions: string[];
   /**
+   * The precision of the linear layers' matmuls: "bf16" (every run of {@link PUBLISHED_RUNS}) or
+   * "fp8" (the runs of {@link PUBLISHED_FP8_RUNS}, which also carry {@link PublishedRun.fp8}).
+   */
+  precision: "bf16" | "fp8";
+  /** For an fp8 run: its recipe and the source's MFU convention, each with its source. */
+  fp8?: Fp8Recipe;
+  /**
    * Where the run trains a cut-down stand-in for `model` (fewer layers than the released model; its
    * `config` holds the stand-in's), where the source says so. The appendix marks such a row as a
    * proxy with its layer count.
@@ -147,6 +182,8 @@ export interface RunSource {
   name: string;
   /** Which tables, which rows, and why any are out: one sentence. */
   inclusion: string;
+  /** For a source with fp8 rows: which of them are in {@link PUBLISHED_FP8_RUNS}, and why any are out. */
+  fp8Inclusion?: string;
 }
 
 /** Every source of runs with its inclusion rule (the appendix prints them). */
@@ -188,19 +225,24 @@ export const RUN_SOURCES: readonly RunSource[] = [
     key: "mosaicml2023benchmarks",
     name: "MosaicML MPT benchmarks (2023-24)",
     inclusion:
-      "Every row of the four bf16 tables of scripts/train/benchmarking/README.md (H100 at scale, H100, A100 80GB, A100 40GB); the seven rows of its fp8 table are out because the step model has no fp8 compute",
+      "Every row of the four bf16 tables of scripts/train/benchmarking/README.md (H100 at scale, H100, A100 80GB, A100 40GB); the seven rows of its fp8 table are in the fp8 group",
+    fp8Inclusion: "Every row of its fp8 table (MPT 1B and 3B on one H100 server)",
   },
   {
     key: "pytorch2024torchtitanperf",
     name: "torchtitan (2024)",
     inclusion:
-      "Every row of the Llama 2 and Llama 3 tables of docs/performance.md (64 A100) and the bf16 row of its Llama 3.1 405B table (128 H100), except the two 'selective layer' rows (the step model has no input for recomputing a subset of layers) and the two Float8 rows (no fp8 compute)",
+      "Every row of the Llama 2 and Llama 3 tables of docs/performance.md (64 A100) and the bf16 row of its Llama 3.1 405B table (128 H100), except the two 'selective layer' rows (the step model has no input for recomputing a subset of layers); its two Float8 rows are in the fp8 group",
+    fp8Inclusion:
+      "The two Float8 rows of the Llama 3.1 405B table of docs/performance.md (Float8, and Float8 with asynchronous TP)",
   },
   {
     key: "pytorch2024torchtitanh100",
     name: "torchtitan H100 benchmarks (2024)",
     inclusion:
-      "The four bf16 rows of Tables 1 and 3 of benchmarks/llama3_h100_202412_torchtitan.md (FSDP, with and without torch.compile, on 8 and 128 H100); every other row uses Float8, which the step model does not describe",
+      "The four bf16 rows of Tables 1 and 3 of benchmarks/llama3_h100_202412_torchtitan.md (FSDP, with and without torch.compile, on 8 and 128 H100); every other row uses Float8 and is in the fp8 group or left out there",
+    fp8Inclusion:
+      "Every Float8 row of Tables 1 to 4 (Llama 3.1 8B with FSDP, alone and with CP on long sequences; Llama 3.1 70B with FSDP and TP); the six rows of Tables 5 and 6 (405B with pipeline parallelism) are out because the source gives neither how the model's layers split over its pipeline stages nor the chunks of its interleaved schedule",
   },
   {
     key: "megatronlm2024weakscaling",
@@ -212,7 +254,9 @@ export const RUN_SOURCES: readonly RunSource[] = [
     key: "nvidia2024dgxcbenchmarking",
     name: "NVIDIA DGX Cloud benchmarking 24.11.1",
     inclusion:
-      "Every bf16 column of the NeMo pre-training tables (Nemotron-4 15B and 340B, Llama 3.1 8B, 70B and 405B with its proxies, GPT-3 175B); the fp8 tables (no fp8 compute), the JAX recipes MaxText and PaXML (no framework profile), Grok-1 (a mixture-of-experts family the model does not read) and the LoRA fine-tuning recipes (they train adapters, not the model) are out",
+      "Every bf16 column of the NeMo pre-training tables (Nemotron-4 15B and 340B, Llama 3.1 8B, 70B and 405B with its proxies, GPT-3 175B), with their fp8 tables in the fp8 group; the JAX recipes MaxText and PaXML (no framework profile), Grok-1 (a mixture-of-experts family the model does not read) and the LoRA fine-tuning recipes (they train adapters, not the model) are out",
+    fp8Inclusion:
+      "Every column of the fp8 tables of the same six NeMo recipes (Nemotron-4 15B and 340B, Llama 3.1 8B, 70B and 405B with its proxies, GPT-3 175B)",
   },
 ];
 
@@ -317,6 +361,7 @@ const narayanan: PublishedRun[] = narayananRows.map(
     globalBatch: batch,
     reported: { kind: "megatron-tflops", tflopsPerGpu: tflops },
     reportedText: `${tflops} teraFLOP/s per GPU`,
+    precision: "bf16",
     assumptions: NARAYANAN_ASSUMPTIONS,
   }),
 );
@@ -357,6 +402,7 @@ function korthikantiRun(
     globalBatch: batch,
     reported: { kind: "iteration-seconds", seconds },
     reportedText: `${seconds} s per iteration (MFU ${mfu})`,
+    precision: "bf16",
     assumptions: [...KORTHIKANTI_ASSUMPTIONS, ...extra],
   };
 }
@@ -474,6 +520,7 @@ const mtnlg: PublishedRun[] = mtnlgRows.map(([gpus, dp, seconds, tflops]) => ({
   globalBatch: 1920,
   reported: { kind: "iteration-seconds", seconds },
   reportedText: `${seconds} s per iteration (${tflops} TFLOP/s per GPU)`,
+  precision: "bf16",
   assumptions: MTNLG_ASSUMPTIONS,
 }));
 
@@ -516,6 +563,7 @@ const bloom: PublishedRun = {
   reported: { kind: "megatron-tflops", tflopsPerGpu: 150 },
   reportedText: "about 150 TFLOP/s per GPU (Megatron-DeepSpeed's count, with recomputation)",
   nicBusBytesPerSecond: 5.6e9,
+  precision: "bf16",
   assumptions: [
     "Stages hold 5, 6 × 10, 5 layers: the script partitions 'type:transformer|embedding', 72 units over 12 stages, so the end stages carry the embedding and the tied head in place of a layer",
     "DeepSpeed's bf16 optimizer (ZeRO stage 0 with its own stage-1 sharding)",
@@ -554,6 +602,7 @@ const opt: PublishedRun = {
   globalBatch: 992,
   reported: { kind: "megatron-tflops", tflopsPerGpu: 147 },
   reportedText: "147 TFLOP/s per GPU",
+  precision: "bf16",
   assumptions: [
     "Tensor parallelism 8 (Megatron-LM's, as §2.4 says) with FSDP over the remaining 124 ranks, full sharding",
     "Global batch 992 sequences of 2,048 tokens (8 per data-parallel rank, 2.03M tokens, which the paper rounds to 2M), processed as one micro-batch of 8",
@@ -626,6 +675,7 @@ const llama3: PublishedRun[] = [
   globalBatch: r.batch,
   reported: { kind: "mfu" as const, mfu: r.mfu },
   reportedText: `${r.tflops} TFLOPs/GPU, ${Math.round(r.mfu * 100)}% BF16 MFU`,
+  precision: "bf16",
   assumptions:
     r.cp > 1
       ? [
@@ -927,38 +977,89 @@ function mosaicSoftware(ckpt: boolean, mode: "DEFAULT" | "PURE", sharding: strin
   };
 }
 
-const mosaic: PublishedRun[] = mosaicRows.map(
-  ([table, size, seq, gpus, mb, , batch, tps, mfu, sharding, ckpt, mode, params]) => {
-    const [h, a, layers] = MPT[size];
-    const t = MOSAIC_TABLES[table];
-    return {
-      id: `mosaicml-${table}-mpt-${size}-${seq}-${gpus}-mb${mb}`,
-      source: "mosaicml2023benchmarks",
-      location: `scripts/train/benchmarking/README.md at ${MOSAIC_COMMIT.slice(0, 9)}, table '${t.heading}', row ${size} / ${seq} / ${gpus} GPUs / micro-batch ${mb}`,
-      model: `MPT-${size.toUpperCase()}`,
-      config: gpt(h, a, layers, 50368, seq),
-      gpu: t.gpu,
-      gpuCount: gpus,
-      layout: {
-        tp: 1,
-        pp: 1,
-        cp: 1,
-        ep: 1,
-        dp: gpus,
-        zeroStage: sharding === "FULL_SHARD" ? (3 as const) : (2 as const),
-        recompute: ckpt ? ("full" as const) : ("none" as const),
-        schedule: "1f1b" as const,
-      },
-      software: mosaicSoftware(ckpt, mode, sharding),
-      seqLength: seq,
-      microBatchSize: mb,
-      globalBatch: batch,
-      reported: { kind: "tokens-per-second-per-gpu" as const, tokensPerSecondPerGpu: tps },
-      reportedText: `${tps} tokens/s/GPU (MFU ${mfu}% as MosaicML counts it)`,
-      publishedParameters: params,
-      assumptions: MOSAIC_ASSUMPTIONS,
-    };
-  },
+/** One row of an MPT table, in the columns of {@link mosaicRows} (its first names the table). */
+type MosaicRow = (typeof mosaicRows)[number];
+
+function mosaicRun(
+  tableId: string,
+  table: { heading: string; gpu: string },
+  row: MosaicRow,
+  precision: "bf16" | "fp8",
+): PublishedRun {
+  const [, size, seq, gpus, mb, , batch, tps, mfu, sharding, ckpt, mode, params] = row;
+  const [h, a, layers] = MPT[size];
+  return {
+    id: `mosaicml-${tableId}-mpt-${size}-${seq}-${gpus}-mb${mb}`,
+    source: "mosaicml2023benchmarks",
+    location: `scripts/train/benchmarking/README.md at ${MOSAIC_COMMIT.slice(0, 9)}, table '${table.heading}', row ${size} / ${seq} / ${gpus} GPUs / micro-batch ${mb}`,
+    model: `MPT-${size.toUpperCase()}`,
+    config: gpt(h, a, layers, 50368, seq),
+    gpu: table.gpu,
+    gpuCount: gpus,
+    layout: {
+      tp: 1,
+      pp: 1,
+      cp: 1,
+      ep: 1,
+      dp: gpus,
+      zeroStage: sharding === "FULL_SHARD" ? 3 : 2,
+      recompute: ckpt ? "full" : "none",
+      schedule: "1f1b",
+    },
+    software: mosaicSoftware(ckpt, mode, sharding),
+    seqLength: seq,
+    microBatchSize: mb,
+    globalBatch: batch,
+    reported: { kind: "tokens-per-second-per-gpu", tokensPerSecondPerGpu: tps },
+    reportedText: `${tps} tokens/s/GPU (MFU ${mfu}% as MosaicML counts it${precision === "fp8" ? ", against the fp8 peak" : ""})`,
+    publishedParameters: params,
+    precision,
+    ...(precision === "fp8" ? { fp8: MOSAIC_FP8 } : {}),
+    assumptions: MOSAIC_ASSUMPTIONS,
+  };
+}
+
+const mosaic: PublishedRun[] = mosaicRows.map((row) => mosaicRun(row[0], MOSAIC_TABLES[row[0]], row, "bf16"));
+
+const MOSAIC_FP8_COMMIT = MOSAIC_COMMIT.slice(0, 7);
+
+/** How MosaicML's fp8 table used fp8. */
+const MOSAIC_FP8: Fp8Recipe = {
+  library: s(
+    "Transformer Engine v0.10",
+    `llm-foundry scripts/train/benchmarking/submit_benchmarks.py L412-L417 at ${MOSAIC_FP8_COMMIT} (the fp8 runs on H100 install TransformerEngine@v0.10)`,
+  ),
+  scaling: s(
+    "delayed scaling per tensor: HYBRID format (E4M3 forward, E5M2 for gradients), amax history of 16 steps reduced with max",
+    "Composer's default for precision amp_fp8 (mosaicml/composer composer/core/precision.py L78-L89 at 02c872e); the table does not give the Composer version of its sweep (October 2023), so this is the default of a later version",
+  ),
+  layers: s(
+    "the attention block's Wqkv and out_proj and the MLP's up_proj and down_proj (te.Linear); attention's score and value matmuls stay in the (bf16) attention kernel",
+    `submit_benchmarks.py L469-L470 at ${MOSAIC_FP8_COMMIT} sets fc_type 'te' for fp8 on H100; at 5e85bd6 llmfoundry/models/layers/fc.py L12 maps 'te' to te.Linear, which attention.py L559 and L586 and ffn.py L103 and L109 build those layers from`,
+  ),
+  headInFp8: s(
+    false,
+    "the MPT head is the tied embedding: llmfoundry/models/mpt/modeling_mpt.py L799 at 5e85bd6 computes the logits with self.transformer.wte(out, True), not a te.Linear",
+  ),
+  sourceMfuPeak: s(
+    "fp8",
+    `collect_results.py L116-L117 at ${MOSAIC_FP8_COMMIT} takes the peak for the run's precision from Composer's GPU_AVAILABLE_FLOPS, whose H100 SXM 'amp_fp8' entry is 3.958e15 / 2 (composer/callbacks/speed_monitor.py L32 at 003ec03); the table's MFU column is its Model TFLOP column over 1,979 TFLOP/s (3b at 2,048 tokens: 548 / 1,979 = 27.7%)`,
+  ),
+};
+
+/** The seven rows of the table 'H100 80GB FP8', in the README's order (columns as {@link mosaicRows}). */
+const mosaicFp8Rows: MosaicRow[] = [
+  ["h100", "3b", 32768, 8, 3, 6, 144, 5856, 14.38, "FULL_SHARD", true, "DEFAULT", 2730480640],
+  ["h100", "3b", 8192, 8, 3, 6, 144, 19146, 23.28, "FULL_SHARD", false, "DEFAULT", 2667566080],
+  ["h100", "3b", 2048, 8, 10, 6, 480, 30586, 27.7, "FULL_SHARD", false, "DEFAULT", 2651837440],
+  ["h100", "3b", 512, 8, 40, 6, 1920, 36527, 30.25, "FULL_SHARD", false, "DEFAULT", 2647905280],
+  ["h100", "1b", 32768, 8, 1, 4, 32, 12580, 17.55, "FULL_SHARD", false, "DEFAULT", 1378865152],
+  ["h100", "1b", 8192, 8, 2, 4, 64, 32010, 20.71, "FULL_SHARD", false, "DEFAULT", 1328533504],
+  ["h100", "1b", 512, 8, 56, 4, 1792, 70315, 29.06, "FULL_SHARD", false, "DEFAULT", 1312804864],
+];
+
+const mosaicFp8: PublishedRun[] = mosaicFp8Rows.map((row) =>
+  mosaicRun("h100-fp8", { heading: "H100 80GB FP8", gpu: "h100-sxm" }, row, "fp8"),
 );
 
 // ---- torchtitan ---------------------------------------------------------------------------------
@@ -1071,6 +1172,7 @@ const torchtitanA100: PublishedRun[] = torchtitanRows.map(
     globalBatch: 64 * local,
     reported: { kind: "tokens-per-second-per-gpu" as const, tokensPerSecondPerGpu: wps },
     reportedText: `${wps} WPS`,
+    precision: "bf16",
     assumptions: TORCHTITAN_ASSUMPTIONS,
   }),
 );
@@ -1093,6 +1195,7 @@ const torchtitan405b: PublishedRun = {
   globalBatch: 32,
   reported: { kind: "tokens-per-second-per-gpu", tokensPerSecondPerGpu: 109 },
   reportedText: "109 WPS (MFU 29.0%)",
+  precision: "bf16",
   assumptions: [
     "FSDP 16 × TP 8 with local batch 2 (global batch 32), as the text under the table says; sequence length 8,192 from train_configs/llama3_405b.toml L30 at 3faaa1a",
     H100_500W,
@@ -1147,12 +1250,225 @@ const torchtitanH100: PublishedRun[] = (
   globalBatch: batch,
   reported: { kind: "tokens-per-second-per-gpu", tokensPerSecondPerGpu: tps },
   reportedText: `${tps.toLocaleString("en-US")} TPS/GPU`,
+  precision: "bf16",
   assumptions: [
     "Sequence length 8,192: the tables do not give it; train_configs/llama3_8b.toml L30 at 9dec370 (the torchtitan commit the benchmark names) sets it",
     "FSDP2 resharding after forward (parallelize_llama.py L333 at 9dec370 reshards every block but the last)",
     H100_500W,
   ],
 }));
+
+// ---- torchtitan, Float8 rows ---------------------------------------------------------------------
+
+/** torchtitan's Float8: torchao's Float8Linear in place of every nn.Linear but the output layer. */
+function torchtitanFloat8(
+  commit: string,
+  lines: { filter: string; scaling: string; docstring: string },
+  mfu: Sourced<"fp8" | "bf16" | "none">,
+): Fp8Recipe {
+  return {
+    library: s("torchao float8 (Float8Linear)", `pytorch/torchtitan ${commit}, torchtitan/float8.py L44`),
+    scaling: assumed(
+      "dynamic scaling per tensor for inputs, weights and output gradients (E4M3 forward, E5M2 for gradients)",
+      `the table does not list its float8 settings; torchtitan ${commit}'s defaults are dynamic for all three (torchtitan/config_manager.py ${lines.scaling}), and torchtitan/float8.py ${lines.docstring} says only dynamic tensor scaling is supported`,
+    ),
+    layers: s(
+      "every nn.Linear of the transformer blocks (attention's wq, wk, wv, wo and the MLP's w1, w2, w3); attention's score and value matmuls stay in the bf16 fused attention",
+      `torchtitan ${commit}, torchtitan/float8.py ${lines.filter} (convert_to_float8_training with module_filter_fn fqn != 'output')`,
+    ),
+    headInFp8: s(false, `torchtitan ${commit}, torchtitan/float8.py ${lines.filter}: the output layer is left out`),
+    sourceMfuPeak: mfu,
+  };
+}
+
+const torchtitan405bFloat8: PublishedRun[] = (
+  [
+    ["float8", 177, "23.46%", false, "row 405B / batch 2 / full / Float8"],
+    ["float8-asynctp", 185, "24.52%", true, "row 405B / batch 2 / full / Float8 + Async TP"],
+  ] as Array<[string, number, string, boolean, string]>
+).map(([label, wps, mfu, asyncTp, row]) => ({
+  ...torchtitan405b,
+  id: `torchtitan-llama3-405b-128-h100-${label}`,
+  location: `${TT_PERF_AT}, Llama 3.1 table, ${row} (MFU ${mfu})`,
+  software: {
+    ...torchtitanSoftware("full", true, ", Float8"),
+    tpCommOverlap: asyncTp
+      ? s(
+          true,
+          "the table's 'Optimizations' column: Async TP overlaps the tensor-parallel collectives with the matmuls",
+        )
+      : s(false, "the table's 'Optimizations' column lists Float8 only"),
+  },
+  reported: { kind: "tokens-per-second-per-gpu" as const, tokensPerSecondPerGpu: wps },
+  reportedText: `${wps} WPS (MFU ${mfu}, against the fp8 peak)`,
+  precision: "fp8" as const,
+  fp8: torchtitanFloat8(
+    "3faaa1a",
+    { filter: "L95-L102", scaling: "L472-L489", docstring: "L89" },
+    s(
+      "fp8",
+      "the printed MFU is against a peak twice the bf16 one: 177 WPS at 23.46% and the bf16 row's 109 WPS at 29.0% give peaks in the ratio 2.0, although train.py L74 and L347 and torchtitan/utils.py L138-L163 at 3faaa1a divide by the bf16 peak (989 TFLOP/s); footnote [^2] (L59) says Float8 leaves attention's matmuls in bf16",
+    ),
+  ),
+  assumptions: [
+    ...torchtitan405b.assumptions,
+    "Float8 settings from train_configs/llama3_405b.toml L56-L59 at 3faaa1a (float8 linear, FSDP float8 all-gather, precomputed dynamic scales); the table does not give each row's settings, and the step model prices FSDP's all-gathers in bf16 in every case",
+  ],
+}));
+
+const TT_FLOAT8_H100 = torchtitanFloat8(
+  "9dec370",
+  { filter: "L93-L100", scaling: "L552-L569", docstring: "L87" },
+  s(
+    "none",
+    `${TT_H100_AT}, L21: no MFU for Float8 rows, because bf16 and fp8 tensor cores both run and 'the definition of MFU under such scenario is not well-defined'`,
+  ),
+);
+
+function torchtitanH100Float8(
+  id: string,
+  row: string,
+  config: string,
+  model: string,
+  gpus: number,
+  layout: RunLayout,
+  seq: number,
+  micro: number,
+  tps: number,
+  asyncTp: boolean,
+  extra: string[],
+): PublishedRun {
+  const { recomputeApproximate, ...base } = torchtitanH100Software(true);
+  return {
+    id: `torchtitan-h100-${id}`,
+    source: "pytorch2024torchtitanh100",
+    location: `${TT_H100_AT}, ${row}`,
+    model,
+    config,
+    gpu: "h100-sxm",
+    gpuCount: gpus,
+    layout,
+    software: {
+      ...base,
+      name: "torchtitan 9dec370 with FSDP2, torch.compile and Float8 (December 2024)",
+      tpCommOverlap:
+        layout.tp > 1
+          ? s(asyncTp, asyncTp ? "the table's 'AsyncTP' row" : "the table's '2D' row (no AsyncTP)")
+          : s(false, "no tensor parallelism"),
+      sequenceParallel:
+        layout.tp > 1
+          ? s(true, "torchtitan's TP plan shards the norms with SequenceParallel (parallelize_llama.py at 9dec370)")
+          : s(false, "no tensor parallelism"),
+      ...(layout.recompute === "full"
+        ? { recomputePolicy: s("full (every block)", "the table's caption ('Full activation checkpointing')") }
+        : { recomputeApproximate }),
+      compiled: s(true, "the table's caption or 'Techniques' column (torch.compile)"),
+    },
+    seqLength: seq,
+    microBatchSize: micro,
+    globalBatch: layout.dp * micro,
+    reported: { kind: "tokens-per-second-per-gpu", tokensPerSecondPerGpu: tps },
+    reportedText: `${tps.toLocaleString("en-US")} TPS/GPU`,
+    precision: "fp8",
+    fp8: TT_FLOAT8_H100,
+    assumptions: [...extra, H100_500W],
+  };
+}
+
+const TT_SEQ_8B =
+  "Sequence length 8,192: the table does not give it; train_configs/llama3_8b.toml L30 at 9dec370 sets it";
+const TT_RESHARD =
+  "FSDP2 resharding after forward (parallelize_llama.py L333 at 9dec370 reshards every block but the last)";
+
+const fsdpOnly = (dp: number, recompute: "selective" | "full", cp = 1): RunLayout => ({
+  tp: 1,
+  pp: 1,
+  cp,
+  ep: 1,
+  dp,
+  zeroStage: 3,
+  recompute,
+  schedule: "1f1b",
+});
+
+const torchtitanH100Float8Runs: PublishedRun[] = [
+  torchtitanH100Float8(
+    "llama31-8b-8-compile-float8",
+    "Table 1, row FSDP + torch.compile + Float8",
+    "llama-3.1-8b",
+    "Llama 3.1 8B",
+    8,
+    fsdpOnly(8, "selective"),
+    8192,
+    2,
+    8532,
+    false,
+    [TT_SEQ_8B, TT_RESHARD],
+  ),
+  torchtitanH100Float8(
+    "llama31-8b-128-compile-float8",
+    "Table 3, row FSDP + torch.compile + Float8",
+    "llama-3.1-8b",
+    "Llama 3.1 8B",
+    128,
+    fsdpOnly(128, "selective"),
+    8192,
+    2,
+    8380,
+    false,
+    [TT_SEQ_8B, TT_RESHARD],
+  ),
+  ...(
+    [
+      [8, 1, 32768, 3890],
+      [4, 2, 65536, 2540],
+      [2, 4, 131072, 1071],
+      [1, 8, 262144, 548],
+    ] as Array<[number, number, number, number]>
+  ).map(([fsdp, cp, seq, tps]) =>
+    torchtitanH100Float8(
+      `llama31-8b-fsdp${fsdp}-cp${cp}-float8`,
+      `Table 2, row FSDP ${fsdp}, CP ${cp} (sequence length ${seq.toLocaleString("en-US")})`,
+      "llama-3.1-8b",
+      "Llama 3.1 8B",
+      8,
+      fsdpOnly(fsdp, "full", cp),
+      seq,
+      1,
+      tps,
+      false,
+      [
+        "Global batch = FSDP degree × local batch 1: the table gives the local batch only",
+        "Context parallelism priced as the step model's all-gather of K and V; torch's context parallel of December 2024 passes K and V around a ring, which the model does not describe",
+        TT_RESHARD,
+      ],
+    ),
+  ),
+  ...(
+    [
+      [false, 829, "Table 4, row 2D"],
+      [true, 876, "Table 4, row 2D + AsyncTP"],
+    ] as Array<[boolean, number, string]>
+  ).map(([asyncTp, tps, row]) =>
+    torchtitanH100Float8(
+      `llama31-70b-256${asyncTp ? "-asynctp" : ""}-float8`,
+      row,
+      "llama-3.1-70b",
+      "Llama 3.1 70B",
+      256,
+      { tp: 8, pp: 1, cp: 1, ep: 1, dp: 32, zeroStage: 3, recompute: "full", schedule: "1f1b" },
+      8192,
+      16,
+      tps,
+      asyncTp,
+      [
+        "Sequence length 8,192: the table does not give it; train_configs/llama3_70b.toml L30 at 9dec370 sets it",
+        "Local batch 16 run as one micro-batch: torchtitan 9dec370 has no gradient accumulation",
+        TT_RESHARD,
+      ],
+    ),
+  ),
+];
 
 // ---- Megatron-Core weak scaling (NVIDIA/Megatron-LM README, images/model_table.png) -------------
 
@@ -1202,6 +1518,7 @@ const weakScaling: PublishedRun[] = weakScalingRows.map(([size, heads, h, L, tp,
   globalBatch: batch,
   reported: { kind: "megatron-core-tflops" as const, tflopsPerGpu: tflops },
   reportedText: `${tflops} TFLOP/s per GPU`,
+  precision: "bf16",
   assumptions: [
     "GPT-style model (LayerNorm, GeLU MLP of width 4h) with the README's vocabulary of 131,072 and an untied output layer (the printed sizes, 1.7B and 7.1B, match only an untied head); the README gives hidden size, heads and layers only",
     "Micro-batch 1 and the non-interleaved 1F1B schedule: the README gives neither (112, 92 and 84 layers do not split evenly into interleaved chunks on 16, 4 and 2 stages)",
@@ -1278,6 +1595,17 @@ interface DgxcRecipe {
   extra?: string[];
   /** Columns that run a proxy with fewer layers than the released model, and where the source says so. */
   proxy?: { columns: number[]; source: string };
+  /** The fp8 table of the same README: its heading, its step times per column (same columns as bf16). */
+  fp8: {
+    readme: string;
+    seconds: number[];
+    /** Where the recipe turns fp8 on and sets its scaling (the yaml's fp8_* lines and the launch script's overrides). */
+    switches: string;
+    /** Where the README gives the peaks its MFU divides by. */
+    peakLine: string;
+    /** A different TP-overlap reading for the fp8 column, where the launch script overrides the yaml. */
+    tpOverlap?: [boolean, string];
+  };
 }
 
 const DGXC_RECIPES: DgxcRecipe[] = [
@@ -1303,6 +1631,13 @@ const DGXC_RECIPES: DgxcRecipe[] = [
     recompute: ["none", "L134-L136: activations_checkpoint_granularity and method null"],
     gradSync: "L193: grad_sync_dtype: bf16",
     overlap: "L179-L180: overlap_grad_sync and overlap_param_sync true",
+    fp8: {
+      readme: "nemotron/README_15b.md, table 'Nemotron4 15b 24.11 FP8 (TP=4, PP=1, MBS=4, GA=4)'",
+      seconds: [2.08, 2.07, 2.09, 2.08, 2.1, 2.12, 2.12, 2.18],
+      switches:
+        "nemotron/configure.sh L92, L102 and L104 (model.fp8, model.fp8_hybrid=True, +model.fp8_params from DTYPE) and nemotron/nemotron4-15b-synth.yaml L160-L165 (fp8_margin 0, fp8_interval 1, fp8_amax_history_len 1024, fp8_amax_compute_algo max)",
+      peakLine: "nemotron/README_15b.md L41",
+    },
   },
   {
     key: "nemotron4-340b",
@@ -1329,6 +1664,17 @@ const DGXC_RECIPES: DgxcRecipe[] = [
     ],
     gradSync: "L185: grad_sync_dtype: bf16",
     overlap: "L187-L188: overlap_grad_sync and overlap_param_sync true",
+    fp8: {
+      readme: "nemotron/README_340b.md, table 'Nemotron4 340b 24.11 FP8 (TP=8, PP=8, MBS=1, GA=16, VP=12)'",
+      seconds: [3.16, 3.21, 3.26, 3.34, 3.49],
+      switches:
+        "nemotron/configure.sh L92, L102 and L104 (model.fp8, model.fp8_hybrid=True, +model.fp8_params from DTYPE) and nemotron/nemotron4-340b-synth.yaml L165-L170 (fp8_margin 0, fp8_interval 1, fp8_amax_history_len 1024, fp8_amax_compute_algo max)",
+      peakLine: "nemotron/README_340b.md L39",
+      tpOverlap: [
+        true,
+        "nemotron/configure.sh L97: model.ub_tp_comm_overlap=True for every Nemotron run, which overrides the yaml's L172",
+      ],
+    },
   },
   {
     key: "llama31-8b",
@@ -1352,6 +1698,13 @@ const DGXC_RECIPES: DgxcRecipe[] = [
     recompute: ["none", "L112-L114: activations_checkpoint_granularity and method null"],
     gradSync: "L157: grad_sync_dtype: bf16",
     overlap: "L148-L149: overlap_grad_sync and overlap_param_sync true",
+    fp8: {
+      readme: "llama3.1/README_8b.md, table 'Llama 3.1 8b 24.09 FP8 (TP=1, PP=1, CP=2, MBS=1, GA=32)'",
+      seconds: [9.67, 9.73, 9.75, 9.8, 9.82],
+      switches:
+        "llama3.1/configure.sh L114-L116 (model.fp8, model.fp8_hybrid, +model.fp8_params from DTYPE) and llama3.1/llama3.1_8b.yaml L123-L126 (fp8_margin 0, fp8_interval 1, fp8_amax_history_len 1024, fp8_amax_compute_algo max)",
+      peakLine: "llama3.1/README_8b.md L39",
+    },
   },
   {
     key: "llama31-70b",
@@ -1375,6 +1728,13 @@ const DGXC_RECIPES: DgxcRecipe[] = [
     recompute: ["none", "L112-L114: activations_checkpoint_granularity and method null"],
     gradSync: "L161: grad_sync_dtype: bf16",
     overlap: "L152-L153: overlap_grad_sync and overlap_param_sync true",
+    fp8: {
+      readme: "llama3.1/README_70b.md, table 'Llama 3.1 70b 24.09 FP8 (TP=4, PP=4, CP=2, VP=5, MBS=1, GA=64)'",
+      seconds: [11.01, 10.93, 11.16, 11.18, 11.28, 11.39],
+      switches:
+        "llama3.1/configure.sh L114-L116 (model.fp8, model.fp8_hybrid, +model.fp8_params from DTYPE) and llama3.1/llama3.1_70b.yaml L125-L128 (fp8_margin 0, fp8_interval 1, fp8_amax_history_len 1024, fp8_amax_compute_algo max)",
+      peakLine: "llama3.1/README_70b.md L39",
+    },
   },
   {
     key: "llama31-405b",
@@ -1399,6 +1759,14 @@ const DGXC_RECIPES: DgxcRecipe[] = [
     recompute: ["none", "L118-L120: activations_checkpoint_granularity and method null"],
     gradSync: "L164: grad_sync_dtype: bf16",
     overlap: "L155-L156: overlap_grad_sync and overlap_param_sync true",
+    fp8: {
+      readme:
+        "llama3.1/README_405b.md, table 'Llama 3.1 405b 24.09 FP8 (TP=8, PP=9, CP=2, VP=7, MBS=1, GA=63)', whose columns give layers, GBS, PP and VP",
+      seconds: [5.8, 5.71, 11.0, 11.24, 11.31, 12.35],
+      switches:
+        "llama3.1/configure.sh L114-L116 (model.fp8, model.fp8_hybrid, +model.fp8_params from DTYPE) and llama3.1/llama3.1_405b.yaml L131-L134 (fp8_margin 0, fp8_interval 1, fp8_amax_history_len 1024, fp8_amax_compute_algo max)",
+      peakLine: "llama3.1/README_405b.md L40",
+    },
     extra: [
       "The recipe's model has 16 query groups (llama3.1_405b.yaml L64: num_query_groups: 16), not the released model's 8; the configuration follows the recipe",
       "The 32-, 96- and 192-GPU columns are the recipe's proxies with 7, 21 and 42 layers (the table's 'Layers' row); the 96-GPU column's step time prints as '8.7  5', read as 8.75 s (its throughput, 117,965 tokens/s, is 126 × 8,192 / 8.75)",
@@ -1430,68 +1798,107 @@ const DGXC_RECIPES: DgxcRecipe[] = [
     recompute: ["none", "L85-L87: activations_checkpoint_granularity and method null"],
     gradSync: "L155: grad_sync_dtype: bf16",
     overlap: "L141-L142: overlap_grad_sync and overlap_param_sync true",
+    fp8: {
+      readme: "nemo_megatron/README_175b.md, table 'NeMo Megatron 24.11 FP8 (TP=4,PP=8, MBS=1, VP=12, SEQ=2048)'",
+      seconds: [5.92, 5.96, 6.44, 6.72, 6.24],
+      switches:
+        "nemo_megatron/launch.sh L67 (model.fp8 from DTYPE) and nemo_megatron/gpt3_175b_hydra.yaml L111-L118 (fp8_hybrid true, fp8_margin 0, fp8_interval 1, fp8_amax_history_len 1024, fp8_amax_compute_algo max, fp8_wgrad true) and L221 (fp8_params true)",
+      peakLine: "nemo_megatron/README_175b.md L32",
+    },
     extra: [
       "GPT-2's vocabulary of 50,257 (the recipe's GPT2BPETokenizer); Megatron-LM pads it to a multiple of 512, which adds 0.1% to the FLOPs and is left out",
     ],
   },
 ];
 
-const dgxc: PublishedRun[] = DGXC_RECIPES.flatMap((r) =>
-  r.gpus.map((gpus, c): PublishedRun => {
-    const pp = r.pp[c] ?? 1;
-    const vp = r.vp[c] ?? 1;
-    const batch = r.batch[c] ?? 0;
-    const seconds = r.seconds[c] ?? 0;
-    const dp = gpus / (r.tp * r.cp * pp);
-    return {
-      id: `dgxc-${r.key}-${gpus}`,
-      source: "nvidia2024dgxcbenchmarking",
-      location: `${DGXC_AT}, ${r.readme}, column ${gpus}x H100`,
-      model: r.model,
-      config: r.config(c),
-      gpu: "h100-sxm",
-      gpuCount: gpus,
-      layout: {
-        tp: r.tp,
-        pp,
-        cp: r.cp,
-        ep: 1,
-        dp,
-        zeroStage: 1,
-        recompute: r.recompute[0],
-        schedule: vp > 1 ? "interleaved" : "1f1b",
-        ...(vp > 1 ? { chunks: vp } : {}),
-      },
-      software: {
-        framework: "megatron",
-        name: `${r.container} (Megatron-Core with Transformer Engine), NeMo Launcher recipe ${r.yaml}`,
-        attentionKernel:
-          r.flashAttention !== null
-            ? s("causal-skip", `${DGXC_AT}, ${r.yaml} ${r.flashAttention}`)
-            : assumed(
-                "causal-skip",
-                "Transformer Engine's fused attention of 2024 (cuDNN flash attention); the recipe does not name the kernel",
-              ),
-        tpCommOverlap: s(r.tpOverlap[0], `${r.yaml} ${r.tpOverlap[1]}`),
-        sequenceParallel: s(r.sp[0], `${r.yaml} ${r.sp[1]}`),
-        dpOverlap: s(true, `${r.yaml} ${r.overlap}`),
-        recomputePolicy: s(r.recompute[0], `${r.yaml} ${r.recompute[1]}`),
-        gradPrecision: s("bf16", `${r.yaml} ${r.gradSync}`),
-      },
-      seqLength: r.seq,
-      microBatchSize: r.micro,
-      globalBatch: batch,
-      reported: { kind: "iteration-seconds", seconds },
-      reportedText: `${seconds} s per step`,
-      assumptions: [
-        "Optimizer distributed_fused_adam (the recipe's optim.name) read as ZeRO-1: it shards optimizer states and reduces gradients once per step",
-        "Network of NVIDIA's EOS cluster: 8 × 400 Gb/s compute links per DGX H100 (the repository's README), the default",
-        ...(r.extra ?? []),
-      ],
-      ...(r.proxy?.columns.includes(c) ? { proxy: `${DGXC_AT}, ${r.proxy.source}` } : {}),
-    };
-  }),
-);
+/** One column of a DGX Cloud recipe's bf16 or fp8 table as a run. */
+function dgxcRun(r: DgxcRecipe, gpus: number, c: number, precision: "bf16" | "fp8"): PublishedRun {
+  const pp = r.pp[c] ?? 1;
+  const vp = r.vp[c] ?? 1;
+  const batch = r.batch[c] ?? 0;
+  const seconds = (precision === "fp8" ? r.fp8.seconds[c] : r.seconds[c]) ?? 0;
+  const dp = gpus / (r.tp * r.cp * pp);
+  const tpOverlap = precision === "fp8" && r.fp8.tpOverlap ? s(r.fp8.tpOverlap[0], r.fp8.tpOverlap[1]) : null;
+  return {
+    id: precision === "fp8" ? `dgxc-${r.key}-fp8-${gpus}` : `dgxc-${r.key}-${gpus}`,
+    source: "nvidia2024dgxcbenchmarking",
+    location: `${DGXC_AT}, ${precision === "fp8" ? r.fp8.readme : r.readme}, column ${gpus}x H100`,
+    model: r.model,
+    config: r.config(c),
+    gpu: "h100-sxm",
+    gpuCount: gpus,
+    layout: {
+      tp: r.tp,
+      pp,
+      cp: r.cp,
+      ep: 1,
+      dp,
+      zeroStage: 1,
+      recompute: r.recompute[0],
+      schedule: vp > 1 ? "interleaved" : "1f1b",
+      ...(vp > 1 ? { chunks: vp } : {}),
+    },
+    software: {
+      framework: "megatron",
+      name: `${r.container} (Megatron-Core with Transformer Engine), NeMo Launcher recipe ${r.yaml}`,
+      attentionKernel:
+        r.flashAttention !== null
+          ? s("causal-skip", `${DGXC_AT}, ${r.yaml} ${r.flashAttention}`)
+          : assumed(
+              "causal-skip",
+              "Transformer Engine's fused attention of 2024 (cuDNN flash attention); the recipe does not name the kernel",
+            ),
+      tpCommOverlap: tpOverlap ?? s(r.tpOverlap[0], `${r.yaml} ${r.tpOverlap[1]}`),
+      sequenceParallel: s(r.sp[0], `${r.yaml} ${r.sp[1]}`),
+      dpOverlap: s(true, `${r.yaml} ${r.overlap}`),
+      recomputePolicy: s(r.recompute[0], `${r.yaml} ${r.recompute[1]}`),
+      gradPrecision: s("bf16", `${r.yaml} ${r.gradSync}`),
+    },
+    seqLength: r.seq,
+    microBatchSize: r.micro,
+    globalBatch: batch,
+    reported: { kind: "iteration-seconds", seconds },
+    reportedText: `${seconds} s per step`,
+    precision,
+    ...(precision === "fp8" ? { fp8: dgxcFp8Recipe(r) } : {}),
+    assumptions: [
+      "Optimizer distributed_fused_adam (the recipe's optim.name) read as ZeRO-1: it shards optimizer states and reduces gradients once per step",
+      "Network of NVIDIA's EOS cluster: 8 × 400 Gb/s compute links per DGX H100 (the repository's README), the default",
+      ...(r.extra ?? []),
+      ...(precision === "fp8"
+        ? [
+            "fp8_params: the recipe keeps the weights in fp8 (its +model.fp8_params or fp8_params), so the distributed optimizer's parameter all-gather could move 1 byte per parameter; the step model prices every collective in bf16",
+          ]
+        : []),
+    ],
+    ...(r.proxy?.columns.includes(c) ? { proxy: `${DGXC_AT}, ${r.proxy.source}` } : {}),
+  };
+}
+
+/** The fp8 recipe of a DGX Cloud NeMo recipe's fp8 table. */
+function dgxcFp8Recipe(r: DgxcRecipe): Fp8Recipe {
+  return {
+    library: s("Transformer Engine", `${DGXC_AT}, ${r.yaml}: transformer_engine true; ${r.container} container`),
+    scaling: s(
+      "delayed scaling per tensor: HYBRID format (E4M3 forward, E5M2 for gradients), amax history of 1,024 steps reduced with max, scale updated every step, margin 0",
+      `${DGXC_AT}, ${r.fp8.switches}`,
+    ),
+    layers: assumed(
+      "the linear layers of Transformer Engine's transformer layer (QKV, attention output, MLP); attention's score and value matmuls in bf16",
+      "the recipes switch fp8 on without listing the layers (the Nemotron yamls comment 'enables fp8 in TransformerLayer forward')",
+    ),
+    headInFp8: assumed(
+      false,
+      "the recipes do not say whether the output layer runs in fp8; the step model prices the head in bf16 for every run",
+    ),
+    sourceMfuPeak: s(
+      "fp8",
+      `${DGXC_AT}, ${r.fp8.peakLine}: 'The peak theoretical throughput for H100 FP8 is 1979 TFLOPS and for H100 BF16 is 989 TFLOPS'; each fp8 table's MFU is against 1,979 TFLOP/s (Llama 3.1 8B on 8 GPUs: the bf16 table's 59.37% × 12.91 s / 9.67 s / 2 = 39.63%, as printed)`,
+    ),
+  };
+}
+
+const dgxc: PublishedRun[] = DGXC_RECIPES.flatMap((r) => r.gpus.map((gpus, c) => dgxcRun(r, gpus, c, "bf16")));
 
 /** Every run the step model is validated against. */
 export const PUBLISHED_RUNS: readonly PublishedRun[] = [
@@ -1509,13 +1916,25 @@ export const PUBLISHED_RUNS: readonly PublishedRun[] = [
   ...dgxc,
 ];
 
+/**
+ * Every fp8 run: the linear layers' matmuls in fp8, the rest in bf16. They are held apart from
+ * {@link PUBLISHED_RUNS} (the bf16 runs the book's two kernel-efficiency constants are fitted on) and
+ * fit the step model's fp8 efficiency (validation.ts, the fp8 group).
+ */
+export const PUBLISHED_FP8_RUNS: readonly PublishedRun[] = [
+  ...mosaicFp8,
+  ...torchtitan405bFloat8,
+  ...torchtitanH100Float8Runs,
+  ...DGXC_RECIPES.flatMap((r) => r.gpus.map((gpus, c) => dgxcRun(r, gpus, c, "fp8"))),
+];
+
 /** Runs we looked at and left out, with the reason (shown in the appendix). */
 export const EXCLUDED_RUNS: readonly { model: string; source: string; reason: string }[] = [
   {
     model: "DeepSeek-V3 (671B MoE, 2,048 H800)",
     source: "deepseekai2024v3",
     reason:
-      "Trained in fp8 with the DualPipe schedule and a custom all-to-all overlapped with compute, none of which the step model describes; the report gives GPU hours per trillion tokens, not an MFU",
+      "Trained with the DualPipe schedule and a custom all-to-all overlapped with compute, neither of which the step model describes; the report gives GPU hours per trillion tokens, not an MFU",
   },
   {
     model: "GPT 175B and 530B under ZeRO-3 without model parallelism (Table 2)",
@@ -1533,7 +1952,7 @@ export const EXCLUDED_RUNS: readonly { model: string; source: string; reason: st
     model: "NeMo and Megatron-Bridge performance summaries (H100, B200, GB200)",
     source: "nvidia2025megatronbridgeperf",
     reason:
-      "Every dense-model row is fp8, which the step model does not describe; the bf16 rows are mixture-of-experts models (GPT-OSS 120B, Qwen3, DeepSeek-V3) whose families the model does not read, or GB200 and GB300 systems that the book's GPU data does not hold. The bf16 H100 measurements of the same NeMo recipes are in the data through NVIDIA's DGX Cloud benchmarking tables",
+      "Every dense-model row is fp8 and was not read row by row for the fp8 group, which holds NVIDIA's fp8 H100 measurements of the same NeMo recipes from the DGX Cloud benchmarking tables; the bf16 rows are mixture-of-experts models (GPT-OSS 120B, Qwen3, DeepSeek-V3) whose families the model does not read, or GB200 and GB300 systems that the book's GPU data does not hold. The bf16 H100 measurements of the same NeMo recipes are in the data through NVIDIA's DGX Cloud benchmarking tables",
   },
   {
     model: "GB200 rows of later DGX Cloud benchmarking releases (Llama 3.1 405B, Nemotron-4 340B)",

@@ -22,12 +22,14 @@ import {
   searchConfigurations,
   validationReport,
   LAYOUT_CLASSES,
+  PRECISIONS,
   type ClusterOverrides,
   type ConfigSearchInput,
   type ConfigSearchResult,
   type FrameworkId,
   type LayoutClass,
   type NamedLayout,
+  type ComputePrecision,
   type RankedConfig,
   type Recompute,
   type ZeroStage,
@@ -51,6 +53,8 @@ export interface ConfigFinderSettings {
   gpu: string;
   /** A framework profile, or "auto" (AUTO_FRAMEWORK: Megatron-LM for ZeRO-0/1, DeepSpeed for 2, FSDP2 for 3). */
   framework: FinderFramework;
+  /** Precision of the linear layers' matmuls (the step model's `precision`): "bf16" or "fp8". */
+  precision: ComputePrecision;
   gpuCount: number;
   seqLength: number;
   /** Global batch in sequences. */
@@ -91,6 +95,11 @@ export const configFinderFrameworks: readonly (readonly [FinderFramework, string
   ["auto", "Auto: Megatron-LM, DeepSpeed or FSDP2 by ZeRO stage"],
   ...frameworkOptions,
 ];
+/** The precision select's options. */
+export const configFinderPrecisionOptions: readonly (readonly [ComputePrecision, string])[] = [
+  ["bf16", "bf16"],
+  ["fp8", "fp8 linear layers (H100, H200, B200)"],
+];
 /** The largest-ZeRO select's options. */
 export const configFinderZeroOptions: readonly (readonly [string, string])[] = [
   ["3", "ZeRO-3 (any)"],
@@ -124,6 +133,7 @@ const settingKeys = [
   "model",
   "gpu",
   "framework",
+  "precision",
   "gpuCount",
   "seqLength",
   "globalBatch",
@@ -159,6 +169,7 @@ export const configFinderDefaults: ConfigFinderSettings = {
   config: null,
   gpu: "h100-sxm",
   framework: "auto",
+  precision: "bf16",
   gpuCount: 256,
   seqLength: 8192,
   globalBatch: 512,
@@ -263,6 +274,11 @@ function readSetting(key: SettingKey, v: unknown, fromText = false): unknown {
         "framework",
         `must be auto or one of ${frameworkOptions.map(([id]) => id).join(", ")}`,
       );
+    return v;
+  }
+  if (key === "precision") {
+    if (typeof v !== "string" || !(PRECISIONS as readonly string[]).includes(v))
+      throw new WidgetSettingsError("precision", `must be one of ${PRECISIONS.join(", ")}`);
     return v;
   }
   if (key === "maxZero") {
@@ -542,6 +558,7 @@ export function searchInputOf(s: ConfigFinderSettings, maxRanked?: number): Conf
     seqLength: s.seqLength,
     globalBatchSequences: s.globalBatch,
     framework: s.framework,
+    precision: s.precision,
     cluster: clusterOverridesOf(s),
     ...(s.maxTp !== null ? { maxTp: s.maxTp } : {}),
     ...(s.maxPp !== null ? { maxPp: s.maxPp } : {}),
@@ -814,10 +831,14 @@ export interface ErrorBand {
   worst: number;
 }
 
-/** The step model's leave-one-source-out errors on the published runs, overall and by layout class. */
+/**
+ * The step model's leave-one-source-out errors on the published runs, overall and by layout class
+ * (the bf16 runs), and over the fp8 group (`fp8`, null when the data has no fp8 runs).
+ */
 export interface FinderErrorBands {
   overall: ErrorBand;
   byLayout: Partial<Record<LayoutClass, ErrorBand>>;
+  fp8: (ErrorBand & { sources: number }) | null;
 }
 
 let bandsCache: FinderErrorBands | null = null;
@@ -833,7 +854,10 @@ export function finderErrorBands(): FinderErrorBands {
   const byLayout: Partial<Record<LayoutClass, ErrorBand>> = {};
   for (const l of report.byLayout)
     if (l.leaveOneSourceOut) byLayout[l.layout] = { runs: l.runs, ...pickBand(l.leaveOneSourceOut) };
-  bandsCache = { overall: { runs: report.runs, ...pickBand(report.leaveOneSourceOut) }, byLayout };
+  const fp8 = report.fp8
+    ? { runs: report.fp8.runs, sources: report.fp8.sources.length, ...pickBand(report.fp8.leaveOneSourceOut) }
+    : null;
+  bandsCache = { overall: { runs: report.runs, ...pickBand(report.leaveOneSourceOut) }, byLayout, fp8 };
   return bandsCache;
 }
 
@@ -851,6 +875,8 @@ export function readErrorBands(text: string | null | undefined): FinderErrorBand
       b !== null &&
       ["runs", "median", "worst"].every((k) => Number.isFinite((b as Record<string, unknown>)[k]));
     if (!ok(v.overall) || typeof v.byLayout !== "object" || v.byLayout === null) return null;
+    if (v.fp8 === undefined) v.fp8 = null;
+    if (v.fp8 !== null && (!ok(v.fp8) || !Number.isFinite(v.fp8.sources))) return null;
     for (const key of Object.keys(v.byLayout))
       if (!(LAYOUT_CLASSES as readonly string[]).includes(key) || !ok(v.byLayout[key as LayoutClass])) return null;
     return v;
@@ -863,11 +889,22 @@ export function readErrorBands(text: string | null | undefined): FinderErrorBand
  * The sentence on a row's error band, e.g. "Published runs of this layout class (TP+PP+DP, 31 runs)
  * were off by a median of 14% in MFU when predicted out of sample (34% at worst); …".
  */
-export function errorBandText(bands: FinderErrorBands, c: RankedConfig, moe: boolean): string {
+export function errorBandText(
+  bands: FinderErrorBands,
+  c: RankedConfig,
+  moe: boolean,
+  precision: ComputePrecision = "bf16",
+): string {
   const cls = layoutClassOf(c, moe);
   const band = bands.byLayout[cls];
   const pct = (x: number) => formatPercent(x, 0);
   const inverse = "MFU is inversely proportional to the step time, so the step time is off by the same ratio.";
+  if (precision === "fp8") {
+    const f = bands.fp8;
+    if (!f)
+      return `No published fp8 run is in the book's data, so the fp8 step time has no measured error band. ${inverse}`;
+    return `Published fp8 runs (${formatInteger(f.runs)} runs from ${formatInteger(f.sources)} sources, every layout class) were off by a median of ${pct(f.median)} in MFU when predicted out of sample (${pct(f.worst)} at worst); ${inverse}`;
+  }
   if (!band)
     return `No published run of this layout class (${cls}) is in the book's data; over all ${formatInteger(bands.overall.runs)} runs the model was off by a median of ${pct(bands.overall.median)} in MFU when predicted out of sample (${pct(bands.overall.worst)} at worst). ${inverse}`;
   return `Published runs of this layout class (${cls}, ${formatInteger(band.runs)} run${band.runs === 1 ? "" : "s"}) were off by a median of ${pct(band.median)} in MFU when predicted out of sample (${pct(band.worst)} at worst); ${inverse}`;

@@ -22,9 +22,11 @@ import {
   LAUNCH_FRAMEWORKS,
   LAUNCH_LABELS,
   ModelInputError,
+  FP8_KERNEL_EFFICIENCY,
+  FP8_MEMORY_NOTE,
+  gpuGeneration,
   type ConfigSearchResult,
   type LaunchConfig,
-  type LaunchPrecision,
   type MemoryBreakdown,
   type ModelArchitecture,
   type RankedConfig,
@@ -48,6 +50,7 @@ import {
   configFinderFrameworks,
   configFinderGpus,
   configFinderModelOptions,
+  configFinderPrecisionOptions,
   configFinderZeroOptions,
   daysText,
   diagnoseConfigFinder,
@@ -173,14 +176,14 @@ export function explainConfigFinder(
   const parts = configFinderParts
     .filter((p) => p.key !== "compute" && p.key !== "bubble" && partSeconds(top, p.key) > 0)
     .map((p) => `${p.label} ${seconds(partSeconds(top, p.key))}`);
-  const band = bands ? `${errorBandText(bands, top, isMoe(s))} ` : "";
+  const band = bands ? `${errorBandText(bands, top, isMoe(s), s.precision)} ` : "";
   const train = timeToTrainText(s, top);
   return (
     `Fastest under this model: ${configLabel(top)}. ` +
     `One step of ${formatInteger(s.globalBatch * s.seqLength)} tokens takes ${seconds(top.stepSeconds)}: ` +
     `${seconds(top.computeSeconds)} of compute, ${seconds(top.bubbleSeconds)} of pipeline bubble ((p − 1)/m = ${formatNumber((top.pp - 1) / top.microbatches, { decimals: 3 })}), ` +
     `${seconds(comm)} of exposed communication${parts.length > 0 ? ` (${parts.join(", ")})` : ""}; ` +
-    `MFU ${formatPercent(top.mfu)}, ${gbShown(top.memoryBytes)} GB per GPU, within ${budget}. ` +
+    `MFU ${formatPercent(top.mfu)}${s.precision === "fp8" ? " (against the dense bf16 peak, as in bf16)" : ""}, ${gbShown(top.memoryBytes)} GB per GPU, within ${budget}. ` +
     band +
     (train ? `${train} ` : "") +
     `${formatInteger(r.fitting ?? r.ranked.length)} configurations fit. ${tried}`
@@ -345,12 +348,6 @@ export function rowMemoryBreakdown(arch: ModelArchitecture, s: ConfigFinderSetti
   }).perGpu;
 }
 
-/** The precision the settings ask for (bf16 unless a `precision` setting says fp8). */
-function precisionOf(s: ConfigFinderSettings): LaunchPrecision {
-  const p = (s as { precision?: unknown }).precision;
-  return p === "fp8" ? "fp8" : "bf16";
-}
-
 /** A row's launch configurations for these settings, or null when the row is not one of their layouts. */
 export function rowLaunchConfigs(s: ConfigFinderSettings, c: RankedConfig): LaunchConfig[] | null {
   const arch = rowArchitecture(s);
@@ -362,7 +359,7 @@ export function rowLaunchConfigs(s: ConfigFinderSettings, c: RankedConfig): Laun
       seqLength: s.seqLength,
       globalBatch: s.globalBatch,
       gpuCount: s.gpuCount,
-      precision: precisionOf(s),
+      precision: s.precision,
     });
   } catch (e) {
     if (e instanceof ModelInputError) return null;
@@ -523,12 +520,28 @@ export function configFinderNote(s: ConfigFinderSettings): string {
       : `${FRAMEWORK_LABELS[s.framework]} with the ZeRO stages it runs`;
   return (
     "Model: the step model of chapter 8 and appendix C, the engine every widget uses: " +
-    `compute at ${efficiencyLabel(s.gpu)}, one kernel efficiency per GPU generation; recomputation; ` +
+    `compute at ${efficiencyLabel(s.gpu)}, one kernel efficiency per GPU generation; ` +
+    (s.precision === "fp8" ? `${fp8Text(s.gpu)}; ` : "") +
+    "recomputation; " +
     "the slowest pipeline stage (end stages trimmed) and its bubble; exposed TP, CP, PP and EP traffic and the sharding windows of DP and ZeRO, " +
     "each group at the bus bandwidth NCCL measures for where its ranks sit (one NVLink server, or across servers on their NICs); " +
     `cluster: ${clusterText(s)}; ` +
     `${frameworks}, with its state layout and overlap defaults. A configuration fits when its peak stage needs at most ${gpu ? budgetLabel(gpu) : "the usable memory"}. ` +
     CONFIG_SEARCH_EXCLUSIONS
+  );
+}
+
+/**
+ * The fp8 part of the note: the linear layers at their fitted share of the dense fp8 peak, the rest
+ * in bf16, memory priced as bf16, MFU against the bf16 peak.
+ */
+export function fp8Text(gpuId: string): string {
+  const gpu = findGpu(gpuId);
+  if (!gpu || gpu.fp8FlopsPerSecond === null) return `fp8: ${gpu?.name ?? gpuId} has no fp8 tensor cores`;
+  const eta8 = FP8_KERNEL_EFFICIENCY[gpuGeneration(gpuId)];
+  return (
+    `fp8: the linear layers' matmuls at ${eta8 === null ? "no fitted share" : `${Math.round(eta8 * 100)}%`} of the dense fp8 peak (${formatInteger(gpu.fp8FlopsPerSecond / 1e12)} TFLOP/s), ` +
+    `attention's matmuls and the LM head in bf16; ${FP8_MEMORY_NOTE.replace(/^fp8: /, "")}; MFU still against the dense bf16 peak`
   );
 }
 
@@ -627,7 +640,7 @@ function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void 
   const controls = el("div", { class: "widget-controls" });
   const select = (
     parent: Element,
-    key: "model" | "gpu" | "framework" | "maxZero",
+    key: "model" | "gpu" | "framework" | "precision" | "maxZero",
     label: string,
     options: readonly (readonly [string, string])[],
   ) => parent.append(selectField(doc, { idBase, name: key, label, options, value: String(s[key]), message: true }));
@@ -639,6 +652,7 @@ function renderConfigFinderStatic(root: Element, s: ConfigFinderSettings): void 
     configFinderGpus.map((o) => [o.id, o.name] as const),
   );
   select(controls, "framework", "Framework", configFinderFrameworks);
+  select(controls, "precision", "Precision", configFinderPrecisionOptions);
   for (const [key, label] of [
     ["gpuCount", "GPUs"],
     ["seqLength", "Sequence length s"],

@@ -32,7 +32,13 @@
  */
 import { isArchitecture } from "./parameters.ts";
 import { parseModelConfig, type ModelArchitecture } from "./architecture.ts";
-import { ModelInputError, requireFraction, requirePositiveInteger, requirePositiveNumber } from "./errors.ts";
+import {
+  ModelInputError,
+  requireFraction,
+  requireOneOf,
+  requirePositiveInteger,
+  requirePositiveNumber,
+} from "./errors.ts";
 import { trainingMemory, type TrainingSetup, type ZeroStage } from "./memory.ts";
 import type { Recompute } from "./activations.ts";
 import type { GpuSpec } from "../data/gpus.ts";
@@ -40,7 +46,15 @@ import { findInterconnect } from "../data/interconnects.ts";
 import { clusterShape, type ClusterOverrides } from "./placement.ts";
 import { PLANNING_MEMORY_FRACTION } from "./scenario.ts";
 import { findFrameworkProfile, type FrameworkId } from "../data/frameworks.ts";
-import { balancedStageLayers, gpuGeneration, KERNEL_EFFICIENCY, stepTime, type StepResult } from "./step.ts";
+import {
+  balancedStageLayers,
+  gpuGeneration,
+  KERNEL_EFFICIENCY,
+  PRECISIONS,
+  stepTime,
+  type ComputePrecision,
+  type StepResult,
+} from "./step.ts";
 
 /** What the search leaves out and why, for the configuration finder to print. */
 export const CONFIG_SEARCH_EXCLUSIONS =
@@ -76,6 +90,12 @@ export interface ConfigSearchInput {
    * reach (default: the GPU generation's constant, KERNEL_EFFICIENCY).
    */
   computeEfficiency?: number;
+  /**
+   * Precision of the linear layers' matmuls (default "bf16"): "fp8" runs them against the GPU's
+   * dense fp8 peak (the step model's `precision`); a GPU without fp8 tensor cores refuses it. Memory
+   * is priced as bf16 (FP8_MEMORY_NOTE in step.ts).
+   */
+  precision?: ComputePrecision;
   /** Fraction of HBM a configuration may use (default PLANNING_MEMORY_FRACTION). */
   usableMemoryFraction?: number;
   /** Micro-batch sizes tried (default 1, 2, 4, 8). */
@@ -140,7 +160,7 @@ export interface RankedConfig {
   /** Exposed communication by kind, seconds. */
   exposedSeconds: { tp: number; cp: number; ep: number; pp: number; dp: number };
   tokensPerSecond: number;
-  /** Model FLOPs utilization: model FLOPs of the step / (step time × GPUs × peak). */
+  /** Model FLOPs utilization: model FLOPs of the step / (step time × GPUs × dense bf16 peak), in fp8 too. */
   mfu: number;
 }
 
@@ -194,6 +214,7 @@ interface Prepared {
   seqLength: number;
   batch: number;
   efficiency: number;
+  precision: ComputePrecision;
   limit: number;
   microBatchSizes: number[];
   maxTp: number;
@@ -240,6 +261,9 @@ function prepare(input: ConfigSearchInput): Prepared {
     input.computeEfficiency ?? KERNEL_EFFICIENCY[gpuGeneration(input.gpu.id)],
     "computeEfficiency",
   );
+  const precision = requireOneOf(input.precision ?? "bf16", PRECISIONS, "precision");
+  if (precision === "fp8" && input.gpu.fp8FlopsPerSecond === null)
+    throw new ModelInputError("precision", `${input.gpu.name} has no fp8 tensor cores: choose bf16`);
   const usable = requireFraction(input.usableMemoryFraction ?? PLANNING_MEMORY_FRACTION, "usableMemoryFraction");
   const microBatchSizes = (input.microBatchSizes ?? [1, 2, 4, 8]).map((b) =>
     requirePositiveInteger(b, "microBatchSizes"),
@@ -267,6 +291,7 @@ function prepare(input: ConfigSearchInput): Prepared {
     seqLength,
     batch,
     efficiency,
+    precision,
     limit: input.gpu.hbmBytes * usable,
     microBatchSizes,
     maxTp,
@@ -421,6 +446,7 @@ function rankOne(
       framework: c.framework,
       stageLayers,
       kernelEfficiency: p.efficiency,
+      precision: p.precision,
       interconnect: p.net,
       cluster: p.cluster,
       includeMemory: false,

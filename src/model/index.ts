@@ -78,6 +78,7 @@ export { GPUS, findGpu, type GpuSpec } from "../data/gpus.ts";
 export { INTERCONNECTS, findInterconnect, type InterconnectSpec } from "../data/interconnects.ts";
 export {
   PUBLISHED_RUNS,
+  PUBLISHED_FP8_RUNS,
   EXCLUDED_RUNS,
   RUN_SOURCES,
   ASSUMED,
@@ -86,6 +87,7 @@ export {
   type RunLayout,
   type RunSoftware,
   type RunSource,
+  type Fp8Recipe,
   type Sourced,
   type ReportedThroughput,
 } from "../data/published-runs.ts";

@@ -18,6 +18,16 @@
  * causal mask lets FlashAttention skip half of those (an option), while MFU still counts them
  * whole, as the book's definition does. The embedding lookup costs no FLOPs here.
  *
+ * **Precision.** In fp8 (`precision: "fp8"`, Hopper and Blackwell only) the linear layers' matmuls
+ * (QKV, output projection, MLP: every matmul parameter of the layers, forward and both backward
+ * GEMMs) run against the dense fp8 peak $\pi_8$ at their own efficiency $\eta_8$
+ * ({@link FP8_KERNEL_EFFICIENCY}), as Transformer Engine and torchao's Float8Linear run them;
+ * attention's $QK^\top$ and $AV$ and the LM head stay at $\pi\eta$ (torchtitan's Float8 leaves the
+ * output layer out, MPT's head is its tied embedding), so a layer's forward pass takes
+ * $F_\text{lin}/(\pi_8\eta_8) + F_\text{attn}/(\pi\eta)$. Communication stays bf16 (fp8
+ * all-gathers of weights are not modeled) and memory is priced as bf16 ({@link FP8_MEMORY_NOTE}).
+ * MFU stays against the dense bf16 peak; `mfuFp8Peak` gives it against the fp8 peak as well.
+ *
  * **Pipeline.** The slowest stage sets the pace (stage imbalance: embedding and LM head on the end
  * stages, uneven layer splits). With $m$ microbatches, $p$ stages and $v$ chunks per stage,
  * $T_\text{pipe} = (m + (p-1)/v)\,\max_i t_i$: 1F1B's fill and drain, divided by $v$ when
@@ -116,6 +126,44 @@ export const KERNEL_EFFICIENCY: Readonly<Record<GpuGeneration, number>> = {
   blackwell: 0.52,
 };
 
+/**
+ * Kernel efficiency of the linear layers' matmuls in fp8, $\eta_8$: the fraction of the dense fp8
+ * peak (`fp8FlopsPerSecond` in gpus.ts) that the QKV, output-projection and MLP matmuls reach when
+ * they run in fp8. Fitted the way {@link KERNEL_EFFICIENCY} is, on the fp8 runs of
+ * src/data/published-runs.ts (PUBLISHED_FP8_RUNS: the value on a grid of whole percents that
+ * minimizes the median absolute MFU error over the Hopper fp8 runs, with the bf16 parts of each step
+ * at the Hopper constant; validation.ts's fitFp8KernelEfficiency). tests/model/step-validation.test.ts
+ * recomputes the fit. Ampere has no fp8 tensor cores (null: the step model refuses fp8 there);
+ * Blackwell's value is Hopper's, an assumption, not a fit.
+ */
+export const FP8_KERNEL_EFFICIENCY: Readonly<Record<GpuGeneration, number | null>> = {
+  ampere: null,
+  hopper: 0.38,
+  blackwell: 0.38,
+};
+
+/** Precision of the linear layers' matmuls (attention's score and value matmuls and the LM head stay bf16). */
+export type ComputePrecision = "bf16" | "fp8";
+
+/** The precisions the step model takes, in the order the planner offers them. */
+export const PRECISIONS: readonly ComputePrecision[] = ["bf16", "fp8"];
+
+/**
+ * Why the memory model prices an fp8 run as bf16, for the step's and the planner's notes. fp8
+ * training moves memory both ways, by amounts the sources leave to the recipe: torchao's
+ * Float8Linear at eab345c (the version of torchtitan's H100 benchmark) saves its input and its
+ * weight for the backward pass in fp8 (torchao/float8/float8_linear.py L51, L369-L384), so a linear
+ * layer's saved input takes 1 byte per value instead of 2 while a transposed fp8 copy of each
+ * gathered weight lives until the backward pass unless `force_recompute_fp8_weight_in_bwd` is set
+ * (torchao/float8/config.py L235, default False; torchtitan 9dec370's float8.py L58-L63 does not set
+ * it); Transformer Engine under NeMo's `fp8_params` keeps the weights themselves in fp8. The one source
+ * that measured both precisions found the net change small: torchtitan's H100 benchmark at 820504e,
+ * Tables 1 and 3 (L27-L29, L44-L46), 77.0 against 76.8 GiB and 62.0 against 61.8 GiB without and with
+ * Float8; the other sources print no memory. So the memory model keeps its bf16 bytes.
+ */
+export const FP8_MEMORY_NOTE =
+  "fp8: memory per GPU priced as bf16 (torchtitan's H100 benchmark measured 76.8 against 77.0 GiB with and without Float8)";
+
 /** The generation of a GPU id from gpus.ts. */
 export function gpuGeneration(gpuId: string): GpuGeneration {
   if (gpuId.startsWith("a100")) return "ampere";
@@ -180,6 +228,14 @@ export interface StepInput {
   nvls?: boolean;
   /** Override {@link KERNEL_EFFICIENCY} for this GPU. */
   kernelEfficiency?: number;
+  /**
+   * "fp8" runs the linear layers' matmuls (QKV, output projection, MLP) against the GPU's dense fp8
+   * peak at {@link FP8_KERNEL_EFFICIENCY}; attention's score and value matmuls, the LM head and all
+   * communication stay bf16. A GPU without fp8 tensor cores refuses it. Default "bf16".
+   */
+  precision?: ComputePrecision;
+  /** Override {@link FP8_KERNEL_EFFICIENCY} for this GPU (fp8 only). */
+  fp8KernelEfficiency?: number;
   /** Override the system's bandwidths. */
   interconnect?: InterconnectSpec;
   /** Override the cluster's shape (GPUs per server, NVLink domain, NICs per server, NIC bandwidth). */
@@ -283,8 +339,16 @@ export interface StepResult {
   stepSeconds: number;
   tokensPerStep: number;
   tokensPerSecondPerGpu: number;
-  /** Model FLOPs utilization, 0–1: model FLOPs of the step / (step time × GPUs × dense bf16 peak). */
+  /**
+   * Model FLOPs utilization, 0–1: model FLOPs of the step / (step time × GPUs × dense bf16 peak),
+   * in fp8 as in bf16 (the book's definition), so the two precisions compare on one scale.
+   */
   mfu: number;
+  /**
+   * In fp8: the same model FLOPs over the dense fp8 peak, the convention NeMo's and MosaicML's fp8
+   * tables print (half of `mfu` on H100). Null in bf16.
+   */
+  mfuFp8Peak: number | null;
   breakdown: StepBreakdown;
   /** Microbatches per step per data-parallel rank. */
   microbatches: number;
@@ -298,6 +362,8 @@ export interface StepResult {
   windows: StepWindows;
   /** Kernel efficiency used. */
   kernelEfficiency: number;
+  /** Kernel efficiency of the fp8 linear matmuls used, or null in bf16. */
+  fp8KernelEfficiency: number | null;
   /** Bytes per GPU from trainingMemory, or null with the reason when the memory model cannot describe the layout. */
   memory: MemoryBreakdown | null;
   memoryNote: string | null;
@@ -323,6 +389,7 @@ export interface StepResult {
     framework: FrameworkId | null;
     tpCommOverlap: boolean;
     overlapGradReduce: boolean;
+    precision: ComputePrecision;
   };
 }
 
@@ -381,6 +448,24 @@ export function stepTime(input: StepInput): StepResult {
     input.kernelEfficiency !== undefined
       ? requireFraction(input.kernelEfficiency, "kernelEfficiency")
       : KERNEL_EFFICIENCY[gpuGeneration(gpu.id)];
+  const precision = requireOneOf(input.precision ?? "bf16", PRECISIONS, "precision");
+  let eta8: number | null = null;
+  let linearPeak = gpu.bf16FlopsPerSecond;
+  if (precision === "fp8") {
+    if (gpu.fp8FlopsPerSecond === null)
+      throw new ModelInputError(
+        "precision",
+        `${gpu.name} has no fp8 tensor cores: choose bf16 or a Hopper or Blackwell GPU`,
+      );
+    linearPeak = gpu.fp8FlopsPerSecond;
+    const fitted = FP8_KERNEL_EFFICIENCY[gpuGeneration(gpu.id)];
+    if (input.fp8KernelEfficiency === undefined && fitted === null)
+      throw new ModelInputError("precision", `no fp8 kernel-efficiency constant for GPU "${gpu.id}"`);
+    eta8 =
+      input.fp8KernelEfficiency !== undefined
+        ? requireFraction(input.fp8KernelEfficiency, "fp8KernelEfficiency")
+        : (fitted ?? 0);
+  }
   const gpuCount = requirePositiveInteger(input.gpuCount, "gpuCount");
   const tp = requirePositiveInteger(input.tp ?? 1, "tp");
   const pp = requirePositiveInteger(input.pp ?? 1, "pp");
@@ -514,6 +599,8 @@ export function stepTime(input: StepInput): StepResult {
 
   const peak = gpu.bf16FlopsPerSecond;
   const rate = peak * eta;
+  // The linear layers' matmuls: at the bf16 rate, or in fp8 against the fp8 peak at their own efficiency.
+  const linearRate = eta8 === null ? rate : linearPeak * eta8;
   const h = arch.hiddenSize;
   const valueBytes = 2;
   const gradBytes = gradReduce === "fp32" ? 4 : 2;
@@ -532,6 +619,10 @@ export function stepTime(input: StepInput): StepResult {
   let attentionParameters = 0;
   for (let k = 0; k < L; k++) attentionParameters += layerParameters(arch, k).attention;
   const attentionShare = Math.min(1, attentionParameters / matmul.layers);
+  // One average layer's forward pass on this GPU: its linear matmuls at their rate, attention's
+  // score and value matmuls at the bf16 rate.
+  const layerForwardSeconds =
+    (tokens * 2 * layerMatmul) / tp / linearRate + (tokens * attnHardware * attnForwardPerToken) / tp / rate;
 
   // Group bandwidth (see the module comment).
   const strides = rankOrder === "tp-cp-dp-pp" ? { dp: tp * cp, pp: tp * cp * dp } : { pp: tp * cp, dp: tp * cp * pp };
@@ -556,14 +647,12 @@ export function stepTime(input: StepInput): StepResult {
     const indices = Array.from({ length: n }, (_, k) => firstLayer + k);
     firstLayer += n;
     const isLast = i === pp - 1;
-    const layerForward = (tokens * (2 * layerMatmul + attnHardware * attnForwardPerToken)) / tp;
-    let flops = 3 * n * layerForward;
-    if (isLast) flops += (3 * tokens * 2 * headMatmul) / tp;
-    let recomputeFlops = 0;
-    if (recompute === "selective") recomputeFlops = (n * tokens * attnHardware * attnForwardPerToken) / tp;
-    if (recompute === "full") recomputeFlops = n * layerForward;
-    const compute = flops / rate;
-    const recomputeSeconds = recomputeFlops / rate;
+    // Forward and backward (3 passes' worth) of the stage's layers, and the LM head (bf16) on the last.
+    let compute = 3 * n * layerForwardSeconds;
+    if (isLast) compute += (3 * tokens * 2 * headMatmul) / tp / rate;
+    let recomputeSeconds = 0;
+    if (recompute === "selective") recomputeSeconds = (n * tokens * attnHardware * attnForwardPerToken) / tp / rate;
+    if (recompute === "full") recomputeSeconds = n * layerForwardSeconds;
     // Tensor parallel: 2 collectives forward, 2 backward, 2 more under full recomputation, per layer.
     const tpCalls = (4 + (recompute === "full" ? 2 : 0)) * n;
     let tpSeconds = tpCalls * tpPerCall;
@@ -571,7 +660,7 @@ export function stepTime(input: StepInput): StepResult {
       // Each block's all-gather and reduce-scatter pair with that block's GEMMs (forward, the
       // backward's data-gradient GEMMs of the same size, and the recomputed forward): exposed is
       // only what exceeds the GEMM time.
-      const blockGemm = (share: number) => (tokens * 2 * layerMatmul * share) / tp / rate;
+      const blockGemm = (share: number) => (tokens * 2 * layerMatmul * share) / tp / linearRate;
       const exposedPerPass =
         Math.max(0, tpPerCall - blockGemm(attentionShare)) + Math.max(0, tpPerCall - blockGemm(1 - attentionShare));
       tpSeconds = (tpCalls / 2) * exposedPerPass;
@@ -644,7 +733,6 @@ export function stepTime(input: StepInput): StepResult {
   const forwardWindow = overlapGradReduce ? slow.compute / 3 : 0;
   const backwardWindow = overlapGradReduce ? (2 * slow.compute) / 3 + slow.recompute : 0;
   // One layer's forward and backward on this GPU (the ZeRO-3 units' windows).
-  const layerForwardSeconds = (tokens * (2 * layerMatmul + attnHardware * attnForwardPerToken)) / tp / rate;
   const layerBackwardSeconds = 2 * layerForwardSeconds + slow.recompute / Math.max(1, slow.layers);
   const dpTransfers: DpTransfer[] = [];
   const denseStride = cp > 1 ? tp : strides.dp;
@@ -838,6 +926,7 @@ export function stepTime(input: StepInput): StepResult {
             ? "FSDP without resharding: every layer's gathered weights stay until its backward"
             : "FSDP without resharding: parameters counted whole, as under ZeRO-2",
         );
+      if (precision === "fp8") notes.push(FP8_MEMORY_NOTE);
       memoryNote = notes.length > 0 ? notes.join("; ") : null;
     } catch (error) {
       if (!(error instanceof ModelInputError)) throw error;
@@ -849,6 +938,7 @@ export function stepTime(input: StepInput): StepResult {
     tokensPerStep,
     tokensPerSecondPerGpu: tokensPerStep / (stepSeconds * gpuCount),
     mfu: (tokensPerStep * modelFlops) / (stepSeconds * gpuCount * peak),
+    mfuFp8Peak: precision === "fp8" ? (tokensPerStep * modelFlops) / (stepSeconds * gpuCount * linearPeak) : null,
     breakdown,
     microbatches: m,
     stages,
@@ -857,7 +947,7 @@ export function stepTime(input: StepInput): StepResult {
     dpTransfers,
     windows: {
       layerForward: layerForwardSeconds,
-      layerGemm: (tokens * 2 * layerMatmul) / tp / rate,
+      layerGemm: (tokens * 2 * layerMatmul) / tp / linearRate,
       stageForward: slow.compute / 3,
       stageBackward: (2 * slow.compute) / 3 + slow.recompute,
       tpCall: tp > 1 ? tpPerCall : 0,
@@ -866,6 +956,7 @@ export function stepTime(input: StepInput): StepResult {
       chunks: v,
     },
     kernelEfficiency: eta,
+    fp8KernelEfficiency: eta8,
     memory,
     memoryNote,
     memorySetup,
@@ -888,6 +979,7 @@ export function stepTime(input: StepInput): StepResult {
       framework: profile?.id ?? null,
       tpCommOverlap,
       overlapGradReduce,
+      precision,
     },
   };
 }

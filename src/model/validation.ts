@@ -12,16 +12,36 @@
  * generation's runs ({@link fitKernelEfficiency}). Nothing else is fitted: every other input is the
  * run's own layout and software or a stated assumption. Out of sample, each source is predicted
  * with the two numbers fitted on the other sources ({@link leaveOneSourceOut}).
+ *
+ * **The fp8 group.** The fp8 runs (PUBLISHED_FP8_RUNS) are held apart: they do not enter the two
+ * bf16 fits or the report's bf16 numbers. They fit one more number, the efficiency of the fp8 linear
+ * matmuls on Hopper ({@link fitFp8KernelEfficiency}), with each step's bf16 parts (attention, the LM
+ * head) at the Hopper bf16 constant, and are judged out of sample the same way
+ * ({@link fp8LeaveOneSourceOut}: the held-out source's runs predicted with both the bf16 and the fp8
+ * efficiency fitted without that source). MFU stays against the dense bf16 peak for them too.
  */
 import { parseModelConfig, type ModelArchitecture } from "./architecture.ts";
 import { modelFlopsPerToken } from "./compute.ts";
 import { at, ModelInputError } from "./errors.ts";
-import { gpuGeneration, KERNEL_EFFICIENCY, stepTime, type GpuGeneration, type StepResult } from "./step.ts";
+import {
+  FP8_KERNEL_EFFICIENCY,
+  gpuGeneration,
+  KERNEL_EFFICIENCY,
+  stepTime,
+  type GpuGeneration,
+  type StepResult,
+} from "./step.ts";
 import { findModelPreset } from "../data/models.ts";
 import { findGpu } from "../data/gpus.ts";
 import { findInterconnect } from "../data/interconnects.ts";
 import { FRAMEWORK_IDS } from "../data/frameworks.ts";
-import { PUBLISHED_RUNS, RUN_SOURCES, type PublishedRun, type RunSource } from "../data/published-runs.ts";
+import {
+  PUBLISHED_FP8_RUNS,
+  PUBLISHED_RUNS,
+  RUN_SOURCES,
+  type PublishedRun,
+  type RunSource,
+} from "../data/published-runs.ts";
 
 /** A run with its reported and predicted MFU. */
 export interface RunEvaluation {
@@ -36,6 +56,8 @@ export interface RunEvaluation {
   reportedStepSeconds: number;
   /** Kernel efficiency the prediction used. */
   kernelEfficiency: number;
+  /** Efficiency of the fp8 linear matmuls the prediction used (null for a bf16 run). */
+  fp8KernelEfficiency: number | null;
   prediction: StepResult;
 }
 
@@ -123,8 +145,15 @@ export function reportedMfu(run: PublishedRun): number {
 /**
  * Predicts `run` with the step model from its layout and software; `efficiency` overrides the
  * kernel efficiency by generation (default {@link KERNEL_EFFICIENCY}), and `eta`, when given, sets it.
+ * An fp8 run's linear matmuls take `fp8.eta`, else `fp8.efficiency` by generation, else
+ * {@link FP8_KERNEL_EFFICIENCY}.
  */
-export function predictRun(run: PublishedRun, efficiency: Efficiencies = {}, eta?: number): StepResult {
+export function predictRun(
+  run: PublishedRun,
+  efficiency: Efficiencies = {},
+  eta?: number,
+  fp8: { efficiency?: Efficiencies; eta?: number } = {},
+): StepResult {
   const arch = runArchitecture(run);
   const generation = gpuGeneration(run.gpu);
   const base = findInterconnect(run.gpu);
@@ -161,6 +190,10 @@ export function predictRun(run: PublishedRun, efficiency: Efficiencies = {}, eta
     kernelEfficiency: eta ?? efficiency[generation] ?? KERNEL_EFFICIENCY[generation],
     interconnect,
     includeMemory: false,
+    precision: run.precision,
+    ...(run.precision === "fp8"
+      ? { fp8KernelEfficiency: fp8.eta ?? fp8.efficiency?.[generation] ?? FP8_KERNEL_EFFICIENCY[generation] ?? 0 }
+      : {}),
   });
 }
 
@@ -168,9 +201,10 @@ export function predictRun(run: PublishedRun, efficiency: Efficiencies = {}, eta
 export function evaluateRuns(
   runs: readonly PublishedRun[] = PUBLISHED_RUNS,
   efficiency: Efficiencies = {},
+  fp8Efficiency: Efficiencies = {},
 ): RunEvaluation[] {
   return runs.map((run) => {
-    const prediction = predictRun(run, efficiency);
+    const prediction = predictRun(run, efficiency, undefined, { efficiency: fp8Efficiency });
     const reported = reportedMfu(run);
     return {
       run,
@@ -180,6 +214,7 @@ export function evaluateRuns(
       relativeError: (prediction.mfu - reported) / reported,
       reportedStepSeconds: (prediction.stepSeconds * prediction.mfu) / reported,
       kernelEfficiency: prediction.kernelEfficiency,
+      fp8KernelEfficiency: prediction.fp8KernelEfficiency,
       prediction,
     };
   });
@@ -353,6 +388,237 @@ export function leaveOneSourceOut(runs: readonly PublishedRun[] = PUBLISHED_RUNS
   return out;
 }
 
+// ---- The fp8 group --------------------------------------------------------------------------------
+
+const fp8MfuCache = new WeakMap<PublishedRun, Map<string, number>>();
+
+/** The predicted MFU of fp8 `run` with bf16 efficiency `eta` and fp8 efficiency `eta8`, remembered per run. */
+function predictedFp8MfuAt(run: PublishedRun, eta: number, eta8: number): number {
+  let byKey = fp8MfuCache.get(run);
+  if (!byKey) {
+    byKey = new Map();
+    fp8MfuCache.set(run, byKey);
+  }
+  const key = `${eta}/${eta8}`;
+  let mfu = byKey.get(key);
+  if (mfu === undefined) {
+    mfu = predictRun(run, {}, eta, { eta: eta8 }).mfu;
+    byKey.set(key, mfu);
+  }
+  return mfu;
+}
+
+/**
+ * Fits the fp8 efficiency of each generation present in the fp8 `runs`: the value on the same 0.01
+ * grid as {@link fitEfficiencyByGroup} with the smallest median absolute MFU error over that
+ * generation's runs (ties: the smaller worst error, then the smaller value), each run's bf16 parts at
+ * `bf16` (default {@link KERNEL_EFFICIENCY}).
+ */
+export function fitFp8KernelEfficiency(
+  runs: readonly PublishedRun[] = PUBLISHED_FP8_RUNS,
+  bf16: Efficiencies = {},
+): Efficiencies {
+  const out: Efficiencies = {};
+  for (const generation of new Set(runs.map((r) => gpuGeneration(r.gpu)))) {
+    const subset = runs.filter((r) => gpuGeneration(r.gpu) === generation);
+    const eta = bf16[generation] ?? KERNEL_EFFICIENCY[generation];
+    const reported = subset.map(reportedMfu);
+    let best: { eta8: number; median: number; worst: number } | null = null;
+    for (const eta8 of GRID) {
+      const errors = subset.map((r, i) => {
+        const rep = at(reported, i, "fp8 fit: reported MFU");
+        return Math.abs(predictedFp8MfuAt(r, eta, eta8) - rep) / rep;
+      });
+      const m = median(errors);
+      const w = Math.max(...errors);
+      const better =
+        best === null || m < best.median - 1e-12 || (Math.abs(m - best.median) <= 1e-12 && w < best.worst - 1e-12);
+      if (better) best = { eta8, median: m, worst: w };
+    }
+    if (best) out[generation] = best.eta8;
+  }
+  return out;
+}
+
+/** The fp8 gap of {@link bookConstantsGap}: median error at {@link FP8_KERNEL_EFFICIENCY} against the fit's, per generation. */
+export function fp8ConstantsGap(
+  runs: readonly PublishedRun[] = PUBLISHED_FP8_RUNS,
+): Partial<Record<GpuGeneration, { book: number; fit: number; gap: number }>> {
+  const fit = fitFp8KernelEfficiency(runs);
+  const out: Partial<Record<GpuGeneration, { book: number; fit: number; gap: number }>> = {};
+  for (const generation of Object.keys(fit) as GpuGeneration[]) {
+    const own = runs.filter((r) => gpuGeneration(r.gpu) === generation);
+    const bookEta = FP8_KERNEL_EFFICIENCY[generation];
+    if (bookEta === null) continue;
+    const medianAt = (eta8: number) => summarizeErrors(evaluateRuns(own, {}, { [generation]: eta8 })).median;
+    const book = medianAt(bookEta);
+    const best = medianAt(fit[generation] ?? bookEta);
+    out[generation] = { book, fit: best, gap: book - best };
+  }
+  return out;
+}
+
+/**
+ * Leave-one-source-out for the fp8 group: each fp8 source's runs predicted with the bf16 efficiency
+ * fitted on the bf16 runs of the other sources (`bf16Runs`) and the fp8 efficiency fitted on the
+ * other sources' fp8 runs with it. A generation with no fp8 runs left keeps {@link FP8_KERNEL_EFFICIENCY}.
+ */
+export function fp8LeaveOneSourceOut(
+  runs: readonly PublishedRun[] = PUBLISHED_FP8_RUNS,
+  bf16Runs: readonly PublishedRun[] = PUBLISHED_RUNS,
+): RunEvaluation[] {
+  const byId = new Map<string, RunEvaluation>();
+  for (const source of new Set(runs.map((r) => r.source))) {
+    const bf16Train = bf16Runs.filter((r) => r.source !== source);
+    const bf16Fit = bf16Train.length > 0 ? fitKernelEfficiency(bf16Train) : {};
+    const fp8Fit = fitFp8KernelEfficiency(
+      runs.filter((r) => r.source !== source),
+      bf16Fit,
+    );
+    for (const e of evaluateRuns(
+      runs.filter((r) => r.source === source),
+      bf16Fit,
+      fp8Fit,
+    ))
+      byId.set(e.run.id, e);
+  }
+  return runs.map((r) => {
+    const e = byId.get(r.id);
+    if (!e) throw new ModelInputError("runs", `fp8 run ${r.id} was not held out`);
+    return e;
+  });
+}
+
+/** A bf16 run and an fp8 run of one table that differ only in precision, and the speedup fp8 gave. */
+export interface Fp8Pair {
+  bf16: RunEvaluation;
+  fp8: RunEvaluation;
+  /** The fp8 run's throughput over the bf16 run's, as reported. */
+  reportedGain: number;
+  /** The same ratio as the step model predicts it (at the book's constants, or held out: see {@link fp8Pairs}). */
+  predictedGain: number;
+  /** (predicted − reported) / reported gain. */
+  relativeError: number;
+}
+
+/** What two runs must share to be a pair: all but the precision, the micro-batch and the batch. */
+function pairKey(r: PublishedRun): string {
+  const l = r.layout;
+  const sw = r.software;
+  return JSON.stringify([
+    r.source,
+    r.model,
+    runArchitecture(r).numLayers,
+    r.gpu,
+    r.gpuCount,
+    r.seqLength,
+    l.tp,
+    l.pp,
+    l.cp,
+    l.dp,
+    l.zeroStage,
+    l.recompute,
+    l.chunks ?? 1,
+    sw.tpCommOverlap.value,
+    sw.compiled?.value ?? null,
+  ]);
+}
+
+/**
+ * Every fp8 run with a bf16 run of the same source that differs from it only in precision (and
+ * micro-batch and batch, which some tables change with it): the fp8 speedup the source measured
+ * against the one the step model predicts. It judges what fp8 adds to the model apart from what the
+ * bf16 model already misses on the same shape. `held` predicts both runs of a pair out of sample
+ * (each with the constants fitted without its source: {@link leaveOneSourceOut} and
+ * {@link fp8LeaveOneSourceOut}); otherwise both are at the book's constants.
+ */
+export function fp8Pairs(
+  held = false,
+  fp8Runs: readonly PublishedRun[] = PUBLISHED_FP8_RUNS,
+  bf16Runs: readonly PublishedRun[] = PUBLISHED_RUNS,
+): Fp8Pair[] {
+  const byKey = new Map<string, PublishedRun>();
+  for (const r of bf16Runs) if (!byKey.has(pairKey(r))) byKey.set(pairKey(r), r);
+  const heldBf16 = held ? new Map(leaveOneSourceOut(bf16Runs).map((e) => [e.run.id, e])) : null;
+  const heldFp8 = held ? new Map(fp8LeaveOneSourceOut(fp8Runs, bf16Runs).map((e) => [e.run.id, e])) : null;
+  const out: Fp8Pair[] = [];
+  for (const r of fp8Runs) {
+    const partner = byKey.get(pairKey(r));
+    if (!partner) continue;
+    const b = heldBf16 ? heldBf16.get(partner.id) : evaluateRuns([partner])[0];
+    const f = heldFp8 ? heldFp8.get(r.id) : evaluateRuns([r])[0];
+    if (!b || !f) continue;
+    // Throughput per GPU is MFU times a constant of the model and GPU: the MFU ratio is the throughput ratio.
+    const reportedGain = f.reportedMfu / b.reportedMfu;
+    const predictedGain = f.predictedMfu / b.predictedMfu;
+    out.push({
+      bf16: b,
+      fp8: f,
+      reportedGain,
+      predictedGain,
+      relativeError: (predictedGain - reportedGain) / reportedGain,
+    });
+  }
+  return out;
+}
+
+/** The fp8 group of the validation report. */
+export interface Fp8Report {
+  runs: number;
+  sources: { key: string; name: string; runs: number; inclusion: string }[];
+  fitted: {
+    /** The fp8 efficiency fitted on all fp8 runs, by generation. */
+    fp8KernelEfficiency: Efficiencies;
+    /** The book's constant ({@link FP8_KERNEL_EFFICIENCY}) for the generations with fp8 runs. */
+    book: Efficiencies;
+    rule: string;
+  };
+  /** At the book's constants (bf16 and fp8). */
+  inSample: { median: number; worst: number; worstRun: string };
+  leaveOneSourceOut: { median: number; worst: number; worstRun: string };
+  bySource: ({ key: string } & SubsetErrors)[];
+}
+
+/** The fp8 group's report, or null when there are no fp8 runs. */
+export function fp8Report(
+  runs: readonly PublishedRun[] = PUBLISHED_FP8_RUNS,
+  sources: readonly RunSource[] = RUN_SOURCES,
+  bf16Runs: readonly PublishedRun[] = PUBLISHED_RUNS,
+): Fp8Report | null {
+  if (runs.length === 0) return null;
+  const fitted = fitFp8KernelEfficiency(runs);
+  const book: Efficiencies = {};
+  for (const g of Object.keys(fitted) as GpuGeneration[]) {
+    const b = FP8_KERNEL_EFFICIENCY[g];
+    if (b !== null) book[g] = b;
+  }
+  const inSample = evaluateRuns(runs, {}, book);
+  const held = fp8LeaveOneSourceOut(runs, bf16Runs);
+  const keys = [...new Set(runs.map((r) => r.source))];
+  const a = summarizeErrors(inSample);
+  const b = summarizeErrors(held);
+  return {
+    runs: runs.length,
+    sources: keys.map((key) => {
+      const meta = sources.find((x) => x.key === key);
+      return {
+        key,
+        name: meta?.name ?? key,
+        runs: runs.filter((r) => r.source === key).length,
+        inclusion: meta?.fp8Inclusion ?? "",
+      };
+    }),
+    fitted: {
+      fp8KernelEfficiency: fitted,
+      book,
+      rule: "one efficiency of the fp8 linear matmuls per GPU generation with fp8 runs, the value on a 0.01 grid in [0.30, 0.90] that minimizes the median absolute MFU error over that generation's fp8 runs, with attention and the LM head at the generation's bf16 constant",
+    },
+    inSample: { median: a.median, worst: a.worst, worstRun: a.worstRun },
+    leaveOneSourceOut: { median: b.median, worst: b.worst, worstRun: b.worstRun },
+    bySource: keys.map((key) => ({ key, ...subsetErrors(inSample, held, (e) => e.run.source === key) })),
+  };
+}
+
 /** Median and worst of a subset, or null when the subset is empty. */
 function summaryOrNull(
   evaluations: readonly RunEvaluation[],
@@ -389,13 +655,22 @@ export interface ValidationReport {
   byGeneration: ({ generation: GpuGeneration } & SubsetErrors)[];
   byLayout: ({ layout: LayoutClass } & SubsetErrors)[];
   bySource: ({ key: string } & SubsetErrors)[];
+  /** The fp8 runs, reported as their own group (null when there are none). */
+  fp8: Fp8Report | null;
 }
 
-/** Builds the validation report of `runs` (default: the book's data set). */
+/**
+ * Builds the validation report of `runs` (default: the book's bf16 data set, with the book's fp8
+ * runs as the fp8 group). The fp8 runs of `runs` (`precision: "fp8"`) form the fp8 group, with the
+ * book's own fp8 runs when `runs` is the default; the rest form the bf16 report.
+ */
 export function validationReport(
-  runs: readonly PublishedRun[] = PUBLISHED_RUNS,
+  allRuns: readonly PublishedRun[] = PUBLISHED_RUNS,
   sources: readonly RunSource[] = RUN_SOURCES,
 ): ValidationReport {
+  const isDefault = allRuns === PUBLISHED_RUNS;
+  const runs = isDefault ? allRuns : allRuns.filter((r) => r.precision !== "fp8");
+  const fp8Runs = isDefault ? PUBLISHED_FP8_RUNS : allRuns.filter((r) => r.precision === "fp8");
   const fitted = fitKernelEfficiency(runs);
   const inSample = evaluateRuns(runs, fitted);
   const held = leaveOneSourceOut(runs);
@@ -436,6 +711,7 @@ export function validationReport(
       ...subsetErrors(inSample, held, (e) => classes.get(e.run.id) === layout),
     })),
     bySource: ordered.map((key) => ({ key, ...subsetErrors(inSample, held, (e) => e.run.source === key) })),
+    fp8: fp8Report(fp8Runs, sources, runs),
   };
 }
 
@@ -620,9 +896,11 @@ export function checkRunData(runs: unknown, sources: readonly RunSource[] = RUN_
       throw new ModelInputError("reported.kind", `run ${id} has no "reported.kind"`);
     if (!Array.isArray(raw.assumptions))
       throw new ModelInputError("assumptions", `run ${id} has no "assumptions" list (an empty list if none)`);
+    if (raw.precision !== undefined && raw.precision !== "bf16" && raw.precision !== "fp8")
+      throw new ModelInputError("precision", `run ${id}: "precision" must be "bf16" or "fp8" (default "bf16")`);
     if (raw.proxy !== undefined && typeof raw.proxy !== "string")
       throw new ModelInputError("proxy", `run ${id}: "proxy" must say where the source calls the run a proxy`);
-    return raw as unknown as PublishedRun;
+    return { ...raw, precision: raw.precision ?? "bf16" } as unknown as PublishedRun;
   });
 }
 
@@ -687,6 +965,7 @@ function evaluateGrouped(
         relativeError: (prediction.mfu - reported) / reported,
         reportedStepSeconds: (prediction.stepSeconds * prediction.mfu) / reported,
         kernelEfficiency: eta,
+        fp8KernelEfficiency: prediction.fp8KernelEfficiency,
         prediction,
       };
     });

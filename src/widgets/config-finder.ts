@@ -58,7 +58,7 @@ const plannerCss = `
 .config-finder .config-finder-named { border-left: 3px solid var(--c-accent); padding-left: 0.6rem; }
 .config-finder .config-finder-train { font-size: 0.9rem; }
 `;
-const selectNames = ["model", "gpu", "framework", "maxZero"] as const;
+const selectNames = ["model", "gpu", "framework", "precision", "maxZero"] as const;
 
 /** Starts the search worker next to this bundle, or null where Workers are unavailable. */
 function startWorker(): Worker | null {

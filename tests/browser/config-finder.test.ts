@@ -6,7 +6,8 @@
  * memory explorer with the same GB per GPU, fits 1280 and 390 px without hiding a column, and
  * leaves the page clean; the planner's inputs (issue #52): a constraint changes the rows, an
  * invalid config.json is named beside its box and dims the results, and a named layout's rank
- * appears, at 1280 and 390 px. Screenshots (desktop, phone, light and dark) go to
+ * appears, at 1280 and 390 px; fp8 gives the step model's fp8 rows and band, and fp8 on an A100 names
+ * the precision select and dims the result. Screenshots (desktop, phone, light and dark) go to
  * test-output/screenshots/.
  */
 import { describe, it } from "node:test";
@@ -134,6 +135,54 @@ describe("config-finder widget", () => {
       String(top.stepSeconds),
     );
     await again.close();
+  });
+
+  it("precision fp8: the rows are the step model's fp8 rows with the fp8 band; on an A100 the select says why and the result dims", async () => {
+    const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await openWidget(page);
+    const fp8 = { ...configFinderDefaults, precision: "fp8" as const };
+    const expected = runConfigFinder(fp8);
+    const top = expected.ranked[0]!;
+    await page.selectOption(`${sel} select[name=precision]`, "fp8");
+    await page.waitForFunction(
+      (s) =>
+        document.querySelector(`${s} .config-finder-readout`)?.textContent?.includes("against the dense bf16 peak"),
+      sel,
+    );
+    await settled(page);
+    const row = page.locator(`${sel} tbody tr[data-layout]`).first();
+    assert.equal(await row.getAttribute("data-step-seconds"), String(top.stepSeconds));
+    assert.equal(await row.getAttribute("data-gb-per-gpu"), (top.memoryBytes / 1e9).toFixed(1));
+    assert.ok((await readout(page)).includes(errorBandText(finderErrorBands(), top, false, "fp8")));
+    assert.match(
+      (await page.locator(`${sel} .config-finder-note`).textContent()) ?? "",
+      /fp8: the linear layers' matmuls/,
+    );
+    await page.waitForFunction(() => location.search.includes("precision:fp8"));
+    // fp8 on an A100: one sentence beside the precision select, the last result dimmed and kept.
+    const before = await readout(page);
+    await page.selectOption(`${sel} select[name=gpu]`, "a100-sxm-80gb");
+    const precision = page.locator(`${sel} select[name=precision]`);
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} select[name=precision]`)?.getAttribute("aria-invalid") === "true",
+      sel,
+    );
+    const message = await page.locator(`#${await precision.getAttribute("aria-describedby")}`).textContent();
+    assert.match(message ?? "", /A100.*no fp8 tensor cores/);
+    assert.equal(await page.locator(`${sel} .config-finder-output.widget-stale`).count(), 1, "dimmed");
+    assert.equal(await readout(page), before);
+    // Back to bf16: the message goes and the A100's rows are drawn.
+    await page.selectOption(`${sel} select[name=precision]`, "bf16");
+    await settled(page);
+    assert.equal(await precision.getAttribute("aria-invalid"), null);
+    const a100 = runConfigFinder({ ...configFinderDefaults, gpu: "a100-sxm-80gb" });
+    if (a100.ranked[0])
+      assert.equal(
+        await page.locator(`${sel} tbody tr[data-layout]`).first().getAttribute("data-step-seconds"),
+        String(a100.ranked[0].stepSeconds),
+      );
+    await context.close();
   });
 
   it("248 GPUs and 512 sequences: names the cause and the nearest batch and GPU counts that work", async () => {

@@ -52,6 +52,7 @@ import {
   MODEL_PRESETS,
   parseModelConfig,
   validationReport,
+  type RankedConfig,
 } from "../../src/model/index.ts";
 
 const newDocument = () => parseHTML("<!doctype html><html><body></body></html>").document as unknown as Document;
@@ -373,3 +374,83 @@ describe("a named layout", () => {
     }
   });
 });
+
+describe("precision", () => {
+  it("is bf16 by default, fp8 on request, in the settings, the link and the search", () => {
+    assert.equal(configFinderDefaults.precision, "bf16");
+    const fp8 = parseConfigFinderSettings({ ...small, precision: "fp8" });
+    assert.equal(fp8.precision, "fp8");
+    assert.throws(() => parseConfigFinderSettings({ precision: "fp16" }), WidgetSettingsError);
+    const text = encodeConfigFinderState(fp8, configFinderDefaults);
+    assert.match(text, /(^|,)precision:fp8(,|$)/);
+    const back = decodeConfigFinderState(text, configFinderDefaults);
+    assert.ok(back.ok);
+    if (back.ok) assert.deepEqual(back.state, fp8);
+    assert.doesNotMatch(encodeConfigFinderState(small, configFinderDefaults), /precision/);
+    assert.equal(decodeConfigFinderState("precision:fp16", configFinderDefaults).ok, false);
+    // The search runs the linear layers in fp8: the same layouts fit (memory is priced as bf16), the top one steps faster.
+    const r = runConfigFinder(fp8);
+    assert.equal(r.ranked.length, smallResult.ranked.length);
+    assert.ok(r.ranked[0]!.stepSeconds < smallResult.ranked[0]!.stepSeconds);
+    assert.equal(r.ranked[0]!.memoryBytes, smallResult.ranked.find((c) => sameLayout(c, r.ranked[0]!))!.memoryBytes);
+  });
+  it("fp8 on an A100 is refused, naming the precision control; bf16 there is fine", () => {
+    const a100 = { ...small, gpu: "a100-sxm-80gb", precision: "fp8" as const };
+    const reply = runConfigFinderJob({ id: 7, settings: a100 });
+    assert.equal(reply.ok, false);
+    if (!reply.ok) {
+      assert.equal(reply.field, "precision");
+      assert.equal(controlOfSearchField(reply.field), "precision");
+      assert.match(reply.message, /A100.*no fp8 tensor cores/);
+    }
+    assert.equal(runConfigFinderJob({ id: 8, settings: { ...a100, precision: "bf16" } }).ok, true);
+  });
+  it("the fp8 rows carry the fp8 group's out-of-sample band and say which peak their MFU is against", () => {
+    const bands = finderErrorBands();
+    const report = validationReport();
+    assert.ok(bands.fp8 && report.fp8);
+    assert.equal(bands.fp8.median, report.fp8.leaveOneSourceOut.median);
+    assert.equal(bands.fp8.worst, report.fp8.leaveOneSourceOut.worst);
+    assert.equal(bands.fp8.runs, report.fp8.runs);
+    const fp8 = parseConfigFinderSettings({ ...small, precision: "fp8" });
+    const r = runConfigFinder(fp8);
+    const text = errorBandText(bands, r.ranked[0]!, false, "fp8");
+    assert.match(
+      text,
+      /^Published fp8 runs \(\d+ runs from \d+ sources, every layout class\) were off by a median of \d+% in MFU when predicted out of sample \(\d+% at worst\)/,
+    );
+    assert.notEqual(text, errorBandText(bands, r.ranked[0]!, false));
+    const explained = explainConfigFinder(fp8, r, null, bands);
+    assert.ok(explained.includes(text));
+    assert.match(explained, /MFU [\d.]+% \(against the dense bf16 peak, as in bf16\)/);
+    assert.deepEqual(readErrorBands(JSON.stringify(bands)), bands);
+    assert.equal(readErrorBands(JSON.stringify({ ...bands, fp8: { runs: 1 } })), null);
+    // The widget draws a precision select with both options.
+    const doc = newDocument();
+    const root = doc.createElement("div");
+    configFinderWidget.renderStatic(root, fp8);
+    const select = root.querySelector("select[name=precision]")!;
+    assert.deepEqual(
+      [...select.querySelectorAll("option")].map((o) => o.getAttribute("value")),
+      ["bf16", "fp8"],
+    );
+    assert.match(
+      root.querySelector(".config-finder-note")!.textContent!,
+      /fp8: the linear layers' matmuls at \d+% of the dense fp8 peak/,
+    );
+  });
+});
+
+function sameLayout(a: RankedConfig, b: RankedConfig): boolean {
+  return (
+    a.dp === b.dp &&
+    a.tp === b.tp &&
+    a.pp === b.pp &&
+    a.cp === b.cp &&
+    a.ep === b.ep &&
+    a.zeroStage === b.zeroStage &&
+    a.recompute === b.recompute &&
+    a.microBatchSize === b.microBatchSize &&
+    a.framework === b.framework
+  );
+}

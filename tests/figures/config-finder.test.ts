@@ -174,9 +174,9 @@ describe("config-finder drawing", () => {
     const root = doc.createElement("div");
     root.setAttribute("id", "widget-config-finder-1");
     configFinderWidget.renderStatic(root, configFinderDefaults);
-    // Model, GPU, framework and largest ZeRO stage; three numbers, seven constraint and cluster fields,
-    // tokens to train and a named layout; the config.json box.
-    assert.equal(root.querySelectorAll("select[disabled]").length, 4);
+    // Model, GPU, framework, precision and largest ZeRO stage; three numbers, seven constraint and
+    // cluster fields, tokens to train and a named layout; the config.json box.
+    assert.equal(root.querySelectorAll("select[disabled]").length, 5);
     assert.equal(root.querySelectorAll("input[disabled]").length, 12);
     assert.equal(root.querySelectorAll("textarea[disabled]").length, 1);
     for (const name of ["gpuCount", "seqLength", "globalBatch"]) assert.ok(root.querySelector(`input[name=${name}]`));

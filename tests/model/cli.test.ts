@@ -389,4 +389,95 @@ describe("model CLI", () => {
       /^error: no configuration fits .*\[field: gpuCount\]$/,
     );
   });
+  test("--precision fp8: step prints the fp8 step with MFU against the bf16 peak (and the fp8 one); plan searches in fp8", () => {
+    const args = ["llama-3.1-8b", "--gpu", "h100-sxm", "--gpus", "16", "--seq", "4096"];
+    const step = (...extra: string[]) =>
+      run("step", ...args, "--tp", "2", "--micro-batch", "1", "--global-batch", "64", ...extra);
+    const bf16 = step();
+    const fp8 = step("--precision", "fp8");
+    assert.equal(bf16.status, 0, bf16.stderr);
+    assert.equal(fp8.status, 0, fp8.stderr);
+    const a = JSON.parse(bf16.stdout);
+    const b = JSON.parse(fp8.stdout);
+    assert.ok(b.stepSeconds < a.stepSeconds);
+    assert.equal(b.layout.precision, "fp8");
+    assert.equal(a.layout.precision, "bf16");
+    assert.match(b.mfuAgainst, /dense bf16 peak/);
+    assertApprox(b.mfuFp8Peak, (b.mfu * 989.4) / 1978.9, { rel: 1e-9 });
+    assert.equal(a.mfuFp8Peak, undefined);
+    assert.match(b.memoryNote, /fp8: memory per GPU priced as bf16/);
+    assertOneLineError(
+      run(
+        "step",
+        "llama-3.1-8b",
+        "--gpu",
+        "a100-sxm-80gb",
+        "--gpus",
+        "16",
+        "--seq",
+        "4096",
+        "--micro-batch",
+        "1",
+        "--global-batch",
+        "64",
+        "--precision",
+        "fp8",
+      ),
+      1,
+      /^error: .*A100.* has no fp8 tensor cores.* \[field: precision\]$/,
+    );
+    assertOneLineError(
+      step("--precision", "fp16"),
+      1,
+      /precision must be one of "bf16", "fp8".* \[field: precision\]$/,
+    );
+    const planArgs = [...args, "--global-batch", "64"];
+    const plan = run("plan", ...planArgs, "--precision", "fp8", "--top", "2");
+    assert.equal(plan.status, 0, plan.stderr);
+    const out = JSON.parse(plan.stdout);
+    const gpu = findGpu("h100-sxm")!;
+    const config = findModelPreset("llama-3.1-8b")!.config;
+    const search = searchConfigurations({
+      config,
+      gpu,
+      gpuCount: 16,
+      seqLength: 4096,
+      globalBatchSequences: 64,
+      precision: "fp8",
+    });
+    assert.deepEqual(out.ranked, JSON.parse(JSON.stringify(search.ranked.slice(0, 2))));
+    assert.equal(out.precision, "fp8");
+    assert.match(out.note, /priced as bf16/);
+    const launches = launchConfigs({
+      row: search.ranked[0]!,
+      config,
+      seqLength: 4096,
+      globalBatch: 64,
+      gpuCount: 16,
+      precision: "fp8",
+    });
+    for (const l of launches)
+      assert.deepEqual(out.launch[l.framework], l.ok ? { text: l.text, notes: l.notes } : { refused: l.reason });
+    const megatron = run("plan", ...planArgs, "--precision", "fp8", "--max-zero", "1", "--launch", "megatron");
+    assert.equal(megatron.status, 0, megatron.stderr);
+    assert.match(megatron.stdout, /^--fp8-format hybrid( \\)?$/m);
+    assertOneLineError(
+      run(
+        "plan",
+        "llama-3.1-8b",
+        "--gpu",
+        "a100-sxm-80gb",
+        "--gpus",
+        "16",
+        "--seq",
+        "4096",
+        "--global-batch",
+        "64",
+        "--precision",
+        "fp8",
+      ),
+      1,
+      /has no fp8 tensor cores.* \[field: precision\]$/,
+    );
+  });
 });

@@ -308,3 +308,53 @@ test("evaluateLayout: a ranked row evaluates to itself; a layout that does not d
     (x: unknown) => x instanceof ModelInputError && x.field === "tp",
   );
 });
+
+test("precision fp8: each row is the step model's fp8 prediction, memory unchanged; an A100 refuses it", () => {
+  const input = { config: llama8b, gpu: h100, gpuCount: 16, seqLength: 4096, globalBatchSequences: 64 };
+  const bf16 = searchConfigurations(input);
+  const fp8 = searchConfigurations({ ...input, precision: "fp8" });
+  assert.equal(fp8.ranked.length, bf16.ranked.length, "memory is priced as bf16: the same rows fit");
+  const top = fp8.ranked[0]!;
+  assert.ok(top.stepSeconds < bf16.ranked[0]!.stepSeconds);
+  const step = stepTime({
+    config: llama8b,
+    gpu: h100,
+    gpuCount: 16,
+    tp: top.tp,
+    pp: top.pp,
+    cp: top.cp,
+    ep: top.ep,
+    dp: top.dp,
+    zeroStage: top.zeroStage,
+    recompute: top.recompute,
+    seqLength: 4096,
+    microBatchSize: top.microBatchSize,
+    globalBatch: 64,
+    framework: top.framework,
+    stageLayers: top.stageLayers,
+    precision: "fp8",
+    includeMemory: false,
+  });
+  assertApprox(top.stepSeconds, step.stepSeconds, { rel: 1e-12 });
+  assert.equal(top.mfu, step.mfu);
+  const same = bf16.ranked.find(
+    (c) =>
+      c.dp === top.dp &&
+      c.tp === top.tp &&
+      c.pp === top.pp &&
+      c.cp === top.cp &&
+      c.zeroStage === top.zeroStage &&
+      c.recompute === top.recompute &&
+      c.microBatchSize === top.microBatchSize &&
+      c.framework === top.framework,
+  )!;
+  assert.equal(top.memoryBytes, same.memoryBytes);
+  for (const [gpu, precision] of [
+    [findGpu("a100-sxm-80gb")!, "fp8"],
+    [h100, "fp16"],
+  ] as const)
+    assert.throws(
+      () => searchConfigurations({ ...input, gpu, precision: precision as "fp8" }),
+      (e: unknown) => e instanceof ModelInputError && e.field === "precision",
+    );
+});

@@ -7,6 +7,7 @@ import {
   frameworkLayout,
   trainingMemory,
   findModelPreset,
+  FP8_KERNEL_EFFICIENCY,
   GPUS,
   ModelInputError,
   stepTime,
@@ -315,4 +316,83 @@ test("stepTime(): FSDP2 without resharding gathers once per step under a pipelin
   // fp32 gradient shards (4 bytes ÷ 8), plus, under the pipeline, the stage's whole fp32 accumulation (4 bytes).
   assertApprox(stage0(1).gradients, (4 / 8) * stage0(1).parameterCount, { rel: 1e-12 });
   assertApprox(stage0(2).gradients, (4 / 8 + 4) * stage0(2).parameterCount, { rel: 1e-12 });
+});
+
+// ---- fp8 ------------------------------------------------------------------------------------------
+
+const FP8_PEAK = 1978.9e12;
+
+test("stepTime() in fp8: the linear matmuls at η₈ × the fp8 peak, attention and the head at η × the bf16 peak", () => {
+  const r = stepTime({ ...base, precision: "fp8", fp8KernelEfficiency: 0.4 });
+  // Per token: linear 3 × 2 layers × 2 × 49,728; causal attention 3 × 2 layers × 2,048; head 3 × 2 × 6,400.
+  const linear = 3 * 2 * 2 * 49_728;
+  const attention = 3 * 2 * 2_048;
+  const head = 3 * 2 * 6_400;
+  const expected = 16 * (linear / (FP8_PEAK * 0.4) + (attention + head) / (PEAK * 0.5));
+  assertApprox(r.breakdown.compute, expected, { rel: 1e-12 });
+  assert.equal(r.layout.precision, "fp8");
+  assert.equal(r.fp8KernelEfficiency, 0.4);
+  assert.equal(r.kernelEfficiency, 0.5);
+  // MFU stays against the bf16 peak; mfuFp8Peak divides the same FLOPs by the fp8 peak.
+  const modelFlops = 16 * (6 * (2 * 49_728 + 6_400) + 3 * 2 * 4_096);
+  assertApprox(r.mfu, modelFlops / (r.stepSeconds * PEAK), { rel: 1e-12 });
+  assertApprox(r.mfuFp8Peak!, modelFlops / (r.stepSeconds * FP8_PEAK), { rel: 1e-12 });
+  assert.equal(stepTime(base).mfuFp8Peak, null);
+  assert.equal(stepTime(base).layout.precision, "bf16");
+  assert.match(r.memoryNote ?? "", /fp8: memory per GPU priced as bf16/);
+});
+
+test("stepTime() in fp8: attention's matmuls, what selective recomputation repeats, are unchanged", () => {
+  const bf16 = stepTime({ ...base, recompute: "selective" });
+  const fp8 = stepTime({ ...base, recompute: "selective", precision: "fp8" });
+  assert.ok(fp8.breakdown.recompute > 0);
+  assertApprox(fp8.breakdown.recompute, bf16.breakdown.recompute, { rel: 1e-12 });
+  assert.ok(fp8.breakdown.compute < bf16.breakdown.compute);
+  // Full recomputation repeats the whole forward pass, linear layers included: it shrinks with them.
+  const full = (precision: "bf16" | "fp8") => stepTime({ ...base, recompute: "full", precision }).breakdown.recompute;
+  assert.ok(full("fp8") < full("bf16"));
+});
+
+test("stepTime() in fp8: a large dense model on H100 steps faster, at the fitted constant; communication is unchanged", () => {
+  const run: StepInput = {
+    config: findModelPreset("llama-3.1-70b")!.config,
+    gpu: "h100-sxm",
+    gpuCount: 64,
+    tp: 8,
+    pp: 1,
+    zeroStage: 1,
+    recompute: "selective",
+    seqLength: 8192,
+    microBatchSize: 1,
+    globalBatch: 64,
+    framework: "megatron",
+  };
+  const bf16 = stepTime(run);
+  const fp8 = stepTime({ ...run, precision: "fp8" });
+  assert.ok(fp8.stepSeconds < bf16.stepSeconds, `${fp8.stepSeconds} < ${bf16.stepSeconds}`);
+  assert.ok(fp8.breakdown.compute < bf16.breakdown.compute);
+  assert.equal(fp8.fp8KernelEfficiency, FP8_KERNEL_EFFICIENCY.hopper);
+  assert.equal(fp8.breakdown.tp, bf16.breakdown.tp, "TP traffic priced in bf16 either way (no overlap here)");
+  assert.equal(fp8.breakdown.dp, bf16.breakdown.dp);
+  assert.ok(fp8.mfu > bf16.mfu, "the same model FLOPs in less time, over the same bf16 peak");
+});
+
+test("stepTime(): a GPU without fp8 tensor cores refuses fp8, and precision is bf16 or fp8", () => {
+  for (const gpu of ["a100-sxm-80gb", "a100-sxm-40gb"]) {
+    assert.throws(
+      () => stepTime({ ...base, gpu, precision: "fp8" }),
+      (e: unknown) => e instanceof ModelInputError && e.field === "precision" && /no fp8 tensor cores/.test(e.message),
+    );
+    assert.ok(stepTime({ ...base, gpu, precision: "bf16" }).stepSeconds > 0);
+  }
+  assert.throws(
+    () => stepTime({ ...base, precision: "fp16" as "bf16" }),
+    (e: unknown) => e instanceof ModelInputError && e.field === "precision",
+  );
+  assert.throws(
+    () => stepTime({ ...base, precision: "fp8", fp8KernelEfficiency: 1.5 }),
+    (e: unknown) => e instanceof ModelInputError && e.field === "fp8KernelEfficiency",
+  );
+  assert.equal(FP8_KERNEL_EFFICIENCY.ampere, null);
+  assert.equal(FP8_KERNEL_EFFICIENCY.blackwell, FP8_KERNEL_EFFICIENCY.hopper, "Blackwell: Hopper's, an assumption");
 });

@@ -9,7 +9,7 @@
  * seconds, so every value that needs one is computed on first read (`lazy`), not when every value
  * is built.
  */
-import { PUBLISHED_RUNS, RUN_SOURCES, type PublishedRun } from "../../data/published-runs.ts";
+import { PUBLISHED_FP8_RUNS, PUBLISHED_RUNS, RUN_SOURCES, type PublishedRun } from "../../data/published-runs.ts";
 import {
   evaluateInSample,
   fitKernelEfficiency,
@@ -24,10 +24,14 @@ import {
   type LayoutClass,
   type RunEvaluation,
   bookConstantsGap,
+  fp8LeaveOneSourceOut,
+  fitFp8KernelEfficiency,
+  fp8Pairs,
+  predictRun,
   REFIT_THRESHOLD,
 } from "../validation.ts";
-import { KERNEL_EFFICIENCY } from "../step.ts";
-import { d0, d1, gpu, lazy, once, preset, v, type PutValue } from "./put.ts";
+import { FP8_KERNEL_EFFICIENCY, KERNEL_EFFICIENCY } from "../step.ts";
+import { d0, d1, d2, gpu, lazy, once, preset, v, type PutValue } from "./put.ts";
 import { fact } from "./facts.ts";
 import { modelFlopsPerToken } from "../compute.ts";
 import { countParameters } from "../parameters.ts";
@@ -189,6 +193,114 @@ export function typicalScalesValues(put: PutValue): void {
       pct(() => sub().out.worst),
     );
   }
+
+  // The fp8 group (validation.ts fp8Report, in validationReport().fp8): runs, sources, the fitted
+  // fp8 efficiency, its errors in and out of sample, per source, and the fit without NVIDIA's runs.
+  const fp8 = () => {
+    const x = report().fp8;
+    if (!x) throw new Error("typical-scales values: no fp8 runs");
+    return x;
+  };
+  const fp8Held = once(() => fp8LeaveOneSourceOut());
+  put("a2.fp8.runs", v(PUBLISHED_FP8_RUNS.length, "runs", d0));
+  put("a2.fp8.sourceCount", v(new Set(PUBLISHED_FP8_RUNS.map((r) => r.source)).size, "sources", d0));
+  put(
+    "a2.fp8.fitH100",
+    lazy(() => 100 * (fitFp8KernelEfficiency().hopper ?? Number.NaN), "%", d0),
+  );
+  put("a2.fp8.bookH100", v(100 * (FP8_KERNEL_EFFICIENCY.hopper ?? Number.NaN), "%", d0));
+  // How much faster the fp8 linear layers run than bf16 ones on an H100 at the book's constants:
+  // η₈ × fp8 peak over η × bf16 peak (gpus.ts, step.ts).
+  const h100 = gpu("h100-sxm");
+  put(
+    "a2.fp8.linearSpeedup",
+    v(
+      ((FP8_KERNEL_EFFICIENCY.hopper ?? Number.NaN) * (h100.fp8FlopsPerSecond ?? Number.NaN)) /
+        (KERNEL_EFFICIENCY.hopper * h100.bf16FlopsPerSecond),
+      "×",
+      d2,
+    ),
+  );
+  put(
+    "a2.fp8.inMedian",
+    pct(() => fp8().inSample.median),
+  );
+  put(
+    "a2.fp8.inWorst",
+    pct(() => fp8().inSample.worst),
+  );
+  put(
+    "a2.fp8.losoMedian",
+    pct(() => fp8().leaveOneSourceOut.median),
+  );
+  put(
+    "a2.fp8.losoWorst",
+    pct(() => fp8().leaveOneSourceOut.worst),
+  );
+  for (const key of new Set(PUBLISHED_FP8_RUNS.map((r) => r.source))) {
+    const sub = () => {
+      const x = fp8().bySource.find((b) => b.key === key);
+      if (!x?.inSample || !x.leaveOneSourceOut) throw new Error(`typical-scales values: no fp8 runs of ${key}`);
+      return { in: x.inSample, out: x.leaveOneSourceOut };
+    };
+    put(`a2.fp8.source.${key}.runs`, v(PUBLISHED_FP8_RUNS.filter((r) => r.source === key).length, "runs", d0));
+    put(
+      `a2.fp8.source.${key}.inMedian`,
+      pct(() => sub().in.median),
+    );
+    put(
+      `a2.fp8.source.${key}.losoMedian`,
+      pct(() => sub().out.median),
+    );
+  }
+  // The fp8 efficiency fitted without NVIDIA's runs: what predicts them when they are held out.
+  put(
+    "a2.fp8.fitWithoutNvidia",
+    lazy(
+      () =>
+        100 * (fp8Held().find((e) => e.run.source === "nvidia2024dgxcbenchmarking")?.fp8KernelEfficiency ?? Number.NaN),
+      "%",
+      d0,
+    ),
+  );
+  // The pairs of a bf16 and an fp8 row that differ only in precision (validation.ts fp8Pairs), held
+  // out: how far the model's fp8 speedup is from the measured one.
+  const pairsHeld = once(() => fp8Pairs(true));
+  const gainErrors = once(() =>
+    summarizeErrors(pairsHeld().map((x) => ({ run: x.fp8.run, relativeError: x.relativeError }))),
+  );
+  put(
+    "a2.fp8.pairs",
+    lazy(() => pairsHeld().length, "pairs", d0),
+  );
+  put(
+    "a2.fp8.gainHeldMedian",
+    pct(() => gainErrors().median),
+  );
+  put(
+    "a2.fp8.gainHeldWorst",
+    pct(() => gainErrors().worst),
+  );
+  // One recipe in both precisions (NVIDIA's Llama 3.1 70B on 64 H100): the step-time ratio the
+  // tables report, and the model's at the book's constants.
+  const ratio = (bf16Id: string, fp8Id: string, of: "reported" | "predicted") => {
+    const find = (id: string) => {
+      const r = [...PUBLISHED_RUNS, ...PUBLISHED_FP8_RUNS].find((x) => x.id === id);
+      if (!r || r.reported.kind !== "iteration-seconds")
+        throw new Error(`typical-scales values: no run "${id}" with a step time`);
+      return { seconds: r.reported.seconds, predicted: predictRun(r).stepSeconds };
+    };
+    const [b, f] = [find(bf16Id), find(fp8Id)];
+    return of === "reported" ? b.seconds / f.seconds : b.predicted / f.predicted;
+  };
+  put(
+    "a2.fp8.llama70bReportedSpeedup",
+    lazy(() => ratio("dgxc-llama31-70b-64", "dgxc-llama31-70b-fp8-64", "reported"), "×", d2),
+  );
+  put(
+    "a2.fp8.llama70bPredictedSpeedup",
+    lazy(() => ratio("dgxc-llama31-70b-64", "dgxc-llama31-70b-fp8-64", "predicted"), "×", d2),
+  );
 
   // The per-run table (every run but MosaicML's): reported and predicted MFU, the in-sample and
   // held-out errors (absolute; the table writes the sign, which tests/chapters/a2-rows.ts checks),
