@@ -44,6 +44,26 @@ import { afterPaint } from "./runtime/after-paint.ts";
 /** How long typing must pause before a key typed into a number field redraws (issue #54). */
 const typingPauseMs = 150;
 
+/**
+ * Keeps the control the reader is editing where it was on the screen. An edit can show a message
+ * or a field above that control (a model that runs no pipeline names the framework when the reader
+ * types into "Pipeline parallel p"), which would push the field down under the caret, now and then
+ * below the fold. Call before changing the form; the function returned scrolls the page by
+ * however far the focused control moved, so the content above it moves instead (what CSS scroll
+ * anchoring does for content above the viewport). Its one read of the layout is the layout the
+ * edit's frame needs anyway.
+ */
+function holdFocusedControl(root: HTMLElement): () => void {
+  const doc = root.ownerDocument;
+  const focused = doc.activeElement;
+  if (!(focused instanceof HTMLElement) || !root.contains(focused)) return () => {};
+  const top = focused.getBoundingClientRect().top;
+  return () => {
+    const moved = focused.getBoundingClientRect().top - top;
+    if (Math.abs(moved) >= 1) doc.defaultView?.scrollBy(0, moved);
+  };
+}
+
 const css = `
 .mx-controls .mx-config textarea { min-height: 9rem; }
 .mx-controls details.mx-more { margin: 0 0 0.6rem; }
@@ -183,6 +203,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
    */
   const update = (now = false, delayMs = 0) => {
     answered = valuesKey();
+    const steady = holdFocusedControl(root);
     syncVisibility();
     const result = readMemoryControls(readValues());
     textarea.removeAttribute("aria-invalid");
@@ -198,6 +219,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     );
     // A problem in a control under "More settings" opens it: the message is next to the field.
     if (more && problems.some((p) => more.contains(controls[p.control]))) more.open = true;
+    steady();
     if (!result.ok) {
       // Keep the last valid drawing, dimmed, and say which values it shows.
       const bad = result.problems.map((p) => p.control);
