@@ -145,6 +145,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     return v as MemoryControlValues;
   };
 
+  let zeroOptionsFor: string | undefined;
   const syncVisibility = () => {
     const custom = controls.preset.value === "custom";
     (textarea.parentElement as HTMLElement).hidden = !custom;
@@ -153,7 +154,11 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     for (const name of ["schedule", "microbatches"] as const) fieldOf[name].hidden = !pipelined;
     fieldOf.chunks.hidden = !pipelined || controls.schedule.value !== "interleaved";
     fieldOf.reshard.hidden = controls.zero.value !== "3";
-    syncZeroOptions(controls.zero as HTMLSelectElement, controls.framework.value);
+    // The ZeRO select's options change with the framework only (rewriting them relays the form out).
+    if (controls.framework.value !== zeroOptionsFor) {
+      zeroOptionsFor = controls.framework.value;
+      syncZeroOptions(controls.zero as HTMLSelectElement, zeroOptionsFor);
+    }
   };
 
   const draw = (state: MemoryExplorerState, view: MemoryView) => {
