@@ -60,7 +60,7 @@ function holdFocusedControl(root: HTMLElement): () => void {
   const top = focused.getBoundingClientRect().top;
   return () => {
     const moved = focused.getBoundingClientRect().top - top;
-    if (Math.abs(moved) >= 1) doc.defaultView?.scrollBy(0, moved);
+    if (Math.abs(moved) >= 1) doc.defaultView?.scrollBy({ top: moved, behavior: "instant" });
   };
 }
 
