@@ -15,6 +15,7 @@ import {
   modelFlopsPerToken,
   ModelInputError,
   parseModelConfig,
+  type DpTimeline,
   type DpTimelineInput,
   type ModelArchitecture,
 } from "../model/index.ts";
@@ -55,15 +56,22 @@ interface DpOverlapModel {
   architecture: ModelArchitecture;
 }
 
+/** The models looked up so far, by preset id (the widget asks for the same one on every edit). */
+const modelCache = new Map<string, DpOverlapModel>();
+
 /** Looks up a dense model preset for the widget; throws ModelInputError on `model` otherwise. */
 function dpOverlapModel(id: string): DpOverlapModel {
+  const cached = typeof id === "string" ? modelCache.get(id) : undefined;
+  if (cached) return cached;
   const preset = typeof id === "string" ? findModelPreset(id) : undefined;
   if (!preset) throw new ModelInputError("model", `model: no model preset "${String(id)}"`);
   const { architecture } = parseModelConfig(preset.config);
   if (architecture.moe || architecture.mla) {
     throw new ModelInputError("model", `model: ${preset.name} is not a dense model with standard attention`);
   }
-  return { parameters: preset.publishedTotal, layers: architecture.numLayers, architecture };
+  const model = { parameters: preset.publishedTotal, layers: architecture.numLayers, architecture };
+  modelCache.set(id, model);
+  return model;
 }
 
 /**
@@ -194,11 +202,29 @@ function dpOverlapInputs(s: DpOverlapSettings): { serial: DpTimelineInput; overl
   return { serial: { ...overlapped, overlap: false }, overlapped };
 }
 
+/** Both timelines of a state, and their inputs. */
+interface DpOverlapRun {
+  serial: DpTimelineInput;
+  overlapped: DpTimelineInput;
+  a: DpTimeline;
+  b: DpTimeline;
+}
+
+/** The last state's timelines: the summary and the drawing of one edit share them. */
+let lastRun: { key: string; run: DpOverlapRun } | undefined;
+
+function dpOverlapRun(s: DpOverlapSettings): DpOverlapRun {
+  const key = JSON.stringify(s);
+  if (lastRun?.key === key) return lastRun.run;
+  const { serial, overlapped } = dpOverlapInputs(s);
+  const run = { serial, overlapped, a: dataParallelTimeline(serial), b: dataParallelTimeline(overlapped) };
+  lastRun = { key, run };
+  return run;
+}
+
 /** Text summary of a widget state, for the visually hidden live region and the static figure. */
 export function summarizeDpOverlap(s: DpOverlapSettings): string {
-  const { serial, overlapped } = dpOverlapInputs(s);
-  const a = dataParallelTimeline(serial);
-  const b = dataParallelTimeline(overlapped);
+  const { serial, overlapped, a, b } = dpOverlapRun(s);
   const ar = allReduceSeconds(serial.gradientBytes, s.dp, serial.busBandwidthBytesPerSecond, 0);
   return (
     `${formatBytes(serial.gradientBytes, "GB", { decimals: 2 })} of gradients in ${b.bucketsPerSync} buckets of whole tensors; ` +
@@ -213,9 +239,7 @@ export function summarizeDpOverlap(s: DpOverlapSettings): string {
 
 /** Draws the widget's figure: the same step without and with overlap, on one time axis. */
 export function renderDpOverlap(root: Element, s: DpOverlapSettings, idPrefix = "dp-overlap", width = 640): void {
-  const { serial, overlapped } = dpOverlapInputs(s);
-  const a = dataParallelTimeline(serial);
-  const b = dataParallelTimeline(overlapped);
+  const { a, b } = dpOverlapRun(s);
   drawDpTimelines(
     root,
     [

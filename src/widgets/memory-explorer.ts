@@ -11,6 +11,10 @@
  * moves controls into the "More settings" disclosure, its `lock` list disables them. The title
  * follows the chosen model. The form itself (labels, choices, groups, markup) is
  * ./memory-explorer/controls.ts.
+ *
+ * An edit is checked at once, the model's verdict on the combination included (cheap), so every
+ * message shows with the key; the redraw follows after the edit has painted
+ * (runtime/after-paint.ts), for keys typed into a field after a pause (issue #54).
  */
 import { renderMemoryOutputs } from "../figures/memory-explorer.ts";
 import {
@@ -35,6 +39,30 @@ import { clearWidget, dom } from "../figures/kit/dom.ts";
 import { setStale, showControlProblems } from "../figures/kit/field.ts";
 import { formatNumber } from "../figures/kit/format.ts";
 import { expand, labels, memoryForm, syncZeroOptions } from "./memory-explorer/controls.ts";
+import { afterPaint } from "./runtime/after-paint.ts";
+
+/** How long typing must pause before a key typed into a number field redraws (issue #54). */
+const typingPauseMs = 150;
+
+/**
+ * Keeps the control the reader is editing where it was on the screen. An edit can show a message
+ * or a field above that control (a model that runs no pipeline names the framework when the reader
+ * types into "Pipeline parallel p"), which would push the field down under the caret, now and then
+ * below the fold. Call before changing the form; the function returned scrolls the page by
+ * however far the focused control moved, so the content above it moves instead (what CSS scroll
+ * anchoring does for content above the viewport). Its one read of the layout is the layout the
+ * edit's frame needs anyway.
+ */
+function holdFocusedControl(root: HTMLElement): () => void {
+  const doc = root.ownerDocument;
+  const focused = doc.activeElement;
+  if (!(focused instanceof HTMLElement) || !root.contains(focused)) return () => {};
+  const top = focused.getBoundingClientRect().top;
+  return () => {
+    const moved = focused.getBoundingClientRect().top - top;
+    if (Math.abs(moved) >= 1) doc.defaultView?.scrollBy({ top: moved, behavior: "instant" });
+  };
+}
 
 const css = `
 .mx-controls .mx-config textarea { min-height: 9rem; }
@@ -104,6 +132,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
   root.append(form, actions, out, live);
 
   const writeUrl = urlWriter(win, id);
+  const later = afterPaint(root);
   let last: { state: MemoryExplorerState; view: MemoryView } | null = null;
 
   const readValues = (): MemoryControlValues => {
@@ -116,6 +145,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     return v as MemoryControlValues;
   };
 
+  let zeroOptionsFor: string | undefined;
   const syncVisibility = () => {
     const custom = controls.preset.value === "custom";
     (textarea.parentElement as HTMLElement).hidden = !custom;
@@ -124,7 +154,11 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     for (const name of ["schedule", "microbatches"] as const) fieldOf[name].hidden = !pipelined;
     fieldOf.chunks.hidden = !pipelined || controls.schedule.value !== "interleaved";
     fieldOf.reshard.hidden = controls.zero.value !== "3";
-    syncZeroOptions(controls.zero as HTMLSelectElement, controls.framework.value);
+    // The ZeRO select's options change with the framework only (rewriting them relays the form out).
+    if (controls.framework.value !== zeroOptionsFor) {
+      zeroOptionsFor = controls.framework.value;
+      syncZeroOptions(controls.zero as HTMLSelectElement, zeroOptionsFor);
+    }
   };
 
   const draw = (state: MemoryExplorerState, view: MemoryView) => {
@@ -144,7 +178,37 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     return `Showing the last valid result (${parts.join(", ")}) until the field is fixed.`;
   };
 
-  const update = () => {
+  /**
+   * The drawing of the last valid state: the charts, the formula table, the title and the live
+   * summary (its model call, `computeMemoryView`, already ran in the check). It runs after the
+   * edit has painted (`later`), so a key shows within a frame and the redraw follows.
+   */
+  const drawLast = () => {
+    if (!last) return;
+    // Typing a value and then the old one back leaves nothing to redraw.
+    const shown = JSON.stringify([last.state, axisSelect.value]);
+    if (shown !== drawn) {
+      draw(last.state, last.view);
+      drawn = shown;
+    }
+    // An edit that arrived meanwhile and failed its check dimmed the drawing; keep that.
+    if (staleText === undefined) setStale(out, undefined);
+  };
+  let staleText: string | undefined;
+  let drawn = "";
+
+  /** The controls' values as one string, and the last values `update` answered. */
+  const valuesKey = () => JSON.stringify(readValues());
+  let answered = "";
+
+  /**
+   * Checks the edit at once: the fields, and the model's verdict on the combination (a refusal is
+   * a message on the control at fault, shown with the edit). The redraw follows the edit's paint,
+   * after `delayMs` without another edit (typing), or at once (`now`) when mounting.
+   */
+  const update = (now = false, delayMs = 0) => {
+    answered = valuesKey();
+    const steady = holdFocusedControl(root);
     syncVisibility();
     const result = readMemoryControls(readValues());
     textarea.removeAttribute("aria-invalid");
@@ -160,26 +224,36 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     );
     // A problem in a control under "More settings" opens it: the message is next to the field.
     if (more && problems.some((p) => more.contains(controls[p.control]))) more.open = true;
+    steady();
     if (!result.ok) {
       // Keep the last valid drawing, dimmed, and say which values it shows.
       const bad = result.problems.map((p) => p.control);
-      if (last) setStale(out, staleNote(last.state, bad));
+      if (last) {
+        staleText = staleNote(last.state, bad);
+        setStale(out, staleText);
+      }
       return;
     }
-    setStale(out, undefined);
+    staleText = undefined;
     last = { state: result.state, view: result.view };
-    draw(result.state, result.view);
     writeUrl(encodeMemoryState(result.state, base));
+    if (now) drawLast();
+    else later(drawLast, "draw", delayMs);
   };
 
+  // A select or checkbox fires "input" and then "change" for one edit: answer the values once.
+  // Keys typed into a text field redraw after a pause, so typing "4096" draws once.
+  const onEdit = (delayMs: number) => {
+    if (valuesKey() !== answered) update(false, delayMs);
+  };
   for (const name of memoryControls) {
-    controls[name].addEventListener("input", update);
-    controls[name].addEventListener("change", update);
+    const typed =
+      controls[name] instanceof HTMLInputElement && (controls[name] as HTMLInputElement).type !== "checkbox";
+    controls[name].addEventListener("input", () => onEdit(typed ? typingPauseMs : 0));
+    controls[name].addEventListener("change", () => onEdit(0));
   }
-  textarea.addEventListener("input", update);
-  axisSelect.addEventListener("change", () => {
-    if (last) draw(last.state, last.view);
-  });
+  textarea.addEventListener("input", () => onEdit(typingPauseMs));
+  axisSelect.addEventListener("change", () => later(drawLast));
   copy.addEventListener("click", async () => {
     const state = last?.state ?? base;
     status.textContent = await copyLink(win, shareLink(win, id, encodeMemoryState(state, base)), linkBox);
@@ -199,11 +273,11 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     update();
   });
 
-  update();
+  update(true);
   if (last === null) {
     // The chapter's settings were validated at build time, so this only happens if a restored
     // link combined with them badly; fall back to the chapter's own state rather than nothing.
     showBase();
-    update();
+    update(true);
   }
 }

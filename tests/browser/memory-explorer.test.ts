@@ -278,6 +278,38 @@ describe("memory-explorer widget", () => {
     }
   });
 
+  it("answers a key at once and redraws after it; a message above the field does not move the field", async () => {
+    const page = await open("one-gpu");
+    await openMore(page);
+    // Keys typed one at a time: the drawing follows once the typing pauses.
+    const seq = control(page, "seqLength");
+    await seq.focus();
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.type("8192");
+    await page.waitForFunction((s) => document.querySelector(s)?.hasAttribute("data-widget-busy") === false, sel);
+    assert.equal(await verdict(page), expect({ ...ch2, seqLength: 8192 }));
+    // PyTorch DDP runs no pipeline: typing p = 2 shows the message at the framework, above the field
+    // being typed into, and the page scrolls so that the field stays where it was.
+    const pp = control(page, "pp");
+    await pp.focus();
+    const top = () => pp.evaluate((el) => el.getBoundingClientRect().top);
+    const before = await top();
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.type("2");
+    assert.equal(await control(page, "framework").getAttribute("aria-invalid"), "true");
+    assert.match(
+      (await page.locator(`${sel} #widget-memory-explorer-1-framework-message`).textContent()) ?? "",
+      /runs no tensor, pipeline/,
+    );
+    assert.ok(Math.abs((await top()) - before) < 1, `the field moved from ${before} to ${await top()}`);
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.type("1");
+    assert.equal(await control(page, "framework").getAttribute("aria-invalid"), null);
+    assert.ok(Math.abs((await top()) - before) < 1, "the field stays when the message goes");
+    await waitVerdict(page, expect({ ...ch2, seqLength: 8192 }));
+    await page.context().close();
+  });
+
   it("is operable from the keyboard, with labelled controls and a polite live summary", async () => {
     const page = await open("one-gpu");
     for (const name of ["preset", "gpu", "framework", "seqLength", "microBatch", "recompute", "attention"]) {
