@@ -100,6 +100,7 @@ function explorerState(c: Case): MemoryExplorerState {
     tp: c.tp,
     sp: c.tp > 1,
     pp: c.pp,
+    split: "even",
     schedule: "1f1b",
     microbatches: c.m,
     chunks: 2,
