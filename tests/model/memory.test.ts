@@ -434,7 +434,7 @@ describe("layers per stage (stageLayers)", () => {
       assert.deepEqual(trainingMemory(cfg, { ...s, stageLayers: split }), plain, JSON.stringify(s));
     }
     // docs/model-cli.md: memory llama-3.1-70b --seq 8192 --dp 16 --tp 8 --sp --pp 4 --zero 1 --recompute selective --microbatches 16
-    const documented = trainingMemory(config("llama-3.1-70b"), {
+    const docSetup: TrainingSetup = {
       seqLength: 8192,
       dp: 16,
       tp: 8,
@@ -443,9 +443,20 @@ describe("layers per stage (stageLayers)", () => {
       zeroStage: 1,
       recompute: "selective",
       microbatches: 16,
-    });
+    };
+    const documented = trainingMemory(config("llama-3.1-70b"), docSetup);
     assert.equal(documented.perGpu.total, 33_267_564_544);
     assert.equal(documented.stages[0].layerCount, 20);
+    // and its --stage-layers 19,21,21,19 example: the first stage drops one layer (1/8 of it per GPU
+    // under TP 8) and that layer's activations for its 4 microbatches in flight.
+    const trimmed = trainingMemory(config("llama-3.1-70b"), { ...docSetup, stageLayers: [19, 21, 21, 19] });
+    assert.equal(trimmed.perGpu.total, 31_635_378_176);
+    assert.equal(trimmed.stages[0].parameterCount, 2_163_785_728);
+    assert.equal(documented.stages[0].parameterCount - trimmed.stages[0].parameterCount, 106_971_136);
+    assert.equal(
+      documented.stages[0].activationDetail.layers - trimmed.stages[0].activationDetail.layers,
+      documented.stages[0].activationDetail.layers / 20,
+    );
   });
 
   test("interleaved: each stage's layers in v chunks (the first L_i mod v one larger), chunk c of every stage before chunk c + 1", () => {
