@@ -39,8 +39,8 @@ const USAGE = `usage: model <command> [options]
   params <config.json|preset>
   memory <config.json|preset> [--seq N] [--micro-batch N] [--dp N] [--tp N] [--sp] [--pp N] [--cp N] [--ep N]
          [--zero 0|1|2|3] [--recompute none|selective|full] [--precision fp32|bf16] [--fp32-grad-accum]
-         [--schedule afab|1f1b|interleaved] [--microbatches N] [--chunks V] [--attention flash|eager]
-         [--framework megatron|ddp|fsdp2|deepspeed] [--no-reshard] [--gpu ID]
+         [--schedule afab|1f1b|interleaved] [--microbatches N] [--chunks V] [--stage-layers a,b,…]
+         [--attention flash|eager] [--framework megatron|ddp|fsdp2|deepspeed] [--no-reshard] [--gpu ID]
   pipeline --schedule afab|1f1b|interleaved|zb-h1|dualpipe --stages P --microbatches M [--chunks V]
          [--forward T] [--backward T] [--weight-grad T] [--forward-backward T]
   step <config.json|preset> --gpu ID --gpus N [--tp T] [--pp P] [--cp C] [--ep E] [--dp D] [--zero 0|1|2|3]
@@ -131,6 +131,7 @@ function runMemory(args: string[]): void {
       schedule: { type: "string" },
       microbatches: { type: "string" },
       chunks: { type: "string" },
+      "stage-layers": { type: "string" },
       attention: { type: "string" },
       framework: { type: "string" },
       "no-reshard": { type: "boolean" },
@@ -155,6 +156,7 @@ function runMemory(args: string[]): void {
     schedule: values.schedule,
     microbatches: numeric(values.microbatches),
     virtualStages: numeric(values.chunks),
+    stageLayers: values["stage-layers"]?.split(",").map((x) => numeric(x)),
     attention: values.attention,
     framework: values.framework,
     reshardAfterForward: values["no-reshard"] ? false : undefined,

@@ -16,6 +16,7 @@ import {
   findModelPreset,
   CONFIG_SEARCH_EXCLUSIONS,
   defaultReshardAfterForward,
+  evenStageLayers,
   launchConfigs,
   parseModelConfig,
   trainingMemory,
@@ -45,6 +46,7 @@ import {
   gbShown,
 } from "./kit/scenario.ts";
 import { encodeMemoryStateFull } from "./memory-explorer/url.ts";
+import { stageLayersText } from "./memory-explorer/view.ts";
 import type { MemoryExplorerState } from "./memory-explorer/state.ts";
 import {
   configFinderFrameworks,
@@ -282,7 +284,19 @@ const tableColumns: ReadonlyArray<{ head: string; label: string; value: (c: Rank
   { head: "MFU", label: "MFU", value: (c) => formatPercent(c.mfu) },
 ];
 
-/** The memory explorer's state for a result row: the same scenario, so the same GB per GPU. */
+/**
+ * The explorer's name of a row's stage split: `trimmed` when the row ranks the split with one layer
+ * fewer on each end stage, `even` otherwise (the search tries only these two).
+ */
+export function splitOf(c: Pick<RankedConfig, "pp" | "stageLayers">): MemoryExplorerState["split"] {
+  const even = evenStageLayers(
+    c.stageLayers.reduce((a, x) => a + x, 0),
+    c.pp,
+  );
+  return c.pp > 1 && c.stageLayers.some((n, i) => n !== even[i]) ? "trimmed" : "even";
+}
+
+/** The memory explorer's state for a result row: the same scenario and stage split, so the same GB per GPU. */
 export function explorerStateOf(s: ConfigFinderSettings, c: RankedConfig): MemoryExplorerState {
   return {
     preset: s.model,
@@ -300,6 +314,7 @@ export function explorerStateOf(s: ConfigFinderSettings, c: RankedConfig): Memor
     tp: c.tp,
     sp: c.tp > 1,
     pp: c.pp,
+    split: splitOf(c),
     schedule: "1f1b",
     microbatches: c.microbatches,
     chunks: 2,
@@ -329,7 +344,8 @@ function rowArchitecture(s: ConfigFinderSettings): ModelArchitecture | null {
 
 /**
  * A row's memory per GPU by category: the search's own call, trainingMemory with the row's setup
- * (src/model/config-search.ts evaluates each configuration so), so its total is the row's GB per GPU.
+ * and its ranked stage split (src/model/config-search.ts prices each split so), so its total is the
+ * row's GB per GPU.
  */
 export function rowMemoryBreakdown(arch: ModelArchitecture, s: ConfigFinderSettings, c: RankedConfig): MemoryBreakdown {
   return trainingMemory(arch, {
@@ -345,6 +361,7 @@ export function rowMemoryBreakdown(arch: ModelArchitecture, s: ConfigFinderSetti
     recompute: c.recompute,
     microbatches: c.microbatches,
     framework: c.framework,
+    stageLayers: c.stageLayers,
   }).perGpu;
 }
 
@@ -395,6 +412,7 @@ function fillRowDetails(box: Element, s: ConfigFinderSettings, c: RankedConfig, 
         ["optimizer states", gb(m.optimizer)],
         ["activations", gb(m.activations)],
         ["total", gb(m.total)],
+        ...(c.pp > 1 ? [["layers per stage", stageLayersText(c.stageLayers)] as const] : []),
       ]),
     );
   }
@@ -438,7 +456,7 @@ function fillRowDetails(box: Element, s: ConfigFinderSettings, c: RankedConfig, 
 
 /**
  * Fills the table with the `count` fastest configurations: one `tr[data-layout]` per row carrying
- * its degrees, ZeRO stage, GB per GPU (as shown) and step seconds, and a link that opens the
+ * its degrees, ZeRO stage, GB per GPU (as shown), layers per stage and step seconds, and a link that opens the
  * memory explorer in the row's state; under each, a `tr.config-finder-detail` whose disclosure holds
  * the row's memory and time breakdown and its launch configurations.
  */
@@ -471,6 +489,7 @@ export function fillConfigTable(table: Element, s: ConfigFinderSettings, r: Conf
       "data-zero": c.zeroStage,
       "data-framework": c.framework,
       "data-gb-per-gpu": gbAttribute(c.memoryBytes),
+      "data-stage-layers": c.stageLayers.join(","),
       "data-step-seconds": String(c.stepSeconds),
     });
     tr.append(...tableColumns.map((col) => el("td", { "data-label": col.label }, col.value(c, i))));

@@ -216,7 +216,7 @@ export function communicationPerStep(config: unknown, setup: TrainingSetup = {})
     }
   }
 
-  const layers = stageLayerIndices(arch.numLayers, s.pp, 0, s.virtualStages);
+  const layers = stageLayerIndices(arch.numLayers, s.pp, 0, s.virtualStages, s.stageLayers);
   const activationBytes = tokens * h * valueBytes;
   // Tensor parallel.
   const tpForward = 2;

@@ -12,13 +12,15 @@
  *   pipeline stage sets the pace, so the LM head on the last stage counts.
  * - Stage splits: for $p > 1$ both the even split (when $p$ divides the layers; otherwise the
  *   first stages take one extra layer) and the split with one layer fewer on each end stage (Llama
- *   3's remedy) are tried; the faster is kept.
+ *   3's remedy) are tried. Each is priced in memory with its own layers per stage; a split that
+ *   does not fit is not ranked, and the faster of those that fit is kept, so a trimmed split that
+ *   fits can rank where the even one does not, and the other way round.
  * - Sharding: each ZeRO stage with a framework that runs it ({@link AUTO_FRAMEWORK}, or the one
  *   `framework` given): Megatron-LM's distributed optimizer (ZeRO-0/1) with any pipeline degree,
  *   FSDP2 (ZeRO-3) with any pipeline degree (as torchtitan and Llama 3 run it, keeping gathered
  *   weights under a pipeline), DeepSpeed's ZeRO-2 only without a pipeline (its pipeline engine
  *   refuses ZeRO-2 and ZeRO-3), plain DDP only without TP, PP, CP or EP.
- * - Memory: {@link trainingMemory} for the even split with the row's framework profile; a
+ * - Memory: {@link trainingMemory} for the row's stage split with its framework profile; a
  *   configuration fits when its peak stage needs at most `usableMemoryFraction` of HBM.
  *
  * - The reader's limits: `maxTp` (default the NVLink domain), `maxPp`, `maxCp`, `maxEp` and
@@ -39,7 +41,7 @@ import {
   requirePositiveInteger,
   requirePositiveNumber,
 } from "./errors.ts";
-import { trainingMemory, type TrainingSetup, type ZeroStage } from "./memory.ts";
+import { evenStageLayers, trainingMemory, type TrainingSetup, type ZeroStage } from "./memory.ts";
 import type { Recompute } from "./activations.ts";
 import type { GpuSpec } from "../data/gpus.ts";
 import { findInterconnect } from "../data/interconnects.ts";
@@ -58,7 +60,7 @@ import {
 
 /** What the search leaves out and why, for the configuration finder to print. */
 export const CONFIG_SEARCH_EXCLUSIONS =
-  "Ruled out: layouts whose degrees do not divide the heads, sequence or layers; batches that do not split into at least p microbatches per replica; configurations whose peak stage needs more than the usable memory; layouts a framework does not run. Each ZeRO stage runs with one framework: Megatron-LM for ZeRO-0 and ZeRO-1, DeepSpeed for ZeRO-2 (without pipeline parallelism, which its pipeline engine refuses), FSDP2 for ZeRO-3 (with pipeline parallelism, as torchtitan and Llama 3 run it).";
+  "Ruled out: layouts whose degrees do not divide the heads, sequence or layers; batches that do not split into at least p microbatches per replica; configurations whose peak stage needs more than the usable memory under each stage split tried (each split priced with its own layers per stage); layouts a framework does not run. Each ZeRO stage runs with one framework: Megatron-LM for ZeRO-0 and ZeRO-1, DeepSpeed for ZeRO-2 (without pipeline parallelism, which its pipeline engine refuses), FSDP2 for ZeRO-3 (with pipeline parallelism, as torchtitan and Llama 3 run it).";
 
 /** Inputs of {@link searchConfigurations}. */
 export interface ConfigSearchInput {
@@ -145,7 +147,7 @@ export interface RankedConfig {
   microBatchSize: number;
   /** Microbatches per step per DP rank, $m = B/(d\,b)$. */
   microbatches: number;
-  /** Peak bytes per GPU (decimal). */
+  /** Peak bytes per GPU (decimal) under the ranked stage split, `stageLayers`. */
   memoryBytes: number;
   /** Step time and its parts, seconds (compute includes recomputation and the optimizer update). */
   stepSeconds: number;
@@ -174,7 +176,7 @@ export interface ConfigSearchResult {
   configsTried: number;
   /** Of those: could not reach the global batch with m ≥ p. */
   ruledOutBatch: number;
-  /** Of those: did not fit in memory. */
+  /** Of those: did not fit in memory under any stage split tried. */
   ruledOutMemory: number;
   /** Usable bytes per GPU. */
   memoryLimitBytes: number;
@@ -354,6 +356,7 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
           }
           if (!layoutValid) continue;
           layoutsTried++;
+          const splits = stageSplits(arch.numLayers, pp);
           for (const zeroStage of [0, 1, 2, 3] as ZeroStage[]) {
             if (zeroStage > p.maxZeroStage) continue;
             if (zeroStage > 0 && dp * cp === 1) continue; // nothing to shard over.
@@ -382,13 +385,13 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
                   microbatches: m,
                   framework,
                 };
-                const memory = trainingMemory(arch, setup).perGpu.total;
-                if (memory > limit) {
+                const fitting = priceSplits(arch, setup, splits).filter((x) => x.memory <= limit);
+                if (fitting.length === 0) {
                   ruledOutMemory++;
                   outOfMemory = true;
                   continue;
                 }
-                ranked.push(rankOne(p, { dp, tp, pp, cp, ep, zeroStage, recompute, framework, b, m, memory }));
+                ranked.push(rankOne(p, { dp, tp, pp, cp, ep, zeroStage, recompute, framework, b, m, splits: fitting }));
                 if (ranked.length >= p.maxRanked) break search;
               }
             }
@@ -401,33 +404,50 @@ export function searchConfigurations(input: ConfigSearchInput): ConfigSearchResu
   return { ranked, layoutsTried, configsTried, ruledOutBatch, ruledOutMemory, memoryLimitBytes: limit };
 }
 
-/** Evaluates one configuration with the step model: the faster of its stage splits. */
+/**
+ * The stage splits tried for `pp` stages: the even split (the memory model's default, the first
+ * stages taking any extra layer) and, where it exists, the split with one layer fewer on each end
+ * stage. One split, all the layers, without a pipeline.
+ */
+export function stageSplits(numLayers: number, pp: number): number[][] {
+  if (pp === 1) return [[numLayers]];
+  const splits = [evenStageLayers(numLayers, pp)];
+  try {
+    const trimmed = balancedStageLayers(numLayers, pp, 1);
+    if (trimmed.every((n) => n >= 1)) splits.push(trimmed);
+  } catch (e) {
+    if (!(e instanceof ModelInputError)) throw e;
+  }
+  return splits;
+}
+
+/** A stage split with the peak bytes per GPU it needs. */
+interface PricedSplit {
+  stageLayers: number[];
+  memory: number;
+}
+
+/** Each split's memory per GPU (peak stage) under `setup`, priced with its own layers per stage. */
+function priceSplits(arch: ModelArchitecture, setup: TrainingSetup, splits: readonly number[][]): PricedSplit[] {
+  return splits.map((stageLayers) => ({
+    stageLayers,
+    memory: trainingMemory(arch, { ...setup, stageLayers }).perGpu.total,
+  }));
+}
+
+/** Evaluates one configuration with the step model: the faster of `splits` (each priced in memory). */
 function rankOne(
   p: Prepared,
   c: Pick<RankedConfig, "dp" | "tp" | "pp" | "cp" | "ep" | "zeroStage" | "recompute" | "framework"> & {
     b: number;
     m: number;
-    memory: number;
+    splits: readonly PricedSplit[];
   },
 ): RankedConfig {
   const a = p.arch;
-  const splits: number[][] = [];
-  if (c.pp === 1) splits.push([a.numLayers]);
-  else {
-    const even = Array.from(
-      { length: c.pp },
-      (_, i) => Math.floor(a.numLayers / c.pp) + (i < a.numLayers % c.pp ? 1 : 0),
-    );
-    splits.push(even);
-    try {
-      const trimmed = balancedStageLayers(a.numLayers, c.pp, 1);
-      if (trimmed.every((n) => n >= 1)) splits.push(trimmed);
-    } catch (e) {
-      if (!(e instanceof ModelInputError)) throw e;
-    }
-  }
   let best: StepResult | null = null;
-  for (const stageLayers of splits) {
+  let memory = 0;
+  for (const { stageLayers, memory: splitMemory } of c.splits) {
     const r = stepTime({
       config: a,
       gpu: p.input.gpu,
@@ -451,7 +471,10 @@ function rankOne(
       cluster: p.cluster,
       includeMemory: false,
     });
-    if (best === null || r.stepSeconds < best.stepSeconds) best = r;
+    if (best === null || r.stepSeconds < best.stepSeconds) {
+      best = r;
+      memory = splitMemory;
+    }
   }
   const r = best!;
   const k = r.breakdown;
@@ -466,7 +489,7 @@ function rankOne(
     framework: c.framework,
     microBatchSize: c.b,
     microbatches: c.m,
-    memoryBytes: c.memory,
+    memoryBytes: memory,
     stepSeconds: r.stepSeconds,
     computeSeconds: k.compute + k.recompute + k.optimizer,
     bubbleSeconds: k.bubble,
@@ -498,7 +521,8 @@ export type LayoutEvaluation =
   /** It does not divide, or no framework runs it: the field at fault and one sentence. */
   | { ok: false; field: string; reason: string }
   /**
-   * It runs: the step model's row for it (as the search would rank it), whether it fits the
+   * It runs: the step model's row for it (as the search would rank it: the faster of the stage
+   * splits that fit, or the split that needs the least memory when none does), whether it fits the
    * usable memory, and the search settings it falls outside of (constraints, micro-batch sizes,
    * powers of two), each a short phrase.
    */
@@ -563,14 +587,31 @@ export function evaluateLayout(input: ConfigSearchInput, named: NamedLayout): La
     );
   const layout = { seqLength, tp, sequenceParallel: tp > 1, pp, cp, dp, ep };
   const setup: TrainingSetup = { ...layout, microBatchSize: b, zeroStage, recompute, microbatches: m, framework };
-  let memory: number;
+  let priced: PricedSplit[];
   try {
-    memory = trainingMemory(arch, setup).perGpu.total;
+    priced = priceSplits(arch, setup, stageSplits(arch.numLayers, pp));
   } catch (e) {
     if (e instanceof ModelInputError) return fail(e.field, `${e.message}.`);
     throw e;
   }
-  const config = rankOne(p, { dp, tp, pp, cp, ep, zeroStage, recompute, framework, b, m, memory });
+  // As the search ranks it: the faster of the splits that fit; when none fits, the one that needs
+  // the least memory (what the layout needs at best).
+  const fitting = priced.filter((x) => x.memory <= p.limit);
+  const fits = fitting.length > 0;
+  const leanest = priced.reduce((a, x) => (x.memory < a.memory ? x : a));
+  const config = rankOne(p, {
+    dp,
+    tp,
+    pp,
+    cp,
+    ep,
+    zeroStage,
+    recompute,
+    framework,
+    b,
+    m,
+    splits: fits ? fitting : [leanest],
+  });
   const outside: string[] = [];
   if (tp > p.maxTp) outside.push(`TP above ${p.maxTp}`);
   if (pp > p.maxPp) outside.push(`PP above ${p.maxPp}`);
@@ -587,5 +628,5 @@ export function evaluateLayout(input: ConfigSearchInput, named: NamedLayout): La
     if (!pow2(v)) outside.push(`${name} ${v}, not a power of two`);
   if (named.framework !== undefined && named.framework !== p.frameworkFor(zeroStage))
     outside.push(`a framework the search does not pair with ZeRO-${zeroStage}`);
-  return { ok: true, config, fits: memory <= p.limit, outside };
+  return { ok: true, config, fits, outside };
 }

@@ -40,6 +40,8 @@ export {
   trainingMemory,
   resolveTrainingSetup,
   stageLayerIndices,
+  evenStageLayers,
+  checkStageLayers,
   inFlightMicrobatches,
   type BytesPerParameter,
   type Fp32GradBuffer,

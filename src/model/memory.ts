@@ -33,20 +33,29 @@
  * column-parallel biases) by $t$; norms, output-projection and second-MLP biases, routers and
  * GPT-2's position table are replicated; the embedding and LM head are vocabulary-parallel
  * ($V h / t$; Megatron-LM's vocabulary padding is ignored). For MLA every projection is divided by
- * $t$ (an approximation). Pipeline parallelism gives stage $i$ a contiguous block of layers (the
- * first $L \bmod p$ stages take one extra layer when $p$ does not divide $L$); the first stage holds
- * the embedding, the last the final norm and LM head (a tied head is a second copy there when
- * $p > 1$). Expert parallelism gives each GPU $E/e$ of every MoE layer's routed experts.
+ * $t$ (an approximation). Pipeline parallelism gives stage $i$ a contiguous block of $L_i$ layers:
+ * `stageLayers` when given (first to last: $p$ positive counts summing to $L$, as the step model
+ * takes them, e.g. one layer fewer on each end stage), otherwise an even split in which the first
+ * $L \bmod p$ stages take one extra layer when $p$ does not divide $L$. Every per-stage number
+ * follows the stage's own $L_i$: its layers' parameters, gradients and optimizer states, and its
+ * activations per in-flight microbatch. The first stage also holds the embedding, the last the
+ * final norm and LM head (a tied head is a second copy there when $p > 1$), whatever their $L_i$.
+ * Expert parallelism gives each GPU $E/e$ of every MoE layer's routed experts.
  *
  * ## Activations
  *
  * Per layer from {@link layerActivations}; a stage keeps them for the microbatches it has in flight
  * at its peak (Narayanan et al. §2.2; Korthikanti et al. §4.2.3):
  * - `afab` (GPipe): all $m$ microbatches.
- * - `1f1b`: $\min(p - i, m)$ on stage $i$ (the first stage holds $p$: $L$ layers' worth).
+ * - `1f1b`: $\min(p - i, m)$ on stage $i$ (the first stage holds $p$: $p L_0$ layers' worth, $L$ with an
+ *   even split).
  * - `interleaved` with $v$ chunks: $\min(2(p-i-1) + (v-1)p + 1, vm)$ chunk-microbatches of $L/(pv)$
  *   layers each (Megatron-LM's warm-up count plus one); on the first stage that is
- *   $L(1 + (p-1)/(pv))$ layers' worth, Korthikanti et al.'s interleaving factor.
+ *   $L(1 + (p-1)/(pv))$ layers' worth, Korthikanti et al.'s interleaving factor. With `stageLayers`
+ *   (each $L_i \ge v$) stage $i$'s $L_i$ layers form $v$ chunks as even as the count allows (the
+ *   first $L_i \bmod v$ take one more), model chunk $c$ of every stage before chunk $c + 1$ of any,
+ *   and each in-flight chunk-microbatch is counted at the stage's mean chunk, $L_i/v$ layers: exact
+ *   when the chunks are equal, the model's assumption when they are not.
  * The first stage also keeps GPT-2's embedding dropout mask; the last stage keeps the final norm
  * input, the LM-head input and the fp32 logits ($4 s b V / t$ bytes) for its in-flight microbatches
  * ($m$ under AFAB, 1 otherwise). Under recomputation one layer's recomputed activations
@@ -194,6 +203,11 @@ export interface TrainingSetup {
   microbatches?: number;
   /** Model chunks per stage $v$ for `interleaved` (default 2). */
   virtualStages?: number;
+  /**
+   * Layers per pipeline stage, first to last: $p$ positive integers summing to the layers, each at
+   * least $v$ under `interleaved` (default: the even split, the first $L \bmod p$ stages taking one more).
+   */
+  stageLayers?: number[];
   /** Attention kernel (default `"flash"`). */
   attention?: AttentionKernel;
   /** Override the architecture's dropout setting. */
@@ -225,6 +239,8 @@ export interface ResolvedTrainingSetup {
   schedule: MemorySchedule;
   microbatches: number;
   virtualStages: number;
+  /** Layers per pipeline stage, first to last (the given split or the default one). */
+  stageLayers: number[];
   attention: AttentionKernel;
   dropout: boolean;
   framework: FrameworkId | null;
@@ -370,7 +386,7 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
         `the interleaved schedule needs at least 2 chunks per stage (got ${virtualStages})`,
       );
     }
-    if (arch.numLayers % (pp * virtualStages) !== 0) {
+    if (setup.stageLayers === undefined && arch.numLayers % (pp * virtualStages) !== 0) {
       throw new ModelInputError(
         "virtualStages",
         `pp × chunks (${pp} × ${virtualStages}) must divide the number of layers (${arch.numLayers}) for the interleaved schedule`,
@@ -383,6 +399,10 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
       );
     }
   }
+  const stageLayers =
+    setup.stageLayers === undefined
+      ? evenStageLayers(arch.numLayers, pp)
+      : checkStageLayers(setup.stageLayers, arch.numLayers, pp, virtualStages);
   return {
     seqLength,
     microBatchSize,
@@ -399,6 +419,7 @@ export function resolveTrainingSetup(arch: ModelArchitecture, setup: TrainingSet
     schedule,
     microbatches,
     virtualStages,
+    stageLayers,
     attention,
     dropout,
     framework,
@@ -457,13 +478,54 @@ export function extrasHeld(layout: StateLayout, pp: number): readonly ExtraState
   return (layout.extra ?? []).filter((e) => pp > 1 || !e.pipelineOnly);
 }
 
-/** Layer indices held by stage `stage` (see the module comment for the assignment). */
-export function stageLayerIndices(numLayers: number, pp: number, stage: number, virtualStages = 1): number[] {
+/**
+ * The default split of `numLayers` layers over `pp` stages: as even as the count allows, the first
+ * `numLayers mod pp` stages taking one more layer.
+ */
+export function evenStageLayers(numLayers: number, pp: number): number[] {
+  requirePositiveInteger(numLayers, "numLayers");
+  requirePositiveInteger(pp, "pp");
+  return Array.from({ length: pp }, (_, i) => Math.floor(numLayers / pp) + (i < numLayers % pp ? 1 : 0));
+}
+
+/**
+ * Checks a stage split as the step model does: `pp` positive integers summing to `numLayers`, each
+ * at least `virtualStages` (the interleaved schedule's chunks). Throws a ModelInputError naming
+ * `stageLayers`; returns a copy.
+ */
+export function checkStageLayers(stageLayers: unknown, numLayers: number, pp: number, virtualStages = 1): number[] {
+  if (!Array.isArray(stageLayers) || stageLayers.length !== pp)
+    throw new ModelInputError("stageLayers", `stageLayers must list ${pp} stage sizes, one per pipeline stage`);
+  const out = stageLayers.map((n) => requirePositiveInteger(n, "stageLayers"));
+  const sum = out.reduce((a, x) => a + x, 0);
+  if (sum !== numLayers)
+    throw new ModelInputError("stageLayers", `stageLayers sum to ${sum}, not the number of layers (${numLayers})`);
+  if (virtualStages > 1 && out.some((n) => n < virtualStages))
+    throw new ModelInputError(
+      "stageLayers",
+      `every stage needs at least ${virtualStages} layers for ${virtualStages} chunks`,
+    );
+  return out;
+}
+
+/**
+ * Layer indices held by stage `stage`: of `stageLayers` when given (checked with
+ * {@link checkStageLayers}), else of the default split (see the module comment for both).
+ */
+export function stageLayerIndices(
+  numLayers: number,
+  pp: number,
+  stage: number,
+  virtualStages = 1,
+  stageLayers?: readonly number[],
+): number[] {
   requirePositiveInteger(numLayers, "numLayers");
   requirePositiveInteger(pp, "pp");
   requireNonNegativeInteger(stage, "stage");
   requirePositiveInteger(virtualStages, "virtualStages");
   if (stage >= pp) throw new ModelInputError("stage", `stage (${stage}) must be below pp (${pp})`);
+  if (stageLayers !== undefined)
+    return splitLayerIndices(checkStageLayers(stageLayers, numLayers, pp, virtualStages), stage, virtualStages);
   if (pp * virtualStages > numLayers || (virtualStages > 1 && numLayers % (pp * virtualStages) !== 0)) {
     throw new ModelInputError(
       "pp",
@@ -484,6 +546,26 @@ export function stageLayerIndices(numLayers: number, pp: number, stage: number, 
   const first = stage * base + Math.min(stage, extra);
   const count = base + (stage < extra ? 1 : 0);
   for (let k = 0; k < count; k++) out.push(first + k);
+  return out;
+}
+
+/**
+ * Layer indices of `stage` under a checked split: a contiguous block, or with `virtualStages` > 1
+ * its chunks (each stage's layers in `v` chunks as even as they go, the first `L_i mod v` one
+ * larger), model chunk `c` of every stage placed before chunk `c + 1` of any.
+ */
+function splitLayerIndices(stageLayers: readonly number[], stage: number, virtualStages: number): number[] {
+  const v = virtualStages;
+  const chunkSize = (i: number, c: number) => Math.floor(stageLayers[i]! / v) + (c < stageLayers[i]! % v ? 1 : 0);
+  const out: number[] = [];
+  let next = 0;
+  for (let c = 0; c < v; c++) {
+    for (let i = 0; i < stageLayers.length; i++) {
+      const size = chunkSize(i, c);
+      if (i === stage) for (let k = 0; k < size; k++) out.push(next + k);
+      next += size;
+    }
+  }
   return out;
 }
 
@@ -562,7 +644,7 @@ export function trainingMemory(config: unknown, setup: TrainingSetup = {}): Trai
 
   const stages: StageMemory[] = [];
   for (let stage = 0; stage < s.pp; stage++) {
-    const indices = stageLayerIndices(arch.numLayers, s.pp, stage, s.virtualStages);
+    const indices = splitLayerIndices(s.stageLayers, stage, s.virtualStages);
     let dense = 0;
     let experts = 0;
     let layerBytes = 0;

@@ -907,6 +907,7 @@ export function stepTime(input: StepInput): StepResult {
     schedule,
     microbatches: m,
     virtualStages: schedule === "interleaved" ? v : undefined,
+    ...(input.stageLayers !== undefined ? { stageLayers } : {}),
     fp32GradAccum: gradReduce === "fp32",
     attention: causal ? "flash" : "eager",
     ...(profile ? { framework: profile.id, reshardAfterForward: reshard } : {}),
@@ -917,8 +918,6 @@ export function stepTime(input: StepInput): StepResult {
     try {
       memory = trainingMemory(arch, memorySetup).perGpu;
       const notes: string[] = [];
-      if (input.stageLayers !== undefined)
-        notes.push("memory assumes the memory model's own layer split, not stageLayers");
       if (hsdp) notes.push("hybrid sharding: model states sharded over the ranks inside one node");
       if (zeroStage === 3 && !reshard)
         notes.push(

@@ -26,6 +26,7 @@ import {
 import {
   memoryCurve,
   resolveModel,
+  stageLayersText,
   summarizeMemory,
   titleFor,
   type CurveAxis,
@@ -67,6 +68,7 @@ function holdFocusedControl(root: HTMLElement): () => void {
 const css = `
 .mx-controls .mx-config textarea { min-height: 9rem; }
 .mx-controls details.mx-more { margin: 0 0 0.6rem; }
+.mx-controls .mx-split-layers { margin: 0.2rem 0 0; font-size: 0.85rem; }
 .mx-controls details.mx-more > summary { cursor: pointer; font-weight: 600; font-size: 0.9rem; color: var(--c-accent); margin-bottom: 0.5rem; }
 `;
 
@@ -107,7 +109,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
   }
 
   clearWidget(root);
-  const { form, controls, fieldOf, messages, textarea, more } = memoryForm(
+  const { form, controls, fieldOf, messages, textarea, more, splitLayers } = memoryForm(
     doc,
     id,
     controlValuesOf(start),
@@ -151,7 +153,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     (textarea.parentElement as HTMLElement).hidden = !custom;
     const ppText = controls.pp.value.trim();
     const pipelined = ppText !== "" && ppText !== "1";
-    for (const name of ["schedule", "microbatches"] as const) fieldOf[name].hidden = !pipelined;
+    for (const name of ["split", "schedule", "microbatches"] as const) fieldOf[name].hidden = !pipelined;
     fieldOf.chunks.hidden = !pipelined || controls.schedule.value !== "interleaved";
     fieldOf.reshard.hidden = controls.zero.value !== "3";
     // The ZeRO select's options change with the framework only (rewriting them relays the form out).
@@ -165,6 +167,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     if (titleEl && baseModelName !== "")
       titleEl.textContent = titleFor(baseTitle, baseModelName, titleName(state, view.modelName));
     const axis = axisSelect.value as CurveAxis;
+    splitLayers.textContent = `Layers per stage: ${stageLayersText(view.memory.setup.stageLayers)}`;
     renderMemoryOutputs(out, view, memoryCurve(state, axis, view), axis);
     live.textContent = summarizeMemory(view);
   };

@@ -243,7 +243,7 @@ describe("config-finder widget", () => {
     await context.close();
   });
 
-  it("each row opens the memory explorer in the same state: the same GB per GPU", async () => {
+  it("each row opens the memory explorer in the same state: the same GB per GPU, a trimmed stage split included", async () => {
     const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     await openWidget(page);
@@ -262,6 +262,33 @@ describe("config-finder widget", () => {
       assert.ok(((await verdict.textContent()) ?? "").includes(`${gb} GB per GPU`));
       await explorer.close();
     }
+    // Without CP and above ZeRO-1 the fastest row trims a layer off each end stage (19/21/21/19):
+    // with 20 layers per stage its first stage would not fit. The link carries the split, so the
+    // explorer prices the same layers per stage and shows the row's GB; the even split shows more.
+    await openWidget(page, "?widget-config-finder-1=maxCp:1,maxZero:1");
+    await settled(page);
+    const trimmed = rows.first();
+    assert.equal(await trimmed.getAttribute("data-stage-layers"), "19,21,21,19");
+    const gb = await trimmed.getAttribute("data-gb-per-gpu");
+    const href = await trimmed.locator('a[data-open-in="memory-explorer"]').getAttribute("href");
+    assert.ok(href && gb && /(^|[,=])split:trimmed(,|&|#|$)/.test(decodeURIComponent(href)), href ?? "");
+    const explorer = await context.newPage();
+    await explorer.goto(new URL(href, page.url()).href);
+    await explorer.waitForFunction(() => document.querySelector('[data-widget="memory-explorer"] form') !== null);
+    const widget = explorer.locator('[data-widget="memory-explorer"]');
+    assert.equal(await widget.locator("[data-verdict]").getAttribute("data-total-gb"), gb, href);
+    assert.equal(await widget.locator("[name=split]").inputValue(), "trimmed");
+    assert.equal(await widget.locator(".mx-split-layers").textContent(), "Layers per stage: 19, 21, 21, 19");
+    await widget.locator("[name=split]").selectOption("even");
+    await explorer.waitForFunction(
+      (g) =>
+        document.querySelector('[data-widget="memory-explorer"] [data-verdict]')?.getAttribute("data-total-gb") !== g,
+      gb,
+    );
+    const evenGb = Number(await widget.locator("[data-verdict]").getAttribute("data-total-gb"));
+    assert.ok(evenGb > Number(gb), `the even split needs more: ${evenGb} against ${gb}`);
+    assert.equal(await widget.locator("[data-verdict]").getAttribute("data-verdict"), "over");
+    await explorer.close();
     await context.close();
   });
 

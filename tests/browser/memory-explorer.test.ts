@@ -310,6 +310,39 @@ describe("memory-explorer widget", () => {
     await page.context().close();
   });
 
+  it("takes the stage split beside PP: a link sets it, the layers per stage it uses are shown, a split the layers do not allow is flagged beside it", async () => {
+    const split = (page: Page) => page.locator(`${sel} .mx-split-layers`).textContent();
+    const page = await open("tensor-parallelism", desktop, "?widget-memory-explorer-1=split:trimmed");
+    assert.equal(await control(page, "split").inputValue(), "trimmed");
+    assert.equal(await control(page, "split").isVisible(), true, "shown with PP in chapter 4");
+    assert.equal(await split(page), "Layers per stage: 19, 21, 21, 19");
+    const trimmed = computeMemoryView(parseMemorySettings({ ...ch4, split: "trimmed" }));
+    assert.equal(await verdict(page), trimmed.verdict.text);
+    assert.equal(await page.locator(`${sel} [data-verdict]`).getAttribute("data-total-gb"), trimmed.verdict.gb);
+    assert.notEqual(trimmed.verdict.gb, computeMemoryView(parseMemorySettings(ch4)).verdict.gb);
+    // 80 layers over 2 stages leave nothing to move: the model's message beside the split.
+    await control(page, "pp").fill("2");
+    await page.waitForFunction(
+      (s) => document.querySelector(`${s} [name=split]`)?.getAttribute("aria-invalid") === "true",
+      sel,
+    );
+    assert.match(
+      (await page.locator(`${sel} #widget-memory-explorer-1-split-message`).textContent()) ?? "",
+      /80 layers do not split over 2 stages with 1 removed from each end/,
+    );
+    assert.equal(await verdict(page), trimmed.verdict.text, "the last valid drawing stays");
+    await control(page, "split").selectOption("even");
+    await waitVerdict(page, expect({ ...ch4, pp: 2 }));
+    assert.equal(await control(page, "split").getAttribute("aria-invalid"), null);
+    assert.equal(await split(page), "Layers per stage: 40, 40");
+    await page.context().close();
+    // Where the chapter hides PP, the split is under "More settings" with it.
+    const one = await open("one-gpu");
+    assert.equal(await one.locator(`${sel} details.mx-more [name=split]`).count(), 1);
+    assert.equal(await one.locator(`${sel} details.mx-more [name=pp]`).count(), 1);
+    await one.context().close();
+  });
+
   it("is operable from the keyboard, with labelled controls and a polite live summary", async () => {
     const page = await open("one-gpu");
     for (const name of ["preset", "gpu", "framework", "seqLength", "microBatch", "recompute", "attention"]) {

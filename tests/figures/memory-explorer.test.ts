@@ -27,6 +27,7 @@ import {
   memoryCurve,
   resolveModel,
   scenarioOf,
+  stageLayersText,
   summarizeMemory,
   titleFor,
   verdictOf,
@@ -115,6 +116,32 @@ describe("memory-explorer: numbers from the engine", () => {
       assert.deepEqual(view.memory.perGpu, direct.memory.perGpu);
       assert.equal(view.budget.usableBytes, memoryBudget(view.gpu).usableBytes);
     }
+  });
+
+  test("the stage split: trimmed gives one layer fewer on each end stage, priced with those layers; even keeps the memory model's split", () => {
+    const trimmed = state({ preset: "llama-3.1-70b", tp: 8, sp: true, pp: 4, microbatches: 8, split: "trimmed" });
+    const view = computeMemoryView(trimmed);
+    assert.deepEqual(view.memory.setup.stageLayers, [19, 21, 21, 19]);
+    assert.deepEqual(view.evaluation.step.layout.stageLayers, [19, 21, 21, 19]);
+    const direct = trainingMemory(resolveModel(trimmed).arch, {
+      ...view.evaluation.step.memorySetup,
+      stageLayers: [19, 21, 21, 19],
+    });
+    assert.deepEqual(view.memory.perGpu, direct.perGpu);
+    const even = computeMemoryView({ ...trimmed, split: "even" });
+    assert.deepEqual(even.memory.setup.stageLayers, [20, 20, 20, 20]);
+    assert.notEqual(view.evaluation.bytesPerGpu, even.evaluation.bytesPerGpu);
+    assert.match(summarizeMemory(view), /layers per stage 19, 21, 21, 19\)/);
+    // 80 layers over 3 stages: even is the memory model's 27, 27, 26; trimmed 26, 28, 26.
+    const three = { ...trimmed, pp: 3, microbatches: 6 };
+    assert.deepEqual(computeMemoryView({ ...three, split: "even" }).memory.setup.stageLayers, [27, 27, 26]);
+    assert.deepEqual(computeMemoryView(three).memory.setup.stageLayers, [26, 28, 26]);
+    // Without a pipeline the split changes nothing.
+    const flat = state({ preset: "llama-3.1-70b", tp: 8, sp: true, zero: 1, dp: 8 });
+    assert.deepEqual(computeMemoryView({ ...flat, split: "trimmed" }).memory, computeMemoryView(flat).memory);
+    assert.equal(stageLayersText([7, 9, 9, 7]), "7, 9, 9, 7");
+    assert.equal(stageLayersText([7, ...Array<number>(14).fill(8), 7]), "7, 8 (×14), 7");
+    assert.equal(stageLayersText([5, 6, 6, 6, 6, 6, 6, 6, 6, 5, 5]), "5, 6 (×8), 5, 5");
   });
 
   test("one GPU holds every published parameter: Llama 3.1 8B's 8,030,261,248", () => {
@@ -392,6 +419,23 @@ describe("memory-explorer: URL state", () => {
     }
   });
 
+  test("the stage split survives the round trip; a split the layers do not allow rejects the link, naming split", () => {
+    const s = state({ preset: "llama-3.1-70b", tp: 8, sp: true, pp: 4, microbatches: 8, split: "trimmed" });
+    const text = encodeMemoryState(s, memoryDefaults);
+    assert.match(text, /(^|,)split:trimmed(,|$)/);
+    const back = decodeMemoryState(text, memoryDefaults);
+    assert.ok(back.ok);
+    if (back.ok) assert.deepEqual(back.state, s);
+    const full = decodeMemoryState(encodeMemoryStateFull(s), state({ zero: 1, dp: 8 }));
+    assert.ok(full.ok);
+    if (full.ok) assert.equal(full.state.split, "trimmed");
+    for (const bad of ["split:uneven", "split:7-9-9-7", "pp:2,microbatches:2,framework:megatron,split:trimmed"]) {
+      const r = decodeMemoryState(bad, memoryDefaults);
+      assert.equal(r.ok, false, bad);
+      if (!r.ok) assert.match(r.message, /^The settings in this page’s link were not used: setting "split"/, bad);
+    }
+  });
+
   test("controls the chapter locks are not changed by a link; the rest are", () => {
     const r = decodeMemoryState("dp:16,tp:8,gpu:b200,framework:megatron", memoryDefaults, ["tp", "gpu"]);
     assert.ok(r.ok);
@@ -466,6 +510,7 @@ describe("memory-explorer: controls", () => {
       ],
       [{ ...m, tp: 16 }, "tp", /larger than one NVLink domain/],
       [{ framework: "ddp", tp: 2 }, "framework", /PyTorch DDP replicates the whole model/],
+      [{ ...m, pp: 2, microbatches: 2, split: "trimmed" }, "split", /32 layers do not split over 2 stages/],
       [{ framework: "megatron", zero: 2, dp: 8 }, "zero", /does not run ZeRO stage 2/],
       [{ framework: "fsdp2", zero: 1, dp: 8 }, "zero", /does not run ZeRO stage 1/],
       [{ framework: "deepspeed", zero: 3, pp: 2, dp: 4 }, "pp", /pipeline engine runs ZeRO stage 0 or 1/],

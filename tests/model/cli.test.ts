@@ -68,6 +68,28 @@ describe("model CLI", () => {
       out.perGpu.parameters + out.perGpu.gradients + out.perGpu.optimizer + out.perGpu.activations,
     );
   });
+  test("memory --stage-layers prices each stage with its own layers; a bad split names stageLayers", () => {
+    const args = ["memory", "llama-3.1-8b", "--pp", "4", "--microbatches", "8"];
+    const even = JSON.parse(run(...args).stdout);
+    const r = run(...args, "--stage-layers", "7,9,9,7");
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(out.setup.stageLayers, [7, 9, 9, 7]);
+    assert.deepEqual(even.setup.stageLayers, [8, 8, 8, 8]);
+    assert.deepEqual(
+      out.stages.map((s: { layerCount: number }) => s.layerCount),
+      [7, 9, 9, 7],
+    );
+    // Llama 3.1 8B: 218,112,000 parameters per layer.
+    assert.equal(out.stages[1].parameterCount - even.stages[1].parameterCount, 218_112_000);
+    assertOneLineError(
+      run(...args, "--stage-layers", "8,8,8"),
+      1,
+      /stageLayers must list 4 stage sizes.*\[field: stageLayers\]/,
+    );
+    assertOneLineError(run(...args, "--stage-layers", "8,8,8,x"), 1, /\[field: stageLayers\]/);
+    assertOneLineError(run(...args, "--stage-layers", "8,8,8,7"), 1, /sum to 31.*\[field: stageLayers\]/);
+  });
   test("pipeline prints the bubble, makespan, peak in flight and ops", () => {
     const r = run("pipeline", "--schedule", "1f1b", "--stages", "4", "--microbatches", "8");
     assert.equal(r.status, 0, r.stderr);

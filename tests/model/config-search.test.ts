@@ -48,7 +48,7 @@ test("every ranked configuration uses all GPUs, reaches the batch, fits, and is 
   for (let i = 1; i < r.ranked.length; i++) assert.ok(r.ranked[i - 1].stepSeconds <= r.ranked[i].stepSeconds);
 });
 
-test("memory of a ranked configuration is trainingMemory's peak stage", () => {
+test("memory of a ranked configuration is trainingMemory's peak stage under its own stage split", () => {
   const r = searchConfigurations({
     config: llama70b,
     gpu: h100,
@@ -56,22 +56,24 @@ test("memory of a ranked configuration is trainingMemory's peak stage", () => {
     seqLength: 4096,
     globalBatchSequences: 256,
   });
-  const c = r.ranked[0];
-  const m = trainingMemory(llama70b, {
-    seqLength: 4096,
-    microBatchSize: c.microBatchSize,
-    dp: c.dp,
-    tp: c.tp,
-    sequenceParallel: c.tp > 1,
-    pp: c.pp,
-    cp: c.cp,
-    ep: c.ep,
-    zeroStage: c.zeroStage,
-    recompute: c.recompute,
-    microbatches: c.microbatches,
-    framework: c.framework,
-  });
-  assert.equal(c.memoryBytes, m.perGpu.total);
+  for (const c of r.ranked.slice(0, 10)) {
+    const m = trainingMemory(llama70b, {
+      seqLength: 4096,
+      microBatchSize: c.microBatchSize,
+      dp: c.dp,
+      tp: c.tp,
+      sequenceParallel: c.tp > 1,
+      pp: c.pp,
+      cp: c.cp,
+      ep: c.ep,
+      zeroStage: c.zeroStage,
+      recompute: c.recompute,
+      microbatches: c.microbatches,
+      framework: c.framework,
+      stageLayers: c.stageLayers,
+    });
+    assert.equal(c.memoryBytes, m.perGpu.total);
+  }
 });
 
 test("each ranked configuration is the step model's prediction for its layout and stage split", () => {
@@ -130,6 +132,80 @@ test("pipeline layouts try the split with one layer fewer on each end stage and 
     pp.some((c) => c.stageLayers[0] < c.stageLayers[1]),
     "some ranked split trims the first stage",
   );
+});
+
+test("each stage split is priced with its own layers: a trimmed split that fits ranks where the even one does not, with its own GB per GPU", () => {
+  // Chapter 8's case (Llama 3.1 70B, 256 H100s, 8,192 tokens, 512 sequences) without CP or ZeRO
+  // above stage 1: the fastest row is DP 16, TP 4, PP 4 with 19/21/21/19 layers. With 20 layers
+  // per stage its first stage needs more than the 72 GB budget; one layer fewer there fits.
+  const input = {
+    config: llama70b,
+    gpu: h100,
+    gpuCount: 256,
+    seqLength: 8192,
+    globalBatchSequences: 512,
+    maxCp: 1,
+    maxZeroStage: 1,
+  };
+  const r = searchConfigurations(input);
+  const top = r.ranked[0]!;
+  assert.deepEqual(
+    [top.dp, top.tp, top.pp, top.cp, top.zeroStage, top.microBatchSize, top.recompute],
+    [16, 4, 4, 1, 1, 1, "none"],
+  );
+  assert.deepEqual(top.stageLayers, [19, 21, 21, 19]);
+  const setup = {
+    seqLength: 8192,
+    tp: 4,
+    sequenceParallel: true,
+    pp: 4,
+    dp: 16,
+    zeroStage: 1 as const,
+    microbatches: 32,
+    framework: top.framework,
+  };
+  const trimmed = trainingMemory(llama70b, { ...setup, stageLayers: [19, 21, 21, 19] });
+  const even = trainingMemory(llama70b, setup);
+  assert.deepEqual(even.setup.stageLayers, [20, 20, 20, 20]);
+  assert.equal(top.memoryBytes, trimmed.perGpu.total);
+  assert.ok(top.memoryBytes <= r.memoryLimitBytes);
+  assert.ok(even.perGpu.total > r.memoryLimitBytes, "the even split does not fit");
+  // The first stage is the fullest under both splits: trimming drops one layer there, one layer's
+  // parameters (a twentieth of an even middle stage's) and 4 microbatches of that layer's activations.
+  assert.equal(even.peakStage, 0);
+  assert.equal(trimmed.peakStage, 0);
+  assert.equal(even.stages[0].layerCount - trimmed.stages[0].layerCount, 1);
+  assert.equal(even.stages[0].parameterCount - trimmed.stages[0].parameterCount, even.stages[1].parameterCount / 20);
+  assert.equal(even.stages[0].inFlightMicrobatches, 4);
+  assert.equal(
+    even.stages[0].activationDetail.layers - trimmed.stages[0].activationDetail.layers,
+    even.stages[0].activationDetail.layers / 20,
+  );
+  // A named layout goes through the same pricing: it fits, with the trimmed split.
+  const named = evaluateLayout(input, {
+    tp: 4,
+    pp: 4,
+    cp: 1,
+    ep: 1,
+    zeroStage: 1,
+    microBatchSize: 1,
+    recompute: "none",
+  });
+  assert.ok(named.ok);
+  if (named.ok) {
+    assert.equal(named.fits, true);
+    assert.deepEqual(named.config, top);
+  }
+  // With micro-batch 2 neither split fits: the named layout reports the split that needs the least.
+  const big = evaluateLayout(input, { tp: 4, pp: 4, cp: 1, ep: 1, zeroStage: 1, microBatchSize: 2, recompute: "none" });
+  assert.ok(big.ok);
+  if (big.ok) {
+    assert.equal(big.fits, false);
+    const need = (stageLayers?: number[]) =>
+      trainingMemory(llama70b, { ...setup, microBatchSize: 2, microbatches: 16, stageLayers }).perGpu.total;
+    assert.equal(big.config.memoryBytes, Math.min(need(), need([19, 21, 21, 19])));
+    assert.ok(big.config.memoryBytes > r.memoryLimitBytes);
+  }
 });
 
 test("ZeRO-2 and ZeRO-3 are combined with pipeline parallelism (DeepSpeed's restriction is not the search's)", () => {

@@ -5,8 +5,9 @@
  * that reports memory, fit or step time, and each must report what the engine (evaluateScenario)
  * reports, to the byte and to the second:
  * - the memory explorer's view of the same state (src/figures/memory-explorer/view.ts);
- * - the configuration finder's row for that layout (searchConfigurations), or no row exactly when
- *   the engine says the layout does not fit or the batch does not split;
+ * - the configuration finder's row for that layout (searchConfigurations), priced with the row's
+ *   own stage split, or no row exactly when the engine says the layout fits under none of the
+ *   splits the finder tries or the batch does not split;
  * - the overlap calculator's step (src/figures/overlap-calculator-state.ts);
  * - the CLI, `npm run model -- memory/step … --framework` (src/cli/model.ts).
  * A layout the engine refuses must be refused by the explorer and the CLI too, naming a field.
@@ -19,6 +20,7 @@ import {
   findModelPreset,
   ModelInputError,
   searchConfigurations,
+  stageSplits,
   type ConfigSearchResult,
   type Evaluation,
   type FrameworkId,
@@ -98,6 +100,7 @@ function explorerState(c: Case): MemoryExplorerState {
     tp: c.tp,
     sp: c.tp > 1,
     pp: c.pp,
+    split: "even",
     schedule: "1f1b",
     microbatches: c.m,
     chunks: 2,
@@ -262,6 +265,7 @@ describe("one scenario, one number in every tool", () => {
       return r;
     };
     let rows = 0;
+    let trimmedRows = 0;
     for (const c of valid) {
       const e = evaluations.get(c.name)!;
       const row = search(c).ranked.find(
@@ -275,7 +279,11 @@ describe("one scenario, one number in every tool", () => {
           r.recompute === c.recompute &&
           r.microBatchSize === c.b,
       );
-      const runs = e.fits && c.m >= c.pp && !(c.zero > 0 && c.dp * c.cp === 1);
+      // The finder prices each stage split it tries with its own layers and ranks the layout when
+      // one of them fits.
+      const layers = e.memory.setup.stageLayers.reduce((a, n) => a + n, 0);
+      const splits = stageSplits(layers, c.pp).map((split) => evaluateScenario(scenarioOf(c, split)));
+      const runs = splits.some((x) => x.fits) && c.m >= c.pp && !(c.zero > 0 && c.dp * c.cp === 1);
       assert.equal(
         row !== undefined,
         runs,
@@ -284,16 +292,21 @@ describe("one scenario, one number in every tool", () => {
       if (!row) continue;
       rows++;
       assert.equal(row.framework, c.framework);
-      assert.equal(row.memoryBytes, e.bytesPerGpu, c.name);
       assert.equal(row.microbatches, c.m);
       const withSplit = evaluateScenario(scenarioOf(c, row.stageLayers));
+      assert.equal(row.memoryBytes, withSplit.bytesPerGpu, `${c.name}: the row's memory is its split's`);
+      assert.ok(withSplit.fits, c.name);
       assert.equal(row.stepSeconds, withSplit.step.stepSeconds, c.name);
       assert.equal(row.mfu, withSplit.step.mfu, c.name);
-      assert.equal(withSplit.bytesPerGpu, e.bytesPerGpu, `${c.name}: memory does not depend on the split`);
+      // The ranked split is the fastest of those that fit.
+      for (const x of splits)
+        if (x.fits) assert.ok(row.stepSeconds <= x.step.stepSeconds, `${c.name}: a faster split fits`);
+      if (row.stageLayers.length > 1 && row.stageLayers[0] !== e.memory.setup.stageLayers[0]) trimmedRows++;
     }
     assert.ok(rows >= 50, `only ${rows} finder rows compared`);
+    assert.ok(trimmedRows > 0, "some rows rank the trimmed split");
     t.diagnostic(
-      `${rows} finder rows compared, ${valid.length - rows} layouts without a row, each one the engine says does not fit or whose batch does not split over its pipeline`,
+      `${rows} finder rows compared (${trimmedRows} with the trimmed split), ${valid.length - rows} layouts without a row, each one the engine says does not fit under any split tried or whose batch does not split over its pipeline`,
     );
   });
 
@@ -395,7 +408,9 @@ describe("one scenario, one number in every tool", () => {
       });
       assert.equal(row.memoryBytes, e.bytesPerGpu);
       assert.equal(row.stepSeconds, e.step.stepSeconds);
-      assert.equal(computeMemoryView(explorerStateOf(configFinderDefaults, row)).evaluation.bytesPerGpu, e.bytesPerGpu);
+      const view = computeMemoryView(explorerStateOf(configFinderDefaults, row));
+      assert.equal(view.evaluation.bytesPerGpu, e.bytesPerGpu);
+      assert.deepEqual(view.memory.setup.stageLayers, row.stageLayers);
     }
   });
 });

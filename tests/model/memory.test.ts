@@ -12,6 +12,7 @@ import {
   ModelInputError,
   modelStateBytes,
   parseModelConfig,
+  stageLayerIndices,
   storedLayerBytes,
   trainingMemory,
   type Recompute,
@@ -361,6 +362,147 @@ describe("parameters per GPU", () => {
     // Expert optimizer states are sharded over dp·cp/ep = 1 rank: 12 bytes per local expert parameter.
     const denseOptimizer = ((base.stages[0].parameterCount - base.stages[0].expertParameterCount) * 12) / 8;
     assert.equal(ep.perGpu.optimizer, denseOptimizer + 32 * 176_160_768 * 12);
+  });
+});
+
+describe("layers per stage (stageLayers)", () => {
+  const llama = config("llama-3.1-8b");
+  // Llama 3.1 8B, by hand: one layer holds 4096·4096·2 (Q, O) + 4096·1024·2 (K, V) + 3·4096·14,336
+  // (SwiGLU) + 2·4096 (norms) = 218,112,000 parameters; the embedding and the untied head
+  // 128,256·4096 = 525,336,576 each, the final norm 4096. With FlashAttention, s = 4096 and b = 1 a
+  // layer keeps 2s(6h + 2·n_kv·d + 3f) = 544 MiB per microbatch (the Llama layer test above).
+  const layer = 218_112_000;
+  const embedding = 525_336_576;
+  const act = 544 * MiB;
+  const setup: TrainingSetup = { pp: 4, microbatches: 8 };
+
+  test("7/9/9/7 against 8/8/8/8 (p = 4, 1F1B): each stage holds its own layers' parameters, 16 bytes each, and its own layers' activations for its in-flight microbatches", () => {
+    const m = trainingMemory(llama, { ...setup, stageLayers: [7, 9, 9, 7] });
+    assert.deepEqual(m.setup.stageLayers, [7, 9, 9, 7]);
+    assert.deepEqual(
+      m.stages.map((st) => st.layerCount),
+      [7, 9, 9, 7],
+    );
+    assert.deepEqual(
+      m.stages.map((st) => st.parameterCount),
+      [7 * layer + embedding, 9 * layer, 9 * layer, 7 * layer + 4096 + embedding],
+    );
+    for (const st of m.stages) assert.equal(st.parameters + st.gradients + st.optimizer, 16 * st.parameterCount);
+    // 1F1B keeps 4, 3, 2 and 1 microbatches in flight on stages 1 to 4.
+    assert.deepEqual(
+      m.stages.map((st) => st.activationDetail.layers),
+      [7 * 4 * act, 9 * 3 * act, 9 * 2 * act, 7 * 1 * act],
+    );
+  });
+
+  test("a stage with one more layer holds exactly one more layer's parameters, and one more layer's activations per microbatch in flight", () => {
+    const even = trainingMemory(llama, setup);
+    const uneven = trainingMemory(llama, { ...setup, stageLayers: [7, 9, 9, 7] });
+    assert.deepEqual(even.setup.stageLayers, [8, 8, 8, 8]);
+    for (const [i, extra] of [-1, 1, 1, -1].entries()) {
+      const a = even.stages[i];
+      const b = uneven.stages[i];
+      assert.equal(b.parameterCount - a.parameterCount, extra * layer, `stage ${i}`);
+      assert.equal(b.parameters - a.parameters, extra * 2 * layer, `stage ${i}`);
+      assert.equal(b.inFlightMicrobatches, a.inFlightMicrobatches);
+      assert.equal(
+        b.activationDetail.layers - a.activationDetail.layers,
+        extra * act * a.inFlightMicrobatches,
+        `stage ${i}`,
+      );
+      assert.equal(b.activationDetail.head, a.activationDetail.head);
+    }
+    // The first stage is the fullest in both; one layer fewer there saves 16 bytes × 218,112,000
+    // parameters and 4 microbatches × 544 MiB.
+    assert.equal(even.peakStage, 0);
+    assert.equal(uneven.peakStage, 0);
+    assert.equal(even.perGpu.total - uneven.perGpu.total, 16 * layer + 4 * act);
+  });
+
+  test("the default split is unchanged: giving it explicitly changes no byte, and the documented CLI example still prints 33,267,564,544 bytes", () => {
+    const cases: Array<[unknown, TrainingSetup, number[]]> = [
+      [llama, setup, [8, 8, 8, 8]],
+      [llama, { pp: 3, microbatches: 6, recompute: "full" }, [11, 11, 10]],
+      [llama, { pp: 4, schedule: "interleaved", virtualStages: 2, microbatches: 8 }, [8, 8, 8, 8]],
+      [llama, { pp: 4, dp: 8, zeroStage: 3, framework: "fsdp2", microbatches: 8 }, [8, 8, 8, 8]],
+      [config("mixtral-8x7b"), { pp: 2, dp: 8, ep: 8, zeroStage: 1, microbatches: 4 }, [16, 16]],
+      [llama, {}, [32]],
+    ];
+    for (const [cfg, s, split] of cases) {
+      const plain = trainingMemory(cfg, s);
+      assert.deepEqual(plain.setup.stageLayers, split, JSON.stringify(s));
+      assert.deepEqual(trainingMemory(cfg, { ...s, stageLayers: split }), plain, JSON.stringify(s));
+    }
+    // docs/model-cli.md: memory llama-3.1-70b --seq 8192 --dp 16 --tp 8 --sp --pp 4 --zero 1 --recompute selective --microbatches 16
+    const docSetup: TrainingSetup = {
+      seqLength: 8192,
+      dp: 16,
+      tp: 8,
+      sequenceParallel: true,
+      pp: 4,
+      zeroStage: 1,
+      recompute: "selective",
+      microbatches: 16,
+    };
+    const documented = trainingMemory(config("llama-3.1-70b"), docSetup);
+    assert.equal(documented.perGpu.total, 33_267_564_544);
+    assert.equal(documented.stages[0].layerCount, 20);
+    // and its --stage-layers 19,21,21,19 example: the first stage drops one layer (1/8 of it per GPU
+    // under TP 8) and that layer's activations for its 4 microbatches in flight.
+    const trimmed = trainingMemory(config("llama-3.1-70b"), { ...docSetup, stageLayers: [19, 21, 21, 19] });
+    assert.equal(trimmed.perGpu.total, 31_635_378_176);
+    assert.equal(trimmed.stages[0].parameterCount, 2_163_785_728);
+    assert.equal(documented.stages[0].parameterCount - trimmed.stages[0].parameterCount, 106_971_136);
+    assert.equal(
+      documented.stages[0].activationDetail.layers - trimmed.stages[0].activationDetail.layers,
+      documented.stages[0].activationDetail.layers / 20,
+    );
+  });
+
+  test("interleaved: each stage's layers in v chunks (the first L_i mod v one larger), chunk c of every stage before chunk c + 1", () => {
+    assert.deepEqual(stageLayerIndices(32, 4, 0, 2, [7, 9, 9, 7]), [0, 1, 2, 3, 18, 19, 20]);
+    assert.deepEqual(stageLayerIndices(32, 4, 1, 2, [7, 9, 9, 7]), [4, 5, 6, 7, 8, 21, 22, 23, 24]);
+    assert.deepEqual(stageLayerIndices(32, 4, 3, 2, [7, 9, 9, 7]), [14, 15, 16, 17, 29, 30, 31]);
+    assert.deepEqual(stageLayerIndices(32, 4, 2, 2, [8, 8, 8, 8]), stageLayerIndices(32, 4, 2, 2));
+    assert.deepEqual(stageLayerIndices(10, 4, 1, 1, [2, 3, 3, 2]), [2, 3, 4]);
+    // The first stage keeps 2(p − 1) + (v − 1)p + 1 = 11 chunk-microbatches, each at its mean chunk of 7/2 layers.
+    const m = trainingMemory(llama, { ...setup, schedule: "interleaved", virtualStages: 2, stageLayers: [7, 9, 9, 7] });
+    assert.equal(m.stages[0].inFlightMicrobatches, 11 / 2);
+    assert.equal(m.stages[0].activationDetail.layers, 7 * act * (11 / 2));
+    assert.equal(m.stages[0].parameterCount, 7 * layer + embedding);
+  });
+
+  test("bad splits name stageLayers", () => {
+    const bad: unknown[] = [
+      [8, 8, 16],
+      [8, 8, 8, 7],
+      [8, 8, 8.5, 7.5],
+      [0, 16, 8, 8],
+      [8, 8, 8, Number.NaN],
+      [-8, 24, 8, 8],
+      "8,8,8,8",
+      null,
+    ];
+    for (const stageLayers of bad) {
+      throwsField(() => trainingMemory(llama, { ...setup, stageLayers: stageLayers as number[] }), "stageLayers");
+      throwsField(() => stageLayerIndices(32, 4, 0, 1, stageLayers as number[]), "stageLayers");
+    }
+    // Under the interleaved schedule every stage needs at least v layers.
+    throwsField(
+      () =>
+        trainingMemory(llama, {
+          pp: 4,
+          schedule: "interleaved",
+          virtualStages: 4,
+          microbatches: 8,
+          stageLayers: [3, 13, 13, 3],
+        }),
+      "stageLayers",
+    );
+    assert.throws(
+      () => trainingMemory(llama, { ...setup, stageLayers: [8, 8, 8, 7] }),
+      /stageLayers sum to 31, not the number of layers \(32\)/,
+    );
   });
 });
 

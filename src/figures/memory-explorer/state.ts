@@ -33,6 +33,7 @@ export const memoryControls = [
   "tp",
   "sp",
   "pp",
+  "split",
   "schedule",
   "microbatches",
   "chunks",
@@ -46,6 +47,13 @@ export const memoryCheckboxes = ["reshard", "sp"] as const satisfies readonly Me
 
 /** Pipeline schedules the step model (and so the explorer) knows. */
 export type ExplorerSchedule = "1f1b" | "interleaved";
+
+/**
+ * How the layers are split over the pipeline stages: `even` (the first stages take any extra
+ * layer) or `trimmed` (one layer fewer on each end stage, Llama 3's remedy: the configuration
+ * finder tries both and ranks the faster that fits).
+ */
+export type ExplorerSplit = "even" | "trimmed";
 
 /** The state the explorer computes from: JSON-safe (it travels in `data-settings` and the URL). */
 export interface MemoryExplorerState {
@@ -68,6 +76,8 @@ export interface MemoryExplorerState {
   tp: number;
   sp: boolean;
   pp: number;
+  /** The stage split (with pp > 1); the layers per stage it gives are shown beside the control. */
+  split: ExplorerSplit;
   schedule: ExplorerSchedule;
   /** Microbatches per step and data-parallel rank: the global batch is dp × microBatch × microbatches. */
   microbatches: number;
@@ -97,6 +107,7 @@ export const memoryDefaults: MemoryExplorerState = {
   tp: 1,
   sp: false,
   pp: 1,
+  split: "even",
   schedule: "1f1b",
   microbatches: 8,
   chunks: 2,
@@ -137,6 +148,7 @@ const memoryChoices = {
   attention: ["flash", "eager"],
   zero: [0, 1, 2, 3],
   schedule: ["1f1b", "interleaved"],
+  split: ["even", "trimmed"],
 } as const;
 
 /** Largest pasted config accepted, in characters (a real config.json is 1–3 kB). */
@@ -189,7 +201,8 @@ export function parseField(name: MemoryControl | "config", value: unknown): unkn
     }
     case "recompute":
     case "attention":
-    case "schedule": {
+    case "schedule":
+    case "split": {
       const allowed = memoryChoices[name] as readonly string[];
       if (typeof value === "string" && allowed.includes(value)) return value;
       return bad(`must be one of ${allowed.join(", ")} (got ${JSON.stringify(value)})`);

@@ -11,7 +11,9 @@
  */
 import {
   ModelInputError,
+  balancedStageLayers,
   countParameters,
+  evenStageLayers,
   evaluateScenario,
   findGpu,
   findModelPreset,
@@ -67,7 +69,7 @@ export function controlOfModelField(field: string): MemoryControl {
     case "tpCommOverlap":
       return "sp";
     case "stageLayers":
-      return "pp";
+      return "split";
     case "gpu":
     case "nvlinkDomain":
       return "gpu";
@@ -144,15 +146,45 @@ export function resolveModel(state: Pick<MemoryExplorerState, "preset" | "config
   return { arch: parsed.architecture, name: preset.name, warnings: parsed.warnings };
 }
 
-/** The memory model's split of `layers` over `pp` stages: the first `layers mod pp` stages take one more. */
-function memorySplit(layers: number, pp: number): number[] {
-  return Array.from({ length: pp }, (_, i) => Math.floor(layers / pp) + (i < layers % pp ? 1 : 0));
+/**
+ * The layers per stage a state asks for, or undefined for the step model's even split: with the
+ * `trimmed` split one layer fewer on each end stage (balancedStageLayers, as the configuration
+ * finder tries it); with `even`, when pp does not divide the layers under 1F1B, the memory model's
+ * default (the first stages take one more layer), so the step model accepts what the memory model
+ * accepts. Throws ModelInputError (`stageLayers`) when the layers do not split so.
+ */
+export function stageLayersOf(
+  state: Pick<MemoryExplorerState, "pp" | "split" | "schedule">,
+  arch: ModelArchitecture,
+): number[] | undefined {
+  if (state.pp <= 1 || state.pp > arch.numLayers) return undefined;
+  if (state.split === "trimmed") return balancedStageLayers(arch.numLayers, state.pp, 1);
+  return state.schedule === "1f1b" && arch.numLayers % state.pp !== 0
+    ? evenStageLayers(arch.numLayers, state.pp)
+    : undefined;
 }
 
 /**
- * The scenario a state describes: GPUs = dp × tp × pp × cp, the global batch dp × b × m, and, when
- * pp does not divide the layers under 1F1B, the memory model's own uneven split (the first stages
- * take one more layer), so the step model accepts what the memory model accepts.
+ * Layers per stage as the explorer prints them: every count up to 8 stages ("7, 9, 9, 7"), runs of
+ * three or more written once with their length beyond that ("7, 8 (×14), 7").
+ */
+export function stageLayersText(layers: readonly number[]): string {
+  if (layers.length <= 8) return layers.join(", ");
+  const parts: string[] = [];
+  for (let i = 0; i < layers.length;) {
+    let j = i;
+    while (j < layers.length && layers[j] === layers[i]) j++;
+    const run = j - i;
+    if (run >= 3) parts.push(`${layers[i]} (×${run})`);
+    else for (let k = i; k < j; k++) parts.push(String(layers[k]));
+    i = j;
+  }
+  return parts.join(", ");
+}
+
+/**
+ * The scenario a state describes: GPUs = dp × tp × pp × cp, the global batch dp × b × m, and the
+ * stage split of {@link stageLayersOf}.
  */
 export function scenarioOf(
   state: MemoryExplorerState,
@@ -162,7 +194,7 @@ export function scenarioOf(
   const microBatch = overrides.microBatch ?? state.microBatch;
   const pipelined = state.pp > 1;
   const schedule = pipelined ? state.schedule : "1f1b";
-  const uneven = pipelined && schedule === "1f1b" && arch.numLayers % state.pp !== 0;
+  const stageLayers = stageLayersOf({ pp: state.pp, split: state.split, schedule }, arch);
   return {
     model: arch,
     cluster: { gpu: state.gpu, gpuCount: state.dp * state.tp * state.pp * state.cp },
@@ -178,7 +210,7 @@ export function scenarioOf(
       sequenceParallel: state.sp,
       schedule,
       chunks: schedule === "interleaved" ? state.chunks : undefined,
-      stageLayers: uneven && state.pp <= arch.numLayers ? memorySplit(arch.numLayers, state.pp) : undefined,
+      stageLayers,
     },
     batch: {
       seqLength: overrides.seqLength ?? state.seqLength,
@@ -451,7 +483,7 @@ export function summarizeMemory(view: MemoryView): string {
   if (s.tp > 1) parallel.push(`TP t = ${s.tp}${s.sp ? " with SP" : ""}`);
   if (s.pp > 1)
     parallel.push(
-      `PP p = ${s.pp} (${s.schedule === "interleaved" ? `interleaved, v = ${s.chunks}` : "1F1B"}, m = ${s.microbatches})`,
+      `PP p = ${s.pp} (${s.schedule === "interleaved" ? `interleaved, v = ${s.chunks}` : "1F1B"}, m = ${s.microbatches}; layers per stage ${stageLayersText(m.setup.stageLayers)})`,
     );
   if (s.cp > 1) parallel.push(`CP = ${s.cp}`);
   if (s.ep > 1) parallel.push(`EP = ${s.ep}`);

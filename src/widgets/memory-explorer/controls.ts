@@ -29,6 +29,7 @@ export const labels: Record<MemoryControl, string> = {
   tp: "Tensor parallel t",
   sp: "Sequence parallelism (with TP)",
   pp: "Pipeline parallel p",
+  split: "Stage split",
   schedule: "Pipeline schedule",
   microbatches: "Microbatches m",
   chunks: "Chunks per GPU v",
@@ -57,19 +58,26 @@ const choiceLabels: Partial<Record<MemoryControl, Array<[string, string]>>> = {
     ["1f1b", "1F1B"],
     ["interleaved", "interleaved 1F1B"],
   ],
+  split: [
+    ["even", "even (first stages take any extra layer)"],
+    ["trimmed", "one layer fewer on each end stage"],
+  ],
 };
 
 const groups: Array<[string, MemoryControl[]]> = [
   ["Model, GPU and framework", ["preset", "gpu", "framework"]],
   ["Batch", ["seqLength", "microBatch", "recompute", "attention"]],
-  ["Parallelism", ["zero", "reshard", "dp", "tp", "sp", "pp", "schedule", "microbatches", "chunks", "cp", "ep"]],
+  [
+    "Parallelism",
+    ["zero", "reshard", "dp", "tp", "sp", "pp", "split", "schedule", "microbatches", "chunks", "cp", "ep"],
+  ],
 ];
 
-/** Controls that go with another one: hiding `tp` hides `sp`; hiding `pp` hides the schedule's controls. */
+/** Controls that go with another one: hiding `tp` hides `sp`; hiding `pp` hides the split and the schedule's controls. */
 const companions: Partial<Record<MemoryControl, MemoryControl[]>> = {
   zero: ["reshard"],
   tp: ["sp"],
-  pp: ["schedule", "microbatches", "chunks"],
+  pp: ["split", "schedule", "microbatches", "chunks"],
 };
 
 /** The controls of a `hide` or `lock` list with their companions. */
@@ -105,6 +113,8 @@ export interface MemoryForm {
   textarea: HTMLTextAreaElement;
   /** The "More settings" disclosure holding the controls the chapter hides (null when it hides none). */
   more: HTMLDetailsElement | null;
+  /** Beside the stage-split select: the layers per stage the drawing uses. */
+  splitLayers: HTMLElement;
 }
 
 /**
@@ -166,6 +176,7 @@ export function memoryForm(
     });
   };
 
+  const splitLayers = el("p", { class: "mx-split-layers", id: `${id}-split-layers` });
   const more = hidden.size > 0 ? el("details", { class: "mx-more" }) : null;
   if (more) more.append(el("summary", {}, "More settings"));
   for (const [legend, names] of groups) {
@@ -178,7 +189,7 @@ export function memoryForm(
       control.id = `${id}-${name}`;
       control.setAttribute("name", name);
       const message = el("p", { class: "widget-message", id: `${id}-${name}-message`, role: "alert" });
-      control.setAttribute("aria-describedby", message.id);
+      control.setAttribute("aria-describedby", name === "split" ? `${message.id} ${splitLayers.id}` : message.id);
       const wrap = el("div", { class: "widget-field", "data-control": name });
       if (control instanceof HTMLInputElement && control.type === "checkbox") {
         const label = el("label", { class: "explorer-check", for: control.id });
@@ -193,6 +204,7 @@ export function memoryForm(
         wrap.classList.add("wide-field");
         wrap.insertBefore(configWrap, message);
       }
+      if (name === "split") wrap.insertBefore(splitLayers, message);
       if (name === "zero") syncZeroOptions(control as HTMLSelectElement, values.framework);
       if (locked.has(name)) {
         control.disabled = true;
@@ -209,5 +221,5 @@ export function memoryForm(
     if (more && moreSet.children.length > 1) more.append(moreSet);
   }
   if (more) form.append(more);
-  return { form, controls, fieldOf, messages, textarea, more };
+  return { form, controls, fieldOf, messages, textarea, more, splitLayers };
 }
