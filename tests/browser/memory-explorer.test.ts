@@ -234,7 +234,10 @@ describe("memory-explorer widget", () => {
     const page = await open("one-gpu");
     await control(page, "microBatch").fill("1");
     await control(page, "recompute").selectOption("full");
-    await page.waitForFunction(() => location.search.includes("widget-memory-explorer-1="));
+    // The link follows each edit: wait for the second one's.
+    await page.waitForFunction(
+      () => new URLSearchParams(location.search).get("widget-memory-explorer-1") === "microBatch:1,recompute:full",
+    );
     const url = new URL(page.url());
     assert.equal(url.searchParams.get("widget-memory-explorer-1"), "microBatch:1,recompute:full");
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: site.server.url });

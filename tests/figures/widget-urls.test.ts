@@ -15,7 +15,7 @@ import { coalescingUrlCodec } from "../../src/figures/coalescing.ts";
 import { collectivesUrlCodec } from "../../src/figures/collectives-state.ts";
 import { dpOverlapUrlCodec } from "../../src/figures/dp-overlap.ts";
 import { moeRoutingUrlCodec } from "../../src/figures/moe-routing.ts";
-import { numberFormatsUrlCodec } from "../../src/figures/number-formats/settings.ts";
+import { numberFormatsUrlCodec, type NumberFormatsSettings } from "../../src/figures/number-formats/settings.ts";
 import { overlapUrlCodec } from "../../src/figures/overlap-calculator-state.ts";
 import { ringAttentionUrlCodec } from "../../src/figures/ring-attention.ts";
 import { rooflineUrlCodec } from "../../src/figures/roofline-state.ts";
@@ -227,6 +227,14 @@ function accepted(codec: UrlCodec<unknown, string>, state: unknown): boolean {
 }
 
 describe("widget links: encode → decode", () => {
+  test("a signed zero keeps its sign through a link (the number-formats widget shows it)", () => {
+    const base = pageSettings("number-formats") as unknown as NumberFormatsSettings;
+    const text = encodeUrlState(numberFormatsUrlCodec, { ...base, value: -0 }, base);
+    assert.equal(text, "value:-0");
+    const back = decodeUrlState(numberFormatsUrlCodec, text, base);
+    assert.ok(back.ok && Object.is(back.state.value, -0), JSON.stringify(back));
+  });
+
   test("every widget in the registry has a link codec here or an explorer of its own", () => {
     const own = ["memory-explorer", "pipeline-explorer", "config-finder"];
     assert.deepEqual(

@@ -23,7 +23,15 @@ export interface UrlCodec<S, K extends string> {
 
 /** Booleans as 1/0, null as "auto", anything else as String(value). */
 export const urlText = (value: unknown): string =>
-  typeof value === "boolean" ? (value ? "1" : "0") : value === null ? "auto" : String(value);
+  typeof value === "boolean"
+    ? value
+      ? "1"
+      : "0"
+    : value === null
+      ? "auto"
+      : Object.is(value, -0)
+        ? "-0" // String(-0) is "0": the sign of a zero is a value in its own right (number formats)
+        : String(value);
 
 /** The `key:value` pairs of `state` that differ from `base`, joined by commas ("" when none). */
 export function encodeUrlState<S, K extends string>(codec: UrlCodec<S, K>, state: S, base: S): string {
@@ -31,7 +39,7 @@ export function encodeUrlState<S, K extends string>(codec: UrlCodec<S, K>, state
   for (const key of codec.keys) {
     const v = (state as Record<string, unknown>)[key];
     const b = (base as Record<string, unknown>)[key];
-    if (codec.same ? codec.same(key, v, b) : v === b) continue;
+    if (codec.same ? codec.same(key, v, b) : Object.is(v, b)) continue;
     const text = codec.write ? codec.write(key, v) : urlText(v);
     if (text !== undefined) parts.push(`${key}:${text}`);
   }
@@ -99,7 +107,7 @@ function readValue(key: string, kind: UrlValueKind, text: string): unknown {
   const n = numberText.test(text) ? Number(text) : Number.NaN;
   // The reader's text is not quoted back: a link may carry anything, NaN or a script included.
   if (!Number.isFinite(n)) throw new WidgetSettingsError(key, "is not a number");
-  return Object.is(n, -0) ? 0 : n;
+  return n; // "-0" reads back as -0, which the number-formats widget shows with its sign bit
 }
 
 /**
