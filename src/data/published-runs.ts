@@ -1199,6 +1199,7 @@ const torchtitan405b: PublishedRun = {
   assumptions: [
     "FSDP 16 × TP 8 with local batch 2 (global batch 32), as the text under the table says; sequence length 8,192 from train_configs/llama3_405b.toml L30 at 3faaa1a",
     H100_500W,
+    "The row as first published (docs/performance.md L11 at 9515a14, PR #554) read 118 WPS at 37.1% MFU; PR #556 (3faaa1a), whose message says only that the H100 peak was updated, changed it to 109 WPS at 29.0% and kept the Float8 rows' 177 and 185 WPS, rescaling only their MFU (27.77% to 23.46%, 29.03% to 24.52%), so the Float8 rows were not re-run beside the new bf16 row: their gain over it is 177/109 = 1.62 here and 177/118 = 1.50 at the first publication",
   ],
 };
 
@@ -1603,8 +1604,6 @@ interface DgxcRecipe {
     switches: string;
     /** Where the README gives the peaks its MFU divides by. */
     peakLine: string;
-    /** A different TP-overlap reading for the fp8 column, where the launch script overrides the yaml. */
-    tpOverlap?: [boolean, string];
   };
 }
 
@@ -1656,7 +1655,10 @@ const DGXC_RECIPES: DgxcRecipe[] = [
     seconds: [4.61, 4.67, 4.7, 4.73, 4.84],
     config: () => nemotronConfig(18432, 73728, 96, 96, 8),
     flashAttention: null,
-    tpOverlap: [false, "L172: ub_tp_comm_overlap: False"],
+    tpOverlap: [
+      true,
+      "L172 sets ub_tp_comm_overlap: False, but nemotron/configure.sh L97 overrides it with model.ub_tp_comm_overlap=True for every Nemotron run, bf16 and fp8 alike",
+    ],
     sp: [true, "L143: sequence_parallel: true"],
     recompute: [
       "selective",
@@ -1670,10 +1672,6 @@ const DGXC_RECIPES: DgxcRecipe[] = [
       switches:
         "nemotron/configure.sh L92, L102 and L104 (model.fp8, model.fp8_hybrid=True, +model.fp8_params from DTYPE) and nemotron/nemotron4-340b-synth.yaml L165-L170 (fp8_margin 0, fp8_interval 1, fp8_amax_history_len 1024, fp8_amax_compute_algo max)",
       peakLine: "nemotron/README_340b.md L39",
-      tpOverlap: [
-        true,
-        "nemotron/configure.sh L97: model.ub_tp_comm_overlap=True for every Nemotron run, which overrides the yaml's L172",
-      ],
     },
   },
   {
@@ -1818,7 +1816,6 @@ function dgxcRun(r: DgxcRecipe, gpus: number, c: number, precision: "bf16" | "fp
   const batch = r.batch[c] ?? 0;
   const seconds = (precision === "fp8" ? r.fp8.seconds[c] : r.seconds[c]) ?? 0;
   const dp = gpus / (r.tp * r.cp * pp);
-  const tpOverlap = precision === "fp8" && r.fp8.tpOverlap ? s(r.fp8.tpOverlap[0], r.fp8.tpOverlap[1]) : null;
   return {
     id: precision === "fp8" ? `dgxc-${r.key}-fp8-${gpus}` : `dgxc-${r.key}-${gpus}`,
     source: "nvidia2024dgxcbenchmarking",
@@ -1848,7 +1845,7 @@ function dgxcRun(r: DgxcRecipe, gpus: number, c: number, precision: "bf16" | "fp
               "causal-skip",
               "Transformer Engine's fused attention of 2024 (cuDNN flash attention); the recipe does not name the kernel",
             ),
-      tpCommOverlap: tpOverlap ?? s(r.tpOverlap[0], `${r.yaml} ${r.tpOverlap[1]}`),
+      tpCommOverlap: s(r.tpOverlap[0], `${r.yaml} ${r.tpOverlap[1]}`),
       sequenceParallel: s(r.sp[0], `${r.yaml} ${r.sp[1]}`),
       dpOverlap: s(true, `${r.yaml} ${r.overlap}`),
       recomputePolicy: s(r.recompute[0], `${r.yaml} ${r.recompute[1]}`),
