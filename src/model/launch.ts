@@ -380,7 +380,7 @@ export function torchtitanLaunch(input: LaunchInput): LaunchConfig {
     );
   if (precision === "fp8" && r.zeroStage >= 2)
     notes.push(
-      "The float8 all-gather sends FSDP's weights in fp8; the prediction prices every collective at bf16 bytes, so its communication time is an upper bound.",
+      "The float8 all-gather sends FSDP's weights in fp8; the prediction prices every collective at bf16 bytes, so it counts about twice the bytes this all-gather sends.",
     );
   return { framework: "torchtitan", ok: true, text, notes };
 }
