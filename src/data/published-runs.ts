@@ -1031,7 +1031,7 @@ const MOSAIC_FP8: Fp8Recipe = {
   ),
   scaling: s(
     "delayed scaling per tensor: HYBRID format (E4M3 forward, E5M2 for gradients), amax history of 16 steps reduced with max",
-    "Composer's default for precision amp_fp8 (mosaicml/composer composer/core/precision.py L78-L89 at 02c872e); the table does not give the Composer version of its sweep (October 2023), so this is the default of a later version",
+    "Composer's default for precision amp_fp8 (mosaicml/composer composer/core/precision.py L73-L78 at 915fab7, August 2023, the file's last change before the table's first commit b2a43a1 of October 2023); the table does not name the Composer version of its sweep",
   ),
   layers: s(
     "the attention block's Wqkv and out_proj and the MLP's up_proj and down_proj (te.Linear); attention's score and value matmuls stay in the (bf16) attention kernel",
@@ -1043,7 +1043,7 @@ const MOSAIC_FP8: Fp8Recipe = {
   ),
   sourceMfuPeak: s(
     "fp8",
-    `collect_results.py L116-L117 at ${MOSAIC_FP8_COMMIT} takes the peak for the run's precision from Composer's GPU_AVAILABLE_FLOPS, whose H100 SXM 'amp_fp8' entry is 3.958e15 / 2 (composer/callbacks/speed_monitor.py L32 at 003ec03); the table's MFU column is its Model TFLOP column over 1,979 TFLOP/s (3b at 2,048 tokens: 548 / 1,979 = 27.7%)`,
+    `collect_results.py L116-L117 at ${MOSAIC_FP8_COMMIT} takes the peak for the run's precision from Composer's GPU_AVAILABLE_FLOPS, whose H100 SXM 'amp_fp8' entry is 3.958e15 / 2 (composer/callbacks/speed_monitor.py L32 at 122b805, the Composer of July 2023); the table's MFU column is its Model TFLOP column over 1,979 TFLOP/s (3b at 2,048 tokens: 548 / 1,979 = 27.7%)`,
   ),
 };
 
@@ -1199,6 +1199,7 @@ const torchtitan405b: PublishedRun = {
   assumptions: [
     "FSDP 16 × TP 8 with local batch 2 (global batch 32), as the text under the table says; sequence length 8,192 from train_configs/llama3_405b.toml L30 at 3faaa1a",
     H100_500W,
+    "The row as first published (docs/performance.md L11 at 9515a14, PR #554) read 118 WPS at 37.1% MFU; PR #556 (3faaa1a), whose message says only that the H100 peak was updated, changed it to 109 WPS at 29.0% and kept the Float8 rows' 177 and 185 WPS, rescaling only their MFU (27.77% to 23.46%, 29.03% to 24.52%), so the Float8 rows were not re-run beside the new bf16 row: their gain over it is 177/109 = 1.62 here and 177/118 = 1.50 at the first publication",
   ],
 };
 
@@ -1603,8 +1604,8 @@ interface DgxcRecipe {
     switches: string;
     /** Where the README gives the peaks its MFU divides by. */
     peakLine: string;
-    /** A different TP-overlap reading for the fp8 column, where the launch script overrides the yaml. */
-    tpOverlap?: [boolean, string];
+    /** Assumptions of the fp8 columns only. */
+    extra?: string[];
   };
 }
 
@@ -1656,7 +1657,10 @@ const DGXC_RECIPES: DgxcRecipe[] = [
     seconds: [4.61, 4.67, 4.7, 4.73, 4.84],
     config: () => nemotronConfig(18432, 73728, 96, 96, 8),
     flashAttention: null,
-    tpOverlap: [false, "L172: ub_tp_comm_overlap: False"],
+    tpOverlap: [
+      true,
+      "L172 sets ub_tp_comm_overlap: False, but nemotron/configure.sh L97 overrides it with model.ub_tp_comm_overlap=True for every Nemotron run, bf16 and fp8 alike",
+    ],
     sp: [true, "L143: sequence_parallel: true"],
     recompute: [
       "selective",
@@ -1670,10 +1674,6 @@ const DGXC_RECIPES: DgxcRecipe[] = [
       switches:
         "nemotron/configure.sh L92, L102 and L104 (model.fp8, model.fp8_hybrid=True, +model.fp8_params from DTYPE) and nemotron/nemotron4-340b-synth.yaml L165-L170 (fp8_margin 0, fp8_interval 1, fp8_amax_history_len 1024, fp8_amax_compute_algo max)",
       peakLine: "nemotron/README_340b.md L39",
-      tpOverlap: [
-        true,
-        "nemotron/configure.sh L97: model.ub_tp_comm_overlap=True for every Nemotron run, which overrides the yaml's L172",
-      ],
     },
   },
   {
@@ -1766,6 +1766,9 @@ const DGXC_RECIPES: DgxcRecipe[] = [
       switches:
         "llama3.1/configure.sh L114-L116 (model.fp8, model.fp8_hybrid, +model.fp8_params from DTYPE) and llama3.1/llama3.1_405b.yaml L131-L134 (fp8_margin 0, fp8_interval 1, fp8_amax_history_len 1024, fp8_amax_compute_algo max)",
       peakLine: "llama3.1/README_405b.md L40",
+      extra: [
+        "llama3.1/configure.sh L84-L85 set model.ub_tp_comm_overlap_cfg.proj_fprop.fp8_buf and fc2_fprop.fp8_buf to $FP8_ENABLED, so in fp8 two of the TP-overlap buffers (the attention output's and FC2's forward) move fp8; the step model prices every collective in bf16",
+      ],
     },
     extra: [
       "The recipe's model has 16 query groups (llama3.1_405b.yaml L64: num_query_groups: 16), not the released model's 8; the configuration follows the recipe",
@@ -1818,7 +1821,6 @@ function dgxcRun(r: DgxcRecipe, gpus: number, c: number, precision: "bf16" | "fp
   const batch = r.batch[c] ?? 0;
   const seconds = (precision === "fp8" ? r.fp8.seconds[c] : r.seconds[c]) ?? 0;
   const dp = gpus / (r.tp * r.cp * pp);
-  const tpOverlap = precision === "fp8" && r.fp8.tpOverlap ? s(r.fp8.tpOverlap[0], r.fp8.tpOverlap[1]) : null;
   return {
     id: precision === "fp8" ? `dgxc-${r.key}-fp8-${gpus}` : `dgxc-${r.key}-${gpus}`,
     source: "nvidia2024dgxcbenchmarking",
@@ -1848,7 +1850,7 @@ function dgxcRun(r: DgxcRecipe, gpus: number, c: number, precision: "bf16" | "fp
               "causal-skip",
               "Transformer Engine's fused attention of 2024 (cuDNN flash attention); the recipe does not name the kernel",
             ),
-      tpCommOverlap: tpOverlap ?? s(r.tpOverlap[0], `${r.yaml} ${r.tpOverlap[1]}`),
+      tpCommOverlap: s(r.tpOverlap[0], `${r.yaml} ${r.tpOverlap[1]}`),
       sequenceParallel: s(r.sp[0], `${r.yaml} ${r.sp[1]}`),
       dpOverlap: s(true, `${r.yaml} ${r.overlap}`),
       recomputePolicy: s(r.recompute[0], `${r.yaml} ${r.recompute[1]}`),
@@ -1868,6 +1870,7 @@ function dgxcRun(r: DgxcRecipe, gpus: number, c: number, precision: "bf16" | "fp
       ...(precision === "fp8"
         ? [
             "fp8_params: the recipe keeps the weights in fp8 (its +model.fp8_params or fp8_params), so the distributed optimizer's parameter all-gather could move 1 byte per parameter; the step model prices every collective in bf16",
+            ...(r.fp8.extra ?? []),
           ]
         : []),
     ],
@@ -1885,11 +1888,11 @@ function dgxcFp8Recipe(r: DgxcRecipe): Fp8Recipe {
     ),
     layers: assumed(
       "the linear layers of Transformer Engine's transformer layer (QKV, attention output, MLP); attention's score and value matmuls in bf16",
-      "the recipes switch fp8 on without listing the layers (the Nemotron yamls comment 'enables fp8 in TransformerLayer forward')",
+      "the recipes switch fp8 on without listing the layers (the Nemotron yamls comment 'enables fp8 in TransformerLayer forward'); in NVIDIA/Megatron-LM core_r0.9.0, which we take to be the Megatron-Core of these containers without having checked the containers, megatron/core/models/gpt/gpt_layer_specs.py L75-L77 and L150-L151 build QKV, the attention output, FC1 and FC2 from Transformer Engine linear modules, with TEDotProductAttention for the attention core",
     ),
     headInFp8: assumed(
       false,
-      "the recipes do not say whether the output layer runs in fp8; the step model prices the head in bf16 for every run",
+      "the recipes do not say whether the output layer runs in fp8; in NVIDIA/Megatron-LM core_r0.9.0 (taken, unchecked, to be these containers' Megatron-Core) megatron/core/models/gpt/gpt_model.py L140 builds it as tensor_parallel.ColumnParallelLinear, a plain PyTorch GEMM that Transformer Engine's fp8_autocast does not reach; the step model prices the head in bf16 for every run",
     ),
     sourceMfuPeak: s(
       "fp8",

@@ -358,6 +358,9 @@ export function torchtitanLaunch(input: LaunchInput): LaunchConfig {
   if (precision === "fp8") {
     section("quantize.linear.float8");
     key("enable_fsdp_float8_all_gather", r.zeroStage >= 2);
+    // The LM head stays bf16, as the step model prices it and as the fp8 runs it was fitted on did:
+    // the default filter converts every nn.Linear, "output" included (filter_fqns matches substrings).
+    key("filter_fqns", ["output"]);
   }
   const text = lines.join("\n");
   if (r.recompute === "selective")
@@ -373,6 +376,11 @@ export function torchtitanLaunch(input: LaunchInput): LaunchConfig {
   if (precision === "fp8")
     notes.push(
       "fp8 needs torchao installed (tensorwise scaling by default); torchtitan's float8 guide pairs it with [compile] enable = true.",
+      'filter_fqns = ["output"] keeps the LM head in bf16, as the prediction prices it.',
+    );
+  if (precision === "fp8" && r.zeroStage >= 2)
+    notes.push(
+      "The float8 all-gather sends FSDP's weights in fp8; the prediction prices every collective at bf16 bytes, so it counts about twice the bytes this all-gather sends.",
     );
   return { framework: "torchtitan", ok: true, text, notes };
 }
@@ -437,7 +445,9 @@ export function fsdp2Launch(input: LaunchInput): LaunchConfig {
         : "The blocks keep their gathered weights from forward to backward (ZeRO-2 for the weights).",
   ];
   if (precision === "fp8")
-    notes.push("fp8 matmuls come from torchao's float8 training, applied to the model before fully_shard (not shown).");
+    notes.push(
+      "fp8 matmuls come from torchao's float8 training, applied to the model before fully_shard (not shown), with a module filter that leaves the output layer (the LM head) in bf16, as the prediction prices it.",
+    );
   return { framework: "fsdp2", ok: true, text: lines.join("\n"), notes };
 }
 

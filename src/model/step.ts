@@ -162,7 +162,7 @@ export const PRECISIONS: readonly ComputePrecision[] = ["bf16", "fp8"];
  * Float8; the other sources print no memory. So the memory model keeps its bf16 bytes.
  */
 export const FP8_MEMORY_NOTE =
-  "fp8: memory per GPU priced as bf16 (torchtitan's H100 benchmark measured 76.8 against 77.0 GiB with and without Float8)";
+  "fp8: memory per GPU priced as bf16 (torchtitan's H100 benchmark reports a peak of 76.8 against 77.0 GiB with and without Float8, on one 8B FSDP run)";
 
 /** The generation of a GPU id from gpus.ts. */
 export function gpuGeneration(gpuId: string): GpuGeneration {

@@ -165,6 +165,31 @@ test("the fp8 group: every source's fp8 rule is printed, and the section's claim
   const worstPair = pairs.reduce((a, p) => (Math.abs(p.relativeError) > Math.abs(a.relativeError) ? p : a));
   assert.equal(worstPair.fp8.run.id, "torchtitan-llama3-405b-128-h100-float8");
   assert.ok(worstPair.predictedGain < worstPair.reportedGain);
+  // "...without re-running the Float8 rows, and against the bf16 row as first published the miss is
+  // smaller": the data records the first publication (118 WPS at 9515a14), and the gain against it is
+  // missed by less.
+  const tt405 = PUBLISHED_RUNS.find((r) => r.id === "torchtitan-llama3-405b-128-h100")!;
+  assert.ok(tt405.assumptions.some((a) => a.includes("118 WPS") && a.includes("PR #556")));
+  assert.equal(tt405.reported.kind === "tokens-per-second-per-gpu" && tt405.reported.tokensPerSecondPerGpu, 109);
+  const firstGain = worstPair.reportedGain * (109 / 118);
+  assert.ok(Math.abs(worstPair.predictedGain / firstGain - 1) < Math.abs(worstPair.relativeError));
+  // "(and, in one MosaicML pair, the micro-batch)": one pair differs in micro-batch, a MosaicML one.
+  const microDiffers = pairs.filter((p) => p.fp8.run.microBatchSize !== p.bf16.run.microBatchSize);
+  assert.equal(microDiffers.length, 1);
+  assert.equal(microDiffers[0]!.fp8.run.source, "mosaicml2023benchmarks");
+  // "torchtitan's long-context rows have no bf16 twin, and their error grows with the context-parallel
+  // degree": no bf16 row of that source is longer than its shortest fp8 long-context row, and the
+  // held-out error of the long-context rows rises with CP.
+  const longTt = heldFp8
+    .filter((e) => e.run.source === "pytorch2024torchtitanh100" && e.run.seqLength > 8192)
+    .sort((a, b) => a.run.layout.cp - b.run.layout.cp);
+  assert.ok(longTt.length > 2);
+  const shortestLong = Math.min(...longTt.map((e) => e.run.seqLength));
+  assert.ok(
+    PUBLISHED_RUNS.filter((r) => r.source === "pytorch2024torchtitanh100").every((r) => r.seqLength < shortestLong),
+  );
+  for (let i = 1; i < longTt.length; i++)
+    assert.ok(longTt[i]!.relativeError > longTt[i - 1]!.relativeError, longTt[i]!.run.id);
   // "adds a few percent": the held-out median error of the speedup is under ten percent.
   assert.ok(summarizeErrors(pairs.map((p) => ({ run: p.fp8.run, relativeError: p.relativeError }))).median < 0.1);
 });
@@ -238,17 +263,30 @@ test("the review fixes of 2026-12-06: what the prose says about the stacks, mode
     const n = s.length;
     return n % 2 ? s[(n - 1) / 2]! : (s[n / 2 - 1]! + s[n / 2]!) / 2;
   };
-  // NVIDIA's recipes: the H100 constant over-predicts most of them; the ones under-predicted are
-  // Nemotron-4 340B's and Llama 3.1 405B's (with its proxies). Without them the H100 fit falls.
+  // NVIDIA's recipes: the H100 constant under-predicts most of them, Llama 3.1 405B's (with its
+  // proxies) by the most; the few over-predicted are Nemotron-4 15B's on the most GPUs. Without them
+  // the H100 fit falls.
   const dgxc = inSample.filter((e) => e.run.source === "nvidia2024dgxcbenchmarking");
   const over = dgxc.filter((e) => e.relativeError > 0);
-  assert.ok(over.length > dgxc.length / 2 && median(dgxc.map((e) => e.relativeError)) > 0);
-  for (const e of dgxc.filter((x) => x.relativeError < 0))
-    assert.match(e.run.id, /^dgxc-(nemotron4-340b|llama31-405b)-/, e.run.id);
+  const under = dgxc.filter((e) => e.relativeError < 0);
+  assert.ok(under.length > dgxc.length / 2 && median(dgxc.map((e) => e.relativeError)) < 0);
+  const nemotron15b = dgxc.filter((e) => e.run.id.startsWith("dgxc-nemotron4-15b-"));
+  for (const e of over) {
+    assert.match(e.run.id, /^dgxc-nemotron4-15b-/, e.run.id);
+    for (const u of nemotron15b.filter((x) => x.relativeError < 0))
+      assert.ok(u.run.gpuCount < e.run.gpuCount, u.run.id);
+  }
+  const worstDgxc = dgxc.reduce((a, e) => (Math.abs(e.relativeError) > Math.abs(a.relativeError) ? e : a));
+  assert.match(worstDgxc.run.id, /^dgxc-llama31-405b-/);
+  for (const e of dgxc.filter((x) => !x.run.id.startsWith("dgxc-llama31-405b-")))
+    assert.ok(
+      dgxc.filter((x) => x.run.id.startsWith("dgxc-llama31-405b-")).every((x) => x.relativeError < e.relativeError),
+      e.run.id,
+    );
   assertMentions(
     text,
-    `over-predicts ${over.length} of NVIDIA's ${dgxc.length} recipe runs, by a median of +${pct1(median(dgxc.map((e) => e.relativeError)))}`,
-    "NVIDIA's recipes over-predicted",
+    `under-predicts ${under.length} of NVIDIA's ${dgxc.length} recipe runs, by a median of ${pct1(-median(dgxc.map((e) => e.relativeError)))} (most of all those of Llama 3.1 405B and its proxies; the ${over.length} it over-predicts are Nemotron-4 15B's on the most GPUs)`,
+    "NVIDIA's recipes under-predicted",
   );
   const without = fitKernelEfficiency(PUBLISHED_RUNS.filter((r) => r.source !== "nvidia2024dgxcbenchmarking"));
   const all = fitKernelEfficiency();
@@ -258,9 +296,10 @@ test("the review fixes of 2026-12-06: what the prose says about the stacks, mode
     `falls to ${Math.round(without.hopper! * 100)}% of peak, against ${Math.round(all.hopper! * 100)}% with them`,
     "H100 fit without NVIDIA's recipes",
   );
-  // TP overlap: every NVIDIA recipe run with TP overlaps it but Nemotron-4 340B's; Llama 3.1 8B has no TP.
+  // TP overlap: every NVIDIA recipe run with TP overlaps it (nemotron/configure.sh L97 turns it on for
+  // Nemotron-4 340B too, over its yaml); Llama 3.1 8B has no TP.
   for (const e of dgxc.filter((x) => !(x.run.software.tpCommOverlap.value && x.run.layout.tp > 1)))
-    assert.match(e.run.id, /^dgxc-(nemotron4-340b|llama31-8b)-/, e.run.id);
+    assert.match(e.run.id, /^dgxc-llama31-8b-/, e.run.id);
   // The torchtitan pair: the data records the power cap, the approximate recomputation and the batching.
   const titan = by("torchtitan-h100-llama31-8b-8").run;
   assert.ok(titan.assumptions.some((a) => a.includes("500 W")) && titan.software.recomputeApproximate !== undefined);

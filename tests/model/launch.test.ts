@@ -350,8 +350,15 @@ describe("launch configurations", () => {
     assertVendored(g);
     const titan = torchtitanLaunch(input(row({ zeroStage: 3, stageLayers: [12] }), { config: gpt2, seqLength: 1024 }));
     assert.match(text(titan), /No llama3 flavor/);
-    const fp8 = tomlKeys(text(torchtitanLaunch(input(row({ zeroStage: 3 }), { precision: "fp8" }))));
+    const fp8Launch = torchtitanLaunch(input(row({ zeroStage: 3 }), { precision: "fp8" }));
+    const fp8 = tomlKeys(text(fp8Launch));
     assert.equal(fp8.get("model.converters"), '["quantize.linear.float8"]');
+    // The LM head stays bf16, as the step model prices it (torchtitan's default filter would convert it).
+    assert.equal(fp8.get("quantize.linear.float8.filter_fqns"), '["output"]');
+    assertVendored(fp8Launch);
+    assert.ok(fp8Launch.ok && fp8Launch.notes.some((n) => /float8 all-gather/.test(n)));
+    const bf16Keys = tomlKeys(text(torchtitanLaunch(input(row({ zeroStage: 3 }), { precision: "bf16" }))));
+    assert.equal(bf16Keys.has("quantize.linear.float8.filter_fqns"), false);
     assert.equal(
       megatronFlags(text(megatronLaunch(input(row({}), { precision: "fp8" })))).get("--fp8-format"),
       "hybrid",

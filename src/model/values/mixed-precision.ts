@@ -27,6 +27,8 @@ import {
   valuesPerBinade,
 } from "../number-formats.ts";
 import { d0, d1, d2, d3, gpu, params, preset, v, type PutValue } from "./put.ts";
+import { FP8_KERNEL_EFFICIENCY, KERNEL_EFFICIENCY } from "../step.ts";
+import { PUBLISHED_FP8_RUNS } from "../../data/published-runs.ts";
 import { fact } from "./facts.ts";
 
 /** Short names of the formats in value names: `ch10.fp32.e`, `ch10.e4m3.m`. */
@@ -208,6 +210,18 @@ export function mixedPrecisionValues(put: PutValue): void {
   put("ch10.fp8PeakRatio", v((h100.fp8FlopsPerSecond ?? Number.NaN) / h100.bf16FlopsPerSecond, "", d0));
   // Amdahl bound with GEMMs a fraction f = 0.8 (stated input) of the step, twice as fast.
   put("ch10.amdahl", v(1 / (1 - 0.8 + 0.8 / 2), "", d2));
+  // The book's fitted rates (step.ts FP8_KERNEL_EFFICIENCY and KERNEL_EFFICIENCY, appendix C's fp8 fit):
+  // the fp8 linear layers' rate over the bf16 one on an H100, and the fp8 runs the fit rests on.
+  put(
+    "ch10.fp8FittedLinearSpeedup",
+    v(
+      ((FP8_KERNEL_EFFICIENCY.hopper ?? Number.NaN) * (h100.fp8FlopsPerSecond ?? Number.NaN)) /
+        (KERNEL_EFFICIENCY.hopper * h100.bf16FlopsPerSecond),
+      "",
+      d2,
+    ),
+  );
+  put("ch10.fp8Runs", v(PUBLISHED_FP8_RUNS.length, "runs", d0));
   // Bytes per element of the fp8 projection: fp8 inputs (1 + 1) and a bf16 output (2).
   put("ch10.projBytesCoeff", v(2 * bytesPerValue("fp8-e4m3") + bytesPerValue("bf16"), "", d0));
 
