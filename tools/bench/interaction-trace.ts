@@ -97,8 +97,9 @@ export interface InteractionBreakdown {
   /** Main-thread tasks while waiting for the presentation. */
   during: TraceTask[];
   /**
-   * Whether a timer's task or another frame ran on the main thread between the key's commit and its
-   * presentation: work the page deferred (a redraw) that started before the key was on the screen.
+   * Whether a timer's task ran on the main thread between the key's commit and its presentation
+   * (or a task that sent `widget-drawn`, runtime/after-paint.ts): work the page deferred, a
+   * redraw, that started before the key was on the screen.
    */
   landedBeforePaint: boolean;
   /** Garbage collection on the main thread anywhere in the window. */
@@ -323,7 +324,7 @@ export function breakDownInteraction(
     frame,
     present: ms(Math.max(0, t1 - commitEnd)),
     during,
-    landedBeforePaint: during.some((t) => t.name === "timer" || t.name === "frame" || t.name === "event widget-drawn"),
+    landedBeforePaint: during.some((t) => t.name === "timer" || t.name === "event widget-drawn"),
     gc,
     otherThreads,
     tasks: tasks.map(named),
@@ -532,7 +533,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
         ` paint ${m((k) => k.breakdown.frame.paint)} | ${mx((k) => k.breakdown.frame.paint)},` +
         ` to the screen ${m((k) => k.breakdown.present)} | ${mx((k) => k.breakdown.present)};` +
         ` ${moved.length} keys changed the widget's height in their frame;` +
-        ` on ${mine.filter((k) => k.breakdown.landedBeforePaint).length} a timer or another frame ran before the key reached the screen`,
+        ` on ${mine.filter((k) => k.breakdown.landedBeforePaint).length} a timer (deferred work) ran before the key reached the screen`,
     );
   }
 }
