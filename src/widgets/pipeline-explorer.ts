@@ -276,9 +276,10 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
         );
     };
     if (!result.ok) {
-      // Dimming repaints the whole chart, so it waits for the edit's paint too (and replaces a
-      // redraw still pending).
-      later(() => dim(result.problems));
+      // Dimming repaints the whole chart and adds a note above it, so it waits for the edit's paint
+      // too, and while the reader types for the same pause as a redraw (it replaces a redraw still
+      // pending): a refused "1" on the way to "16" costs no more than its message.
+      later(() => dim(result.problems), "draw", delayMs);
       return;
     }
     stopPlaying();
