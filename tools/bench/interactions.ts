@@ -149,7 +149,7 @@ export function summarizeInteractions(
 }
 
 /** Records every Event Timing entry of the page in `window.__eventTimings` (an init script). */
-export const recorder = `(() => {
+const recorder = `(() => {
   window.__eventTimings = [];
   try {
     new PerformanceObserver((list) => {

@@ -15,16 +15,17 @@
  * merely after the main thread handed it over: the work runs in a zero timeout after the animation
  * frame *after next*. The first frame carries the edit; its main-thread part ends with the commit,
  * and its raster and compositing then run on other threads. Chromium does not begin the next main
- * frame while a committed frame waits for activation (its raster) or while drawn frames wait for
- * their ack (cc/scheduler/scheduler_state_machine.cc, `ShouldSendBeginMainFrame`: "MFBA is
- * disabled and we are waiting for previous activation", and `IsDrawThrottled`), so the second
- * frame's callback comes after that. With one frame only, a long redraw could start between the
- * commit and the screen, sharing the cores with the raster and holding the edit's paint up (seen
- * in traces of the pipeline explorer: docs/performance.md, "Pipeline explorer: what holds the
- * paint"). A timer of 1 s runs the work too where frames do not come (a hidden tab).
+ * frame while a committed frame waits for activation, that is for its raster
+ * (cc/scheduler/scheduler_state_machine.cc, `ShouldSendBeginMainFrame`: "MFBA is disabled and we
+ * are waiting for previous activation"), so the second frame's callback comes after that raster.
+ * It can still come before the display compositor has put the frame on the screen, which no web
+ * API reports in general (traces of a loaded machine show both: docs/performance.md, "Pipeline
+ * explorer: what holds the paint"). With one frame only, a long redraw could start during the
+ * edit's raster and share the cores with it. A timer of 1 s runs the work too where frames do not
+ * come (a hidden tab).
  *
  * `delayMs` debounces typing: the work waits until no edit has come for that long, then for the
- * next frame as above. A widget whose redraw is long passes it for keys typed into a number field,
+ * frames as above. A widget whose redraw is long passes it for keys typed into a number field,
  * so a reader typing "128" gets one redraw after the last digit instead of one between each two
  * keys, which would hold up the next key (its input delay) for the whole redraw.
  */
