@@ -191,6 +191,7 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
   const live = el("p", { class: "visually-hidden", "aria-live": "polite" });
   root.append(form, actions, step, out, live);
 
+  const weightGradHint = root.querySelector<HTMLElement>(`#${id}-weightGrad-hint`);
   const writeUrl = urlWriter(win, id);
   const later = afterPaint(root);
   let last: { state: PipelineExplorerState; view: PipelineView; svg: SVGSVGElement; times: number[] } | null = null;
@@ -214,8 +215,10 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
   const stopPlaying = () => {
     if (frame) win.cancelAnimationFrame(frame);
     frame = 0;
-    play.setAttribute("aria-pressed", "false");
-    play.textContent = "Play";
+    // Every edit calls this: leave the button alone when it already says so (a rewritten label is
+    // laid out again).
+    if (play.getAttribute("aria-pressed") !== "false") play.setAttribute("aria-pressed", "false");
+    if (play.textContent !== "Play") play.textContent = "Play";
   };
 
   const syncMotion = () => {
@@ -246,14 +249,18 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
     answered = valuesKey();
     const values = {} as Record<PipelineControl, string>;
     for (const name of pipelineControls) values[name] = controls[name].value;
-    fields.chunks.hidden = hidden.has("chunks") || values.schedule !== "interleaved";
-    fields.forwardBackward.hidden = hidden.has("forwardBackward") || values.schedule !== "dualpipe";
+    // Only what changes is written: rewriting the same text or flag still costs the page a style
+    // recalculation and a layout on every key (docs/performance-log.md, "Pipeline explorer: what holds
+    // the paint").
+    const showOnly = (name: PipelineControl, hide: boolean) => {
+      if (fields[name].hidden !== hide) fields[name].hidden = hide;
+    };
+    showOnly("chunks", hidden.has("chunks") || values.schedule !== "interleaved");
+    showOnly("forwardBackward", hidden.has("forwardBackward") || values.schedule !== "dualpipe");
     // Unsplit schedules run T_B + T_W as one backward box: T_W counts there too, so its field stays
     // in view (a hidden one would still count) and its hint says where it went.
-    const weightGradHint = root.querySelector<HTMLElement>(`#${id}-weightGrad-hint`);
-    if (weightGradHint) {
-      weightGradHint.textContent = splitSchedules.includes(values.schedule) ? hints.weightGrad! : weightGradInBackward;
-    }
+    const weightGradText = splitSchedules.includes(values.schedule) ? hints.weightGrad! : weightGradInBackward;
+    if (weightGradHint && weightGradHint.textContent !== weightGradText) weightGradHint.textContent = weightGradText;
     const result = checkPipelineControls(values);
     const form = { controls, messages, fields, hidden };
     showControlProblems(form, pipelineControls, result.problems);
@@ -269,9 +276,10 @@ export function mount(root: HTMLElement, settings: PipelineExplorerSettings): vo
         );
     };
     if (!result.ok) {
-      // Dimming repaints the whole chart, so it waits for the edit's paint too (and replaces a
-      // redraw still pending).
-      later(() => dim(result.problems));
+      // Dimming repaints the whole chart and adds a note above it, so it waits for the edit's paint
+      // too, and while the reader types for the same pause as a redraw (it replaces a redraw still
+      // pending): a refused "1" on the way to "16" costs no more than its message.
+      later(() => dim(result.problems), "draw", delayMs);
       return;
     }
     stopPlaying();

@@ -168,7 +168,7 @@ const recorder = `(() => {
 })()`;
 
 /** Waits until the page has painted, then `ms`, then an idle moment (at most 2 s more). */
-async function settle(page: Page, ms: number): Promise<void> {
+export async function settle(page: Page, ms: number): Promise<void> {
   await page.evaluate(
     `new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => {
       if (window.requestIdleCallback) requestIdleCallback(() => resolve(), { timeout: 2000 });
@@ -178,7 +178,7 @@ async function settle(page: Page, ms: number): Promise<void> {
 }
 
 /** The controls of the widget `#id` that a reader can edit, with their keys (buttons are left out). */
-async function controlsOf(page: Page, id: string): Promise<ControlEdit[]> {
+export async function controlsOf(page: Page, id: string): Promise<ControlEdit[]> {
   // Plain JavaScript source: tsx would wrap named functions in a helper the page does not have.
   const found: Array<{ control: string; kind: ControlEdit["kind"]; value: string }> = await page.evaluate(`(() => {
     const root = document.getElementById(${JSON.stringify(id)});

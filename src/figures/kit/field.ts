@@ -228,10 +228,15 @@ export interface ControlForm<K extends string> {
 }
 
 /**
- * Shows the explorers' control problems: clears every control's mark and message, then marks
- * each problem's control (`aria-invalid`, or the element `targetOf` picks) and appends its
- * message. A problem in a field hidden by the current choices (not by the chapter) would be
- * invisible, so that field is shown.
+ * Shows the explorers' control problems: each problem's control is marked (`aria-invalid`, or the
+ * element `targetOf` picks) and its message element holds its messages, in order; every other
+ * control is unmarked and its message emptied. A problem in a field hidden by the current choices
+ * (not by the chapter) would be invisible, so that field is shown.
+ *
+ * Only what changes is written: a key that leaves the problems as they were touches nothing, so it
+ * costs the page no style recalculation or layout (rewriting an unchanged message replaced its
+ * text node, which the browser lays out again: docs/performance-log.md, "Pipeline explorer: what holds
+ * the paint").
  */
 export function showControlProblems<K extends string>(
   form: ControlForm<K>,
@@ -239,16 +244,24 @@ export function showControlProblems<K extends string>(
   problems: readonly { control: K; message: string }[],
   targetOf: (control: K) => Element = (control) => form.controls[control],
 ): void {
-  for (const name of names) {
-    form.controls[name].removeAttribute("aria-invalid");
-    form.messages[name].textContent = "";
-  }
+  const texts = new Map<K, string>();
   for (const problem of problems) {
-    targetOf(problem.control).setAttribute("aria-invalid", "true");
-    const msg = form.messages[problem.control];
-    msg.textContent = msg.textContent ? `${msg.textContent} ${problem.message}` : problem.message;
-    if (form.fields[problem.control].hidden && !form.hidden.has(problem.control))
-      form.fields[problem.control].hidden = false;
+    const before = texts.get(problem.control);
+    texts.set(problem.control, before ? `${before} ${problem.message}` : problem.message);
+  }
+  for (const name of names) {
+    if (!texts.has(name)) {
+      if (form.controls[name].hasAttribute("aria-invalid")) form.controls[name].removeAttribute("aria-invalid");
+      if (form.messages[name].textContent !== "") form.messages[name].textContent = "";
+    }
+  }
+  for (const [control, text] of texts) {
+    const target = targetOf(control);
+    if (target !== form.controls[control] && form.controls[control].hasAttribute("aria-invalid"))
+      form.controls[control].removeAttribute("aria-invalid");
+    if (target.getAttribute("aria-invalid") !== "true") target.setAttribute("aria-invalid", "true");
+    if (form.messages[control].textContent !== text) form.messages[control].textContent = text;
+    if (form.fields[control].hidden && !form.hidden.has(control)) form.fields[control].hidden = false;
   }
 }
 

@@ -10,11 +10,22 @@
  * While work is pending the widget's root carries `data-widget-busy`; when it has run, the root
  * loses it and receives a `widget-drawn` event whose `detail.ms` is how long the work took. Tests
  * wait on these, and `npm run bench:widgets` adds that time to the edit's own.
- * The work runs after the next animation frame (then a zero timeout, which the browser queues
- * behind that frame's paint); a timer of 200 ms runs it too where frames do not come (a hidden tab).
+ *
+ * "After the edit has painted" means after the frame that shows the edit has been rastered, not
+ * merely after the main thread handed it over: the work runs in a zero timeout after the animation
+ * frame *after next*. The first frame carries the edit; its main-thread part ends with the commit,
+ * and its raster and compositing then run on other threads. Chromium does not begin the next main
+ * frame while a committed frame waits for activation, that is for its raster
+ * (cc/scheduler/scheduler_state_machine.cc, `ShouldSendBeginMainFrame`: "MFBA is disabled and we
+ * are waiting for previous activation"), so the second frame's callback comes after that raster.
+ * It can still come before the display compositor has put the frame on the screen, which no web
+ * API reports in general (traces of a loaded machine show both: docs/performance-log.md, "Pipeline
+ * explorer: what holds the paint"). With one frame only, a long redraw could start during the
+ * edit's raster and share the cores with it. A timer of 1 s runs the work too where frames do not
+ * come (a hidden tab).
  *
  * `delayMs` debounces typing: the work waits until no edit has come for that long, then for the
- * next frame as above. A widget whose redraw is long passes it for keys typed into a number field,
+ * frames as above. A widget whose redraw is long passes it for keys typed into a number field,
  * so a reader typing "128" gets one redraw after the last digit instead of one between each two
  * keys, which would hold up the next key (its input delay) for the whole redraw.
  */
@@ -46,8 +57,8 @@ export function afterPaint(root: HTMLElement): (work: () => void, key?: string, 
     const which = ++token;
     const schedule = () => {
       if (which !== token) return;
-      win.requestAnimationFrame(() => win.setTimeout(() => run(which), 0));
-      win.setTimeout(() => run(which), 200);
+      win.requestAnimationFrame(() => win.requestAnimationFrame(() => win.setTimeout(() => run(which), 0)));
+      win.setTimeout(() => run(which), 1000);
     };
     if (delayMs > 0) win.setTimeout(schedule, delayMs);
     else schedule();
