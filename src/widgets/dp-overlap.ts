@@ -17,10 +17,7 @@ import {
 } from "../figures/dp-overlap.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 import { widgetLink } from "./runtime/url-state.ts";
-import { afterPaint } from "./runtime/after-paint.ts";
-
-/** How long typing must pause before a key typed into a field redraws (issue #54). */
-const typingPauseMs = 150;
+import { afterPaint, typingPauseMs } from "./runtime/after-paint.ts";
 
 export function mount(root: HTMLElement, settings: DpOverlapSettings): void {
   const figure = root.querySelector<HTMLElement>(".dp-overlap-figure");

@@ -40,10 +40,7 @@ import { clearWidget, dom } from "../figures/kit/dom.ts";
 import { setStale, showControlProblems } from "../figures/kit/field.ts";
 import { formatNumber } from "../figures/kit/format.ts";
 import { expand, labels, memoryForm, syncZeroOptions } from "./memory-explorer/controls.ts";
-import { afterPaint } from "./runtime/after-paint.ts";
-
-/** How long typing must pause before a key typed into a number field redraws (issue #54). */
-const typingPauseMs = 150;
+import { afterPaint, typingPauseMs } from "./runtime/after-paint.ts";
 
 /**
  * Keeps the control the reader is editing where it was on the screen. An edit can show a message

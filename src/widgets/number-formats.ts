@@ -1,6 +1,7 @@
 /**
  * Browser entry of the number-formats widget: enables the controls rendered at build time and redraws
- * the figure on every change. Bad input marks the field (setFieldProblem: aria-invalid and a role="alert" message) and keeps
+ * the figure on every change, after the change has painted (runtime/after-paint.ts; for keys typed
+ * into the number, after a pause), so a key shows at once (issue #54). Bad input marks the field (setFieldProblem: aria-invalid and a role="alert" message) and keeps
  * the last valid drawing. All numbers come from src/model/number-formats.ts via the figure's modules in
  * src/figures/number-formats/. The value, format and overflow mode live in the URL under this
  * widget's id; "Copy link" shares them (runtime/url-state.ts).
@@ -17,6 +18,7 @@ import { numberFormatIds } from "../data/number-formats.ts";
 import type { NumberFormatId } from "../data/number-formats.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 import { widgetLink } from "./runtime/url-state.ts";
+import { afterPaint, typingPauseMs } from "./runtime/after-paint.ts";
 
 const sliderMin = -12;
 const sliderMax = 6;
@@ -41,6 +43,7 @@ export function mount(root: HTMLElement, settings: NumberFormatsSettings): void 
   const link = widgetLink(root, numberFormatsUrlCodec, settings, () => apply(settings));
   const state: NumberFormatsSettings = { ...settings };
   let lastWidth = 0;
+  const later = afterPaint(root);
 
   const redraw = (announce: boolean) => {
     const width = Math.max(300, Math.min(900, Math.floor(canvas.clientWidth || 720)));
@@ -66,7 +69,7 @@ export function mount(root: HTMLElement, settings: NumberFormatsSettings): void 
     setFieldProblem(valueInput, undefined);
     state.value = parsed.value;
     syncSlider();
-    redraw(true);
+    later(() => redraw(true), "draw", typingPauseMs);
   });
 
   slider.addEventListener("input", () => {
@@ -77,19 +80,19 @@ export function mount(root: HTMLElement, settings: NumberFormatsSettings): void 
     valueInput.value = fieldText(state.value);
     slider.setAttribute("aria-valuetext", formatValue(Math.abs(state.value), 6));
     setFieldProblem(valueInput, undefined);
-    redraw(true);
+    later(() => redraw(true), "draw");
   });
 
   focusSelect.addEventListener("change", () => {
     if ((numberFormatIds as readonly string[]).includes(focusSelect.value)) {
       state.focus = focusSelect.value as NumberFormatId;
-      redraw(true);
+      later(() => redraw(true), "draw");
     }
   });
 
   saturate.addEventListener("change", () => {
     state.saturate = saturate.checked;
-    redraw(true);
+    later(() => redraw(true), "draw");
   });
 
   /** Shows a whole state (a link's, or the chapter's again). */

@@ -34,7 +34,7 @@ import { ensureStyle, explorerControlsCss } from "./runtime/widget-style.ts";
 import { clearWidget, dom } from "../figures/kit/dom.ts";
 import { setStale, showControlProblems } from "../figures/kit/field.ts";
 import { formatNumber } from "../figures/kit/format.ts";
-import { afterPaint } from "./runtime/after-paint.ts";
+import { afterPaint, typingPauseMs } from "./runtime/after-paint.ts";
 
 const labels: Record<PipelineControl, string> = {
   schedule: "Schedule",
@@ -70,12 +70,6 @@ const css = `
 .px-readout dt { font-weight: 600; }
 .px-readout dd { margin: 0; }
 `;
-
-/**
- * How long typing in a number field must pause before the schedule is laid out and redrawn (a
- * large timeline takes longer to redraw than the gap between two keys).
- */
-export const typingPauseMs = 150;
 
 /** Distinct start and end times of the operations: the stops of the step-through. */
 export function eventTimes(view: PipelineView): number[] {

@@ -3,7 +3,10 @@
  * showing the default) and redraws the layer with the same figure code as the static SVG. A bad
  * value marks its field invalid with a message (role="alert") and the figure keeps the last valid
  * state. Nothing animates, so prefers-reduced-motion needs no special case. The settings live in
- * the URL under this widget's id; "Copy link" shares them (runtime/url-state.ts).
+ * the URL under this widget's id; "Copy link" shares them (runtime/url-state.ts). An edit is
+ * checked at once and the layer redrawn after the edit has painted, for keys typed into a field
+ * after a pause (runtime/after-paint.ts, issue #54); the new drawing is built off the page and
+ * swapped in, so the figure never collapses in between.
  */
 import { drawTpSharding } from "../figures/tp-sharding.ts";
 import {
@@ -14,6 +17,7 @@ import {
 } from "../figures/tp-sharding-state.ts";
 import { setFieldProblem } from "../figures/kit/field.ts";
 import { widgetLink } from "./runtime/url-state.ts";
+import { afterPaint, typingPauseMs } from "./runtime/after-paint.ts";
 
 export function mount(root: HTMLElement, settings: TpShardingSettings): void {
   const figure = root.querySelector<HTMLElement>(".tp-sharding-figure");
@@ -35,8 +39,19 @@ export function mount(root: HTMLElement, settings: TpShardingSettings): void {
   const idBase = root.getAttribute("id") ?? "tp-sharding";
   const link = widgetLink(root, tpShardingUrlCodec, settings, () => apply(settings));
   let last: TpShardingSettings = settings;
+  const later = afterPaint(root);
 
-  const update = () => {
+  const draw = () => {
+    const fresh = root.ownerDocument.createElement("div");
+    drawTpSharding(fresh, last, `${idBase}-svg`);
+    figure.replaceChildren(...fresh.childNodes);
+    const text = summarizeTpSharding(last);
+    readout.textContent = text;
+    if (live) live.textContent = text;
+    link.show(last);
+  };
+
+  const update = (delayMs = 0) => {
     const result = validateTpShardingControls(
       { model: model.value, tp: inputs.tp.value, seq: inputs.seq.value, microBatch: inputs.microBatch.value },
       sp.checked,
@@ -46,12 +61,7 @@ export function mount(root: HTMLElement, settings: TpShardingSettings): void {
     }
     if (!result.ok) return;
     last = result.settings;
-    figure.textContent = "";
-    drawTpSharding(figure, last, `${idBase}-svg`);
-    const text = summarizeTpSharding(last);
-    readout.textContent = text;
-    if (live) live.textContent = text;
-    link.show(last);
+    later(draw, "draw", delayMs);
   };
   const apply = (s: TpShardingSettings) => {
     model.value = s.model;
@@ -61,8 +71,9 @@ export function mount(root: HTMLElement, settings: TpShardingSettings): void {
     sp.checked = s.sp;
     update();
   };
-  for (const input of [inputs.tp, inputs.seq, inputs.microBatch]) input.addEventListener("input", update);
-  model.addEventListener("change", update);
-  sp.addEventListener("change", update);
+  for (const input of [inputs.tp, inputs.seq, inputs.microBatch])
+    input.addEventListener("input", () => update(typingPauseMs));
+  model.addEventListener("change", () => update());
+  sp.addEventListener("change", () => update());
   if (link.restored) apply(link.restored);
 }

@@ -49,6 +49,10 @@ async function waitForReadout(page: Page, pattern: RegExp): Promise<string> {
 }
 const svgDesc = (page: Page) => page.locator('[data-widget="tp-sharding"] svg desc').textContent();
 
+/** Once the widget has drawn the last edit: it redraws after the edit has painted (runtime/after-paint.ts). */
+const drawn = (page: Page) =>
+  page.waitForFunction(() => document.querySelector('[data-widget="tp-sharding"][data-widget-busy]') === null);
+
 test("default state prints the model's head split and TP traffic for Llama 3.1 70B, t = 8", async () => {
   const context = await site.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
@@ -76,6 +80,7 @@ test("t = 16 replicates the 8 KV heads; SP off turns the boundaries into f and g
   await page.fill('[data-widget="tp-sharding"] input[name=tp]', "16");
   assert.match(await waitForReadout(page, /t = 16/), /replicated on up to 2 GPUs/);
   await page.locator('[data-widget="tp-sharding"] input[name=sp]').uncheck();
+  await drawn(page);
   const labels = await page.locator('[data-widget="tp-sharding"] .tps-comm-text').allTextContents();
   assert.equal(labels.length, 4);
   assert.match(labels[0], /^f: forward nothing, backward all-reduce/);
@@ -89,6 +94,7 @@ test("Qwen2.5-7B at t = 8 is rejected next to the field and the drawing keeps it
   await openWidget(page);
   await page.fill('[data-widget="tp-sharding"] input[name=tp]', "4");
   await page.selectOption('[data-widget="tp-sharding"] select[name=model]', "qwen2.5-7b");
+  await drawn(page);
   const before = await svgDesc(page);
   assert.match(before ?? "", /Qwen2\.5 7B, t = 4/);
   await page.fill('[data-widget="tp-sharding"] input[name=tp]', "8");

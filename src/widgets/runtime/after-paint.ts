@@ -29,6 +29,13 @@
  * so a reader typing "128" gets one redraw after the last digit instead of one between each two
  * keys, which would hold up the next key (its input delay) for the whole redraw.
  */
+/**
+ * How long typing in a number field must pause before a widget with a long redraw redraws: the
+ * `delayMs` that the pipeline explorer, the memory explorer, dp-overlap and number formats pass for
+ * keys typed into a field (a redraw takes longer than the gap between two keys).
+ */
+export const typingPauseMs = 150;
+
 export function afterPaint(root: HTMLElement): (work: () => void, key?: string, delayMs?: number) => void {
   const win = root.ownerDocument.defaultView;
   // Pending work by kind ("draw", "cursor", …): a new edit replaces the work of its own kind and
