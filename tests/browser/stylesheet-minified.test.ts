@@ -12,7 +12,7 @@
  * .8rem there); what it changes is compared in the properties that use it. A pseudo-element that
  * makes no box (a `::before` or `::after` whose content is none, a `::marker` outside a list item)
  * is compared by what decides that alone, its content and its element's display: reading its
- * other 400-odd properties took the test from 30 s to 140 s (docs/ci-time.md). Changing a
+ * other 400-odd properties made the test take 140 s instead of 30 s (docs/ci-time.md). Changing a
  * property of a drawn `::before`, its content, or a property of an element fails it.
  */
 import { test } from "node:test";
