@@ -3,7 +3,9 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   editKeys,
+  entriesByKey,
   eventTimingFloorMs,
+  keySample,
   median,
   nextNumber,
   summarizeInteractions,
@@ -48,4 +50,41 @@ test("summarizeInteractions: median of all keys, worst as the median of each pas
   assert.equal(row.worstHandlerMs, 30, "handlers: median of 30, 20 and 75");
   assert.equal(median([3, 1, 2]), 2);
   assert.equal(median([4, 1, 3, 2]), 2, "the lower middle of an even count");
+});
+
+test("entriesByKey charges an entry to the key pressed before its event, however late it arrived", () => {
+  const e = (name: string, start: number) => ({ name, id: name === "input" ? 0 : 7, start, duration: 24, processing: 2 });
+  // Keys pressed at 100, 400 and 700 ms; the first key's keyup is listed last, as a late delivery would.
+  const entries = [e("keydown", 101), e("input", 102), e("keydown", 405), e("keyup", 720), e("keyup", 180), e("focus", 50)];
+  const byKey = entriesByKey([100, 400, 700], entries);
+  assert.deepEqual(
+    byKey.map((k) => k.map((x) => `${x.name}@${x.start}`)),
+    [["keydown@101", "input@102", "keyup@180"], ["keydown@405"], ["keyup@720"]],
+  );
+  assert.deepEqual(entriesByKey([], entries), [], "no key, no entries charged");
+});
+
+test("keySample: the longest entry that ended before the next key; one ended only by a later key's paint is left out", () => {
+  const e = (name: string, start: number, duration: number, id = 9) => ({ name, id, start, duration, processing: 3 });
+  const edit = { control: "tp", key: "ControlOrMeta+A" };
+  // Painted at 1,040 and 1,056 ms; the next key at 1,400 ms.
+  assert.deepEqual(keySample(edit, [e("keydown", 1000, 40), e("input", 1002, 30, 0), e("keyup", 1008, 48)], 1400), {
+    ...edit,
+    ms: 48,
+    handlerMs: 3,
+    reported: true,
+  });
+  // The bare Control keydown's entry ran on to the next key's paint at 1,436 ms; the keyup painted at 1,024.
+  assert.deepEqual(keySample(edit, [e("keydown", 1000, 436), e("keyup", 1008, 16)], 1400), {
+    ...edit,
+    ms: 16,
+    handlerMs: 3,
+    reported: true,
+    endedByLaterPaint: true,
+  });
+  // With no other entry the key counts as the floor.
+  assert.equal(keySample(edit, [e("keydown", 1000, 436)], 1400).ms, eventTimingFloorMs);
+  // A slow key that did paint before the next one keeps its duration.
+  assert.equal(keySample(edit, [e("keydown", 1000, 380)], 1400).ms, 380);
+  assert.deepEqual(keySample(edit, [], 1400), { ...edit, ms: eventTimingFloorMs, handlerMs: 0, reported: false });
 });

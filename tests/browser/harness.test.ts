@@ -2,7 +2,8 @@
  * The browser harness itself (harness/chromium.ts): launchChromium switches off Chromium's
  * address-bar popup, which would otherwise load in a renderer of its own with every new context
  * and compete with the page under test, and it still switches off every feature Playwright does
- * (a second `--disable-features` replaces Playwright's instead of adding to it).
+ * (a second `--disable-features` replaces Playwright's instead of adding to it). And axeBuilder
+ * (harness/axe.ts), which every axe check of the book goes through, still finds what it must.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,6 +14,7 @@ import {
   launchChromium,
   playwrightDisabledFeatures,
 } from "../../harness/chromium.ts";
+import { axeBuilder } from "../../harness/axe.ts";
 
 /** The features a running browser was started with `--disable-features` (the last such switch wins). */
 async function disabledFeatures(browser: Browser): Promise<string[]> {
@@ -54,6 +56,31 @@ test("launchChromium keeps every feature Playwright switches off and adds the ad
       [],
       "no omnibox popup renderer",
     );
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+});
+
+test("axeBuilder finds violations in the page itself (low contrast, an image without alt text, an unlabeled field) and describes no passing node beyond one per rule", async () => {
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.setContent(
+      `<!doctype html><html lang="en"><head><title>t</title></head><body><main><h1>T</h1>` +
+        `<p style="color:#bbb;background:#fff">Pale text.</p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">` +
+        `<input type="text"><p>Fine text.</p></main></body></html>`,
+    );
+    const result = await axeBuilder(page).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    assert.deepEqual(result.violations.map((v) => `${v.id} ${v.nodes.length}`).sort(), [
+      "color-contrast 1",
+      "image-alt 1",
+      "label 1",
+    ]);
+    // resultTypes: a rule that passed describes one node at most, not every node it checked.
+    assert.ok(result.passes.length > 0);
+    for (const r of result.passes) assert.ok(r.nodes.length <= 1, `${r.id}: ${r.nodes.length} nodes described`);
     await context.close();
   } finally {
     await browser.close();

@@ -1,6 +1,6 @@
 /**
- * The GitHub Actions workflows parse as YAML and say what docs/performance.md and the issue
- * promise: CI on pull requests and pushes in Debian 12 with Node 20, running .ci/run (the same
+ * The GitHub Actions workflows parse as YAML and do what the README and docs/reader-features.md
+ * rely on: CI on pull requests and pushes in Debian 12 with Node 20, running .ci/run (the same
  * steps as local CI) and uploading the built site; deployment of main to GitHub Pages with the
  * repository's path prefix through upload-pages-artifact and deploy-pages. Every npm script a
  * workflow runs exists in package.json.

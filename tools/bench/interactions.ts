@@ -14,8 +14,10 @@
  * for a moment (`settleMs`, 250 ms by default, then an idle callback) before the next, so work a
  * widget defers past the paint (a debounced redraw, a worker) is not charged to the next key. The
  * duration of an interaction is the longest Event Timing entry carrying its interactionId (keydown
- * and keyup share one); Chromium reports entries of 16 ms or more (the API's floor), so a key with
- * no entry took under 16 ms and counts as 16 ms in the medians (an upper bound).
+ * and keyup share one; entries are matched to keys by their timestamps, `entriesByKey`); Chromium reports entries of 16 ms or more (the API's floor), so a key with
+ * no entry took under 16 ms and counts as 16 ms in the medians (an upper bound). An entry that
+ * Chromium ended only with the next key's paint is left out (`keySample`), and the row says for how
+ * many keys.
  *
  * A row per widget instance: how many interactions, their median, and the worst one (with the
  * control and key), over `--reps N` passes (default 2): "worst" is the median over the passes of
@@ -64,6 +66,11 @@ export interface InteractionSample {
   handlerMs: number;
   /** False when Chromium reported no entry (the interaction took less than the floor). */
   reported: boolean;
+  /**
+   * True when an entry of the key was ended only by the paint of a later key, and so left out of
+   * `ms` (see {@link keySample}).
+   */
+  endedByLaterPaint?: boolean;
 }
 
 export interface InteractionRow {
@@ -81,6 +88,8 @@ export interface InteractionRow {
   maxAt: string;
   /** Median over the passes of each pass's longest handler time. */
   worstHandlerMs: number;
+  /** Keys with an entry ended only by a later key's paint (`InteractionSample.endedByLaterPaint`). */
+  endedByLaterPaint: number;
 }
 
 /**
@@ -145,6 +154,7 @@ export function summarizeInteractions(
     worstHandlerMs: median(
       passes.filter((p) => p.length > 0).map((p) => Math.max(...p.map((s) => s.handlerMs))),
     ),
+    endedByLaterPaint: all.filter((s) => s.endedByLaterPaint).length,
   };
 }
 
@@ -157,6 +167,7 @@ const recorder = `(() => {
         window.__eventTimings.push({
           name: e.name,
           id: e.interactionId || 0,
+          start: e.startTime,
           duration: e.duration,
           processing: e.processingEnd - e.processingStart,
         });
@@ -202,36 +213,86 @@ export async function controlsOf(page: Page, id: string): Promise<ControlEdit[]>
   return edits;
 }
 
+/** An Event Timing entry as the recorder keeps it. */
+export interface TimingEntry {
+  name: string;
+  /** interactionId; 0 for events that are not part of an interaction (`input`). */
+  id: number;
+  /** The event's timestamp, on the page's performance.now() clock. */
+  start: number;
+  duration: number;
+  processing: number;
+}
+
+/**
+ * Each key's Event Timing entries: those whose event happened from the moment just before the key
+ * was pressed (`pressedAt`, the page's clock) to the moment before the next key. The browser hands
+ * entries to the observer when it gets to it, under a slowed CPU sometimes after the benchmark has
+ * moved on to the next key, so entries are matched by their timestamps, never by when they arrived.
+ */
+export function entriesByKey(pressedAt: readonly number[], entries: readonly TimingEntry[]): TimingEntry[][] {
+  return pressedAt.map((t, i) => {
+    const next = pressedAt[i + 1] ?? Infinity;
+    return entries.filter((e) => e.start >= t && e.start < next);
+  });
+}
+
+/**
+ * One key's sample from its Event Timing entries (`entriesByKey`) and the moment the next key was
+ * pressed (or the pass ended). The duration is the longest entry of the interaction, as
+ * Interaction to Next Paint takes it, leaving out an entry that ended only after the next key was
+ * pressed. An entry ends at the first paint presented after its handlers; for an event that changed
+ * nothing on the screen, Chromium can leave it open until a later paint, here the next key's, which
+ * the benchmark presses only after the page has painted and sat idle: such an entry measures the
+ * benchmark's pause, not the widget. Seen on select-all in the fields of a `<details>` in headless
+ * Chromium: the bare Control keydown's entry ran 340-380 ms, to the next key's paint, while the
+ * same key's keyup, after the selection, was painted within 16 ms. A key that lost an entry so is
+ * marked `endedByLaterPaint`, and the rows count them.
+ */
+export function keySample(
+  edit: { control: string; key: string },
+  entries: readonly TimingEntry[],
+  nextPressAt: number,
+): InteractionSample {
+  const mine = entries.filter((e) => e.id > 0);
+  const painted = mine.filter((e) => e.start + e.duration <= nextPressAt);
+  const ms = painted.length > 0 ? Math.max(...painted.map((e) => e.duration)) : eventTimingFloorMs;
+  // The `input` event carries no interactionId; its handlers are this key's all the same.
+  const handlerMs = Math.max(0, ...entries.map((e) => e.processing));
+  const late = painted.length < mine.length;
+  return { ...edit, ms, handlerMs, reported: mine.length > 0, ...(late ? { endedByLaterPaint: true } : {}) };
+}
+
 /** Every interaction of one pass over the widget `#id`: each control edited and put back. */
 async function passOverWidget(page: Page, id: string, settleMs: number): Promise<InteractionSample[]> {
-  const samples: InteractionSample[] = [];
+  const pressed: Array<{ control: string; key: string; at: number }> = [];
+  await page.evaluate("window.__eventTimings.length = 0");
   for (const edit of await controlsOf(page, id)) {
     const selector = `#${id} [name="${edit.control}"], #${id} #${edit.control}`;
     const control = page.locator(selector).first();
     if ((await control.count()) === 0 || !(await control.isEnabled())) continue;
     await control.focus();
     await settle(page, settleMs);
-    await page.evaluate("window.__eventTimings.length = 0");
     for (const key of edit.keys) {
       // The control can lose focus (a field that a schedule hides); put it back without a key.
       if (!(await control.evaluate((el) => el === document.activeElement).catch(() => false))) {
         if (!(await control.isVisible())) break;
         await control.focus();
         await settle(page, settleMs);
-        await page.evaluate("window.__eventTimings.length = 0");
       }
+      const at: number = await page.evaluate("performance.now()");
       await page.keyboard.press(key);
+      pressed.push({ control: edit.control, key, at });
       await settle(page, settleMs);
-      const entries: Array<{ name: string; id: number; duration: number; processing: number }> =
-        await page.evaluate("window.__eventTimings.splice(0)");
-      const mine = entries.filter((e) => e.id > 0);
-      const ms = mine.length > 0 ? Math.max(...mine.map((e) => e.duration)) : eventTimingFloorMs;
-      // The `input` event carries no interactionId; its handlers are this key's all the same.
-      const handlerMs = Math.max(0, ...entries.map((e) => e.processing));
-      samples.push({ control: edit.control, key, ms, handlerMs, reported: mine.length > 0 });
     }
   }
-  return samples;
+  const end: number = await page.evaluate("performance.now()");
+  const entries: TimingEntry[] = await page.evaluate("window.__eventTimings.splice(0)");
+  const byKey = entriesByKey(
+    pressed.map((p) => p.at),
+    entries,
+  );
+  return pressed.map((p, i) => keySample({ control: p.control, key: p.key }, byKey[i]!, pressed[i + 1]?.at ?? end));
 }
 
 export interface InteractionOptions {
@@ -300,7 +361,8 @@ export async function measureInteractions(opts: InteractionOptions): Promise<Int
 export function formatRow(r: InteractionRow): string {
   const ms = (x: number) => `${Math.round(x)}`.padStart(4);
   const over = r.worstMs >= interactionGoalMs ? "  over 100 ms" : "";
-  return `  ${r.build.padEnd(9)} ${`${r.page} ${r.id}`.padEnd(56)} ${String(r.interactions).padStart(4)} keys  median ${ms(r.medianMs)} ms  worst ${ms(r.worstMs)} ms  max ${ms(r.maxMs)} ms (${r.maxAt})  handlers ${ms(r.worstHandlerMs)} ms${over}`;
+  const nothing = r.endedByLaterPaint > 0 ? `  ${r.endedByLaterPaint} with an entry ended by a later paint` : "";
+  return `  ${r.build.padEnd(9)} ${`${r.page} ${r.id}`.padEnd(56)} ${String(r.interactions).padStart(4)} keys  median ${ms(r.medianMs)} ms  worst ${ms(r.worstMs)} ms  max ${ms(r.maxMs)} ms (${r.maxAt})  handlers ${ms(r.worstHandlerMs)} ms${nothing}${over}`;
 }
 
 function option(name: string): string | undefined {
