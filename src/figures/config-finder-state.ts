@@ -92,7 +92,8 @@ export const configFinderModelOptions: readonly (readonly [string, string])[] = 
 export const configFinderGpus = GPUS.map((g) => ({ id: g.id, name: g.name }));
 /** The framework select's options. */
 export const configFinderFrameworks: readonly (readonly [FinderFramework, string])[] = [
-  ["auto", "Auto: Megatron-LM, DeepSpeed or FSDP2 by ZeRO stage"],
+  // Short enough for the select at phone width; the chapter names the framework of each stage.
+  ["auto", "Auto, by ZeRO stage"],
   ...frameworkOptions,
 ];
 /** The precision select's options. */

@@ -59,8 +59,9 @@ const choiceLabels: Partial<Record<MemoryControl, Array<[string, string]>>> = {
     ["interleaved", "interleaved 1F1B"],
   ],
   split: [
-    ["even", "even (first stages take any extra layer)"],
-    ["trimmed", "one layer fewer on each end stage"],
+    // Short enough for the select at phone width; the layers per stage are printed beside it.
+    ["even", "even, extra layers first"],
+    ["trimmed", "end stages one layer short"],
   ],
 };
 
