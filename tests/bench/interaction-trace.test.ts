@@ -92,3 +92,18 @@ test("breakDownInteraction: no Event Timing entry, no breakdown; a later redraw 
   const b = breakDownInteraction(later);
   assert.equal(b?.landedBeforePaint, false);
 });
+
+test("breakDownInteraction leaves out an earlier key's entry that this key's paint ended", () => {
+  // The previous key, pressed at 600 ms, drew nothing: its entry of 520 ms ends with this key's paint.
+  const earlier: TraceEvent = {
+    name: "EventTiming",
+    ph: "b",
+    ts: 600_000,
+    ...MAIN,
+    args: { data: { interactionId: 4, type: "keydown", timeStamp: 600, duration: 520, processingStart: 601, processingEnd: 602 } },
+  };
+  assert.equal(breakDownInteraction([...trace(), earlier])?.duration, 520, "without a bound, the slowest entry");
+  const b = breakDownInteraction([...trace(), earlier], undefined, 990);
+  assert.equal(b?.interactionId, 5);
+  assert.equal(b?.duration, 120);
+});

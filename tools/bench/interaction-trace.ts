@@ -192,14 +192,21 @@ const OBSERVERS = new Set(["IntersectionObserverController::computeIntersections
 
 /**
  * Splits the interaction `interactionId` (the slowest one in the trace when undefined) on the
- * renderer's main thread; undefined when the trace holds no Event Timing entry for it.
+ * renderer's main thread; undefined when the trace holds no Event Timing entry for it. Entries of
+ * events before `notBefore` (the page's clock, ms) are left out: an earlier key's entry that only
+ * this key's paint ended is written into this key's trace (interactions.ts, keySample).
  */
 export function breakDownInteraction(
   events: readonly TraceEvent[],
   interactionId?: number,
+  notBefore = -Infinity,
 ): InteractionBreakdown | undefined {
   const timings = events.filter(
-    (e) => e.name === "EventTiming" && e.ph === "b" && num(e.args?.data?.interactionId) > 0,
+    (e) =>
+      e.name === "EventTiming" &&
+      e.ph === "b" &&
+      num(e.args?.data?.interactionId) > 0 &&
+      num(e.args?.data?.timeStamp) >= notBefore,
   );
   if (timings.length === 0) return undefined;
   const id =
@@ -435,7 +442,7 @@ async function traceWidget(browser: Browser, server: SiteServer, build: string, 
             await settle(page, o.settleMs);
             const trace = await browser.stopTracing();
             const events = (JSON.parse(trace.toString("utf8")) as { traceEvents: TraceEvent[] }).traceEvents;
-            const breakdown = breakDownInteraction(events);
+            const breakdown = breakDownInteraction(events, undefined, pressedAt);
             if (!breakdown) continue;
             // The first height the observer saw after the key (in the key's frame, if it changed there).
             const heights: Array<[number, number]> = await page.evaluate("window.__heights");
