@@ -1,5 +1,5 @@
 /**
- * Loaded before every unit test file (`--import` in package.json's test:unit): fixes the seed of
+ * Loaded before the unit tests (`--import` in package.json's test:unit): fixes the seed of
  * fast-check's property tests where a run must be reproducible. `FC_SEED=<integer>` sets it
  * (to replay a failure: fast-check prints the seed and path of every counterexample); under
  * `CI=true` it defaults to a fixed seed, so a CI run does not turn red by chance and a red run
