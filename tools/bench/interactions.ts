@@ -14,10 +14,10 @@
  * for a moment (`settleMs`, 250 ms by default, then an idle callback) before the next, so work a
  * widget defers past the paint (a debounced redraw, a worker) is not charged to the next key. The
  * duration of an interaction is the longest Event Timing entry carrying its interactionId (keydown
- * and keyup share one; entries are matched to keys by their timestamps, `entriesByKey`); Chromium reports entries of 16 ms or more (the API's floor), so a key with
- * no entry took under 16 ms and counts as 16 ms in the medians (an upper bound). An entry that
- * Chromium ended only with the next key's paint is left out (`keySample`), and the row says for how
- * many keys.
+ * and keyup share one; entries are matched to keys by their timestamps, `entriesByKey`); Chromium
+ * reports entries of 16 ms or more (the API's floor), so a key with no entry took under 16 ms and
+ * counts as 16 ms in the medians (an upper bound). An entry that Chromium ended only with the next
+ * key's paint is left out (`keySample`), and the row says for how many keys.
  *
  * A row per widget instance: how many interactions, their median, and the worst one (with the
  * control and key), over `--reps N` passes (default 2): "worst" is the median over the passes of
