@@ -43,10 +43,10 @@ import { expand, labels, memoryForm, syncZeroOptions } from "./memory-explorer/c
 import { afterPaint, typingPauseMs } from "./runtime/after-paint.ts";
 
 /**
- * Keeps the control the reader is editing where it was on the screen. An edit can show a message
- * or a field above that control (a model that runs no pipeline names the framework when the reader
- * types into "Pipeline parallel p"), which would push the field down under the caret, now and then
- * below the fold. Call before changing the form; the function returned scrolls the page by
+ * Keeps the control the reader is editing where it was on the screen. An edit can show or clear a
+ * message or a field above that control (a refusal that stays at the framework select while the
+ * reader types into "Pipeline parallel p", a model field's message), which would push the field
+ * down under the caret, now and then below the fold. Call before changing the form; the function returned scrolls the page by
  * however far the focused control moved, so the content above it moves instead (what CSS scroll
  * anchoring does for content above the viewport). Its one read of the layout is the layout the
  * edit's frame needs anyway.
@@ -172,7 +172,17 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
   const staleNote = (shown: MemoryExplorerState, names: MemoryControl[]): string => {
     const parts = [...new Set(names)].map((n) => {
       const v = shown[n];
-      const text = typeof v === "number" ? formatNumber(v) : typeof v === "boolean" ? (v ? "on" : "off") : String(v);
+      const c = controls[n];
+      // A select's value as its option reads ("PyTorch DDP", not "ddp").
+      const option = c instanceof HTMLSelectElement ? [...c.options].find((o) => o.value === String(v)) : undefined;
+      const text =
+        typeof v === "number"
+          ? formatNumber(v)
+          : typeof v === "boolean"
+            ? v
+              ? "on"
+              : "off"
+            : (option?.textContent ?? String(v));
       return `${labels[n]} = ${text}`;
     });
     return `Showing the last valid result (${parts.join(", ")}) until the field is fixed.`;
@@ -202,6 +212,26 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
   let answered = "";
 
   /**
+   * Where the framework's refusal of the combination is shown. The model files it under the
+   * framework ("PyTorch DDP replicates the whole model: it runs no tensor, pipeline, …"), but a
+   * refusal that an edit of another control brought on is that edit's: its message goes beside the
+   * control being edited, where the reader is looking (on a phone the framework select is a screen
+   * or more above "More settings"). It stays there until the combination is accepted.
+   */
+  let refusalAt: MemoryControl | undefined;
+  /** The control whose edit `update` is answering; undefined on mount and reset. */
+  let edited: MemoryControl | undefined;
+  const placeRefusal = (problems: readonly { control: MemoryControl; message: string }[]) => {
+    if (!problems.some((p) => p.control === "framework")) {
+      refusalAt = undefined;
+      return problems;
+    }
+    refusalAt ??= edited ?? "framework";
+    const at = refusalAt;
+    return problems.map((p) => (p.control === "framework" ? { ...p, control: at } : p));
+  };
+
+  /**
    * Checks the edit at once: the fields, and the model's verdict on the combination (a refusal is
    * a message on the control at fault, shown with the edit). The redraw follows the edit's paint,
    * after `delayMs` without another edit (typing), or at once (`now`) when mounting.
@@ -215,7 +245,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     // A bad custom config is marked on the textarea, not on the model menu.
     const targetOf = (control: MemoryControl) =>
       control === "preset" && controls.preset.value === "custom" ? textarea : controls[control];
-    const problems = result.ok ? [] : result.problems;
+    const problems = placeRefusal(result.ok ? [] : result.problems);
     showControlProblems(
       { controls, messages, fields: fieldOf, hidden: new Set<MemoryControl>() },
       memoryControls,
@@ -227,7 +257,7 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     steady();
     if (!result.ok) {
       // Keep the last valid drawing, dimmed, and say which values it shows.
-      const bad = result.problems.map((p) => p.control);
+      const bad = problems.map((p) => p.control);
       if (last) {
         staleText = staleNote(last.state, bad);
         setStale(out, staleText);
@@ -243,16 +273,19 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
 
   // A select or checkbox fires "input" and then "change" for one edit: answer the values once.
   // Keys typed into a text field redraw after a pause, so typing "4096" draws once.
-  const onEdit = (delayMs: number) => {
-    if (valuesKey() !== answered) update(false, delayMs);
+  const onEdit = (delayMs: number, control: MemoryControl) => {
+    if (valuesKey() === answered) return;
+    edited = control;
+    update(false, delayMs);
+    edited = undefined;
   };
   for (const name of memoryControls) {
     const typed =
       controls[name] instanceof HTMLInputElement && (controls[name] as HTMLInputElement).type !== "checkbox";
-    controls[name].addEventListener("input", () => onEdit(typed ? typingPauseMs : 0));
-    controls[name].addEventListener("change", () => onEdit(0));
+    controls[name].addEventListener("input", () => onEdit(typed ? typingPauseMs : 0, name));
+    controls[name].addEventListener("change", () => onEdit(0, name));
   }
-  textarea.addEventListener("input", () => onEdit(typingPauseMs));
+  textarea.addEventListener("input", () => onEdit(typingPauseMs, "preset"));
   axisSelect.addEventListener("change", () => later(drawLast));
   copy.addEventListener("click", async () => {
     const state = last?.state ?? base;

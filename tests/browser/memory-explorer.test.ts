@@ -281,7 +281,7 @@ describe("memory-explorer widget", () => {
     }
   });
 
-  it("answers a key at once and redraws after it; a message above the field does not move the field", async () => {
+  it("answers a key at once and redraws after it; a refusal the edit brings on shows beside the field, which stays in place", async () => {
     const page = await open("one-gpu");
     await openMore(page);
     // Keys typed one at a time: the drawing follows once the typing pauses.
@@ -291,24 +291,50 @@ describe("memory-explorer widget", () => {
     await page.keyboard.type("8192");
     await page.waitForFunction((s) => document.querySelector(s)?.hasAttribute("data-widget-busy") === false, sel);
     assert.equal(await verdict(page), expect({ ...ch2, seqLength: 8192 }));
-    // PyTorch DDP runs no pipeline: typing p = 2 shows the message at the framework, above the field
-    // being typed into, and the page scrolls so that the field stays where it was.
+    // PyTorch DDP runs no pipeline: typing p = 2 shows the framework's refusal beside the field being
+    // typed into (the framework select is far above it on a phone), the field stays where it was, and
+    // the dimmed drawing says which value it still shows, by the select's label or the field's value.
     const pp = control(page, "pp");
     await pp.focus();
     const top = () => pp.evaluate((el) => el.getBoundingClientRect().top);
     const before = await top();
     await page.keyboard.press("ControlOrMeta+A");
     await page.keyboard.type("2");
-    assert.equal(await control(page, "framework").getAttribute("aria-invalid"), "true");
+    assert.equal(await pp.getAttribute("aria-invalid"), "true");
+    assert.equal(await control(page, "framework").getAttribute("aria-invalid"), null);
     assert.match(
-      (await page.locator(`${sel} #widget-memory-explorer-1-framework-message`).textContent()) ?? "",
-      /runs no tensor, pipeline/,
+      (await page.locator(`${sel} #widget-memory-explorer-1-pp-message`).textContent()) ?? "",
+      /PyTorch DDP replicates the whole model: it runs no tensor, pipeline/,
+    );
+    assert.equal(await page.locator(`${sel} #widget-memory-explorer-1-framework-message`).textContent(), "");
+    assert.equal(
+      await page.locator(`${sel} .widget-stale-note`).textContent(),
+      "Showing the last valid result (Pipeline parallel p = 1) until the field is fixed.",
     );
     assert.ok(Math.abs((await top()) - before) < 1, `the field moved from ${before} to ${await top()}`);
     await page.keyboard.press("ControlOrMeta+A");
     await page.keyboard.type("1");
-    assert.equal(await control(page, "framework").getAttribute("aria-invalid"), null);
+    assert.equal(await pp.getAttribute("aria-invalid"), null);
+    assert.equal(await page.locator(`${sel} #widget-memory-explorer-1-pp-message`).textContent(), "");
     assert.ok(Math.abs((await top()) - before) < 1, "the field stays when the message goes");
+    // Choosing the framework that refuses the parallel degrees already set keeps the message at the framework.
+    await control(page, "framework").selectOption("megatron");
+    await pp.fill("2");
+    await pp.dispatchEvent("input");
+    await control(page, "framework").selectOption("ddp");
+    assert.equal(await control(page, "framework").getAttribute("aria-invalid"), "true");
+    assert.match(
+      (await page.locator(`${sel} #widget-memory-explorer-1-framework-message`).textContent()) ?? "",
+      /PyTorch DDP replicates the whole model/,
+    );
+    assert.equal(
+      await page.locator(`${sel} .widget-stale-note`).textContent(),
+      "Showing the last valid result (Framework = Megatron-LM) until the field is fixed.",
+    );
+    await control(page, "framework").selectOption("megatron");
+    await pp.fill("1");
+    await pp.dispatchEvent("input");
+    await control(page, "framework").selectOption("ddp");
     await waitVerdict(page, expect({ ...ch2, seqLength: 8192 }));
     await page.context().close();
   });
