@@ -46,9 +46,9 @@ import { afterPaint, typingPauseMs } from "./runtime/after-paint.ts";
  * Keeps the control the reader is editing where it was on the screen. An edit can show or clear a
  * message or a field above that control (a refusal that stays at the framework select while the
  * reader types into "Pipeline parallel p", a model field's message), which would push the field
- * down under the caret, now and then below the fold. Call before changing the form; the function returned scrolls the page by
- * however far the focused control moved, so the content above it moves instead (what CSS scroll
- * anchoring does for content above the viewport). Its one read of the layout is the layout the
+ * down under the caret, now and then below the fold. Call before changing the form; the function
+ * returned scrolls the page by however far the focused control moved, so the content above it
+ * moves instead (what CSS scroll anchoring does for content above the viewport). Its one read of the layout is the layout the
  * edit's frame needs anyway.
  */
 function holdFocusedControl(root: HTMLElement): () => void {
@@ -276,8 +276,11 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
   const onEdit = (delayMs: number, control: MemoryControl) => {
     if (valuesKey() === answered) return;
     edited = control;
-    update(false, delayMs);
-    edited = undefined;
+    try {
+      update(false, delayMs);
+    } finally {
+      edited = undefined;
+    }
   };
   for (const name of memoryControls) {
     const typed =
