@@ -169,22 +169,16 @@ export function mount(root: HTMLElement, settings: MemoryExplorerSettings): void
     live.textContent = summarizeMemory(view);
   };
 
+  /** A control's value as the form shows it: a select's by its option ("PyTorch DDP", not "ddp"). */
+  const shownText = (name: MemoryControl, value: unknown): string => {
+    if (typeof value === "number") return formatNumber(value);
+    if (typeof value === "boolean") return value ? "on" : "off";
+    const c = controls[name];
+    const option = c instanceof HTMLSelectElement ? [...c.options].find((o) => o.value === String(value)) : undefined;
+    return option?.textContent ?? String(value);
+  };
   const staleNote = (shown: MemoryExplorerState, names: MemoryControl[]): string => {
-    const parts = [...new Set(names)].map((n) => {
-      const v = shown[n];
-      const c = controls[n];
-      // A select's value as its option reads ("PyTorch DDP", not "ddp").
-      const option = c instanceof HTMLSelectElement ? [...c.options].find((o) => o.value === String(v)) : undefined;
-      const text =
-        typeof v === "number"
-          ? formatNumber(v)
-          : typeof v === "boolean"
-            ? v
-              ? "on"
-              : "off"
-            : (option?.textContent ?? String(v));
-      return `${labels[n]} = ${text}`;
-    });
+    const parts = [...new Set(names)].map((n) => `${labels[n]} = ${shownText(n, shown[n])}`);
     return `Showing the last valid result (${parts.join(", ")}) until the field is fixed.`;
   };
 
